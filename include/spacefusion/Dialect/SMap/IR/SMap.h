@@ -1,0 +1,52 @@
+//===- SMap.h - SpaceMapping dialect ----------------------------*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_DIALECT_SMAP_IR_SMAP_H
+#define SPACEFUSION_DIALECT_SMAP_IR_SMAP_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/Hashing.h"
+
+namespace mlir {
+namespace smap {
+
+/// One entry of a schedule's slice list: a global dim and its tile (spatial)
+/// or slice (temporal) size.
+struct SliceSize {
+  StringAttr dim;
+  int64_t size;
+
+  bool operator==(const SliceSize &other) const {
+    return dim == other.dim && size == other.size;
+  }
+};
+
+inline llvm::hash_code hash_value(const SliceSize &s) {
+  return llvm::hash_combine(s.dim, s.size);
+}
+
+} // namespace smap
+} // namespace mlir
+
+#include "spacefusion/Dialect/SMap/IR/SMapEnums.h.inc"
+
+#include "spacefusion/Dialect/SMap/IR/SMapOpsDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "spacefusion/Dialect/SMap/IR/SMapAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "spacefusion/Dialect/SMap/IR/SMapOps.h.inc"
+
+#endif // SPACEFUSION_DIALECT_SMAP_IR_SMAP_H

@@ -1,0 +1,58 @@
+//===- SMapBase.td - SpaceMapping dialect definition -------*- tablegen -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_DIALECT_SMAP_IR_SMAPBASE_TD
+#define SPACEFUSION_DIALECT_SMAP_IR_SMAPBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def SMap_Dialect : Dialect {
+  let name = "smap";
+  let cppNamespace = "::mlir::smap";
+  let summary = "The SpaceMapping dialect: dependency spaces and their slicing";
+  let description = [{
+    The SpaceMapping (`smap`) dialect represents the Space-Mapping Graph (SMG)
+    of SpaceFusion (EuroSys '25) between `linalg` on tensors and `gpu`.
+
+    * `smap.graph` holds one fusion group (one candidate kernel). After
+      analysis it carries the graph's global dimensions (`#smap.dim`) with
+      their slicing class, and its member ops carry their iteration spaces
+      and per-operand mappings (`#smap.mapping`: one-to-one, one-to-all,
+      all-to-one with a combiner).
+    * `#smap.schedule` and `#smap.target` record how the graph is sliced and
+      for which hardware.
+    * `smap.spatial_slice` is a grid of independent blocks;
+      `smap.temporal_slice` is a serial loop over slices of one dimension
+      whose carried values are partial reductions, with the
+      Update-then-Aggregate step written out in its `update` region.
+
+    ```mlir
+    %out = smap.graph(%a = %x : tensor<128x64xf32>) -> (tensor<128xf32>)
+        attributes {dims = [#smap.dim<"m", 128, parallel>,
+                            #smap.dim<"k", 64, temporal>]} {
+      ...
+      smap.yield %sum : tensor<128xf32>
+    }
+    ```
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
+}
+
+class SMap_Op<string mnemonic, list<Trait> traits = []>
+    : Op<SMap_Dialect, mnemonic, traits>;
+
+class SMap_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<SMap_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+#endif // SPACEFUSION_DIALECT_SMAP_IR_SMAPBASE_TD

@@ -1,0 +1,26 @@
+//===- Passes.h - SpaceMapping transformation passes ------------*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_DIALECT_SMAP_TRANSFORMS_PASSES_H
+#define SPACEFUSION_DIALECT_SMAP_TRANSFORMS_PASSES_H
+
+#include "spacefusion/Dialect/SMap/IR/SMap.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace smap {
+
+#define GEN_PASS_DECL
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_DIALECT_SMAP_TRANSFORMS_PASSES_H

@@ -1,0 +1,116 @@
+//===- Passes.td - SpaceMapping transformation passes ------*- tablegen -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_DIALECT_SMAP_TRANSFORMS_PASSES_TD
+#define SPACEFUSION_DIALECT_SMAP_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// smap-form-graphs
+//===----------------------------------------------------------------------===//
+
+def SMapFormGraphs : Pass<"smap-form-graphs"> {
+  let summary = "Group connected linalg ops on tensors into smap.graph ops";
+  let description = [{
+    In every function-like op under the anchor, groups connected ops that the
+    Space-Mapping Graph can describe into `smap.graph` ops, one candidate
+    kernel each. Members are linalg ops on static tensors whose indexing
+    maps are projected permutations (named ops such as `linalg.matmul`,
+    `linalg.batch_matmul`, `linalg.reduce`, `linalg.map`, `linalg.softmax`,
+    `linalg.transpose`, `linalg.fill` and `linalg.generic`), plus the static
+    relayouts `tensor.expand_shape`, `tensor.collapse_shape` and
+    `tensor.extract_slice`, and the `tensor.empty` / constants they use.
+
+    A group never creates a cycle (an op outside the group that both uses a
+    member's result and feeds a member keeps the two apart); a value used
+    outside the group becomes a graph output; groups may have several
+    outputs. Ops outside the SMG's scope stay where they are and get a
+    *missed* remark saying why: windowed maps (convolution, pooling),
+    gathers (`tensor.extract` in a body), dynamic shapes, side effects.
+
+    Example:
+
+    ```mlir
+    // Before
+    %max = linalg.generic ... ins(%x) outs(%fill) { arith.maximumf }
+    %exp = linalg.generic ... ins(%x, %max) outs(%e) { arith.subf, math.exp }
+    // After
+    %r = smap.graph(%a = %x : tensor<64x128xf32>) -> (tensor<64x128xf32>) {
+      %max = linalg.generic ...
+      %exp = linalg.generic ...
+      smap.yield %exp : tensor<64x128xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxGroupSize", "max-group-size", "unsigned", /*default=*/"0",
+           "Largest number of compute ops in one group (0: unbounded)">,
+    ListOption<"excludeOps", "exclude", "std::string",
+               "Op names (e.g. linalg.matmul) never grouped">
+  ];
+  let dependentDialects = ["::mlir::smap::SMapDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// smap-analyze
+//===----------------------------------------------------------------------===//
+
+def SMapAnalyze : Pass<"smap-analyze"> {
+  let summary = "Build the Space-Mapping Graph of every smap.graph and classify its dims";
+  let description = [{
+    Builds the SMG of each `smap.graph` (global dims aligned by union-find
+    over one-to-one mappings, each member's iteration space, each operand's
+    mapping kinds) and annotates the IR:
+
+    * the graph gets `dims = [#smap.dim<name, extent, class>, ...]`;
+    * each member op gets `smap.space = #smap.space<...>`;
+    * a dim classified `parallel_recompute` lists the intermediates each
+      block recomputes in `smap.recompute`; a `temporal` dim lists its
+      dependent-reduction chain in `smap.chains`.
+
+    Every classification is also an optimization remark
+    (`--remarks-filter=smap`), e.g.
+    `dim 'l' is temporal: dependent reductions max -> add -> add`.
+
+    ```mlir
+    %0 = smap.graph(...) -> (...) attributes {
+        dims = [#smap.dim<"m", 512, parallel>, #smap.dim<"l", 512, temporal>,
+                #smap.dim<"k", 64, temporal>, #smap.dim<"n", 64, parallel_recompute>]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::smap::SMapDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// smap-dump-graph
+//===----------------------------------------------------------------------===//
+
+def SMapDumpGraph : Pass<"smap-dump-graph"> {
+  let summary = "Print the Space-Mapping Graph of every smap.graph as text or DOT";
+  let description = [{
+    Writes the SMG of every `smap.graph` (analyzing it on the fly) for people
+    debugging a fusion decision. `format=text` lists dims with their
+    classes, spaces with their dims, and every non-one-to-one mapping, with
+    totals per kind; `format=dot` writes a Graphviz digraph with data and
+    iteration spaces as nodes and mappings as labelled edges. The IR is not
+    changed.
+
+    ```
+    spacefusion-opt --smap-form-graphs \
+      --smap-dump-graph="format=dot output=attention.dot" attention.mlir
+    ```
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "Output format: text or dot">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write to ('-': stdout)">
+  ];
+}
+
+#endif // SPACEFUSION_DIALECT_SMAP_TRANSFORMS_PASSES_TD

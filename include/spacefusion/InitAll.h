@@ -1,0 +1,31 @@
+//===- InitAll.h - Register SpaceFusion dialects and passes -----*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one header a host compiler includes to use SpaceFusion: registers the
+// smap dialect and every SpaceFusion pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_INITALL_H
+#define SPACEFUSION_INITALL_H
+
+namespace mlir {
+class DialectRegistry;
+
+namespace spacefusion {
+
+/// Adds the SpaceMapping dialect to `registry`.
+void registerAllDialects(DialectRegistry &registry);
+
+/// Registers every SpaceFusion pass with the global pass registry, so that
+/// textual pipelines and `-smap-*` flags can name them.
+void registerAllPasses();
+
+} // namespace spacefusion
+} // namespace mlir
+
+#endif // SPACEFUSION_INITALL_H

@@ -1,0 +1,246 @@
+//===- SMapAttrs.cpp - SpaceMapping attributes ----------------------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Dialect/SMap/IR/SMap.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::smap;
+
+#define GET_ATTRDEF_CLASSES
+#include "spacefusion/Dialect/SMap/IR/SMapAttrs.cpp.inc"
+
+void SMapDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "spacefusion/Dialect/SMap/IR/SMapAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// DimAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              StringAttr name, int64_t extent,
+                              DimClass dimClass) {
+  if (!name || name.getValue().empty())
+    return emitError() << "dim name must not be empty";
+  if (extent <= 0)
+    return emitError() << "dim '" << name.getValue()
+                       << "' must have a positive extent, got " << extent;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MappingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult MappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  StringAttr dim, MappingKind kind,
+                                  Combiner combiner) {
+  if (!dim || dim.getValue().empty())
+    return emitError() << "mapping dim name must not be empty";
+  if (kind == MappingKind::A2O && combiner == Combiner::None)
+    return emitError() << "a2o mapping along '" << dim.getValue()
+                       << "' needs a combiner (add, max, min or mul)";
+  if (kind != MappingKind::A2O && combiner != Combiner::None)
+    return emitError() << stringifyMappingKind(kind) << " mapping along '"
+                       << dim.getValue() << "' cannot have a combiner";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SpaceAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                StringAttr name, ArrayAttr dims,
+                                ArrayAttr operands, ArrayAttr reductions) {
+  if (!name || name.getValue().empty())
+    return emitError() << "space name must not be empty";
+  llvm::StringSet<> seen;
+  for (Attribute dim : dims) {
+    auto dimName = dyn_cast<StringAttr>(dim);
+    if (!dimName)
+      return emitError() << "space '" << name.getValue()
+                         << "' dims must be strings, got " << dim;
+    if (!seen.insert(dimName.getValue()).second)
+      return emitError() << "space '" << name.getValue() << "' lists dim '"
+                         << dimName.getValue() << "' twice";
+  }
+  auto checkMapping = [&](Attribute attr) -> LogicalResult {
+    auto mapping = dyn_cast<MappingAttr>(attr);
+    if (!mapping)
+      return emitError() << "space '" << name.getValue()
+                         << "' expects #smap.mapping entries, got " << attr;
+    if (!seen.contains(mapping.getDim().getValue()))
+      return emitError() << "space '" << name.getValue()
+                         << "' has a mapping along unknown dim '"
+                         << mapping.getDim().getValue() << "'";
+    return success();
+  };
+  for (Attribute operand : operands) {
+    auto mappings = dyn_cast<ArrayAttr>(operand);
+    if (!mappings)
+      return emitError() << "space '" << name.getValue()
+                         << "' expects one mapping list per operand";
+    for (Attribute mapping : mappings) {
+      if (failed(checkMapping(mapping)))
+        return failure();
+      if (cast<MappingAttr>(mapping).getKind() == MappingKind::A2O)
+        return emitError() << "space '" << name.getValue()
+                           << "' operand mappings cannot be a2o; list "
+                              "reductions separately";
+    }
+  }
+  for (Attribute reduction : reductions) {
+    if (failed(checkMapping(reduction)))
+      return failure();
+    if (cast<MappingAttr>(reduction).getKind() != MappingKind::A2O)
+      return emitError() << "space '" << name.getValue()
+                         << "' reductions must be a2o mappings";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleAttr
+//===----------------------------------------------------------------------===//
+
+/// Parses `[name = size, ...]`.
+static ParseResult parseSliceList(AsmParser &parser,
+                                  SmallVectorImpl<SliceSize> &sizes) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        std::string name;
+        int64_t size;
+        if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
+            parser.parseInteger(size))
+          return failure();
+        sizes.push_back({parser.getBuilder().getStringAttr(name), size});
+        return success();
+      });
+}
+
+static void printSliceList(AsmPrinter &printer, ArrayRef<SliceSize> sizes) {
+  printer << '[';
+  llvm::interleaveComma(sizes, printer, [&](const SliceSize &s) {
+    printer.printKeywordOrString(s.dim.getValue());
+    printer << " = " << s.size;
+  });
+  printer << ']';
+}
+
+Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
+  SmallVector<SliceSize> spatial, temporal;
+  SmallVector<int64_t> grid;
+  int64_t threads, smem, regs;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword("spatial") ||
+      parser.parseEqual() || parseSliceList(parser, spatial) ||
+      parser.parseComma() || parser.parseKeyword("temporal") ||
+      parser.parseEqual() || parseSliceList(parser, temporal) ||
+      parser.parseComma() || parser.parseKeyword("grid") ||
+      parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() {
+                                       return parser.parseInteger(
+                                           grid.emplace_back());
+                                     }) ||
+      parser.parseComma() || parser.parseKeyword("threads") ||
+      parser.parseEqual() || parser.parseInteger(threads) ||
+      parser.parseComma() || parser.parseKeyword("smem") ||
+      parser.parseEqual() || parser.parseInteger(smem) ||
+      parser.parseComma() || parser.parseKeyword("regs") ||
+      parser.parseEqual() || parser.parseInteger(regs) || parser.parseGreater())
+    return {};
+  return parser.getChecked<ScheduleAttr>(loc, parser.getContext(), spatial,
+                                         temporal, grid, threads, smem, regs);
+}
+
+void ScheduleAttr::print(AsmPrinter &printer) const {
+  printer << "<spatial = ";
+  printSliceList(printer, getSpatial());
+  printer << ", temporal = ";
+  printSliceList(printer, getTemporal());
+  printer << ", grid = [";
+  llvm::interleaveComma(getGrid(), printer);
+  printer << "], threads = " << getThreads() << ", smem = " << getSmemBytes()
+          << ", regs = " << getRegsPerThread() << ">";
+}
+
+LogicalResult
+ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     ArrayRef<SliceSize> spatial, ArrayRef<SliceSize> temporal,
+                     ArrayRef<int64_t> grid, int64_t threads, int64_t smemBytes,
+                     int64_t regsPerThread) {
+  llvm::StringSet<> seen;
+  for (const SliceSize &s : llvm::concat<const SliceSize>(spatial, temporal)) {
+    if (s.size <= 0)
+      return emitError() << "schedule slice size of '" << s.dim.getValue()
+                         << "' must be positive, got " << s.size;
+    if (!seen.insert(s.dim.getValue()).second)
+      return emitError() << "schedule slices dim '" << s.dim.getValue()
+                         << "' more than once";
+  }
+  if (grid.size() != spatial.size())
+    return emitError() << "schedule grid has " << grid.size()
+                       << " entries but " << spatial.size()
+                       << " dims are spatially sliced";
+  if (llvm::any_of(grid, [](int64_t g) { return g <= 0; }))
+    return emitError() << "schedule grid entries must be positive";
+  if (threads <= 0)
+    return emitError() << "schedule threads must be positive, got " << threads;
+  if (smemBytes < 0 || regsPerThread < 0)
+    return emitError() << "schedule resource estimates must not be negative";
+  return success();
+}
+
+static std::optional<int64_t> lookupSize(ArrayRef<SliceSize> sizes,
+                                         StringRef dim) {
+  for (const SliceSize &s : sizes)
+    if (s.dim.getValue() == dim)
+      return s.size;
+  return std::nullopt;
+}
+
+std::optional<int64_t> ScheduleAttr::getSpatialSize(StringRef dim) const {
+  return lookupSize(getSpatial(), dim);
+}
+
+std::optional<int64_t> ScheduleAttr::getTemporalSize(StringRef dim) const {
+  return lookupSize(getTemporal(), dim);
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef name, int64_t smemPerBlock,
+                                 int64_t regsPerThread, int64_t regsPerSm,
+                                 int64_t smCount, int64_t maxThreads,
+                                 int64_t bandwidthGbps, int64_t f16Gflops,
+                                 int64_t f32Gflops) {
+  if (name.empty())
+    return emitError() << "target name must not be empty";
+  std::pair<StringRef, int64_t> quantities[] = {
+      {"smem_per_block", smemPerBlock}, {"regs_per_thread", regsPerThread},
+      {"regs_per_sm", regsPerSm},       {"sm_count", smCount},
+      {"max_threads", maxThreads},      {"bandwidth_gbps", bandwidthGbps},
+      {"f16_gflops", f16Gflops},        {"f32_gflops", f32Gflops}};
+  for (auto [key, value] : quantities)
+    if (value <= 0)
+      return emitError() << "target '" << name << "' " << key
+                         << " must be positive, got " << value;
+  return success();
+}

@@ -1,0 +1,19 @@
+//===- InitAll.cpp - Register SpaceFusion dialects and passes -------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/InitAll.h"
+
+#include "spacefusion/Dialect/SMap/IR/SMap.h"
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::spacefusion::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<smap::SMapDialect>();
+}
+
+void mlir::spacefusion::registerAllPasses() { smap::registerSMapPasses(); }
