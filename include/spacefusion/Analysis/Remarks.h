@@ -1,0 +1,32 @@
+//===- Remarks.h - SpaceFusion optimization remarks -------------*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every SpaceFusion decision is reported through MLIR's remark framework
+// under the category "smap", with the pass as sub-category, so
+// `--remarks-filter=smap` selects them all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_ANALYSIS_REMARKS_H
+#define SPACEFUSION_ANALYSIS_REMARKS_H
+
+#include "mlir/IR/Remarks.h"
+
+namespace mlir {
+namespace smap {
+
+/// Options for a remark named `name` from pass `pass`; both must be string
+/// literals (the remark keeps references to them).
+constexpr remark::RemarkOpts remarkOpts(llvm::StringLiteral pass,
+                                        llvm::StringLiteral name) {
+  return remark::RemarkOpts::name(name).category("smap").subCategory(pass);
+}
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_ANALYSIS_REMARKS_H

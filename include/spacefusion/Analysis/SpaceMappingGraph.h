@@ -1,0 +1,170 @@
+//===- SpaceMappingGraph.h - The Space-Mapping Graph ------------*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The Space-Mapping Graph (SMG) of one fusion group: the group's global dims
+// (aligned across member ops by union-find over one-to-one mappings, through
+// relayouts), each member's iteration space, each edge's mapping kind per
+// dim, and the slicing class of every dim. Every pass that reasons about a
+// fusion group builds one of these; nothing re-derives it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_ANALYSIS_SPACEMAPPINGGRAPH_H
+#define SPACEFUSION_ANALYSIS_SPACEMAPPINGGRAPH_H
+
+#include "spacefusion/Dialect/SMap/IR/SMap.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace smap {
+
+/// What a member op contributes to the graph.
+enum class MemberRole {
+  /// A structured computation with its own iteration space (linalg).
+  Compute,
+  /// Initializes a destination (linalg.fill, tensor.empty, constants).
+  Init,
+  /// Moves data without computing (transpose, reshapes, static slices).
+  Relayout,
+};
+
+/// A global dim of the graph.
+struct GlobalDim {
+  std::string name;
+  int64_t extent = 0;
+  DimClass dimClass = DimClass::Unclassified;
+  /// Why the dim got its class, in words (remarks and dumps print this).
+  std::string reason;
+  /// For `parallel_recompute`: the member ops every block recomputes.
+  SmallVector<Operation *> recompute;
+  /// For reduction dims: the member ops that reduce along the dim, in
+  /// program order, with their combiners.
+  SmallVector<std::pair<Operation *, Combiner>> reductions;
+  /// True when a reduction along the dim consumes the result of an earlier
+  /// one broadcast back along it (a dependent chain that needs UTA).
+  bool dependentChain = false;
+  /// True when a graph output is indexed by the dim and depends on a
+  /// reduction along it: a temporally sliced schedule writes it in a final
+  /// pass, once the reductions are complete.
+  bool needsFinalPass = false;
+};
+
+/// One use of a tensor by a member op, with its mappings per global dim.
+struct SpaceEdge {
+  /// The tensor read; a graph input or another member's result.
+  Value source;
+  /// The producing member, or null for a graph input.
+  Operation *producer = nullptr;
+  /// The consuming member and its input operand number.
+  Operation *consumer = nullptr;
+  unsigned operandNumber = 0;
+  /// Global dims of the consumer's space that the source lacks (one-to-all).
+  SmallVector<unsigned> broadcastDims;
+};
+
+/// The iteration space of one member op.
+struct Space {
+  Operation *op = nullptr;
+  MemberRole role = MemberRole::Compute;
+  /// A readable name for the space, e.g. "QK" is not recoverable from
+  /// linalg, so spaces are named after the op and its position: "matmul0".
+  std::string name;
+  /// Global dims of the iteration space, one per loop (flattened through
+  /// reshapes), in loop order.
+  SmallVector<unsigned> dims;
+  /// Global dims the op reduces along, with the combiner.
+  SmallVector<std::pair<unsigned, Combiner>> reductions;
+  /// Indices into SpaceMappingGraph::edges of this op's inputs.
+  SmallVector<unsigned> inputEdges;
+};
+
+/// A static tensor.extract_slice window: `slice` indexes part of `source`.
+struct DimWindow {
+  unsigned source;
+  unsigned slice;
+  int64_t offset;
+};
+
+/// The Space-Mapping Graph of one smap.graph.
+class SpaceMappingGraph {
+public:
+  /// Builds and classifies the SMG of `graph`. Fails (with a diagnostic on
+  /// the op) only when the body holds an op the SMG cannot describe.
+  static FailureOr<SpaceMappingGraph> build(GraphOp graph);
+
+  GraphOp getGraph() const { return graph; }
+  ArrayRef<GlobalDim> getDims() const { return dims; }
+  ArrayRef<Space> getSpaces() const { return spaces; }
+  ArrayRef<SpaceEdge> getEdges() const { return edges; }
+  ArrayRef<DimWindow> getWindows() const { return windows; }
+
+  /// The global dims of each dimension of `value` (a graph input, a member
+  /// result); empty if the value is not a ranked tensor of the graph. A
+  /// dimension collapsed from several dims lists all of them.
+  SmallVector<SmallVector<unsigned>> getValueDims(Value value) const;
+
+  /// The space of `op`, or null if `op` is not a compute or relayout member.
+  const Space *lookupSpace(Operation *op) const;
+
+  /// Total number of one-to-all and all-to-one mappings over compute spaces.
+  unsigned countBroadcasts() const;
+  unsigned countReductions() const;
+
+  /// The graph's `dims` attribute value.
+  ArrayAttr getDimsAttr(MLIRContext *ctx) const;
+  /// The `#smap.space` of a member op.
+  SpaceAttr getSpaceAttr(const Space &space) const;
+
+  /// Human-readable SMG: dims and classes, spaces, mappings, totals.
+  void printText(llvm::raw_ostream &os) const;
+  /// Graphviz digraph: data spaces (tensors) and iteration spaces as nodes,
+  /// mappings as labelled edges.
+  void printDot(llvm::raw_ostream &os) const;
+
+  /// A short name of `dims` for messages: "b, h, m".
+  std::string formatDims(ArrayRef<unsigned> dimIds) const;
+
+private:
+  explicit SpaceMappingGraph(GraphOp graph) : graph(graph) {}
+  friend class SMGBuilder;
+
+  // Op handles are value types whose accessors are not const.
+  mutable GraphOp graph;
+  SmallVector<GlobalDim> dims;
+  SmallVector<Space> spaces;
+  SmallVector<SpaceEdge> edges;
+  SmallVector<DimWindow> windows;
+  llvm::DenseMap<Operation *, unsigned> spaceIndex;
+  /// Each ranked-tensor value's dims, as lists of global dim ids.
+  llvm::DenseMap<Value, SmallVector<SmallVector<unsigned>>> valueDims;
+};
+
+/// Whether `op` can be a member of a Space-Mapping Graph and in which role.
+/// On failure, `whyNot` says why in words a remark can carry ("windowed
+/// indexing map (convolution or pooling)", "dynamic shape", ...). Ops of
+/// other dialects (func, scf, ...) fail with an empty reason.
+FailureOr<MemberRole> getMemberRole(Operation *op, std::string &whyNot);
+
+/// The op's name without its dialect prefix ("matmul", "expand_shape").
+std::string getShortOpName(Operation *op);
+
+/// The combiner of a reduction body yielding `yielded` into the accumulator
+/// `acc`, if it is one the SMG knows (add, max, min, mul).
+std::optional<Combiner> matchCombiner(Value yielded, Value acc);
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_ANALYSIS_SPACEMAPPINGGRAPH_H

@@ -1,0 +1,1048 @@
+//===- SpaceMappingGraph.cpp - Build and classify the SMG -----------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::smap;
+
+//===----------------------------------------------------------------------===//
+// Member support
+//===----------------------------------------------------------------------===//
+
+std::string mlir::smap::getShortOpName(Operation *op) {
+  return op->getName().stripDialect().str();
+}
+
+static bool hasStaticTensorTypes(Operation *op) {
+  auto isStatic = [](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return !shaped || (isa<RankedTensorType>(shaped) && shaped.hasStaticShape());
+  };
+  return llvm::all_of(op->getOperandTypes(), isStatic) &&
+         llvm::all_of(op->getResultTypes(), isStatic);
+}
+
+FailureOr<MemberRole> mlir::smap::getMemberRole(Operation *op,
+                                                std::string &whyNot) {
+  whyNot.clear();
+  if (isa<tensor::EmptyOp>(op)) {
+    if (!hasStaticTensorTypes(op))
+      return whyNot = "dynamic shape", failure();
+    return MemberRole::Init;
+  }
+  if (isa<arith::ConstantOp>(op))
+    return MemberRole::Init;
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
+    if (!hasStaticTensorTypes(op))
+      return whyNot = "dynamic shape", failure();
+    return MemberRole::Relayout;
+  }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    auto anyDynamic = [](ArrayRef<int64_t> values) {
+      return llvm::any_of(values, ShapedType::isDynamic);
+    };
+    if (!hasStaticTensorTypes(op) || anyDynamic(slice.getStaticOffsets()) ||
+        anyDynamic(slice.getStaticSizes()) ||
+        anyDynamic(slice.getStaticStrides()))
+      return whyNot = "dynamic shape or offsets", failure();
+    if (!slice.hasUnitStride())
+      return whyNot = "strided slice (not a globally ranged mapping)",
+             failure();
+    return MemberRole::Relayout;
+  }
+  if (isa<linalg::SoftmaxOp>(op)) {
+    if (!hasStaticTensorTypes(op))
+      return whyNot = "dynamic shape", failure();
+    return MemberRole::Compute;
+  }
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp) {
+    if (isa<tensor::TensorDialect, linalg::LinalgDialect>(op->getDialect()))
+      whyNot = "'" + op->getName().getStringRef().str() +
+               "' is not a structured op with globally ranged mappings";
+    return failure();
+  }
+  if (!linalgOp.hasPureTensorSemantics())
+    return whyNot = "operates on buffers (side effects)", failure();
+  if (!hasStaticTensorTypes(op))
+    return whyNot = "dynamic shape", failure();
+  for (AffineMap map : linalgOp.getIndexingMapsArray())
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return whyNot = "windowed indexing map (convolution or pooling), not a "
+                      "globally ranged mapping",
+             failure();
+  WalkResult walk = op->getRegion(0).walk([&](Operation *inner) {
+    if (isa<tensor::ExtractOp>(inner)) {
+      whyNot = "gathers with tensor.extract (data-dependent mapping)";
+      return WalkResult::interrupt();
+    }
+    if (!isMemoryEffectFree(inner)) {
+      whyNot = "body op '" + inner->getName().getStringRef().str() +
+               "' has side effects";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (isa<linalg::FillOp>(op))
+    return MemberRole::Init;
+  if (isa<linalg::TransposeOp>(op))
+    return MemberRole::Relayout;
+  return MemberRole::Compute;
+}
+
+std::optional<Combiner> mlir::smap::matchCombiner(Value yielded, Value acc) {
+  Operation *def = yielded.getDefiningOp();
+  if (!def || def->getNumOperands() != 2 ||
+      !llvm::is_contained(def->getOperands(), acc))
+    return std::nullopt;
+  if (isa<arith::AddFOp, arith::AddIOp>(def))
+    return Combiner::Add;
+  if (isa<arith::MulFOp, arith::MulIOp>(def))
+    return Combiner::Mul;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp, arith::MaxUIOp>(
+          def))
+    return Combiner::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp, arith::MinUIOp>(
+          def))
+    return Combiner::Min;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Dim alignment: union-find over atoms that can be split by reshapes
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Every tensor dimension and loop is a list of atoms; one-to-one mappings
+/// union atoms, and a reshape that splits a dim splits its atom into the
+/// finer atoms, so every slot resolves to a list of global dims.
+class DimAligner {
+public:
+  unsigned fresh(int64_t extent) {
+    parent.push_back(parent.size());
+    extents.push_back(extent);
+    return parent.size() - 1;
+  }
+
+  unsigned find(unsigned a) {
+    while (parent[a] != a)
+      a = parent[a] = parent[parent[a]];
+    return a;
+  }
+
+  int64_t extent(unsigned a) { return extents[find(a)]; }
+
+  SmallVector<unsigned> resolve(ArrayRef<unsigned> atoms) {
+    SmallVector<unsigned> out;
+    for (unsigned a : atoms)
+      flatten(a, out);
+    return out;
+  }
+
+  /// Aligns two lists of atoms that cover the same elements. Returns false
+  /// when they cannot be matched (different factorizations).
+  bool unify(ArrayRef<unsigned> lhs, ArrayRef<unsigned> rhs) {
+    SmallVector<unsigned> a = withoutUnitAtoms(resolve(lhs));
+    SmallVector<unsigned> b = withoutUnitAtoms(resolve(rhs));
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+      SmallVector<unsigned> segA{a[i]}, segB{b[j]};
+      int64_t pa = extent(a[i]), pb = extent(b[j]);
+      while (pa != pb) {
+        if (pa < pb) {
+          if (++i == a.size())
+            return false;
+          segA.push_back(a[i]);
+          pa *= extent(a[i]);
+        } else {
+          if (++j == b.size())
+            return false;
+          segB.push_back(b[j]);
+          pb *= extent(b[j]);
+        }
+      }
+      if (segA.size() == 1 && segB.size() == 1)
+        join(segA[0], segB[0]);
+      else if (segA.size() == 1)
+        splits[find(segA[0])] = segB;
+      else if (segB.size() == 1)
+        splits[find(segB[0])] = segA;
+      else if (segA.size() == segB.size() &&
+               llvm::all_of(llvm::zip(segA, segB), [&](auto p) {
+                 return extent(std::get<0>(p)) == extent(std::get<1>(p));
+               }))
+        for (auto [x, y] : llvm::zip(segA, segB))
+          join(x, y);
+      else
+        return false;
+      ++i;
+      ++j;
+    }
+    return i == a.size() && j == b.size();
+  }
+
+private:
+  void flatten(unsigned a, SmallVectorImpl<unsigned> &out) {
+    a = find(a);
+    auto it = splits.find(a);
+    if (it == splits.end()) {
+      out.push_back(a);
+      return;
+    }
+    SmallVector<unsigned> parts = it->second;
+    for (unsigned p : parts)
+      flatten(p, out);
+  }
+
+  SmallVector<unsigned> withoutUnitAtoms(SmallVector<unsigned> atoms) {
+    llvm::erase_if(atoms, [&](unsigned a) { return extent(a) == 1; });
+    return atoms;
+  }
+
+  void join(unsigned x, unsigned y) {
+    x = find(x);
+    y = find(y);
+    if (x != y)
+      parent[y] = x;
+  }
+
+  SmallVector<unsigned> parent;
+  SmallVector<int64_t> extents;
+  llvm::DenseMap<unsigned, SmallVector<unsigned>> splits;
+};
+
+/// How a value varies along one global dim d, as far as slicing d
+/// temporally is concerned. The lattice follows broadcast postposition:
+/// a value is fine to reduce along d if the factor depending on earlier
+/// reductions along d can move after the reduction.
+enum class Form {
+  /// Does not depend on anything indexed by d.
+  Const,
+  /// Element i along d depends only on inputs at i.
+  Local,
+  /// Depends on a completed reduction along d (lacks d itself).
+  Reduced,
+  /// phi(reduced) * local: a multiplicative factor (exp(x - M), x / S).
+  Factored,
+  /// local + psi(reduced): an additive shift (x - mean).
+  Shifted,
+  /// (local - reduced)^2: combined across slices by Chan/Welford.
+  CenteredSquare,
+  /// Anything else: cannot be reduced along d slice by slice.
+  Mixed,
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// SMGBuilder
+//===----------------------------------------------------------------------===//
+
+namespace mlir {
+namespace smap {
+class SMGBuilder {
+public:
+  explicit SMGBuilder(GraphOp graph) : smg(graph) {}
+
+  FailureOr<SpaceMappingGraph> build();
+
+private:
+  using Slots = SmallVector<SmallVector<unsigned>>;
+
+  Slots &slotsOf(Value value);
+  LogicalResult addMember(Operation *op, MemberRole role);
+  LogicalResult alignLinalg(linalg::LinalgOp op, Space &space,
+                            SmallVectorImpl<SmallVector<unsigned>> &loops);
+  void finalizeDims();
+  void nameDims();
+  void classify(unsigned d);
+  std::string spaceName(Operation *op, MemberRole role);
+
+  // Form analysis for one dim.
+  Form formOfBody(Operation *op, unsigned d, ArrayRef<Form> argForms,
+                  Value result, std::string &culprit);
+  Form formOfScalar(Value v, unsigned d, DenseMap<Value, Form> &forms,
+                    std::string &culprit, const Space &space);
+
+  SpaceMappingGraph smg;
+  DimAligner aligner;
+  DenseMap<Value, Slots> atoms;
+  /// Atoms of each member's loops, per space index.
+  SmallVector<SmallVector<SmallVector<unsigned>>> loopAtoms;
+  /// Root atom -> global dim id.
+  DenseMap<unsigned, unsigned> dimOfAtom;
+  /// Members in program order with their roles.
+  SmallVector<std::pair<Operation *, MemberRole>> members;
+  unsigned nameCounter = 0;
+};
+} // namespace smap
+} // namespace mlir
+
+SMGBuilder::Slots &SMGBuilder::slotsOf(Value value) {
+  auto it = atoms.find(value);
+  if (it != atoms.end())
+    return it->second;
+  Slots slots;
+  if (auto type = dyn_cast<RankedTensorType>(value.getType()))
+    for (int64_t size : type.getShape())
+      slots.push_back({aligner.fresh(size)});
+  return atoms[value] = std::move(slots);
+}
+
+std::string SMGBuilder::spaceName(Operation *op, MemberRole role) {
+  std::string kind = getShortOpName(op);
+  if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+    Block &body = generic.getRegion().front();
+    bool reduces = generic.getNumReductionLoops() > 0;
+    std::optional<Combiner> combiner;
+    if (reduces && generic.getNumDpsInits() >= 1)
+      combiner = matchCombiner(body.getTerminator()->getOperand(0),
+                               generic.getRegionOutputArgs()[0]);
+    bool multiplies = llvm::any_of(body, [](Operation &inner) {
+      return isa<arith::MulFOp, arith::MulIOp>(inner);
+    });
+    if (reduces && combiner == Combiner::Add && multiplies &&
+        generic.getNumDpsInputs() >= 2)
+      kind = "contract";
+    else if (reduces && combiner)
+      kind = "reduce_" + stringifyCombiner(*combiner).str();
+    else if (reduces)
+      kind = "reduce";
+    else if (body.getOperations().size() > 1)
+      kind = getShortOpName(&*std::prev(body.getTerminator()->getIterator()));
+    else
+      kind = "copy";
+  }
+  // Fills are not spaces of interest; only the others are numbered.
+  if (role == MemberRole::Init)
+    return kind;
+  return kind + std::to_string(nameCounter++);
+}
+
+LogicalResult
+SMGBuilder::alignLinalg(linalg::LinalgOp op, Space &space,
+                        SmallVectorImpl<SmallVector<unsigned>> &loops) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (int64_t range : ranges)
+    loops.push_back({aligner.fresh(range)});
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    Slots &slots = slotsOf(operand.get());
+    for (auto [j, expr] : llvm::enumerate(map.getResults())) {
+      auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+      if (!dimExpr)
+        continue;
+      if (!aligner.unify(slots[j], loops[dimExpr.getPosition()]))
+        return op->emitOpError("cannot align dimension ")
+               << j << " of operand #" << operand.getOperandNumber()
+               << " with loop " << dimExpr.getPosition();
+    }
+  }
+  // Results take the dims of their tied inits.
+  for (OpResult result : op->getResults()) {
+    OpOperand *init = op.getDpsInitOperand(result.getResultNumber());
+    AffineMap map = op.getMatchingIndexingMap(init);
+    Slots slots;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto dimExpr = dyn_cast<AffineDimExpr>(expr))
+        slots.push_back(loops[dimExpr.getPosition()]);
+      else
+        slots.push_back({aligner.fresh(1)});
+    }
+    atoms[result] = slots;
+  }
+  (void)space;
+  return success();
+}
+
+LogicalResult SMGBuilder::addMember(Operation *op, MemberRole role) {
+  members.push_back({op, role});
+  if (role == MemberRole::Init && !isa<linalg::FillOp>(op)) {
+    for (Value result : op->getResults())
+      slotsOf(result);
+    return success();
+  }
+
+  Space space;
+  space.op = op;
+  space.role = role;
+  SmallVector<SmallVector<unsigned>> loops;
+
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (failed(alignLinalg(linalgOp, space, loops)))
+      return failure();
+  } else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+    Slots &in = slotsOf(softmax.getInput());
+    for (auto &slot : in)
+      loops.push_back(slot);
+    Slots &out = slotsOf(softmax.getOutput());
+    for (auto [i, slot] : llvm::enumerate(out))
+      (void)aligner.unify(slot, loops[i]);
+    atoms[softmax.getResult()[0]] = Slots(loops.begin(), loops.end());
+  } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    Slots src = slotsOf(expand.getSrc());
+    Slots &dst = slotsOf(expand.getResult());
+    for (auto [g, group] :
+         llvm::enumerate(expand.getReassociationIndices())) {
+      SmallVector<unsigned> fine;
+      for (int64_t i : group)
+        llvm::append_range(fine, dst[i]);
+      if (!aligner.unify(src[g], fine))
+        return op->emitOpError("cannot align the dims of source dimension ")
+               << g << " with the expanded dims";
+    }
+    loops.assign(dst.begin(), dst.end());
+  } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    Slots src = slotsOf(collapse.getSrc());
+    Slots dst;
+    for (const auto &group : collapse.getReassociationIndices()) {
+      SmallVector<unsigned> coarse;
+      for (int64_t i : group)
+        llvm::append_range(coarse, src[i]);
+      dst.push_back(coarse);
+    }
+    atoms[collapse.getResult()] = dst;
+    loops.assign(dst.begin(), dst.end());
+  } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    Slots src = slotsOf(slice.getSource());
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+    auto srcType = slice.getSourceType();
+    Slots dst;
+    for (unsigned i = 0; i < src.size(); ++i) {
+      if (dropped.test(i))
+        continue;
+      if (sizes[i] == srcType.getDimSize(i)) {
+        dst.push_back(src[i]);
+        continue;
+      }
+      unsigned window = aligner.fresh(sizes[i]);
+      dst.push_back({window});
+      if (src[i].size() == 1)
+        smg.windows.push_back({src[i][0], window, offsets[i]});
+    }
+    atoms[slice.getResult()] = dst;
+    loops.assign(dst.begin(), dst.end());
+  } else {
+    return op->emitOpError("is not a Space-Mapping Graph member");
+  }
+
+  space.name = spaceName(op, role);
+  smg.spaceIndex[op] = smg.spaces.size();
+  smg.spaces.push_back(std::move(space));
+  loopAtoms.push_back(std::move(loops));
+  return success();
+}
+
+void SMGBuilder::finalizeDims() {
+  // Global dims are the root atoms that some member iterates over.
+  auto dimOf = [&](unsigned atom) {
+    unsigned root = aligner.find(atom);
+    auto [it, inserted] = dimOfAtom.try_emplace(root, smg.dims.size());
+    if (inserted) {
+      GlobalDim dim;
+      dim.extent = aligner.extent(root);
+      smg.dims.push_back(dim);
+    }
+    return it->second;
+  };
+  for (auto [space, loops] : llvm::zip(smg.spaces, loopAtoms)) {
+    SmallVector<unsigned> loopList;
+    for (auto &loop : loops)
+      llvm::append_range(loopList, loop);
+    for (unsigned atom : aligner.resolve(loopList))
+      if (aligner.extent(atom) != 1 || space.role == MemberRole::Compute)
+        space.dims.push_back(dimOf(atom));
+  }
+  for (auto &[value, slots] : atoms) {
+    SmallVector<SmallVector<unsigned>> dims;
+    for (auto &slot : slots) {
+      SmallVector<unsigned> ids;
+      for (unsigned atom : aligner.resolve(slot)) {
+        auto it = dimOfAtom.find(aligner.find(atom));
+        if (it != dimOfAtom.end())
+          ids.push_back(it->second);
+      }
+      dims.push_back(ids);
+    }
+    smg.valueDims[value] = dims;
+  }
+  for (DimWindow &window : smg.windows) {
+    window.source = dimOfAtom.lookup(aligner.find(window.source));
+    window.slice = dimOfAtom.lookup(aligner.find(window.slice));
+  }
+
+  // Edges and reductions of compute and relayout spaces.
+  for (auto [index, space] : llvm::enumerate(smg.spaces)) {
+    Operation *op = space.op;
+    llvm::SmallDenseSet<unsigned> own(space.dims.begin(), space.dims.end());
+    auto addEdge = [&](Value source, unsigned operandNumber) {
+      SpaceEdge edge;
+      edge.source = source;
+      edge.producer = source.getDefiningOp();
+      edge.consumer = op;
+      edge.operandNumber = operandNumber;
+      llvm::SmallDenseSet<unsigned> present;
+      for (auto &ids : smg.getValueDims(source))
+        present.insert(ids.begin(), ids.end());
+      for (unsigned d : space.dims)
+        if (!present.contains(d))
+          edge.broadcastDims.push_back(d);
+      space.inputEdges.push_back(smg.edges.size());
+      smg.edges.push_back(std::move(edge));
+    };
+
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      for (OpOperand *input : linalgOp.getDpsInputOperands())
+        if (isa<RankedTensorType>(input->get().getType()))
+          addEdge(input->get(), input->getOperandNumber());
+      SmallVector<utils::IteratorType> iterators =
+          linalgOp.getIteratorTypesArray();
+      Block *body = linalgOp.getBlock();
+      for (auto [loop, iterator] : llvm::enumerate(iterators)) {
+        if (iterator != utils::IteratorType::reduction)
+          continue;
+        Combiner combiner = Combiner::None;
+        for (auto [r, acc] : llvm::enumerate(linalgOp.getRegionOutputArgs()))
+          if (auto c = matchCombiner(body->getTerminator()->getOperand(r), acc)) {
+            combiner = *c;
+            break;
+          }
+        for (unsigned atom : aligner.resolve(loopAtoms[index][loop]))
+          space.reductions.push_back(
+              {dimOfAtom.lookup(aligner.find(atom)), combiner});
+      }
+    } else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+      addEdge(softmax.getInput(), 0);
+      for (unsigned atom :
+           aligner.resolve(loopAtoms[index][softmax.getDimension()])) {
+        unsigned d = dimOfAtom.lookup(aligner.find(atom));
+        space.reductions.push_back({d, Combiner::Max});
+        space.reductions.push_back({d, Combiner::Add});
+      }
+    } else {
+      addEdge(op->getOperand(0), 0);
+    }
+  }
+}
+
+void SMGBuilder::nameDims() {
+  llvm::StringSet<> used;
+  auto take = [&](StringRef base) {
+    std::string name = base.str();
+    for (unsigned k = 1; used.contains(name); ++k)
+      name = (base + Twine(k)).str();
+    used.insert(name);
+    return name;
+  };
+  auto assign = [&](unsigned d, StringRef base) {
+    if (smg.dims[d].name.empty())
+      smg.dims[d].name = take(base);
+  };
+  SmallVector<unsigned> order;
+  auto visit = [&](unsigned d) {
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  };
+
+  // Output dims, by position: rows m and columns n, batch dims before them.
+  static const char *batchNames[] = {"b", "h", "g"};
+  for (Value output : smg.graph.getYield().getValues()) {
+    SmallVector<unsigned> flat;
+    for (auto &ids : smg.getValueDims(output))
+      llvm::append_range(flat, ids);
+    llvm::erase_if(flat, [&](unsigned d) { return smg.dims[d].extent == 1; });
+    for (auto [pos, d] : llvm::enumerate(flat)) {
+      size_t fromEnd = flat.size() - 1 - pos;
+      if (flat.size() == 1 || fromEnd == 1)
+        assign(d, "m");
+      else if (fromEnd == 0)
+        assign(d, "n");
+      else
+        assign(d, pos < 3 ? batchNames[pos] : "b");
+      visit(d);
+    }
+  }
+  // Dims of intermediates only: l; dims of graph inputs only: k.
+  for (auto &[op, role] : members)
+    for (Value result : op->getResults())
+      for (auto &ids : smg.getValueDims(result))
+        for (unsigned d : ids)
+          if (smg.dims[d].name.empty() && smg.dims[d].extent != 1) {
+            assign(d, "l");
+            visit(d);
+          }
+  for (const Space &space : smg.spaces)
+    for (unsigned d : space.dims) {
+      assign(d, smg.dims[d].extent == 1 ? "u" : "k");
+      visit(d);
+    }
+  for (unsigned d = 0; d < smg.dims.size(); ++d) {
+    assign(d, "u");
+    visit(d);
+  }
+
+  // Renumber dims in naming order so the attribute reads outputs first.
+  SmallVector<unsigned> newId(smg.dims.size());
+  SmallVector<GlobalDim> sorted;
+  for (auto [i, d] : llvm::enumerate(order)) {
+    newId[d] = i;
+    sorted.push_back(smg.dims[d]);
+  }
+  smg.dims = std::move(sorted);
+  for (Space &space : smg.spaces) {
+    for (unsigned &d : space.dims)
+      d = newId[d];
+    for (auto &r : space.reductions)
+      r.first = newId[r.first];
+  }
+  for (SpaceEdge &edge : smg.edges)
+    for (unsigned &d : edge.broadcastDims)
+      d = newId[d];
+  for (auto &[value, dims] : smg.valueDims)
+    for (auto &ids : dims)
+      for (unsigned &d : ids)
+        d = newId[d];
+  for (DimWindow &window : smg.windows) {
+    window.source = newId[window.source];
+    window.slice = newId[window.slice];
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Classification
+//===----------------------------------------------------------------------===//
+
+static bool isPure(Form f) {
+  return f == Form::Const || f == Form::Local || f == Form::Reduced;
+}
+
+/// The form of an arbitrary op's result from its operands' forms, when no
+/// postposition rule applies: forms that do not mix stay, others are Mixed.
+static Form joinPure(ArrayRef<Form> forms) {
+  bool local = false, reduced = false;
+  for (Form f : forms) {
+    if (!isPure(f))
+      return Form::Mixed;
+    local |= f == Form::Local;
+    reduced |= f == Form::Reduced;
+  }
+  if (local && reduced)
+    return Form::Mixed;
+  return local ? Form::Local : reduced ? Form::Reduced : Form::Const;
+}
+
+static Form combineBinary(Operation *op, Value lhs, Value rhs, Form a,
+                          Form b) {
+  auto either = [&](Form x, Form y) {
+    return (a == x && b == y) || (a == y && b == x);
+  };
+  auto oneOf = [](Form f, std::initializer_list<Form> set) {
+    return llvm::is_contained(set, f);
+  };
+  if (isa<arith::AddFOp, arith::SubFOp, arith::AddIOp, arith::SubIOp>(op)) {
+    if (either(Form::Local, Form::Reduced) ||
+        either(Form::Shifted, Form::Reduced) ||
+        either(Form::Shifted, Form::Const))
+      return Form::Shifted;
+    return joinPure({a, b});
+  }
+  if (isa<arith::MulFOp, arith::MulIOp>(op)) {
+    if (lhs == rhs && a == Form::Shifted)
+      return Form::CenteredSquare;
+    if (either(Form::Local, Form::Reduced) ||
+        (oneOf(a, {Form::Factored}) &&
+         oneOf(b, {Form::Reduced, Form::Local, Form::Const, Form::Factored})) ||
+        (oneOf(b, {Form::Factored}) &&
+         oneOf(a, {Form::Reduced, Form::Local, Form::Const})))
+      return Form::Factored;
+    if (either(Form::Shifted, Form::Const))
+      return Form::Shifted;
+    if (either(Form::CenteredSquare, Form::Const))
+      return Form::CenteredSquare;
+    return joinPure({a, b});
+  }
+  if (isa<arith::DivFOp>(op)) {
+    if ((oneOf(a, {Form::Local, Form::Factored}) && b == Form::Reduced) ||
+        (a == Form::Factored && oneOf(b, {Form::Local, Form::Const})) ||
+        (a == Form::Reduced && b == Form::Local))
+      return Form::Factored;
+    if (a == Form::Shifted && b == Form::Const)
+      return Form::Shifted;
+    if (a == Form::CenteredSquare && b == Form::Const)
+      return Form::CenteredSquare;
+    return joinPure({a, b});
+  }
+  return joinPure({a, b});
+}
+
+Form SMGBuilder::formOfScalar(Value v, unsigned d, DenseMap<Value, Form> &forms,
+                              std::string &culprit, const Space &space) {
+  auto it = forms.find(v);
+  if (it != forms.end())
+    return it->second;
+  Operation *def = v.getDefiningOp();
+  Form form = Form::Const;
+  if (!def) {
+    form = Form::Const;
+  } else if (auto index = dyn_cast<linalg::IndexOp>(def)) {
+    auto linalgOp = cast<linalg::LinalgOp>(space.op);
+    (void)linalgOp;
+    SmallVector<unsigned> loopDims =
+        aligner.resolve(loopAtoms[smg.spaceIndex.lookup(space.op)]
+                                 [index.getDim()]);
+    form = llvm::any_of(loopDims,
+                        [&](unsigned atom) {
+                          return dimOfAtom.lookup(aligner.find(atom)) == d;
+                        })
+               ? Form::Local
+               : Form::Const;
+  } else if (def->getNumOperands() == 0) {
+    form = Form::Const;
+  } else {
+    SmallVector<Form> operandForms;
+    for (Value operand : def->getOperands())
+      operandForms.push_back(formOfScalar(operand, d, forms, culprit, space));
+    if (isa<math::ExpOp, math::Exp2Op>(def)) {
+      Form a = operandForms[0];
+      form = a == Form::Shifted ? Form::Factored : joinPure({a});
+    } else if (isa<arith::NegFOp>(def)) {
+      form = operandForms[0];
+    } else if (def->getNumOperands() == 2) {
+      form = combineBinary(def, def->getOperand(0), def->getOperand(1),
+                           operandForms[0], operandForms[1]);
+    } else {
+      form = joinPure(operandForms);
+    }
+    if (form == Form::Mixed && culprit.empty() &&
+        llvm::none_of(operandForms, [](Form f) { return f == Form::Mixed; }))
+      culprit = def->getName().getStringRef().str();
+  }
+  forms[v] = form;
+  return form;
+}
+
+void SMGBuilder::classify(unsigned d) {
+  GlobalDim &dim = smg.dims[d];
+  DenseMap<Value, Form> forms;
+  auto formOf = [&](Value v) {
+    auto it = forms.find(v);
+    if (it != forms.end())
+      return it->second;
+    // Graph inputs and init-like values: they vary along d or do not.
+    bool hasD = false;
+    for (auto &ids : smg.getValueDims(v))
+      hasD |= llvm::is_contained(ids, d);
+    return hasD ? Form::Local : Form::Const;
+  };
+  auto describe = [](Form f) -> StringRef {
+    switch (f) {
+    case Form::Factored:
+      return "a value scaled by an earlier reduction";
+    case Form::Shifted:
+      return "a value shifted by an earlier reduction";
+    case Form::CenteredSquare:
+      return "a centered square";
+    case Form::Mixed:
+      return "a value that mixes an earlier reduction with the data";
+    default:
+      return "the data";
+    }
+  };
+
+  std::string blocked;
+  bool anyReduced = false;
+  for (auto &[op, role] : members) {
+    if (role == MemberRole::Init) {
+      for (Value r : op->getResults())
+        forms[r] = Form::Const;
+      continue;
+    }
+    const Space &space = smg.spaces[smg.spaceIndex.lookup(op)];
+    if (role == MemberRole::Relayout) {
+      forms[op->getResult(0)] = formOf(op->getOperand(0));
+      continue;
+    }
+    bool reducesD = llvm::any_of(space.reductions,
+                                 [&](auto r) { return r.first == d; });
+    if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+      Form in = formOf(softmax.getInput());
+      if (reducesD) {
+        dim.reductions.push_back({op, Combiner::Max});
+        dim.reductions.push_back({op, Combiner::Add});
+        dim.dependentChain = true;
+        if (in != Form::Local && in != Form::Const && blocked.empty())
+          blocked = space.name + " (softmax) normalizes " +
+                    describe(in).str() + " along the dim";
+        forms[softmax.getResult()[0]] = Form::Factored;
+      } else {
+        forms[softmax.getResult()[0]] = joinPure({in});
+      }
+      anyReduced |= reducesD;
+      continue;
+    }
+
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    Block *body = linalgOp.getBlock();
+    DenseMap<Value, Form> scalar;
+    for (OpOperand &operand : op->getOpOperands())
+      scalar[linalgOp.getMatchingBlockArgument(&operand)] =
+          formOf(operand.get());
+    for (auto [r, result] : llvm::enumerate(op->getResults())) {
+      std::string culprit;
+      Value yielded = body->getTerminator()->getOperand(r);
+      if (!reducesD) {
+        forms[result] = formOfScalar(yielded, d, scalar, culprit, space);
+        continue;
+      }
+      Value acc = linalgOp.getRegionOutputArgs()[r];
+      std::optional<Combiner> combiner = matchCombiner(yielded, acc);
+      forms[result] = Form::Reduced;
+      if (!combiner) {
+        if (blocked.empty())
+          blocked = space.name + " reduces with a body that is not an add, "
+                                 "max, min or mul combiner";
+        continue;
+      }
+      dim.reductions.push_back({op, *combiner});
+      Operation *combine = yielded.getDefiningOp();
+      Value contribution = combine->getOperand(0) == acc
+                               ? combine->getOperand(1)
+                               : combine->getOperand(0);
+      Form c = formOfScalar(contribution, d, scalar, culprit, space);
+      bool ok = false;
+      switch (c) {
+      case Form::Const:
+      case Form::Local:
+      case Form::Reduced:
+        ok = true;
+        break;
+      case Form::Factored:
+        ok = true;
+        dim.dependentChain = true;
+        break;
+      case Form::Shifted:
+        ok = *combiner != Combiner::Mul;
+        dim.dependentChain = true;
+        break;
+      case Form::CenteredSquare:
+        ok = *combiner == Combiner::Add;
+        dim.dependentChain = true;
+        break;
+      case Form::Mixed:
+        ok = false;
+        break;
+      }
+      if (!ok && blocked.empty()) {
+        blocked = space.name + " reduces (" +
+                  stringifyCombiner(*combiner).str() + ") " +
+                  describe(c).str();
+        if (!culprit.empty())
+          blocked += " (mixed by " + culprit + ")";
+        blocked += ", which no update function can correct slice by slice";
+      }
+    }
+    anyReduced |= reducesD;
+  }
+
+  if (anyReduced) {
+    for (Value output : smg.graph.getYield().getValues()) {
+      bool hasD = false;
+      for (auto &ids : smg.getValueDims(output))
+        hasD |= llvm::is_contained(ids, d);
+      Form f = forms.count(output) ? forms[output] : formOf(output);
+      if (hasD && f != Form::Local && f != Form::Const)
+        dim.needsFinalPass = true;
+    }
+    std::string chain;
+    for (auto [i, r] : llvm::enumerate(dim.reductions)) {
+      if (i)
+        chain += " -> ";
+      chain += stringifyCombiner(r.second).str() + "(" +
+               smg.spaces[smg.spaceIndex.lookup(r.first)].name + ")";
+    }
+    if (!blocked.empty()) {
+      dim.dimClass = DimClass::NotSliceable;
+      dim.reason = "reduced by " + chain + "; not sliceable: " + blocked;
+      return;
+    }
+    dim.dimClass = DimClass::Temporal;
+    dim.reason = (dim.dependentChain ? "dependent reductions " +
+                                           chain +
+                                           ", rewritten by Update-then-Aggregate"
+                                     : "independent reduction " + chain +
+                                           ", accumulated across slices");
+    if (dim.needsFinalPass)
+      dim.reason += "; outputs along it are written in a final pass";
+    return;
+  }
+
+  // No reduction along d: blocks along d are independent unless an
+  // intermediate the graph computes is broadcast along d.
+  llvm::SetVector<Operation *> recompute;
+  SmallVector<Operation *> worklist;
+  std::string broadcast;
+  for (const SpaceEdge &edge : smg.edges) {
+    if (!edge.producer || !smg.lookupSpace(edge.producer) ||
+        !llvm::is_contained(edge.broadcastDims, d))
+      continue;
+    if (smg.lookupSpace(edge.producer)->role != MemberRole::Compute &&
+        smg.lookupSpace(edge.producer)->role != MemberRole::Relayout)
+      continue;
+    if (broadcast.empty())
+      broadcast = smg.lookupSpace(edge.producer)->name + " is broadcast into " +
+                  smg.lookupSpace(edge.consumer)->name;
+    worklist.push_back(edge.producer);
+  }
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!recompute.insert(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (const Space *s = smg.lookupSpace(def);
+            s && s->role != MemberRole::Init)
+          worklist.push_back(def);
+  }
+  if (recompute.empty()) {
+    dim.dimClass = DimClass::Parallel;
+    dim.reason = "no member reduces along it and no intermediate is "
+                 "broadcast along it";
+    return;
+  }
+  dim.dimClass = DimClass::ParallelRecompute;
+  for (auto &[op, role] : members)
+    if (recompute.contains(op))
+      dim.recompute.push_back(op);
+  std::string names;
+  for (auto [i, op] : llvm::enumerate(dim.recompute))
+    names += (i ? ", " : "") + smg.lookupSpace(op)->name;
+  dim.reason = broadcast + " along it; every block recomputes " + names;
+}
+
+FailureOr<SpaceMappingGraph> SMGBuilder::build() {
+  GraphOp graph = smg.graph;
+  for (Operation &op : graph.getBody().front().without_terminator()) {
+    std::string whyNot;
+    FailureOr<MemberRole> role = getMemberRole(&op, whyNot);
+    if (failed(role)) {
+      // Scalar arithmetic next to the members (e.g. a scale computed
+      // outside any linalg op) is harmless; anything else is not.
+      if (isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
+          llvm::none_of(op.getResultTypes(),
+                        [](Type t) { return isa<ShapedType>(t); })) {
+        members.push_back({&op, MemberRole::Init});
+        continue;
+      }
+      return op.emitOpError("cannot be described by the Space-Mapping Graph")
+             << (whyNot.empty() ? "" : ": ") << whyNot;
+    }
+    if (failed(addMember(&op, *role)))
+      return failure();
+  }
+  for (Value output : graph.getYield().getValues())
+    slotsOf(output);
+  finalizeDims();
+  nameDims();
+  for (unsigned d = 0; d < smg.dims.size(); ++d)
+    classify(d);
+  return std::move(smg);
+}
+
+//===----------------------------------------------------------------------===//
+// SpaceMappingGraph
+//===----------------------------------------------------------------------===//
+
+FailureOr<SpaceMappingGraph> SpaceMappingGraph::build(GraphOp graph) {
+  return SMGBuilder(graph).build();
+}
+
+SmallVector<SmallVector<unsigned>>
+SpaceMappingGraph::getValueDims(Value value) const {
+  auto it = valueDims.find(value);
+  if (it == valueDims.end())
+    return {};
+  return it->second;
+}
+
+const Space *SpaceMappingGraph::lookupSpace(Operation *op) const {
+  auto it = spaceIndex.find(op);
+  return it == spaceIndex.end() ? nullptr : &spaces[it->second];
+}
+
+unsigned SpaceMappingGraph::countBroadcasts() const {
+  unsigned count = 0;
+  for (const SpaceEdge &edge : edges)
+    if (lookupSpace(edge.consumer)->role == MemberRole::Compute)
+      count += edge.broadcastDims.size();
+  return count;
+}
+
+unsigned SpaceMappingGraph::countReductions() const {
+  unsigned count = 0;
+  for (const Space &space : spaces) {
+    llvm::SmallDenseSet<unsigned> reduced;
+    for (auto [d, combiner] : space.reductions)
+      reduced.insert(d);
+    count += reduced.size();
+  }
+  return count;
+}
+
+std::string SpaceMappingGraph::formatDims(ArrayRef<unsigned> dimIds) const {
+  std::string out;
+  for (auto [i, d] : llvm::enumerate(dimIds))
+    out += (i ? ", " : "") + dims[d].name;
+  return out;
+}
+
+ArrayAttr SpaceMappingGraph::getDimsAttr(MLIRContext *ctx) const {
+  SmallVector<Attribute> attrs;
+  for (const GlobalDim &dim : dims)
+    attrs.push_back(DimAttr::get(ctx, StringAttr::get(ctx, dim.name),
+                                 dim.extent, dim.dimClass));
+  return ArrayAttr::get(ctx, attrs);
+}
+
+SpaceAttr SpaceMappingGraph::getSpaceAttr(const Space &space) const {
+  MLIRContext *ctx = graph.getContext();
+  auto name = [&](unsigned d) { return StringAttr::get(ctx, dims[d].name); };
+  SmallVector<Attribute> dimNames, operands, reductions;
+  for (unsigned d : space.dims)
+    dimNames.push_back(name(d));
+  for (unsigned e : space.inputEdges) {
+    SmallVector<Attribute> mappings;
+    for (unsigned d : edges[e].broadcastDims)
+      mappings.push_back(MappingAttr::get(ctx, name(d), MappingKind::O2A,
+                                          Combiner::None));
+    operands.push_back(ArrayAttr::get(ctx, mappings));
+  }
+  // A reduction with an unknown combiner has no a2o mapping to show; the
+  // dim's not_sliceable reason says why.
+  for (auto [d, combiner] : space.reductions)
+    if (combiner != Combiner::None)
+      reductions.push_back(MappingAttr::get(ctx, name(d), MappingKind::A2O,
+                                          combiner));
+  return SpaceAttr::get(ctx, StringAttr::get(ctx, space.name),
+                        ArrayAttr::get(ctx, dimNames),
+                        ArrayAttr::get(ctx, operands),
+                        ArrayAttr::get(ctx, reductions));
+}

@@ -1,0 +1,336 @@
+//===- FormGraphs.cpp - Group linalg ops into smap.graph ops --------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Analysis/Remarks.h"
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir {
+namespace smap {
+#define GEN_PASS_DEF_SMAPFORMGRAPHS
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
+} // namespace smap
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::smap;
+
+namespace {
+
+using OpSet = llvm::SmallSetVector<Operation *, 16>;
+
+/// Groups the candidate ops of one block and outlines each group.
+class BlockGrouper {
+public:
+  BlockGrouper(Block &block, unsigned maxGroupSize,
+               const llvm::StringSet<> &excluded)
+      : block(block), maxGroupSize(maxGroupSize), excluded(excluded) {}
+
+  void run();
+
+private:
+  /// Values `op` reads, including those its regions capture from above.
+  SmallVector<Value> readValues(Operation *op);
+  /// Whether `op` (not in `group`) transitively depends on a member of
+  /// `group`; if so, `through` is the first op on that path.
+  bool dependsOn(Operation *op, const OpSet &group, Operation *&through);
+  /// Non-members after the group's first op that the group depends on:
+  /// they move above the graph when it is outlined.
+  SmallVector<Operation *> dependenciesToHoist(const OpSet &group);
+  /// Whether `group` can become one smap.graph; otherwise `why` says why.
+  bool isLegal(const OpSet &group, std::string &why);
+  void outline(ArrayRef<Operation *> group);
+
+  static bool isFree(Operation *op) {
+    std::string unused;
+    FailureOr<MemberRole> role = getMemberRole(op, unused);
+    return succeeded(role) && *role == MemberRole::Init &&
+           op->getNumOperands() == 0;
+  }
+
+  Block &block;
+  unsigned maxGroupSize;
+  const llvm::StringSet<> &excluded;
+  DenseMap<Operation *, unsigned> groupOf;
+  SmallVector<OpSet> groups;
+};
+
+} // namespace
+
+SmallVector<Value> BlockGrouper::readValues(Operation *op) {
+  SmallVector<Value> values(op->getOperands());
+  if (op->getNumRegions() > 0) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    llvm::append_range(values, captured);
+  }
+  return values;
+}
+
+bool BlockGrouper::dependsOn(Operation *op, const OpSet &group,
+                             Operation *&through) {
+  SmallVector<Operation *> worklist{op};
+  llvm::SmallPtrSet<Operation *, 32> visited;
+  while (!worklist.empty()) {
+    Operation *current = worklist.pop_back_val();
+    if (!visited.insert(current).second)
+      continue;
+    for (Value v : readValues(current)) {
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != &block)
+        continue;
+      if (group.contains(def)) {
+        through = op;
+        return true;
+      }
+      worklist.push_back(def);
+    }
+  }
+  return false;
+}
+
+SmallVector<Operation *> BlockGrouper::dependenciesToHoist(const OpSet &group) {
+  Operation *first = *llvm::min_element(group, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  llvm::SmallPtrSet<Operation *, 16> hoist;
+  SmallVector<Operation *> worklist(group.begin(), group.end());
+  while (!worklist.empty()) {
+    Operation *current = worklist.pop_back_val();
+    for (Value v : readValues(current)) {
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != &block || group.contains(def) ||
+          !first->isBeforeInBlock(def) || !hoist.insert(def).second)
+        continue;
+      worklist.push_back(def);
+    }
+  }
+  SmallVector<Operation *> ordered(hoist.begin(), hoist.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+bool BlockGrouper::isLegal(const OpSet &group, std::string &why) {
+  if (maxGroupSize) {
+    unsigned compute = 0;
+    for (Operation *op : group) {
+      std::string unused;
+      FailureOr<MemberRole> role = getMemberRole(op, unused);
+      compute += succeeded(role) && *role == MemberRole::Compute;
+    }
+    if (compute > maxGroupSize) {
+      why = "the group would exceed max-group-size=" +
+            std::to_string(maxGroupSize);
+      return false;
+    }
+  }
+  for (Operation *member : group)
+    for (Value v : readValues(member)) {
+      Operation *def = v.getDefiningOp();
+      Operation *through = nullptr;
+      if (def && def->getBlock() == &block && !group.contains(def) &&
+          dependsOn(def, group, through)) {
+        why = "fusing would create a cycle through '" +
+              through->getName().getStringRef().str() + "'";
+        return false;
+      }
+    }
+  for (Operation *op : dependenciesToHoist(group))
+    if (!isMemoryEffectFree(op)) {
+      why = "'" + op->getName().getStringRef().str() +
+            "' between the members has side effects and cannot move";
+      return false;
+    }
+  return true;
+}
+
+void BlockGrouper::run() {
+  for (Operation &op : block) {
+    std::string whyNot;
+    FailureOr<MemberRole> role = getMemberRole(&op, whyNot);
+    if (succeeded(role) && excluded.contains(op.getName().getStringRef())) {
+      remark::missed(op.getLoc(), remarkOpts("form-graphs", "excluded"))
+          << ("'" + op.getName().getStringRef().str() +
+              "' not grouped: excluded by the exclude option");
+      continue;
+    }
+    if (failed(role)) {
+      if (!whyNot.empty())
+        remark::missed(op.getLoc(), remarkOpts("form-graphs", "unsupported"))
+            << ("'" + op.getName().getStringRef().str() +
+                "' left outside any smap.graph: " + whyNot);
+      continue;
+    }
+    if (isFree(&op))
+      continue;
+
+    // Groups that produce this op's operands, in order of first use.
+    llvm::SmallSetVector<unsigned, 4> producers;
+    for (Value v : readValues(&op))
+      if (Operation *def = v.getDefiningOp())
+        if (auto it = groupOf.find(def); it != groupOf.end())
+          producers.insert(it->second);
+
+    auto tryJoin = [&](ArrayRef<unsigned> ids, std::string &why) {
+      OpSet merged;
+      for (unsigned id : ids)
+        merged.insert(groups[id].begin(), groups[id].end());
+      merged.insert(&op);
+      if (!isLegal(merged, why))
+        return false;
+      unsigned target = ids.front();
+      groups[target] = merged;
+      for (Operation *member : merged)
+        groupOf[member] = target;
+      for (unsigned id : ids.drop_front())
+        groups[id].clear();
+      return true;
+    };
+
+    std::string why;
+    bool joined = !producers.empty() && tryJoin(producers.getArrayRef(), why);
+    for (unsigned id : producers) {
+      if (joined)
+        break;
+      std::string whyThis;
+      joined = tryJoin({id}, whyThis);
+    }
+    if (!producers.empty() && !joined)
+      remark::analysis(op.getLoc(), remarkOpts("form-graphs", "not-fused"))
+          << ("'" + op.getName().getStringRef().str() +
+              "' starts a new group: " + why);
+    else if (!producers.empty() && !why.empty() && producers.size() > 1)
+      remark::analysis(op.getLoc(), remarkOpts("form-graphs", "partly-fused"))
+          << ("'" + op.getName().getStringRef().str() +
+              "' joins only some of its producers' groups: " + why);
+    if (!joined) {
+      groupOf[&op] = groups.size();
+      groups.push_back(OpSet());
+      groups.back().insert(&op);
+    }
+  }
+
+  for (OpSet &group : groups) {
+    bool computes = llvm::any_of(group, [](Operation *op) {
+      std::string unused;
+      FailureOr<MemberRole> role = getMemberRole(op, unused);
+      return succeeded(role) && *role == MemberRole::Compute;
+    });
+    if (!computes)
+      continue;
+    SmallVector<Operation *> ordered(group.begin(), group.end());
+    llvm::sort(ordered, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    outline(ordered);
+  }
+}
+
+void BlockGrouper::outline(ArrayRef<Operation *> members) {
+  OpSet group(members.begin(), members.end());
+  Operation *first = members.front();
+  for (Operation *op : dependenciesToHoist(group))
+    op->moveBefore(first);
+
+  // Inputs: values read from outside, except free ops, which are cloned.
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> freeOps;
+  for (Operation *op : members)
+    for (Value v : readValues(op)) {
+      Operation *def = v.getDefiningOp();
+      if (def && group.contains(def))
+        continue;
+      if (def && isFree(def))
+        freeOps.insert(def);
+      else if (isa<RankedTensorType>(v.getType()) || !def ||
+               !isFree(def))
+        inputs.insert(v);
+    }
+  SmallVector<Value> outputs;
+  for (Operation *op : members)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !group.contains(block.findAncestorOpInBlock(*user));
+          }))
+        outputs.push_back(result);
+
+  // Scalars captured by bodies must become tensors-or-scalars operands; the
+  // graph takes ranked tensors only, so scalar inputs are cloned when they
+  // are constants and otherwise stop the outlining.
+  for (Value v : inputs)
+    if (!isa<RankedTensorType>(v.getType())) {
+      remark::missed(first->getLoc(), remarkOpts("form-graphs", "scalar-input"))
+          << "group not formed: it reads a non-tensor value defined outside "
+             "that is not a constant";
+      return;
+    }
+
+  OpBuilder builder(first);
+  SmallVector<Type> resultTypes;
+  for (Value v : outputs)
+    resultTypes.push_back(v.getType());
+  auto graph = GraphOp::create(builder, first->getLoc(), resultTypes,
+                               inputs.getArrayRef());
+  Block &body = graph.getBody().front();
+  IRMapping mapping;
+  for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
+    mapping.map(input, arg);
+  OpBuilder inner = OpBuilder::atBlockBegin(&body);
+  for (Operation *op : freeOps)
+    inner.clone(*op, mapping);
+  for (Operation *op : members)
+    inner.clone(*op, mapping);
+  SmallVector<Value> yielded;
+  for (Value v : outputs)
+    yielded.push_back(mapping.lookup(v));
+  YieldOp::create(inner, first->getLoc(), yielded);
+
+  std::string names;
+  for (Operation *op : members)
+    names += (names.empty() ? "" : ", ") + getShortOpName(op);
+  remark::passed(graph.getLoc(), remarkOpts("form-graphs", "formed"))
+      << ("formed smap.graph of " + std::to_string(members.size()) +
+          " ops (" + names + ") with " + std::to_string(inputs.size()) +
+          " inputs and " + std::to_string(outputs.size()) + " outputs");
+
+  for (auto [output, result] : llvm::zip(outputs, graph.getResults()))
+    output.replaceAllUsesWith(result);
+  for (Operation *op : llvm::reverse(members))
+    op->erase();
+  for (Operation *op : freeOps)
+    if (op->use_empty())
+      op->erase();
+}
+
+namespace {
+struct FormGraphsPass : public smap::impl::SMapFormGraphsBase<FormGraphsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    llvm::StringSet<> excluded;
+    for (const std::string &name : excludeOps)
+      excluded.insert(name);
+    SmallVector<FunctionOpInterface> functions;
+    getOperation()->walk(
+        [&](FunctionOpInterface fn) { functions.push_back(fn); });
+    for (FunctionOpInterface fn : functions) {
+      if (fn.isExternal())
+        continue;
+      for (Block &block : fn.getFunctionBody())
+        BlockGrouper(block, maxGroupSize, excluded).run();
+    }
+  }
+};
+} // namespace
