@@ -71,7 +71,10 @@ FailureOr<MemberRole> mlir::smap::getMemberRole(Operation *op,
   }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp) {
-    if (isa<tensor::TensorDialect, linalg::LinalgDialect>(op->getDialect()))
+    // Only ops that produce tensors are worth a remark (not tensor.dim).
+    if (isa<tensor::TensorDialect, linalg::LinalgDialect>(op->getDialect()) &&
+        llvm::any_of(op->getResultTypes(),
+                     [](Type t) { return isa<RankedTensorType>(t); }))
       whyNot = "'" + op->getName().getStringRef().str() +
                "' is not a structured op with globally ranged mappings";
     return failure();
@@ -288,6 +291,12 @@ private:
   DenseMap<unsigned, unsigned> dimOfAtom;
   /// Members in program order with their roles.
   SmallVector<std::pair<Operation *, MemberRole>> members;
+  /// Relayouts of graph inputs: they are re-read per block like the inputs
+  /// themselves, so broadcasting them costs no recomputation.
+  llvm::SmallPtrSet<Operation *, 8> inputRelayouts;
+  bool isInputRelayout(Operation *op) const {
+    return inputRelayouts.contains(op);
+  }
   unsigned nameCounter = 0;
 };
 } // namespace smap
@@ -469,7 +478,8 @@ void SMGBuilder::finalizeDims() {
     for (auto &loop : loops)
       llvm::append_range(loopList, loop);
     for (unsigned atom : aligner.resolve(loopList))
-      if (aligner.extent(atom) != 1 || space.role == MemberRole::Compute)
+      // Unit dims cannot be sliced: they are not global dims.
+      if (aligner.extent(atom) != 1)
         space.dims.push_back(dimOf(atom));
   }
   for (auto &[value, slots] : atoms) {
@@ -541,6 +551,11 @@ void SMGBuilder::finalizeDims() {
     } else {
       addEdge(op->getOperand(0), 0);
     }
+    // Relayouts map every element to one place (a window, a permutation or
+    // a reshape): their dims that the source lacks are not broadcasts.
+    if (space.role == MemberRole::Relayout)
+      for (unsigned e : space.inputEdges)
+        smg.edges[e].broadcastDims.clear();
   }
 }
 
@@ -584,7 +599,9 @@ void SMGBuilder::nameDims() {
   // Dims of intermediates only: l; dims of graph inputs only: k.
   for (auto &[op, role] : members)
     for (Value result : op->getResults())
-      for (auto &ids : smg.getValueDims(result))
+      for (auto &ids : (role == MemberRole::Init || isInputRelayout(op))
+                           ? SmallVector<SmallVector<unsigned>>()
+                           : smg.getValueDims(result))
         for (unsigned d : ids)
           if (smg.dims[d].name.empty() && smg.dims[d].extent != 1) {
             assign(d, "l");
@@ -902,6 +919,7 @@ void SMGBuilder::classify(unsigned d) {
   std::string broadcast;
   for (const SpaceEdge &edge : smg.edges) {
     if (!edge.producer || !smg.lookupSpace(edge.producer) ||
+        isInputRelayout(edge.producer) ||
         !llvm::is_contained(edge.broadcastDims, d))
       continue;
     if (smg.lookupSpace(edge.producer)->role != MemberRole::Compute &&
@@ -919,13 +937,19 @@ void SMGBuilder::classify(unsigned d) {
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())
         if (const Space *s = smg.lookupSpace(def);
-            s && s->role != MemberRole::Init)
+            s && s->role != MemberRole::Init && !isInputRelayout(def))
           worklist.push_back(def);
   }
   if (recompute.empty()) {
     dim.dimClass = DimClass::Parallel;
     dim.reason = "no member reduces along it and no intermediate is "
                  "broadcast along it";
+    for (const DimWindow &window : smg.windows)
+      if (window.slice == d) {
+        dim.reason += "; it indexes windows of " + smg.dims[window.source].name +
+                      ", which slice with it";
+        break;
+      }
     return;
   }
   dim.dimClass = DimClass::ParallelRecompute;
@@ -955,6 +979,17 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
       return op.emitOpError("cannot be described by the Space-Mapping Graph")
              << (whyNot.empty() ? "" : ": ") << whyNot;
     }
+    if (*role == MemberRole::Relayout &&
+        llvm::all_of(op.getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          std::string unused;
+          FailureOr<MemberRole> defRole =
+              def ? getMemberRole(def, unused) : FailureOr<MemberRole>();
+          return !def || inputRelayouts.contains(def) ||
+                 (succeeded(defRole) && *defRole == MemberRole::Init) ||
+                 !isa<RankedTensorType>(v.getType());
+        }))
+      inputRelayouts.insert(&op);
     if (failed(addMember(&op, *role)))
       return failure();
   }

@@ -19,9 +19,11 @@ using namespace mlir::smap;
 /// Checks that the types yielded by `region`'s terminator equal `expected`.
 static LogicalResult verifyYieldTypes(Operation *op, Region &region,
                                       TypeRange expected, StringRef what) {
-  auto yield = dyn_cast<YieldOp>(region.front().getTerminator());
+  Block &block = region.front();
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
   if (!yield)
-    return op->emitOpError() << what << " must end with smap.yield";
+    return op->emitOpError() << "region of " << what
+                             << " must end with smap.yield";
   TypeRange yielded = yield.getValues().getTypes();
   if (yielded.size() != expected.size())
     return yield.emitOpError()
@@ -87,7 +89,7 @@ void GraphOp::build(OpBuilder &builder, OperationState &state,
 }
 
 YieldOp GraphOp::getYield() {
-  return cast<YieldOp>(getBody().front().getTerminator());
+  return cast<YieldOp>(getBody().front().back());
 }
 
 DimAttr GraphOp::lookupDim(StringRef name) {
@@ -245,7 +247,8 @@ LogicalResult SpatialSliceOp::verifyRegions() {
                          << " result_dims entries for " << getNumResults()
                          << " results";
 
-  auto yield = dyn_cast<YieldOp>(getBody().front().getTerminator());
+  Block &body = getBody().front();
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield)
     return emitOpError("body must end with smap.yield");
   if (yield.getValues().size() != getNumResults())
@@ -331,7 +334,9 @@ LogicalResult TemporalSliceOp::verifyRegions() {
   llvm::append_range(sliceArgs, getInits().getTypes());
   if (failed(verifyBlockArgTypes(*this, getSlice(), sliceArgs, "slice")))
     return failure();
-  auto contributions = dyn_cast<YieldOp>(getSlice().front().getTerminator());
+  Block &slice = getSlice().front();
+  auto contributions =
+      slice.empty() ? YieldOp() : dyn_cast<YieldOp>(slice.back());
   if (!contributions)
     return emitOpError("slice region must end with smap.yield");
 

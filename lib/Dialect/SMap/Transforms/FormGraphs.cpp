@@ -277,11 +277,21 @@ void BlockGrouper::outline(ArrayRef<Operation *> members) {
       return;
     }
 
+  // The graph reports at its first compute op, the one a user looks for.
+  Location loc = first->getLoc();
+  for (Operation *op : members) {
+    std::string unused;
+    FailureOr<MemberRole> role = getMemberRole(op, unused);
+    if (succeeded(role) && *role == MemberRole::Compute) {
+      loc = op->getLoc();
+      break;
+    }
+  }
   OpBuilder builder(first);
   SmallVector<Type> resultTypes;
   for (Value v : outputs)
     resultTypes.push_back(v.getType());
-  auto graph = GraphOp::create(builder, first->getLoc(), resultTypes,
+  auto graph = GraphOp::create(builder, loc, resultTypes,
                                inputs.getArrayRef());
   Block &body = graph.getBody().front();
   IRMapping mapping;
@@ -295,7 +305,7 @@ void BlockGrouper::outline(ArrayRef<Operation *> members) {
   SmallVector<Value> yielded;
   for (Value v : outputs)
     yielded.push_back(mapping.lookup(v));
-  YieldOp::create(inner, first->getLoc(), yielded);
+  YieldOp::create(inner, loc, yielded);
 
   std::string names;
   for (Operation *op : members)

@@ -183,7 +183,7 @@ def SMap_TemporalSliceOp : SMap_Op<"temporal_slice", [
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$slice, SizedRegion<1>:$update);
   let assemblyFormat = [{
-    $dim `step` $slice_size `inits` `(` $inits `)` `:` type($inits)
+    qualified($dim) `step` $slice_size `inits` `(` $inits `)` `:` type($inits)
     `->` type($results) attr-dict `slice` $slice `update` $update
   }];
   let hasVerifier = 1;

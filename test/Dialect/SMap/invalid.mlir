@@ -1,0 +1,618 @@
+// RUN: spacefusion-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// #smap.dim
+//===----------------------------------------------------------------------===//
+
+// expected-error @below {{dim name must not be empty}}
+func.func @dim_empty_name() attributes {d = #smap.dim<"", 4>} { return }
+
+// -----
+
+// expected-error @below {{dim 'm' must have a positive extent, got 0}}
+func.func @dim_zero_extent() attributes {d = #smap.dim<"m", 0>} { return }
+
+// -----
+
+// expected-error @below {{dim 'm' must have a positive extent, got -3}}
+func.func @dim_negative_extent() attributes {d = #smap.dim<"m", -3>} { return }
+
+// -----
+
+// expected-error @below {{expected one of [unclassified, parallel, parallel_recompute, temporal, not_sliceable] for how a global dimension of a Space-Mapping Graph can be sliced, got: sideways}}
+// expected-error @below {{failed to parse SMap_DimAttr parameter 'dimClass'}}
+func.func @dim_unknown_class() attributes {d = #smap.dim<"m", 4, sideways>} { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #smap.mapping
+//===----------------------------------------------------------------------===//
+
+// expected-error @below {{mapping dim name must not be empty}}
+func.func @mapping_empty_dim() attributes {m = #smap.mapping<"", o2o>} { return }
+
+// -----
+
+// expected-error @below {{a2o mapping along 'k' needs a combiner (add, max, min or mul)}}
+func.func @mapping_a2o_without_combiner() attributes {m = #smap.mapping<"k", a2o>} { return }
+
+// -----
+
+// expected-error @below {{o2a mapping along 'l' cannot have a combiner}}
+func.func @mapping_o2a_with_combiner() attributes {m = #smap.mapping<"l", o2a, add>} { return }
+
+// -----
+
+// expected-error @below {{o2o mapping along 'l' cannot have a combiner}}
+func.func @mapping_o2o_with_combiner() attributes {m = #smap.mapping<"l", o2o, max>} { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #smap.space
+//===----------------------------------------------------------------------===//
+
+// expected-error @below {{space name must not be empty}}
+func.func @space_empty_name() attributes {s = #smap.space<"", ["m"], [], []>} { return }
+
+// -----
+
+// expected-error @below {{space 'S' dims must be strings, got 3 : i64}}
+func.func @space_dim_not_string() attributes {s = #smap.space<"S", [3], [], []>} { return }
+
+// -----
+
+// expected-error @below {{space 'S' lists dim 'm' twice}}
+func.func @space_duplicate_dim() attributes {s = #smap.space<"S", ["m", "m"], [], []>} { return }
+
+// -----
+
+// expected-error @below {{space 'S' expects one mapping list per operand}}
+func.func @space_operand_not_list() attributes {s = #smap.space<"S", ["m"], [#smap.mapping<"m", o2a>], []>} { return }
+
+// -----
+
+// expected-error @below {{space 'S' expects #smap.mapping entries, got "m"}}
+func.func @space_operand_not_mapping() attributes {s = #smap.space<"S", ["m"], [["m"]], []>} { return }
+
+// -----
+
+// expected-error @below {{space 'S' has a mapping along unknown dim 'q'}}
+func.func @space_unknown_dim() attributes {s = #smap.space<"S", ["m"], [[#smap.mapping<"q", o2a>]], []>} { return }
+
+// -----
+
+// expected-error @below {{space 'S' operand mappings cannot be a2o; list reductions separately}}
+func.func @space_operand_a2o() attributes {s = #smap.space<"S", ["m"], [[#smap.mapping<"m", a2o, add>]], []>} { return }
+
+// -----
+
+// expected-error @below {{space 'S' reductions must be a2o mappings}}
+func.func @space_reduction_not_a2o() attributes {s = #smap.space<"S", ["m"], [], [#smap.mapping<"m", o2a>]>} { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #smap.schedule
+//===----------------------------------------------------------------------===//
+
+// expected-error @below {{schedule slice size of 'm' must be positive, got 0}}
+func.func @schedule_zero_tile() attributes {s = #smap.schedule<spatial = [m = 0], temporal = [], grid = [1], threads = 32, smem = 0, regs = 0>} { return }
+
+// -----
+
+// expected-error @below {{schedule slices dim 'm' more than once}}
+func.func @schedule_dim_twice() attributes {s = #smap.schedule<spatial = [m = 4], temporal = [m = 2], grid = [1], threads = 32, smem = 0, regs = 0>} { return }
+
+// -----
+
+// expected-error @below {{schedule grid has 2 entries but 1 dims are spatially sliced}}
+func.func @schedule_grid_rank() attributes {s = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1, 1], threads = 32, smem = 0, regs = 0>} { return }
+
+// -----
+
+// expected-error @below {{schedule grid entries must be positive}}
+func.func @schedule_grid_zero() attributes {s = #smap.schedule<spatial = [m = 4], temporal = [], grid = [0], threads = 32, smem = 0, regs = 0>} { return }
+
+// -----
+
+// expected-error @below {{schedule threads must be positive, got 0}}
+func.func @schedule_no_threads() attributes {s = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 0, smem = 0, regs = 0>} { return }
+
+// -----
+
+// expected-error @below {{schedule resource estimates must not be negative}}
+func.func @schedule_negative_smem() attributes {s = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = -1, regs = 0>} { return }
+
+// -----
+
+// expected-error @below {{expected 'temporal'}}
+func.func @schedule_missing_field() attributes {s = #smap.schedule<spatial = [], grid = [], threads = 1, smem = 0, regs = 0>} { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #smap.target
+//===----------------------------------------------------------------------===//
+
+// expected-error @below {{target name must not be empty}}
+func.func @target_empty_name() attributes {t = #smap.target<name = "", smem_per_block = 1, regs_per_thread = 1, regs_per_sm = 1, sm_count = 1, max_threads = 1, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1>} { return }
+
+// -----
+
+// expected-error @below {{target 'sm_90a' sm_count must be positive, got 0}}
+func.func @target_no_sms() attributes {t = #smap.target<name = "sm_90a", smem_per_block = 1, regs_per_thread = 1, regs_per_sm = 1, sm_count = 0, max_threads = 1, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1>} { return }
+
+// -----
+
+// expected-error @below {{expected ','}}
+func.func @target_missing_field() attributes {t = #smap.target<name = "x", smem_per_block = 1, regs_per_thread = 1, regs_per_sm = 1, sm_count = 1, max_threads = 1, bandwidth_gbps = 1, f16_gflops = 1>} { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// smap.graph
+//===----------------------------------------------------------------------===//
+
+func.func @graph_dim_twice(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op lists dim 'm' twice}}
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>, #smap.dim<"m", 4>]} {
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_schedule_without_dims(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op has a schedule but no dims to check it against}}
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {schedule = #smap.schedule<spatial = [m = 2], temporal = [], grid = [2], threads = 32, smem = 0, regs = 0>} {
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_schedule_unknown_spatial_dim(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op schedule spatially slices unknown dim 'q'}}
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [q = 2], temporal = [], grid = [2], threads = 32, smem = 0, regs = 0>} {
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_schedule_unknown_temporal_dim(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op schedule temporally slices unknown dim 'q'}}
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [], temporal = [q = 2], grid = [], threads = 32, smem = 0, regs = 0>} {
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_tile_larger_than_dim(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op schedule spatial size 8 of dim 'm' exceeds its extent 4}}
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 8], temporal = [], grid = [1], threads = 32, smem = 0, regs = 0>} {
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_slice_larger_than_dim(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op schedule temporal size 5 of dim 'm' exceeds its extent 4}}
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [], temporal = [m = 5], grid = [], threads = 32, smem = 0, regs = 0>} {
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_wrong_grid(%x: tensor<100xf32>) -> tensor<100xf32> {
+  // expected-error @below {{'smap.graph' op schedule grid has 3 blocks along 'm' but its tiles imply 4}}
+  %0 = smap.graph(%a = %x : tensor<100xf32>) -> (tensor<100xf32>) attributes {dims = [#smap.dim<"m", 100>], schedule = #smap.schedule<spatial = [m = 32], temporal = [], grid = [3], threads = 32, smem = 0, regs = 0>} {
+    smap.yield %a : tensor<100xf32>
+  }
+  return %0 : tensor<100xf32>
+}
+
+// -----
+
+func.func @graph_over_smem_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op schedule needs 300000 bytes of shared memory per block but target 'sm_90a' has 232448}}
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1], threads = 32, smem = 300000, regs = 0>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>} {
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_over_thread_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op schedule uses 2048 threads per block but target 'sm_90a' allows 1024}}
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1], threads = 2048, smem = 0, regs = 0>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>} {
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_over_register_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op schedule needs 300 registers per thread but target 'sm_90a' has 255}}
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1], threads = 32, smem = 0, regs = 300>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>} {
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_block_arg_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op body takes 2 block arguments but 1 are expected}}
+  %0 = "smap.graph"(%x) ({
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    smap.yield %a : tensor<4xf32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_block_arg_type(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.graph' op body block argument #0 has type 'tensor<4xf16>' but 'tensor<4xf32>' is expected}}
+  %0 = "smap.graph"(%x) ({
+  ^bb0(%a: tensor<4xf16>):
+    %e = tensor.empty() : tensor<4xf32>
+    smap.yield %e : tensor<4xf32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_yield_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) {
+    // expected-error @below {{'smap.yield' op yields 2 values but the graph expects 1}}
+    smap.yield %a, %a : tensor<4xf32>, tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_yield_type(%x: tensor<4xf32>) -> tensor<8xf32> {
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<8xf32>) {
+    // expected-error @below {{'smap.yield' op value #0 has type 'tensor<4xf32>' but the graph expects 'tensor<8xf32>'}}
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @graph_not_isolated(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note @below {{required by region isolation constraints}}
+  %0 = smap.graph() -> (tensor<4xf32>) {
+    // expected-error @below {{'smap.yield' op using value defined outside the region}}
+    smap.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @graph_dynamic_result(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %m = memref.alloc() : memref<4xf32>
+  // expected-error @below {{operand #0 must be variadic of ranked tensor of any type values, but got 'memref<4xf32>'}}
+  %0 = "smap.graph"(%m) ({
+  ^bb0(%a: memref<4xf32>):
+    smap.yield %x : tensor<?xf32>
+  }) : (memref<4xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// smap.spatial_slice
+//===----------------------------------------------------------------------===//
+
+func.func @spatial_no_dims() -> tensor<4xf32> {
+  // expected-error @below {{'smap.spatial_slice' op must slice at least one dim}}
+  %0 = smap.spatial_slice [] tiles [] results [["m"]] : tensor<4xf32> {
+  ^bb0:
+    %e = tensor.empty() : tensor<4xf32>
+    smap.yield %e : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_tile_count() -> tensor<4xf32> {
+  // expected-error @below {{'smap.spatial_slice' op has 2 tile sizes for 1 dims}}
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [2, 2] results [["m"]] : tensor<4xf32> {
+  ^bb0(%m: index):
+    %e = tensor.empty() : tensor<2xf32>
+    smap.yield %e : tensor<2xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_dim_twice() -> tensor<4x4xf32> {
+  // expected-error @below {{'smap.spatial_slice' op lists dim 'm' twice}}
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>, #smap.dim<"m", 4>] tiles [2, 2] results [["m", "m"]] : tensor<4x4xf32> {
+  ^bb0(%m: index, %n: index):
+    %e = tensor.empty() : tensor<2x2xf32>
+    smap.yield %e : tensor<2x2xf32>
+  }
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @spatial_tile_too_large() -> tensor<4xf32> {
+  // expected-error @below {{'smap.spatial_slice' op tile size 8 of dim 'm' must be in [1, 4]}}
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [8] results [["m"]] : tensor<4xf32> {
+  ^bb0(%m: index):
+    %e = tensor.empty() : tensor<8xf32>
+    smap.yield %e : tensor<8xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_block_args() -> tensor<4xf32> {
+  // expected-error @below {{'smap.spatial_slice' op body block argument #0 has type 'i32' but 'index' is expected}}
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [2] results [["m"]] : tensor<4xf32> {
+  ^bb0(%m: i32):
+    %e = tensor.empty() : tensor<2xf32>
+    smap.yield %e : tensor<2xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_result_dims_count() -> tensor<4xf32> {
+  // expected-error @below {{'smap.spatial_slice' op has 2 result_dims entries for 1 results}}
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [2] results [["m"], ["m"]] : tensor<4xf32> {
+  ^bb0(%m: index):
+    %e = tensor.empty() : tensor<2xf32>
+    smap.yield %e : tensor<2xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_result_dims_rank() -> tensor<4xf32> {
+  // expected-error @below {{'smap.spatial_slice' op result_dims #0 must list one dim name per dimension of 'tensor<4xf32>'}}
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [2] results [["m", "n"]] : tensor<4xf32> {
+  ^bb0(%m: index):
+    %e = tensor.empty() : tensor<2xf32>
+    smap.yield %e : tensor<2xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_result_not_varying() -> tensor<4xf32> {
+  // expected-error @below {{'smap.spatial_slice' op result #0 does not vary along sliced dim 'n': every block would write all of it}}
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>, #smap.dim<"n", 8>] tiles [2, 2] results [["m"]] : tensor<4xf32> {
+  ^bb0(%m: index, %n: index):
+    %e = tensor.empty() : tensor<2xf32>
+    smap.yield %e : tensor<2xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_yield_count() -> tensor<4xf32> {
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [2] results [["m"]] : tensor<4xf32> {
+  ^bb0(%m: index):
+    // expected-error @below {{'smap.yield' op yields 0 tiles for 1 results}}
+    smap.yield
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_tile_element_type() -> tensor<4xf32> {
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [2] results [["m"]] : tensor<4xf32> {
+  ^bb0(%m: index):
+    %e = tensor.empty() : tensor<2xf16>
+    // expected-error @below {{'smap.yield' op tile #0 must be a tensor of rank 1 and element type 'f32'}}
+    smap.yield %e : tensor<2xf16>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_tile_size() -> tensor<4xf32> {
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [2] results [["m"]] : tensor<4xf32> {
+  ^bb0(%m: index):
+    %e = tensor.empty() : tensor<3xf32>
+    // expected-error @below {{'smap.yield' op tile #0 dimension 0 ('m') must be 2}}
+    smap.yield %e : tensor<3xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @spatial_ragged_tile_static() -> tensor<5xf32> {
+  %0 = smap.spatial_slice [#smap.dim<"m", 5>] tiles [2] results [["m"]] : tensor<5xf32> {
+  ^bb0(%m: index):
+    %e = tensor.empty() : tensor<2xf32>
+    // expected-error @below {{'smap.yield' op tile #0 dimension 0 ('m') must be dynamic (the last tile is ragged)}}
+    smap.yield %e : tensor<2xf32>
+  }
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @spatial_unsliced_dim_size() -> tensor<4x8xf32> {
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [2] results [["m", "n"]] : tensor<4x8xf32> {
+  ^bb0(%m: index):
+    %e = tensor.empty() : tensor<2x4xf32>
+    // expected-error @below {{'smap.yield' op tile #0 dimension 1 ('n', not sliced) must have the result's size 8}}
+    smap.yield %e : tensor<2x4xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @spatial_result_extent() -> tensor<6xf32> {
+  // expected-error @below {{'smap.spatial_slice' op result #0 dimension 0 ('m') must have the dim's extent 4}}
+  %0 = smap.spatial_slice [#smap.dim<"m", 4>] tiles [2] results [["m"]] : tensor<6xf32> {
+  ^bb0(%m: index):
+    %e = tensor.empty() : tensor<2xf32>
+    smap.yield %e : tensor<2xf32>
+  }
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// smap.temporal_slice
+//===----------------------------------------------------------------------===//
+
+func.func @temporal_slice_too_large(%s: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.temporal_slice' op slice size 1024 of dim 'l' must be in [1, 512]}}
+  %0 = smap.temporal_slice #smap.dim<"l", 512> step 1024 inits(%s) : tensor<4xf32> -> tensor<4xf32> slice {
+  ^bb0(%off: index, %a: tensor<4xf32>):
+    smap.yield %a : tensor<4xf32>
+  } update {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    smap.yield %b : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @temporal_slice_zero(%s: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.temporal_slice' op slice size 0 of dim 'l' must be in [1, 512]}}
+  %0 = smap.temporal_slice #smap.dim<"l", 512> step 0 inits(%s) : tensor<4xf32> -> tensor<4xf32> slice {
+  ^bb0(%off: index, %a: tensor<4xf32>):
+    smap.yield %a : tensor<4xf32>
+  } update {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    smap.yield %b : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @temporal_no_state() {
+  // expected-error @below {{'smap.temporal_slice' op must carry at least one value}}
+  "smap.temporal_slice"() <{dim = #smap.dim<"l", 512>, slice_size = 64 : i64}> ({
+  ^bb0(%off: index):
+    smap.yield
+  }, {
+  ^bb0:
+    smap.yield
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @temporal_result_types(%s: tensor<4xf32>) -> tensor<8xf32> {
+  // expected-error @below {{'smap.temporal_slice' op result types must match the inits' types}}
+  %0 = smap.temporal_slice #smap.dim<"l", 512> step 64 inits(%s) : tensor<4xf32> -> tensor<8xf32> slice {
+  ^bb0(%off: index, %a: tensor<4xf32>):
+    smap.yield %a : tensor<4xf32>
+  } update {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    smap.yield %b : tensor<4xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @temporal_slice_args(%s: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.temporal_slice' op slice takes 1 block arguments but 2 are expected}}
+  %0 = smap.temporal_slice #smap.dim<"l", 512> step 64 inits(%s) : tensor<4xf32> -> tensor<4xf32> slice {
+  ^bb0(%a: tensor<4xf32>):
+    smap.yield %a : tensor<4xf32>
+  } update {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    smap.yield %b : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @temporal_slice_offset_type(%s: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.temporal_slice' op slice block argument #0 has type 'i64' but 'index' is expected}}
+  %0 = smap.temporal_slice #smap.dim<"l", 512> step 64 inits(%s) : tensor<4xf32> -> tensor<4xf32> slice {
+  ^bb0(%off: i64, %a: tensor<4xf32>):
+    smap.yield %a : tensor<4xf32>
+  } update {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    smap.yield %b : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @temporal_update_args(%s: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'smap.temporal_slice' op update block argument #1 has type 'tensor<4xf16>' but 'tensor<4xf32>' is expected}}
+  %0 = smap.temporal_slice #smap.dim<"l", 512> step 64 inits(%s) : tensor<4xf32> -> tensor<4xf32> slice {
+  ^bb0(%off: index, %a: tensor<4xf32>):
+    smap.yield %a : tensor<4xf32>
+  } update {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf16>):
+    smap.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @temporal_update_yield(%s: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = smap.temporal_slice #smap.dim<"l", 512> step 64 inits(%s) : tensor<4xf32> -> tensor<4xf32> slice {
+  ^bb0(%off: index, %a: tensor<4xf32>):
+    smap.yield %a : tensor<4xf32>
+  } update {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    // expected-error @below {{'smap.yield' op yields 2 values but the carried state expects 1}}
+    smap.yield %a, %b : tensor<4xf32>, tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// smap.yield
+//===----------------------------------------------------------------------===//
+
+func.func @yield_outside() {
+  // expected-error @below {{'smap.yield' op expects parent op to be one of 'smap.graph, smap.spatial_slice, smap.temporal_slice'}}
+  smap.yield
+}

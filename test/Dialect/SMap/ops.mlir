@@ -1,0 +1,116 @@
+// RUN: spacefusion-opt %s | FileCheck %s
+// Printing, parsing and printing again gives the same IR.
+// RUN: spacefusion-opt %s | spacefusion-opt | FileCheck %s
+// The generic form round-trips too.
+// RUN: spacefusion-opt %s --mlir-print-op-generic | spacefusion-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @graph_with_everything
+// CHECK-SAME: (%[[X:.*]]: tensor<128x64xf32>)
+func.func @graph_with_everything(%x: tensor<128x64xf32>) -> tensor<128xf32> {
+  // CHECK: %[[G:.*]] = smap.graph(%[[IN:.*]] = %[[X]] : tensor<128x64xf32>) -> (tensor<128xf32>)
+  // CHECK-SAME: dims = [#smap.dim<"m", 128, parallel>, #smap.dim<"k", 64, temporal>]
+  // CHECK-SAME: schedule = #smap.schedule<spatial = [m = 64], temporal = [k = 32], grid = [2], threads = 128, smem = 1024, regs = 32>
+  // CHECK-SAME: target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>
+  %0 = smap.graph(%in = %x : tensor<128x64xf32>) -> (tensor<128xf32>) attributes {
+      dims = [#smap.dim<"m", 128, parallel>, #smap.dim<"k", 64, temporal>],
+      schedule = #smap.schedule<spatial = [m = 64], temporal = [k = 32], grid = [2], threads = 128, smem = 1024, regs = 32>,
+      target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>} {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128xf32>) -> tensor<128xf32>
+    // CHECK: linalg.reduce ins(%[[IN]] : tensor<128x64xf32>)
+    %r = linalg.reduce ins(%in : tensor<128x64xf32>) outs(%f : tensor<128xf32>) dimensions = [1]
+      (%a: f32, %b: f32) {
+        %s = arith.addf %a, %b : f32
+        linalg.yield %s : f32
+      }
+    // CHECK: smap.yield %{{.*}} : tensor<128xf32>
+    smap.yield %r : tensor<128xf32>
+  }
+  // CHECK: return %[[G]]
+  return %0 : tensor<128xf32>
+}
+
+// CHECK-LABEL: func.func @graph_without_annotations
+// CHECK: smap.graph(%{{.*}} = %{{.*}} : tensor<4xf32>, %{{.*}} = %{{.*}} : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+func.func @graph_without_annotations(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0:2 = smap.graph(%x = %a : tensor<4xf32>, %y = %b : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    smap.yield %y, %x : tensor<4xf32>, tensor<4xf32>
+  }
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @graph_without_inputs
+// CHECK: smap.graph() -> () {
+// CHECK-NEXT: smap.yield
+func.func @graph_without_inputs() {
+  smap.graph() -> () {
+    smap.yield
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @spatial_slice
+func.func @spatial_slice(%x: tensor<512x256xf32>) -> tensor<512x256xf32> {
+  // CHECK: smap.spatial_slice [#smap.dim<"m", 512>, #smap.dim<"n", 256, parallel>] tiles [64, 128] results {{\[}}["m", "n"]] : tensor<512x256xf32>
+  // CHECK-NEXT: ^bb0(%[[M:.*]]: index, %[[N:.*]]: index):
+  // CHECK: tensor.extract_slice %{{.*}}[%[[M]], %[[N]]] [64, 128] [1, 1]
+  %0 = smap.spatial_slice [#smap.dim<"m", 512>, #smap.dim<"n", 256, parallel>] tiles [64, 128] results [["m", "n"]] : tensor<512x256xf32> {
+  ^bb0(%m: index, %n: index):
+    %t = tensor.extract_slice %x[%m, %n] [64, 128] [1, 1] : tensor<512x256xf32> to tensor<64x128xf32>
+    smap.yield %t : tensor<64x128xf32>
+  }
+  return %0 : tensor<512x256xf32>
+}
+
+// A tile that does not divide its dim yields a dynamic size there.
+// CHECK-LABEL: func.func @spatial_slice_ragged
+// CHECK: tiles [48] results {{\[}}["m"]] : tensor<100xf32>
+// CHECK: smap.yield %{{.*}} : tensor<?xf32>
+func.func @spatial_slice_ragged(%x: tensor<100xf32>) -> tensor<100xf32> {
+  %0 = smap.spatial_slice [#smap.dim<"m", 100>] tiles [48] results [["m"]] : tensor<100xf32> {
+  ^bb0(%m: index):
+    %size = affine.min affine_map<(d0) -> (48, 100 - d0)>(%m)
+    %t = tensor.extract_slice %x[%m] [%size] [1] : tensor<100xf32> to tensor<?xf32>
+    smap.yield %t : tensor<?xf32>
+  }
+  return %0 : tensor<100xf32>
+}
+
+// Online softmax state: running max, running sum, accumulator.
+// CHECK-LABEL: func.func @temporal_slice
+func.func @temporal_slice(%m0: tensor<64xf32>, %s0: tensor<64xf32>, %acc0: tensor<64x64xf32>)
+    -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+  // CHECK: %{{.*}}:3 = smap.temporal_slice #smap.dim<"l", 512, temporal> step 64 inits(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32> -> tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32> slice {
+  // CHECK-NEXT: ^bb0(%[[OFF:.*]]: index, %{{.*}}: tensor<64xf32>, %{{.*}}: tensor<64xf32>, %{{.*}}: tensor<64x64xf32>):
+  // CHECK: } update {
+  // CHECK-NEXT: ^bb0(%{{.*}}: tensor<64xf32>, %{{.*}}: tensor<64xf32>, %{{.*}}: tensor<64x64xf32>, %{{.*}}: tensor<64xf32>, %{{.*}}: tensor<64xf32>):
+  %r:3 = smap.temporal_slice #smap.dim<"l", 512, temporal> step 64
+      inits(%m0, %s0, %acc0) : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      -> tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+  slice {
+  ^bb0(%off: index, %m: tensor<64xf32>, %s: tensor<64xf32>, %acc: tensor<64x64xf32>):
+    smap.yield %m, %s : tensor<64xf32>, tensor<64xf32>
+  } update {
+  ^bb0(%m: tensor<64xf32>, %s: tensor<64xf32>, %acc: tensor<64x64xf32>, %mn: tensor<64xf32>, %ps: tensor<64xf32>):
+    smap.yield %mn, %ps, %acc : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+  }
+  return %r#0, %r#1, %r#2 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+}
+
+// Every attribute on its own, as the analysis writes them on member ops.
+// CHECK-LABEL: func.func @attributes
+// The unclassified default is not printed.
+// CHECK: smap.dims = [#smap.dim<"a", 1>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>, #smap.dim<"d", 4, temporal>, #smap.dim<"e", 5, not_sliceable>]
+// CHECK-SAME: smap.mapping = [#smap.mapping<"m", o2o>, #smap.mapping<"l", o2a>, #smap.mapping<"k", a2o, add>, #smap.mapping<"l", a2o, max>, #smap.mapping<"l", a2o, min>, #smap.mapping<"l", a2o, mul>]
+// CHECK-SAME: smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>
+// CHECK-SAME: smap.space = #smap.space<"QK", ["m", "l", "k"], {{\[}}[#smap.mapping<"l", o2a>], [#smap.mapping<"m", o2a>]], [#smap.mapping<"k", a2o, add>]>
+func.func @attributes() attributes {
+    smap.mapping = [#smap.mapping<"m", o2o>, #smap.mapping<"l", o2a>, #smap.mapping<"k", a2o, add>,
+                    #smap.mapping<"l", a2o, max>, #smap.mapping<"l", a2o, min>, #smap.mapping<"l", a2o, mul>],
+    smap.space = #smap.space<"QK", ["m", "l", "k"], [[#smap.mapping<"l", o2a>], [#smap.mapping<"m", o2a>]], [#smap.mapping<"k", a2o, add>]>,
+    smap.dims = [#smap.dim<"a", 1, unclassified>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>,
+                 #smap.dim<"d", 4, temporal>, #smap.dim<"e", 5, not_sliceable>],
+    smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>} {
+  return
+}
