@@ -501,9 +501,9 @@ void SMGBuilder::finalizeDims() {
   }
 
   // Edges and reductions of compute and relayout spaces.
-  for (auto [index, space] : llvm::enumerate(smg.spaces)) {
+  for (unsigned index = 0; index < smg.spaces.size(); ++index) {
+    Space &space = smg.spaces[index];
     Operation *op = space.op;
-    llvm::SmallDenseSet<unsigned> own(space.dims.begin(), space.dims.end());
     auto addEdge = [&](Value source, unsigned operandNumber) {
       SpaceEdge edge;
       edge.source = source;

@@ -309,9 +309,9 @@ func.func @graph_not_isolated(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @graph_dynamic_result(%x: tensor<?xf32>) -> tensor<?xf32> {
+func.func @graph_memref_input(%x: tensor<?xf32>) -> tensor<?xf32> {
   %m = memref.alloc() : memref<4xf32>
-  // expected-error @below {{operand #0 must be variadic of ranked tensor of any type values, but got 'memref<4xf32>'}}
+  // expected-error @below {{operand #0 must be variadic of ranked tensor of any type values or signless integer or index or floating-point, but got 'memref<4xf32>'}}
   %0 = "smap.graph"(%m) ({
   ^bb0(%a: memref<4xf32>):
     smap.yield %x : tensor<?xf32>

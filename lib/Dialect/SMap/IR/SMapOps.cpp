@@ -313,13 +313,15 @@ LogicalResult SpatialSliceOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 int64_t TemporalSliceOp::getNumSlices() {
-  return llvm::divideCeil(getDim().getExtent(), getSliceSize());
+  return llvm::divideCeil(getDim().getExtent(),
+                          getSliceSizeAttr().getValue().getSExtValue());
 }
 
 LogicalResult TemporalSliceOp::verify() {
   int64_t extent = getDim().getExtent();
-  if (getSliceSize() <= 0 || getSliceSize() > extent)
-    return emitOpError() << "slice size " << getSliceSize() << " of dim '"
+  int64_t sliceSize = getSliceSizeAttr().getValue().getSExtValue();
+  if (sliceSize <= 0 || sliceSize > extent)
+    return emitOpError() << "slice size " << sliceSize << " of dim '"
                          << getDim().getName().getValue() << "' must be in [1, "
                          << extent << "]";
   if (getInits().empty())

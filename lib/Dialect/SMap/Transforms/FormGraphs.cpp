@@ -9,6 +9,7 @@
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -254,8 +255,7 @@ void BlockGrouper::outline(ArrayRef<Operation *> members) {
         continue;
       if (def && isFree(def))
         freeOps.insert(def);
-      else if (isa<RankedTensorType>(v.getType()) || !def ||
-               !isFree(def))
+      else
         inputs.insert(v);
     }
   SmallVector<Value> outputs;
@@ -265,17 +265,6 @@ void BlockGrouper::outline(ArrayRef<Operation *> members) {
             return !group.contains(block.findAncestorOpInBlock(*user));
           }))
         outputs.push_back(result);
-
-  // Scalars captured by bodies must become tensors-or-scalars operands; the
-  // graph takes ranked tensors only, so scalar inputs are cloned when they
-  // are constants and otherwise stop the outlining.
-  for (Value v : inputs)
-    if (!isa<RankedTensorType>(v.getType())) {
-      remark::missed(first->getLoc(), remarkOpts("form-graphs", "scalar-input"))
-          << "group not formed: it reads a non-tensor value defined outside "
-             "that is not a constant";
-      return;
-    }
 
   // The graph reports at its first compute op, the one a user looks for.
   Location loc = first->getLoc();
@@ -338,8 +327,20 @@ struct FormGraphsPass : public smap::impl::SMapFormGraphsBase<FormGraphsPass> {
     for (FunctionOpInterface fn : functions) {
       if (fn.isExternal())
         continue;
-      for (Block &block : fn.getFunctionBody())
-        BlockGrouper(block, maxGroupSize, excluded).run();
+      // Every block of the function, loop bodies included, but not the
+      // bodies of linalg ops or of graphs formed earlier: running the pass
+      // twice forms no graph inside a graph.
+      SmallVector<Block *> blocks;
+      fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<GraphOp, linalg::LinalgOp>(op) && op != fn)
+          return WalkResult::skip();
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            blocks.push_back(&block);
+        return WalkResult::advance();
+      });
+      for (Block *block : blocks)
+        BlockGrouper(*block, maxGroupSize, excluded).run();
     }
   }
 };

@@ -17,6 +17,11 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def SMap_DimArrayAttr : TypedArrayAttrBase<SMap_DimAttr, "array of #smap.dim">;
 
+// A graph reads tensors, and scalars such as a scale or an epsilon that a
+// frontend passes as a function argument.
+def SMap_GraphInputType : AnyTypeOf<[AnyRankedTensor, AnySignlessIntegerOrIndex,
+                                     AnyFloat]>;
+
 //===----------------------------------------------------------------------===//
 // GraphOp
 //===----------------------------------------------------------------------===//
@@ -26,8 +31,8 @@ def SMap_GraphOp : SMap_Op<"graph", [
   let summary = "one fusion group: a Space-Mapping Graph, one candidate kernel";
   let description = [{
     Holds the member ops (linalg on tensors) of one fusion group. It is
-    isolated from above: the graph's inputs are its operands, bound to the
-    entry block's arguments, and its outputs are the operands of the
+    isolated from above: the graph's inputs (ranked tensors, or scalars such
+    as a scale) are its operands, bound to the entry block's arguments, and its outputs are the operands of the
     `smap.yield` that ends the body.
 
     Optional attributes record what the passes decide:
@@ -59,7 +64,7 @@ def SMap_GraphOp : SMap_Op<"graph", [
     with the grid those sizes imply and within the target's budget.
   }];
   let arguments = (ins
-    Variadic<AnyRankedTensor>:$inputs,
+    Variadic<SMap_GraphInputType>:$inputs,
     OptionalAttr<SMap_DimArrayAttr>:$dims,
     OptionalAttr<SMap_ScheduleAttr>:$schedule,
     OptionalAttr<SMap_TargetAttr>:$target
