@@ -31,9 +31,10 @@ def SMap_GraphOp : SMap_Op<"graph", [
   let summary = "one fusion group: a Space-Mapping Graph, one candidate kernel";
   let description = [{
     Holds the member ops (linalg on tensors) of one fusion group. It is
-    isolated from above: the graph's inputs (ranked tensors, or scalars such
-    as a scale) are its operands, bound to the entry block's arguments, and its outputs are the operands of the
-    `smap.yield` that ends the body.
+    isolated from above: the graph's inputs (ranked tensors, or scalars
+    such as a scale) are its operands, bound to the entry block's
+    arguments, and its outputs are the operands of the `smap.yield` that
+    ends the body.
 
     Optional attributes record what the passes decide:
     * `dims`: the global dims (`#smap.dim`) with their classes
