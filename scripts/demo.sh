@@ -7,8 +7,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${SPACEFUSION_BUILD_DIR:-$root/build}"
 input="${1:-$root/examples/attention.mlir}"
 
-bash "$root/scripts/build.sh" > "$build.log" 2>&1 || {
-  cat "$build.log"; exit 1; }
+mkdir -p "$build"
+echo "Setting up and building (log: $build/setup.log) ..."
+bash "$root/scripts/build.sh" > "$build/setup.log" 2>&1 || {
+  cat "$build/setup.log"; exit 1; }
 opt="$build/bin/spacefusion-opt"
 
 echo "=== $input, parsed and printed by spacefusion-opt ==="
