@@ -6,12 +6,22 @@
 //===----------------------------------------------------------------------===//
 //
 // The one header a host compiler includes to use SpaceFusion: registers the
-// smap dialect and every SpaceFusion pass.
+// smap dialect and every SpaceFusion pass, and builds the SpaceFusion
+// pipeline into the host's own pass manager:
+//
+//   mlir::DialectRegistry registry;
+//   mlir::spacefusion::registerAllDialects(registry);
+//   context.appendDialectRegistry(registry);
+//   mlir::spacefusion::SpaceFusionPipelineOptions options;
+//   options.target = "sm_90a";
+//   mlir::spacefusion::buildSpaceFusionPipeline(pm, options);
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SPACEFUSION_INITALL_H
 #define SPACEFUSION_INITALL_H
+
+#include "spacefusion/Pipelines/Pipelines.h"
 
 namespace mlir {
 class DialectRegistry;
@@ -21,8 +31,9 @@ namespace spacefusion {
 /// Adds the SpaceMapping dialect to `registry`.
 void registerAllDialects(DialectRegistry &registry);
 
-/// Registers every SpaceFusion pass with the global pass registry, so that
-/// textual pipelines and `-smap-*` flags can name them.
+/// Registers every SpaceFusion pass and `--spacefusion-pipeline` with the
+/// global pass registry, so that textual pipelines and `-smap-*` flags can
+/// name them.
 void registerAllPasses();
 
 } // namespace spacefusion

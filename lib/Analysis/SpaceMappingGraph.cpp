@@ -260,7 +260,8 @@ namespace mlir {
 namespace smap {
 class SMGBuilder {
 public:
-  explicit SMGBuilder(GraphOp graph) : smg(graph) {}
+  SMGBuilder(GraphOp graph, const SMGOptions &options)
+      : smg(graph), options(options) {}
 
   FailureOr<SpaceMappingGraph> build();
 
@@ -283,6 +284,7 @@ private:
                     std::string &culprit, const Space &space);
 
   SpaceMappingGraph smg;
+  SMGOptions options;
   DimAligner aligner;
   DenseMap<Value, Slots> atoms;
   /// Atoms of each member's loops, per space index.
@@ -896,6 +898,10 @@ void SMGBuilder::classify(unsigned d) {
       chain += stringifyCombiner(r.second).str() + "(" +
                smg.spaces[smg.spaceIndex.lookup(r.first)].name + ")";
     }
+    if (blocked.empty() && dim.dependentChain &&
+        !options.allowUpdateThenAggregate)
+      blocked = "the chain needs Update-then-Aggregate, which is disabled "
+                "(allow-uta=false)";
     if (!blocked.empty()) {
       dim.dimClass = DimClass::NotSliceable;
       dim.reason = "reduced by " + chain + "; not sliceable: " + blocked;
@@ -1006,8 +1012,9 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
 // SpaceMappingGraph
 //===----------------------------------------------------------------------===//
 
-FailureOr<SpaceMappingGraph> SpaceMappingGraph::build(GraphOp graph) {
-  return SMGBuilder(graph).build();
+FailureOr<SpaceMappingGraph>
+SpaceMappingGraph::build(GraphOp graph, const SMGOptions &options) {
+  return SMGBuilder(graph, options).build();
 }
 
 SmallVector<SmallVector<unsigned>>

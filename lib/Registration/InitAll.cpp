@@ -9,6 +9,7 @@
 
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
+#include "spacefusion/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -16,4 +17,7 @@ void mlir::spacefusion::registerAllDialects(DialectRegistry &registry) {
   registry.insert<smap::SMapDialect>();
 }
 
-void mlir::spacefusion::registerAllPasses() { smap::registerSMapPasses(); }
+void mlir::spacefusion::registerAllPasses() {
+  smap::registerSMapPasses();
+  registerSpaceFusionPipeline();
+}

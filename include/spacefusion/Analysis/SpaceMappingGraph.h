@@ -97,12 +97,20 @@ struct DimWindow {
   int64_t offset;
 };
 
+/// What the classification may assume.
+struct SMGOptions {
+  /// Whether dependent-reduction chains may be temporally sliced with
+  /// Update-then-Aggregate; when false their dims are not sliceable.
+  bool allowUpdateThenAggregate = true;
+};
+
 /// The Space-Mapping Graph of one smap.graph.
 class SpaceMappingGraph {
 public:
   /// Builds and classifies the SMG of `graph`. Fails (with a diagnostic on
   /// the op) only when the body holds an op the SMG cannot describe.
-  static FailureOr<SpaceMappingGraph> build(GraphOp graph);
+  static FailureOr<SpaceMappingGraph> build(GraphOp graph,
+                                            const SMGOptions &options = {});
 
   GraphOp getGraph() const { return graph; }
   ArrayRef<GlobalDim> getDims() const { return dims; }

@@ -23,6 +23,7 @@ using namespace mlir::smap;
 
 namespace {
 struct AnalyzePass : public smap::impl::SMapAnalyzeBase<AnalyzePass> {
+  using Base::Base;
   void runOnOperation() override;
 };
 } // namespace
@@ -75,7 +76,9 @@ static void annotate(const SpaceMappingGraph &smg) {
 void AnalyzePass::runOnOperation() {
   bool failedAny = false;
   getOperation()->walk([&](GraphOp graph) {
-    FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
+    SMGOptions options;
+    options.allowUpdateThenAggregate = allowUpdateThenAggregate;
+    FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph, options);
     if (failed(smg)) {
       failedAny = true;
       return;

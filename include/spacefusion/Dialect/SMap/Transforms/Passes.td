@@ -83,6 +83,38 @@ def SMapAnalyze : Pass<"smap-analyze"> {
                 #smap.dim<"k", 64, temporal>, #smap.dim<"n", 64, parallel_recompute>]}
     ```
   }];
+  let options = [
+    Option<"allowUpdateThenAggregate", "allow-uta", "bool", /*default=*/"true",
+           "Allow dependent-reduction chains to be temporally sliced with "
+           "Update-then-Aggregate (online softmax, Welford); when false such "
+           "dims are not_sliceable">
+  ];
+  let dependentDialects = ["::mlir::smap::SMapDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// smap-set-target
+//===----------------------------------------------------------------------===//
+
+def SMapSetTarget : Pass<"smap-set-target"> {
+  let summary = "Attach a built-in #smap.target to every smap.graph";
+  let description = [{
+    Records on each `smap.graph` the hardware later passes schedule for, from
+    a built-in description: `sm_90a` (H100/H200, the default), `sm_80`
+    (A100) or `cpu`. A graph that already has a `target` keeps it (a target
+    written by the user wins), with a remark. An unknown name is an error
+    that lists the known ones.
+
+    ```mlir
+    // spacefusion-opt --smap-set-target=target=sm_80
+    %0 = smap.graph(...) -> (...) attributes {
+        target = #smap.target<name = "sm_80", smem_per_block = 166912, ...>}
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90a\"",
+           "Built-in target: sm_90a, sm_80 or cpu">
+  ];
   let dependentDialects = ["::mlir::smap::SMapDialect"];
 }
 

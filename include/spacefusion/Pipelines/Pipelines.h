@@ -1,0 +1,55 @@
+//===- Pipelines.h - The SpaceFusion pass pipeline --------------*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_PIPELINES_PIPELINES_H
+#define SPACEFUSION_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+
+namespace spacefusion {
+
+/// Options of `--spacefusion-pipeline` and of buildSpaceFusionPipeline.
+struct SpaceFusionPipelineOptions
+    : public PassPipelineOptions<SpaceFusionPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Built-in target to schedule for: sm_90a, sm_80, cpu"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<bool> allowOnlineSoftmax{
+      *this, "allow-online-softmax",
+      llvm::cl::desc("Allow Update-then-Aggregate rewrites of dependent "
+                     "reductions (online softmax, Welford)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> maxGroupSize{
+      *this, "max-group-size",
+      llvm::cl::desc("Largest number of compute ops in one fusion group "
+                     "(0: unbounded)"),
+      llvm::cl::init(0)};
+  PassOptions::ListOption<std::string> exclude{
+      *this, "exclude",
+      llvm::cl::desc("Op names never put in a fusion group")};
+};
+
+/// Appends the SpaceFusion pipeline to `pm` (anchored on a module or a
+/// function): form fusion groups, attach the target, build and classify
+/// each group's Space-Mapping Graph. Later stages (scheduling, slicing,
+/// lowering) are appended here as they land.
+void buildSpaceFusionPipeline(OpPassManager &pm,
+                              const SpaceFusionPipelineOptions &options);
+
+/// Registers `--spacefusion-pipeline` with the global pipeline registry.
+void registerSpaceFusionPipeline();
+
+} // namespace spacefusion
+} // namespace mlir
+
+#endif // SPACEFUSION_PIPELINES_PIPELINES_H

@@ -1,0 +1,39 @@
+//===- Pipelines.cpp - The SpaceFusion pass pipeline ----------------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Pipelines/Pipelines.h"
+
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::spacefusion;
+
+void mlir::spacefusion::buildSpaceFusionPipeline(
+    OpPassManager &pm, const SpaceFusionPipelineOptions &options) {
+  smap::SMapFormGraphsOptions formOptions;
+  formOptions.maxGroupSize = options.maxGroupSize;
+  formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
+  pm.addPass(smap::createSMapFormGraphs(formOptions));
+
+  smap::SMapSetTargetOptions targetOptions;
+  targetOptions.target = options.target;
+  pm.addPass(smap::createSMapSetTarget(targetOptions));
+
+  smap::SMapAnalyzeOptions analyzeOptions;
+  analyzeOptions.allowUpdateThenAggregate = options.allowOnlineSoftmax;
+  pm.addPass(smap::createSMapAnalyze(analyzeOptions));
+}
+
+void mlir::spacefusion::registerSpaceFusionPipeline() {
+  PassPipelineRegistration<SpaceFusionPipelineOptions>(
+      "spacefusion-pipeline",
+      "The SpaceFusion pipeline: fusion groups, target, Space-Mapping Graph",
+      buildSpaceFusionPipeline);
+}

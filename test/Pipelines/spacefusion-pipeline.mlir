@@ -1,0 +1,27 @@
+// The pipeline forms the groups, attaches the target and classifies dims;
+// its options reach the passes.
+// RUN: spacefusion-opt --spacefusion-pipeline %examples/attention_paper.mlir | FileCheck %s --check-prefix=DEFAULT
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-online-softmax=false" %examples/attention_paper.mlir \
+// RUN:   | FileCheck %s --check-prefix=NOUTA
+// RUN: spacefusion-opt --spacefusion-pipeline="max-group-size=2 exclude=linalg.fill" %examples/softmax_last.mlir \
+// RUN:   | FileCheck %s --check-prefix=SPLIT
+// The same pipeline, spelled as passes.
+// RUN: spacefusion-opt --pass-pipeline="builtin.module(smap-form-graphs,smap-set-target{target=sm_90a},smap-analyze)" \
+// RUN:   %examples/attention_paper.mlir | FileCheck %s --check-prefix=DEFAULT
+
+// DEFAULT: smap.graph
+// DEFAULT-SAME: dims = [#smap.dim<"m", 512, parallel>, #smap.dim<"n", 64, parallel_recompute>, #smap.dim<"l", 512, temporal>, #smap.dim<"k", 64, temporal>]
+// DEFAULT-SAME: target = #smap.target<name = "sm_90a"
+
+// NOUTA: smap.graph
+// NOUTA-SAME: #smap.dim<"l", 512, not_sliceable>
+// NOUTA-SAME: smap.not_sliceable = {l = "reduced by max(reduce_max1) -> add(reduce_add3) -> add(matmul5); not sliceable: the chain needs Update-then-Aggregate, which is disabled (allow-uta=false)"}
+// NOUTA-SAME: target = #smap.target<name = "sm_80"
+
+// The fills stay outside; the four compute ops form two groups of two.
+// SPLIT-LABEL: func.func @softmax_last
+// SPLIT: linalg.fill
+// SPLIT: %[[G:.*]] = smap.graph
+// SPLIT: linalg.fill
+// SPLIT: smap.graph(%{{.*}} = %[[G]]
+// SPLIT-NOT: smap.graph
