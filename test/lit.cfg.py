@@ -14,6 +14,9 @@ config.test_exec_root = os.path.join(config.spacefusion_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(
+    ("%spacefusion_plugin",
+     os.path.join(config.spacefusion_obj_root, "lib", "SpaceFusionPlugin.so")))
 config.substitutions.append(("%examples", os.path.join(config.spacefusion_src_root, "examples")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -22,5 +25,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.spacefusion_tools_dir, config.llvm_tools_dir]
-tools = ["spacefusion-opt", "spacefusion-capi-test"]
+tools = ["spacefusion-opt", "spacefusion-capi-test", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
