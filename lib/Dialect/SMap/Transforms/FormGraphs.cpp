@@ -7,6 +7,7 @@
 
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -41,14 +42,9 @@ public:
   void run();
 
 private:
-  /// Values `op` reads, including those its regions capture from above.
-  SmallVector<Value> readValues(Operation *op);
   /// Whether `op` (not in `group`) transitively depends on a member of
   /// `group`; if so, `through` is the first op on that path.
   bool dependsOn(Operation *op, const OpSet &group, Operation *&through);
-  /// Non-members after the group's first op that the group depends on:
-  /// they move above the graph when it is outlined.
-  SmallVector<Operation *> dependenciesToHoist(const OpSet &group);
   /// Whether `group` can become one smap.graph; otherwise `why` says why.
   bool isLegal(const OpSet &group, std::string &why);
   void outline(ArrayRef<Operation *> group);
@@ -69,16 +65,6 @@ private:
 
 } // namespace
 
-SmallVector<Value> BlockGrouper::readValues(Operation *op) {
-  SmallVector<Value> values(op->getOperands());
-  if (op->getNumRegions() > 0) {
-    llvm::SetVector<Value> captured;
-    getUsedValuesDefinedAbove(op->getRegions(), captured);
-    llvm::append_range(values, captured);
-  }
-  return values;
-}
-
 bool BlockGrouper::dependsOn(Operation *op, const OpSet &group,
                              Operation *&through) {
   SmallVector<Operation *> worklist{op};
@@ -87,7 +73,7 @@ bool BlockGrouper::dependsOn(Operation *op, const OpSet &group,
     Operation *current = worklist.pop_back_val();
     if (!visited.insert(current).second)
       continue;
-    for (Value v : readValues(current)) {
+    for (Value v : getReadValues(current)) {
       Operation *def = v.getDefiningOp();
       if (!def || def->getBlock() != &block)
         continue;
@@ -99,28 +85,6 @@ bool BlockGrouper::dependsOn(Operation *op, const OpSet &group,
     }
   }
   return false;
-}
-
-SmallVector<Operation *> BlockGrouper::dependenciesToHoist(const OpSet &group) {
-  Operation *first = *llvm::min_element(group, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
-  llvm::SmallPtrSet<Operation *, 16> hoist;
-  SmallVector<Operation *> worklist(group.begin(), group.end());
-  while (!worklist.empty()) {
-    Operation *current = worklist.pop_back_val();
-    for (Value v : readValues(current)) {
-      Operation *def = v.getDefiningOp();
-      if (!def || def->getBlock() != &block || group.contains(def) ||
-          !first->isBeforeInBlock(def) || !hoist.insert(def).second)
-        continue;
-      worklist.push_back(def);
-    }
-  }
-  SmallVector<Operation *> ordered(hoist.begin(), hoist.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ordered;
 }
 
 bool BlockGrouper::isLegal(const OpSet &group, std::string &why) {
@@ -138,7 +102,7 @@ bool BlockGrouper::isLegal(const OpSet &group, std::string &why) {
     }
   }
   for (Operation *member : group)
-    for (Value v : readValues(member)) {
+    for (Value v : getReadValues(member)) {
       Operation *def = v.getDefiningOp();
       Operation *through = nullptr;
       if (def && def->getBlock() == &block && !group.contains(def) &&
@@ -148,7 +112,7 @@ bool BlockGrouper::isLegal(const OpSet &group, std::string &why) {
         return false;
       }
     }
-  for (Operation *op : dependenciesToHoist(group))
+  for (Operation *op : getDependenciesToHoist(group))
     if (!isMemoryEffectFree(op)) {
       why = "'" + op->getName().getStringRef().str() +
             "' between the members has side effects and cannot move";
@@ -179,7 +143,7 @@ void BlockGrouper::run() {
 
     // Groups that produce this op's operands, in order of first use.
     llvm::SmallSetVector<unsigned, 4> producers;
-    for (Value v : readValues(&op))
+    for (Value v : getReadValues(&op))
       if (Operation *def = v.getDefiningOp())
         if (auto it = groupOf.find(def); it != groupOf.end())
           producers.insert(it->second);
@@ -240,77 +204,15 @@ void BlockGrouper::run() {
 }
 
 void BlockGrouper::outline(ArrayRef<Operation *> members) {
-  OpSet group(members.begin(), members.end());
-  Operation *first = members.front();
-  for (Operation *op : dependenciesToHoist(group))
-    op->moveBefore(first);
-
-  // Inputs: values read from outside, except free ops, which are cloned.
-  llvm::SetVector<Value> inputs;
-  llvm::SetVector<Operation *> freeOps;
-  for (Operation *op : members)
-    for (Value v : readValues(op)) {
-      Operation *def = v.getDefiningOp();
-      if (def && group.contains(def))
-        continue;
-      if (def && isFree(def))
-        freeOps.insert(def);
-      else
-        inputs.insert(v);
-    }
-  SmallVector<Value> outputs;
-  for (Operation *op : members)
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !group.contains(block.findAncestorOpInBlock(*user));
-          }))
-        outputs.push_back(result);
-
-  // The graph reports at its first compute op, the one a user looks for.
-  Location loc = first->getLoc();
-  for (Operation *op : members) {
-    std::string unused;
-    FailureOr<MemberRole> role = getMemberRole(op, unused);
-    if (succeeded(role) && *role == MemberRole::Compute) {
-      loc = op->getLoc();
-      break;
-    }
-  }
-  OpBuilder builder(first);
-  SmallVector<Type> resultTypes;
-  for (Value v : outputs)
-    resultTypes.push_back(v.getType());
-  auto graph = GraphOp::create(builder, loc, resultTypes,
-                               inputs.getArrayRef());
-  Block &body = graph.getBody().front();
-  IRMapping mapping;
-  for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
-    mapping.map(input, arg);
-  OpBuilder inner = OpBuilder::atBlockBegin(&body);
-  for (Operation *op : freeOps)
-    inner.clone(*op, mapping);
-  for (Operation *op : members)
-    inner.clone(*op, mapping);
-  SmallVector<Value> yielded;
-  for (Value v : outputs)
-    yielded.push_back(mapping.lookup(v));
-  YieldOp::create(inner, loc, yielded);
-
   std::string names;
   for (Operation *op : members)
     names += (names.empty() ? "" : ", ") + getShortOpName(op);
+  GraphOp graph = outlineIntoGraph(members);
   remark::passed(graph.getLoc(), remarkOpts("form-graphs", "formed"))
       << ("formed smap.graph of " + std::to_string(members.size()) +
-          " ops (" + names + ") with " + std::to_string(inputs.size()) +
-          " inputs and " + std::to_string(outputs.size()) + " outputs");
-
-  for (auto [output, result] : llvm::zip(outputs, graph.getResults()))
-    output.replaceAllUsesWith(result);
-  for (Operation *op : llvm::reverse(members))
-    op->erase();
-  for (Operation *op : freeOps)
-    if (op->use_empty())
-      op->erase();
+          " ops (" + names + ") with " +
+          std::to_string(graph.getInputs().size()) + " inputs and " +
+          std::to_string(graph.getNumResults()) + " outputs");
 }
 
 namespace {

@@ -1,0 +1,89 @@
+//===- CostModel.h - Resource and cost model for SMG schedules --*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// How a schedule of a Space-Mapping Graph uses a target: the on-chip
+// footprint of one block (shared memory, registers) and an analytic time
+// (global traffic including re-reads of broadcast inputs, FLOPs at the
+// target's rates, wave quantization over the SMs). smap-schedule searches
+// candidates with it; later passes read the chosen one back.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_ANALYSIS_COSTMODEL_H
+#define SPACEFUSION_ANALYSIS_COSTMODEL_H
+
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace smap {
+
+/// One way to slice a graph: a spatial tile per global dim (the extent when
+/// the dim is not sliced) and at most one temporally sliced dim.
+struct ScheduleCandidate {
+  SmallVector<int64_t> tiles;
+  std::optional<unsigned> temporalDim;
+  int64_t sliceSize = 0;
+  int64_t threads = 1;
+};
+
+/// What a candidate costs on a target.
+struct ScheduleEstimate {
+  int64_t smemBytes = 0;
+  int64_t regsPerThread = 0;
+  int64_t blocks = 1;
+  double globalBytes = 0;
+  double flops = 0;
+  double seconds = 0;
+  /// Empty when the candidate fits the target; otherwise why not.
+  std::string overBudget;
+  bool fits() const { return overBudget.empty(); }
+};
+
+/// Estimates `candidate` for `smg` on `target`.
+ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
+                                  const ScheduleCandidate &candidate,
+                                  TargetAttr target);
+
+/// The best and second-best fitting candidates of a search, and how many
+/// candidates were tried.
+struct ScheduleSearch {
+  std::optional<std::pair<ScheduleCandidate, ScheduleEstimate>> best;
+  std::optional<std::pair<ScheduleCandidate, ScheduleEstimate>> runnerUp;
+  /// The cheapest candidate that did not fit, to explain a failure.
+  std::optional<std::pair<ScheduleCandidate, ScheduleEstimate>> smallest;
+  unsigned tried = 0;
+};
+
+/// Enumerates spatial tiles of the parallel dims (powers of two dividing
+/// the extent, and the extent) and temporal slices of one temporal dim, and
+/// ranks the fitting ones by predicted time.
+ScheduleSearch searchSchedules(const SpaceMappingGraph &smg, TargetAttr target);
+
+/// The #smap.schedule attribute of a candidate.
+ScheduleAttr getScheduleAttr(const SpaceMappingGraph &smg,
+                             const ScheduleCandidate &candidate,
+                             const ScheduleEstimate &estimate);
+
+/// Reads a schedule attribute back into a candidate; fails with a message in
+/// `error` when it names unknown dims, slices a dim against its class, or
+/// uses sizes that do not divide the extent (ragged tiles are not supported
+/// by the slicers yet).
+FailureOr<ScheduleCandidate> getCandidate(const SpaceMappingGraph &smg,
+                                          ScheduleAttr schedule,
+                                          std::string &error);
+
+/// "m=64, n=64 | l=64" for remarks.
+std::string formatCandidate(const SpaceMappingGraph &smg,
+                            const ScheduleCandidate &candidate);
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_ANALYSIS_COSTMODEL_H

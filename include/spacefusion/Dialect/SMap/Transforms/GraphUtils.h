@@ -1,0 +1,48 @@
+//===- GraphUtils.h - Creating and rewriting smap.graph ops -----*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Shared by the passes that form, partition and annotate fusion graphs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_DIALECT_SMAP_TRANSFORMS_GRAPHUTILS_H
+#define SPACEFUSION_DIALECT_SMAP_TRANSFORMS_GRAPHUTILS_H
+
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace smap {
+
+/// Values `op` reads, including those its regions capture from above.
+SmallVector<Value> getReadValues(Operation *op);
+
+/// Ops of the group's block after its first member that the group depends
+/// on without containing them, in block order: outlining moves them above
+/// the graph.
+SmallVector<Operation *>
+getDependenciesToHoist(const llvm::SmallSetVector<Operation *, 16> &group);
+
+/// Outlines `members` (ops of one block, in block order, that form a group
+/// without cycles) into an smap.graph placed at the first member. Values read
+/// from outside become inputs, except zero-operand inits (tensor.empty,
+/// constants), which are cloned in; results used outside become outputs.
+GraphOp outlineIntoGraph(ArrayRef<Operation *> members);
+
+/// Replaces `graph` by its body; returns the inlined ops in order.
+SmallVector<Operation *> inlineGraph(GraphOp graph);
+
+/// Writes the SMG onto its graph (dims, smap.chains, smap.recompute,
+/// smap.not_sliceable) and its members (smap.space); when `explain`, emits
+/// one analysis remark per dim.
+void annotateGraph(const SpaceMappingGraph &smg, bool explain);
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_DIALECT_SMAP_TRANSFORMS_GRAPHUTILS_H

@@ -1,0 +1,407 @@
+//===- CostModel.cpp - Resource and cost model for SMG schedules ----------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Analysis/CostModel.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::smap;
+
+/// Registers every thread keeps for addresses, indices and temporaries.
+static constexpr int64_t kBaseRegisters = 32;
+/// Largest number of candidates searched; beyond it each dim keeps only its
+/// largest tile options.
+static constexpr size_t kMaxCandidates = 200000;
+
+static SmallVector<unsigned> flatDims(const SpaceMappingGraph &smg,
+                                      Value value) {
+  SmallVector<unsigned> flat;
+  for (auto &ids : smg.getValueDims(value))
+    llvm::append_range(flat, ids);
+  return flat;
+}
+
+static int64_t elementBytes(Value value) {
+  auto type = cast<ShapedType>(value.getType());
+  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+/// Dims the slicers cannot cut yet: dims merged by a reshape with others
+/// and dims related by an extract_slice window.
+static llvm::SmallBitVector unsliceableDims(const SpaceMappingGraph &smg) {
+  llvm::SmallBitVector blocked(smg.getDims().size());
+  auto visit = [&](Value v) {
+    for (auto &ids : smg.getValueDims(v))
+      if (ids.size() > 1)
+        for (unsigned d : ids)
+          blocked.set(d);
+  };
+  for (BlockArgument arg : smg.getGraph().getBody().getArguments())
+    visit(arg);
+  for (const Space &space : smg.getSpaces())
+    for (Value r : space.op->getResults())
+      visit(r);
+  for (const DimWindow &w : smg.getWindows()) {
+    blocked.set(w.source);
+    blocked.set(w.slice);
+  }
+  return blocked;
+}
+
+/// Arithmetic ops per iteration point of a space (at least one).
+static double opsPerPoint(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return isa<linalg::SoftmaxOp>(op) ? 5.0 : 0.0;
+  double ops = 0;
+  for (Operation &inner : linalgOp.getBlock()->without_terminator())
+    if (!isa<linalg::IndexOp>(inner))
+      ops += 1;
+  return std::max(1.0, ops);
+}
+
+static bool isContraction(const Space &space) {
+  return llvm::any_of(space.reductions,
+                      [](auto r) { return r.second == Combiner::Add; }) &&
+         space.inputEdges.size() >= 2;
+}
+
+ScheduleEstimate mlir::smap::estimateSchedule(
+    const SpaceMappingGraph &smg, const ScheduleCandidate &candidate,
+    TargetAttr target) {
+  ArrayRef<GlobalDim> dims = smg.getDims();
+  auto blockExtent = [&](unsigned d) {
+    if (candidate.temporalDim && *candidate.temporalDim == d)
+      return candidate.sliceSize;
+    return candidate.tiles[d];
+  };
+  auto grid = [&](unsigned d) {
+    return llvm::divideCeil(dims[d].extent, candidate.tiles[d]);
+  };
+  auto isSliced = [&](unsigned d) { return candidate.tiles[d] < dims[d].extent; };
+  auto stepBytes = [&](Value v) {
+    double bytes = elementBytes(v);
+    for (unsigned d : flatDims(smg, v))
+      bytes *= blockExtent(d);
+    return bytes;
+  };
+  bool finalPass = candidate.temporalDim &&
+                   dims[*candidate.temporalDim].needsFinalPass;
+  bool cpu = target.getMaxThreads() == 1;
+
+  ScheduleEstimate est;
+  for (unsigned d = 0; d < dims.size(); ++d)
+    est.blocks *= grid(d);
+
+  // Footprint of one block at one temporal step: input tiles and
+  // intermediates in shared memory, reduction state in registers.
+  double smem = 0, state = 0;
+  GraphOp graph = smg.getGraph();
+  for (BlockArgument arg : graph.getBody().getArguments())
+    if (isa<RankedTensorType>(arg.getType()) && !arg.use_empty())
+      smem += stepBytes(arg);
+  for (const Space &space : smg.getSpaces()) {
+    if (space.role == MemberRole::Init)
+      continue;
+    bool reducesTemporal =
+        candidate.temporalDim &&
+        llvm::any_of(space.reductions, [&](auto r) {
+          return r.first == *candidate.temporalDim;
+        });
+    for (Value r : space.op->getResults())
+      (reducesTemporal ? state : smem) += stepBytes(r);
+  }
+  if (cpu) {
+    // A CPU "block" keeps everything in cache; there are no registers to
+    // budget.
+    smem += state;
+    est.regsPerThread = 0;
+  } else {
+    est.regsPerThread =
+        kBaseRegisters +
+        llvm::divideCeil(static_cast<int64_t>(state / 4), candidate.threads);
+  }
+  est.smemBytes = static_cast<int64_t>(smem);
+
+  if (est.smemBytes > target.getSmemPerBlock())
+    est.overBudget = "needs " + std::to_string(est.smemBytes) +
+                     " bytes of shared memory per block, the target has " +
+                     std::to_string(target.getSmemPerBlock());
+  else if (est.regsPerThread > target.getRegsPerThread())
+    est.overBudget = "needs " + std::to_string(est.regsPerThread) +
+                     " registers per thread, the target has " +
+                     std::to_string(target.getRegsPerThread());
+  else if (candidate.threads > target.getMaxThreads())
+    est.overBudget = "uses " + std::to_string(candidate.threads) +
+                     " threads per block, the target allows " +
+                     std::to_string(target.getMaxThreads());
+
+  // Global traffic: inputs are re-read by every block along sliced dims
+  // they lack, and twice when a final pass streams them again.
+  for (BlockArgument arg : graph.getBody().getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || arg.use_empty())
+      continue;
+    SmallVector<unsigned> own = flatDims(smg, arg);
+    double bytes = type.getNumElements() * elementBytes(arg);
+    for (unsigned d = 0; d < dims.size(); ++d)
+      if (isSliced(d) && !llvm::is_contained(own, d))
+        bytes *= grid(d);
+    if (finalPass && llvm::is_contained(own, *candidate.temporalDim))
+      bytes *= 2;
+    est.globalBytes += bytes;
+  }
+  for (Value out : graph.getYield().getValues())
+    if (auto type = dyn_cast<RankedTensorType>(out.getType()))
+      est.globalBytes += type.getNumElements() * elementBytes(out);
+
+  // FLOPs: every block recomputes the spaces that lack its sliced dims.
+  double tensorFlops = 0, scalarFlops = 0;
+  for (const Space &space : smg.getSpaces()) {
+    if (space.role != MemberRole::Compute)
+      continue;
+    double points = opsPerPoint(space.op);
+    for (unsigned d : space.dims)
+      points *= dims[d].extent;
+    for (unsigned d = 0; d < dims.size(); ++d)
+      if (isSliced(d) && !llvm::is_contained(space.dims, d))
+        points *= grid(d);
+    if (finalPass && llvm::is_contained(space.dims, *candidate.temporalDim))
+      points *= 2;
+    Type elementType =
+        cast<ShapedType>(space.op->getResult(0).getType()).getElementType();
+    if (isContraction(space) && elementType.getIntOrFloatBitWidth() <= 16)
+      tensorFlops += points;
+    else
+      scalarFlops += points;
+  }
+  est.flops = tensorFlops + scalarFlops;
+
+  double seconds = std::max({est.globalBytes / (target.getBandwidthGbps() * 1e9),
+                             tensorFlops / (target.getF16Gflops() * 1e9) +
+                                 scalarFlops / (target.getF32Gflops() * 1e9)});
+  // Wave quantization: blocks run in waves of (SMs x resident blocks).
+  int64_t resident = 1;
+  if (!cpu) {
+    int64_t bySmem = target.getSmemPerBlock() / std::max<int64_t>(1, est.smemBytes);
+    int64_t byRegs = target.getRegsPerSm() /
+                     std::max<int64_t>(1, est.regsPerThread * candidate.threads);
+    resident = std::clamp<int64_t>(std::min(bySmem, byRegs), 1, 32);
+  }
+  int64_t concurrent = target.getSmCount() * resident;
+  int64_t waves = llvm::divideCeil(est.blocks, concurrent);
+  double utilization =
+      static_cast<double>(est.blocks) / static_cast<double>(waves * concurrent);
+  est.seconds = seconds / utilization;
+  return est;
+}
+
+static SmallVector<int64_t> tileOptions(int64_t extent) {
+  SmallVector<int64_t> options;
+  for (int64_t p = 1; p < extent; p *= 2)
+    if (extent % p == 0)
+      options.push_back(p);
+  options.push_back(extent);
+  return options;
+}
+
+ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
+                                           TargetAttr target) {
+  ArrayRef<GlobalDim> dims = smg.getDims();
+  llvm::SmallBitVector blocked = unsliceableDims(smg);
+
+  SmallVector<SmallVector<int64_t>> options;
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    bool spatial = (dim.dimClass == DimClass::Parallel ||
+                    dim.dimClass == DimClass::ParallelRecompute) &&
+                   !blocked.test(d);
+    options.push_back(spatial ? tileOptions(dim.extent)
+                              : SmallVector<int64_t>{dim.extent});
+  }
+  SmallVector<std::pair<std::optional<unsigned>, int64_t>> temporal{
+      {std::nullopt, 0}};
+  for (auto [d, dim] : llvm::enumerate(dims))
+    if (dim.dimClass == DimClass::Temporal && !blocked.test(d))
+      for (int64_t s : tileOptions(dim.extent))
+        if (s < dim.extent)
+          temporal.push_back({static_cast<unsigned>(d), s});
+
+  // Keep the search bounded: drop the smallest tiles of the dims with the
+  // most options first.
+  auto count = [&] {
+    size_t n = temporal.size();
+    for (auto &o : options)
+      n *= o.size();
+    return n;
+  };
+  while (count() > kMaxCandidates) {
+    auto widest = llvm::max_element(
+        options, [](auto &a, auto &b) { return a.size() < b.size(); });
+    widest->erase(widest->begin());
+  }
+
+  ScheduleSearch search;
+  auto better = [](const ScheduleEstimate &a, const ScheduleEstimate &b) {
+    if (a.seconds != b.seconds)
+      return a.seconds < b.seconds;
+    return a.smemBytes < b.smemBytes;
+  };
+  SmallVector<size_t> index(dims.size(), 0);
+  ScheduleCandidate candidate;
+  candidate.tiles.resize(dims.size());
+  while (true) {
+    for (unsigned d = 0; d < dims.size(); ++d)
+      candidate.tiles[d] = options[d][index[d]];
+    for (auto [t, s] : temporal) {
+      candidate.temporalDim = t;
+      candidate.sliceSize = s;
+      candidate.threads = 1;
+      if (target.getMaxThreads() > 1) {
+        // One thread per output element of the block, 32 to 256.
+        int64_t elements = 1;
+        for (Value out : smg.getGraph().getYield().getValues())
+          for (unsigned d : flatDims(smg, out))
+            elements *= candidate.tiles[d];
+        candidate.threads = std::clamp<int64_t>(
+            static_cast<int64_t>(llvm::PowerOf2Ceil(elements)), 32, 256);
+      }
+      ScheduleEstimate est = estimateSchedule(smg, candidate, target);
+      ++search.tried;
+      if (!est.fits()) {
+        if (!search.smallest ||
+            est.smemBytes < search.smallest->second.smemBytes)
+          search.smallest = {candidate, est};
+        continue;
+      }
+      if (!search.best || better(est, search.best->second)) {
+        search.runnerUp = search.best;
+        search.best = {candidate, est};
+      } else if (!search.runnerUp || better(est, search.runnerUp->second)) {
+        search.runnerUp = {candidate, est};
+      }
+    }
+    // Next combination of spatial tiles.
+    unsigned d = 0;
+    for (; d < dims.size(); ++d) {
+      if (++index[d] < options[d].size())
+        break;
+      index[d] = 0;
+    }
+    if (d == dims.size())
+      break;
+  }
+  return search;
+}
+
+ScheduleAttr mlir::smap::getScheduleAttr(const SpaceMappingGraph &smg,
+                                         const ScheduleCandidate &candidate,
+                                         const ScheduleEstimate &estimate) {
+  MLIRContext *ctx = smg.getGraph().getContext();
+  SmallVector<SliceSize> spatial, temporal;
+  SmallVector<int64_t> grid;
+  for (auto [d, dim] : llvm::enumerate(smg.getDims())) {
+    if (candidate.tiles[d] < dim.extent) {
+      spatial.push_back({StringAttr::get(ctx, dim.name), candidate.tiles[d]});
+      grid.push_back(llvm::divideCeil(dim.extent, candidate.tiles[d]));
+    }
+  }
+  if (candidate.temporalDim)
+    temporal.push_back(
+        {StringAttr::get(ctx, smg.getDims()[*candidate.temporalDim].name),
+         candidate.sliceSize});
+  return ScheduleAttr::get(ctx, spatial, temporal, grid, candidate.threads,
+                           estimate.smemBytes, estimate.regsPerThread);
+}
+
+FailureOr<ScheduleCandidate>
+mlir::smap::getCandidate(const SpaceMappingGraph &smg, ScheduleAttr schedule,
+                         std::string &error) {
+  ArrayRef<GlobalDim> dims = smg.getDims();
+  llvm::SmallBitVector blocked = unsliceableDims(smg);
+  ScheduleCandidate candidate;
+  for (const GlobalDim &dim : dims)
+    candidate.tiles.push_back(dim.extent);
+  candidate.threads = schedule.getThreads();
+
+  auto lookup = [&](StringRef name) -> std::optional<unsigned> {
+    for (auto [d, dim] : llvm::enumerate(dims))
+      if (dim.name == name)
+        return d;
+    return std::nullopt;
+  };
+  auto check = [&](const SliceSize &s, bool spatial) -> std::optional<unsigned> {
+    std::optional<unsigned> d = lookup(s.dim.getValue());
+    if (!d) {
+      error = "schedule slices unknown dim '" + s.dim.getValue().str() + "'";
+      return std::nullopt;
+    }
+    const GlobalDim &dim = dims[*d];
+    bool ok = spatial ? (dim.dimClass == DimClass::Parallel ||
+                         dim.dimClass == DimClass::ParallelRecompute)
+                      : dim.dimClass == DimClass::Temporal;
+    if (!ok) {
+      error = "dim '" + dim.name + "' is " +
+              stringifyDimClass(dim.dimClass).str() + " and cannot be sliced " +
+              (spatial ? "spatially" : "temporally");
+      return std::nullopt;
+    }
+    if (blocked.test(*d)) {
+      error = "dim '" + dim.name +
+              "' crosses a reshape or a slice window and cannot be sliced yet";
+      return std::nullopt;
+    }
+    if (s.size > dim.extent || dim.extent % s.size != 0) {
+      error = "size " + std::to_string(s.size) + " of dim '" + dim.name +
+              "' does not divide its extent " + std::to_string(dim.extent) +
+              " (ragged slices are not supported yet)";
+      return std::nullopt;
+    }
+    return d;
+  };
+  for (const SliceSize &s : schedule.getSpatial()) {
+    std::optional<unsigned> d = check(s, /*spatial=*/true);
+    if (!d)
+      return failure();
+    candidate.tiles[*d] = s.size;
+  }
+  if (schedule.getTemporal().size() > 1) {
+    error = "only one dim can be sliced temporally";
+    return failure();
+  }
+  for (const SliceSize &s : schedule.getTemporal()) {
+    std::optional<unsigned> d = check(s, /*spatial=*/false);
+    if (!d)
+      return failure();
+    if (s.size < dims[*d].extent) {
+      candidate.temporalDim = *d;
+      candidate.sliceSize = s.size;
+    }
+  }
+  return candidate;
+}
+
+std::string mlir::smap::formatCandidate(const SpaceMappingGraph &smg,
+                                        const ScheduleCandidate &candidate) {
+  std::string out = "spatial [";
+  bool first = true;
+  for (auto [d, dim] : llvm::enumerate(smg.getDims()))
+    if (candidate.tiles[d] < dim.extent) {
+      out += (first ? "" : ", ") + dim.name + "=" +
+             std::to_string(candidate.tiles[d]);
+      first = false;
+    }
+  out += "] temporal [";
+  if (candidate.temporalDim)
+    out += smg.getDims()[*candidate.temporalDim].name + "=" +
+           std::to_string(candidate.sliceSize);
+  return out + "]";
+}
