@@ -18,6 +18,10 @@ using namespace mlir::smap;
 
 /// Registers every thread keeps for addresses, indices and temporaries.
 static constexpr int64_t kBaseRegisters = 32;
+/// Fixed cost of one temporal step of one block (a barrier and the latency
+/// of its loads that the pipeline cannot hide), in seconds.
+static constexpr double kGpuStepLatency = 2e-7;
+static constexpr double kCpuStepLatency = 1e-8;
 /// Largest number of candidates searched; beyond it each dim keeps only its
 /// largest tile options.
 static constexpr size_t kMaxCandidates = 200000;
@@ -202,6 +206,12 @@ ScheduleEstimate mlir::smap::estimateSchedule(
   double utilization =
       static_cast<double>(est.blocks) / static_cast<double>(waves * concurrent);
   est.seconds = seconds / utilization;
+  if (candidate.temporalDim) {
+    int64_t steps = llvm::divideCeil(dims[*candidate.temporalDim].extent,
+                                     candidate.sliceSize);
+    est.seconds += static_cast<double>(waves * steps) *
+                   (cpu ? kCpuStepLatency : kGpuStepLatency);
+  }
   return est;
 }
 

@@ -119,6 +119,59 @@ def SMapSetTarget : Pass<"smap-set-target"> {
 }
 
 //===----------------------------------------------------------------------===//
+// smap-schedule
+//===----------------------------------------------------------------------===//
+
+def SMapSchedule : Pass<"smap-schedule"> {
+  let summary = "Choose how each smap.graph is sliced for its target";
+  let description = [{
+    Resource-aware slicing: for each `smap.graph`, builds its SMG, then
+    searches spatial tiles of its parallel dims (powers of two that divide
+    the extent, or the whole extent) and a temporal slice of at most one
+    temporal dim. Each candidate's footprint (shared memory per block at one
+    temporal step, registers per thread for the reduction state) is checked
+    against the graph's `#smap.target` (`sm_90a` when it has none); the ones
+    that fit are ranked by an analytic time: global traffic, counting
+    broadcast inputs re-read by every block and a second read when outputs
+    need a final pass, FLOPs at the target's tensor-core or CUDA-core rate
+    with the recomputation that slicing a `parallel_recompute` dim causes,
+    and wave quantization over the SMs. The winner is written as
+    `schedule = #smap.schedule<...>`; a remark gives its footprint,
+    predicted time and the runner-up.
+
+    A schedule given by the user, as a `schedule` attribute already on the
+    graph or with the `spatial` / `temporal` options (applied to every
+    graph), replaces the search; it is checked against the graph (known
+    dims, a spatial slice only of parallel dims, a temporal slice only of a
+    temporal dim, sizes that divide the extents) and against the target's
+    budget, and rejected with an error otherwise.
+
+    When no candidate fits, the graph is partitioned (SMG partition): it is
+    cut between two of its ops where the cut intermediate costs the least
+    global traffic, each part becomes its own `smap.graph`, and each is
+    scheduled in turn; a remark says why and where. A single op that does
+    not fit is an error.
+
+    ```mlir
+    %0 = smap.graph(...) -> (...) attributes {
+        schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64],
+                                  temporal = [l = 64], grid = [2, 8, 8],
+                                  threads = 128, smem = 49152, regs = 96>,
+        target = #smap.target<name = "sm_90a", ...>}
+    ```
+  }];
+  let options = [
+    ListOption<"spatial", "spatial", "std::string",
+               "Force spatial tiles, as dim:size entries (e.g. m:64,n:32)">,
+    ListOption<"temporal", "temporal", "std::string",
+               "Force the temporal slice, as a dim:size entry (e.g. l:64)">,
+    Option<"partition", "partition", "bool", /*default=*/"true",
+           "Partition graphs that no schedule fits">
+  ];
+  let dependentDialects = ["::mlir::smap::SMapDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // smap-dump-graph
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,313 @@
+//===- Schedule.cpp - Resource-aware slicing of smap.graph ops ------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Analysis/CostModel.h"
+#include "spacefusion/Analysis/Remarks.h"
+#include "spacefusion/Analysis/Targets.h"
+#include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir {
+namespace smap {
+#define GEN_PASS_DEF_SMAPSCHEDULE
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
+} // namespace smap
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::smap;
+
+namespace {
+
+/// Parses "dim:size" entries.
+static FailureOr<SmallVector<SliceSize>>
+parseSliceOption(MLIRContext *ctx, ArrayRef<std::string> entries,
+                 std::string &error) {
+  SmallVector<SliceSize> sizes;
+  for (StringRef entry : entries) {
+    auto [dim, size] = entry.split(':');
+    int64_t value;
+    if (dim.empty() || size.getAsInteger(10, value) || value <= 0) {
+      error = "expected dim:size with a positive size, got '" + entry.str() +
+              "'";
+      return failure();
+    }
+    sizes.push_back({StringAttr::get(ctx, dim), value});
+  }
+  return sizes;
+}
+
+static std::string describe(const SpaceMappingGraph &smg,
+                            const ScheduleCandidate &candidate,
+                            const ScheduleEstimate &est) {
+  return llvm::formatv("{0}, {1} blocks x {2} threads, {3} B shared memory, "
+                       "{4} registers/thread; predicted {5:F2} us ({6:F1} MB "
+                       "global, {7:F2} GFLOP)",
+                       formatCandidate(smg, candidate), est.blocks,
+                       candidate.threads, est.smemBytes, est.regsPerThread,
+                       est.seconds * 1e6, est.globalBytes / 1e6,
+                       est.flops / 1e9)
+      .str();
+}
+
+struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<GraphOp> graphs;
+    getOperation()->walk([&](GraphOp graph) { graphs.push_back(graph); });
+    for (GraphOp graph : graphs)
+      if (failed(scheduleGraph(graph)))
+        return signalPassFailure();
+  }
+
+  LogicalResult scheduleGraph(GraphOp graph);
+  LogicalResult partitionGraph(const SpaceMappingGraph &smg,
+                               TargetAttr target, const std::string &why);
+};
+
+} // namespace
+
+LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
+  TargetAttr target = graph.getTargetAttr();
+  if (!target) {
+    target = getBuiltinTarget(graph.getContext(), "sm_90a");
+    graph.setTargetAttr(target);
+    remark::analysis(graph.getLoc(), remarkOpts("schedule", "default-target"))
+        << "graph has no target; scheduling for sm_90a";
+  }
+  FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
+  if (failed(smg))
+    return failure();
+  annotateGraph(*smg, /*explain=*/false);
+
+  // A schedule the user gives replaces the search.
+  ScheduleAttr given = graph.getScheduleAttr();
+  if (!spatial.empty() || !temporal.empty()) {
+    std::string error;
+    FailureOr<SmallVector<SliceSize>> s =
+        parseSliceOption(graph.getContext(), spatial, error);
+    if (failed(s))
+      return graph.emitError("smap-schedule: ") << error;
+    FailureOr<SmallVector<SliceSize>> t =
+        parseSliceOption(graph.getContext(), temporal, error);
+    if (failed(t))
+      return graph.emitError("smap-schedule: ") << error;
+    SmallVector<int64_t> grid(s->size(), 1);
+    if (failed(ScheduleAttr::verify(
+            [&] { return graph.emitError("smap-schedule: "); }, *s, *t, grid,
+            /*threads=*/1, /*smemBytes=*/0, /*regsPerThread=*/0)))
+      return failure();
+    given = ScheduleAttr::get(graph.getContext(), *s, *t, grid, 1, 0, 0);
+  }
+  if (given) {
+    std::string error;
+    FailureOr<ScheduleCandidate> candidate = getCandidate(*smg, given, error);
+    if (failed(candidate))
+      return graph.emitError("invalid schedule: ") << error;
+    if (target.getMaxThreads() == 1)
+      candidate->threads = 1;
+    ScheduleEstimate est = estimateSchedule(*smg, *candidate, target);
+    if (!est.fits())
+      return graph.emitError("schedule ")
+             << formatCandidate(*smg, *candidate) << " does not fit target '"
+             << target.getName() << "': it " << est.overBudget;
+    graph.setScheduleAttr(getScheduleAttr(*smg, *candidate, est));
+    remark::passed(graph.getLoc(), remarkOpts("schedule", "given"))
+        << ("uses the given schedule on " + target.getName().str() + ": " +
+            describe(*smg, *candidate, est));
+    return success();
+  }
+
+  ScheduleSearch search = searchSchedules(*smg, target);
+  if (search.best) {
+    auto &[candidate, est] = *search.best;
+    graph.setScheduleAttr(getScheduleAttr(*smg, candidate, est));
+    std::string message = "scheduled for " + target.getName().str() + ": " +
+                          describe(*smg, candidate, est);
+    if (search.runnerUp)
+      message += llvm::formatv("; runner-up {0}, predicted {1:F2} us",
+                               formatCandidate(*smg, search.runnerUp->first),
+                               search.runnerUp->second.seconds * 1e6)
+                     .str();
+    message += "; " + std::to_string(search.tried) + " candidates";
+    remark::passed(graph.getLoc(), remarkOpts("schedule", "chosen"))
+        << message;
+    return success();
+  }
+
+  std::string why = "no schedule fits target '" + target.getName().str() +
+                    "'";
+  if (search.smallest)
+    why += ": the smallest candidate (" +
+           formatCandidate(*smg, search.smallest->first) + ") " +
+           search.smallest->second.overBudget;
+  unsigned computeOps = llvm::count_if(smg->getSpaces(), [](const Space &s) {
+    return s.role == MemberRole::Compute;
+  });
+  if (!partition || computeOps < 2)
+    return graph.emitError(why);
+  return partitionGraph(*smg, target, why);
+}
+
+static bool isInitMember(Operation *op) {
+  std::string unused;
+  FailureOr<MemberRole> role = getMemberRole(op, unused);
+  return failed(role) || *role == MemberRole::Init;
+}
+
+/// The positions in `graph`'s body where a partition can cut: before a
+/// compute or relayout op that has one before it.
+static SmallVector<unsigned> getCutPoints(GraphOp graph) {
+  SmallVector<unsigned> cuts;
+  bool seenCompute = false;
+  for (auto [i, op] :
+       llvm::enumerate(graph.getBody().front().without_terminator())) {
+    if (isInitMember(&op))
+      continue;
+    if (seenCompute)
+      cuts.push_back(i);
+    seenCompute = true;
+  }
+  return cuts;
+}
+
+/// Splits `graph` before body op `cut` into two graphs for `target`.
+/// Compute ops go by position; an init goes with its users (to the first
+/// part if any user is there); zero-operand inits are cloned into the parts
+/// that read them.
+static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
+                                              TargetAttr target) {
+  Block &body = graph.getBody().front();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  DenseMap<Operation *, bool> inB;
+  for (auto [i, op] : llvm::enumerate(ops))
+    if (!isInitMember(op))
+      inB[op] = i >= cut;
+  for (Operation *op : llvm::reverse(ops)) {
+    if (!isInitMember(op))
+      continue;
+    bool b = true;
+    for (Operation *user : op->getUsers()) {
+      Operation *member = body.findAncestorOpInBlock(*user);
+      if (inB.count(member) && !inB[member])
+        b = false;
+    }
+    inB[op] = b;
+  }
+  SmallVector<bool> sides;
+  for (Operation *op : ops)
+    sides.push_back(inB[op]);
+
+  SmallVector<Operation *> inlined = inlineGraph(graph);
+  SmallVector<Operation *> partA, partB;
+  for (auto [op, b] : llvm::zip(inlined, sides))
+    if (op->getNumOperands() != 0 || !isInitMember(op))
+      (b ? partB : partA).push_back(op);
+  // Inits of the second part move next to its first compute op so that the
+  // second graph can be placed after the first.
+  Operation *firstCompute =
+      *llvm::find_if(partB, [](Operation *op) { return !isInitMember(op); });
+  for (Operation *op : partB)
+    if (isInitMember(op) && op->isBeforeInBlock(firstCompute))
+      op->moveBefore(firstCompute);
+  GraphOp a = outlineIntoGraph(partA);
+  GraphOp b = outlineIntoGraph(partB);
+  a.setTargetAttr(target);
+  b.setTargetAttr(target);
+  return {a, b};
+}
+
+/// How good a cut is: whether both parts have a fitting schedule, and the
+/// predicted time of both (which includes the cut intermediate's round trip
+/// through global memory).
+struct CutQuality {
+  bool bothFit = false;
+  double seconds = 0;
+  double cutBytes = 0;
+};
+
+static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target) {
+  // Split a clone whose results stay alive as the original's are, evaluate
+  // the parts, then remove everything the trial created.
+  Block *block = graph->getBlock();
+  llvm::SmallPtrSet<Operation *, 32> before;
+  for (Operation &op : *block)
+    before.insert(&op);
+  OpBuilder builder(graph);
+  builder.setInsertionPointAfter(graph);
+  auto trial = cast<GraphOp>(builder.clone(*graph));
+  UnrealizedConversionCastOp::create(builder, graph.getLoc(),
+                                     trial.getResultTypes(),
+                                     trial.getResults());
+  auto [a, b] = splitGraph(trial, cut, target);
+  Operation *second = b.getOperation();
+
+  CutQuality quality;
+  for (Value r : a.getResults())
+    if (llvm::any_of(r.getUsers(),
+                     [&](Operation *user) { return user == second; }))
+      if (auto type = dyn_cast<RankedTensorType>(r.getType()))
+        quality.cutBytes += 2.0 * type.getNumElements() *
+                            std::max(1u, type.getElementTypeBitWidth() / 8);
+  quality.bothFit = true;
+  for (GraphOp part : {a, b}) {
+    FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(part);
+    ScheduleSearch search = succeeded(smg) ? searchSchedules(*smg, target)
+                                           : ScheduleSearch();
+    if (!search.best) {
+      quality.bothFit = false;
+      continue;
+    }
+    quality.seconds += search.best->second.seconds;
+  }
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+    if (!before.contains(&op))
+      op.erase();
+  return quality;
+}
+
+LogicalResult SchedulePass::partitionGraph(const SpaceMappingGraph &smg,
+                                           TargetAttr target,
+                                           const std::string &why) {
+  GraphOp graph = smg.getGraph();
+  SmallVector<Operation *> ops;
+  for (Operation &op : graph.getBody().front().without_terminator())
+    ops.push_back(&op);
+
+  // Prefer cuts after which both parts fit, then the fastest pair.
+  std::optional<unsigned> bestCut;
+  CutQuality best;
+  for (unsigned cut : getCutPoints(graph)) {
+    CutQuality q = evaluateCut(graph, cut, target);
+    bool better = !bestCut || (q.bothFit && !best.bothFit) ||
+                  (q.bothFit == best.bothFit &&
+                   (q.bothFit ? q.seconds < best.seconds
+                              : q.cutBytes < best.cutBytes));
+    if (better) {
+      bestCut = cut;
+      best = q;
+    }
+  }
+  if (!bestCut)
+    return graph.emitError(why);
+
+  remark::analysis(graph.getLoc(), remarkOpts("schedule", "partition"))
+      << (why + "; partitioned before " +
+          smg.lookupSpace(ops[*bestCut])->name + ", the cut moves " +
+          std::to_string(static_cast<int64_t>(best.cutBytes)) +
+          " bytes through global memory");
+  auto [a, b] = splitGraph(graph, *bestCut, target);
+  if (failed(scheduleGraph(a)) || failed(scheduleGraph(b)))
+    return failure();
+  return success();
+}
