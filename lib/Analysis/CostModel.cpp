@@ -224,6 +224,20 @@ static SmallVector<int64_t> tileOptions(int64_t extent) {
   return options;
 }
 
+int64_t mlir::smap::chooseThreads(const SpaceMappingGraph &smg,
+                                  const ScheduleCandidate &candidate,
+                                  TargetAttr target) {
+  if (target.getMaxThreads() == 1)
+    return 1;
+  int64_t elements = 1;
+  for (Value out : smg.getGraph().getYield().getValues())
+    for (unsigned d : flatDims(smg, out))
+      elements *= candidate.tiles[d];
+  return std::clamp<int64_t>(
+      static_cast<int64_t>(llvm::PowerOf2Ceil(elements)), 32,
+      std::min<int64_t>(256, target.getMaxThreads()));
+}
+
 ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
                                            TargetAttr target) {
   ArrayRef<GlobalDim> dims = smg.getDims();
@@ -274,16 +288,7 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
     for (auto [t, s] : temporal) {
       candidate.temporalDim = t;
       candidate.sliceSize = s;
-      candidate.threads = 1;
-      if (target.getMaxThreads() > 1) {
-        // One thread per output element of the block, 32 to 256.
-        int64_t elements = 1;
-        for (Value out : smg.getGraph().getYield().getValues())
-          for (unsigned d : flatDims(smg, out))
-            elements *= candidate.tiles[d];
-        candidate.threads = std::clamp<int64_t>(
-            static_cast<int64_t>(llvm::PowerOf2Ceil(elements)), 32, 256);
-      }
+      candidate.threads = chooseThreads(smg, candidate, target);
       ScheduleEstimate est = estimateSchedule(smg, candidate, target);
       ++search.tried;
       if (!est.fits()) {

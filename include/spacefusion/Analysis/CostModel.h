@@ -46,6 +46,11 @@ struct ScheduleEstimate {
   bool fits() const { return overBudget.empty(); }
 };
 
+/// Threads per block for a candidate's tiles: one per output element of the
+/// block, 32 to 256, on GPUs; one on a CPU target.
+int64_t chooseThreads(const SpaceMappingGraph &smg,
+                      const ScheduleCandidate &candidate, TargetAttr target);
+
 /// Estimates `candidate` for `smg` on `target`.
 ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
                                   const ScheduleCandidate &candidate,

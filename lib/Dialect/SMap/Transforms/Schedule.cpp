@@ -90,7 +90,8 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
 
   // A schedule the user gives replaces the search.
   ScheduleAttr given = graph.getScheduleAttr();
-  if (!spatial.empty() || !temporal.empty()) {
+  bool fromOptions = !spatial.empty() || !temporal.empty();
+  if (fromOptions) {
     std::string error;
     FailureOr<SmallVector<SliceSize>> s =
         parseSliceOption(graph.getContext(), spatial, error);
@@ -112,8 +113,10 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     FailureOr<ScheduleCandidate> candidate = getCandidate(*smg, given, error);
     if (failed(candidate))
       return graph.emitError("invalid schedule: ") << error;
-    if (target.getMaxThreads() == 1)
-      candidate->threads = 1;
+    // Threads come from the attribute when the user wrote one, else from
+    // the tiles.
+    if (fromOptions || target.getMaxThreads() == 1)
+      candidate->threads = chooseThreads(*smg, *candidate, target);
     ScheduleEstimate est = estimateSchedule(*smg, *candidate, target);
     if (!est.fits())
       return graph.emitError("schedule ")
