@@ -580,6 +580,23 @@ void SMGBuilder::nameDims() {
       order.push_back(d);
   };
 
+  // Names an earlier analysis wrote on the members (smap.space) are kept, so
+  // that a graph derived from another (a block of a spatially sliced graph,
+  // a part of a partition) names its dims as its origin did.
+  for (auto [index, space] : llvm::enumerate(smg.spaces)) {
+    auto hint = space.op->getAttrOfType<SpaceAttr>("smap.space");
+    if (!hint || hint.getDims().size() != loopAtoms[index].size())
+      continue;
+    for (auto [loop, name] : llvm::zip(loopAtoms[index], hint.getDims())) {
+      SmallVector<unsigned> resolved = aligner.resolve(loop);
+      auto it = resolved.size() == 1
+                    ? dimOfAtom.find(aligner.find(resolved.front()))
+                    : dimOfAtom.end();
+      if (it != dimOfAtom.end() && !used.contains(cast<StringAttr>(name)))
+        assign(it->second, cast<StringAttr>(name).getValue());
+    }
+  }
+
   // Output dims, by position: rows m and columns n, batch dims before them.
   static const char *batchNames[] = {"b", "h", "g"};
   for (Value output : smg.graph.getYield().getValues()) {

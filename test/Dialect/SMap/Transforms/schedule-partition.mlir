@@ -15,13 +15,13 @@
 
 // CHECK-LABEL: func.func @lstm_cell
 // CHECK: %[[GEMMS:.*]]:2 = smap.graph
-// CHECK-SAME: schedule = #smap.schedule<spatial = [n = 128, n1 = 64], temporal = [k = 64]
+// CHECK-SAME: schedule = #smap.schedule<spatial = [l = 128, n = 64], temporal = [k = 64]
 // CHECK: smap.graph(%{{.*}} = %[[GEMMS]]#0 : tensor<64x1024xf32>, %{{.*}} = %[[GEMMS]]#1 : tensor<64x1024xf32>
 // CHECK-SAME: schedule = #smap.schedule<spatial = [m = 8], temporal = []
 // CHECK-NOT: smap.graph
 
 // REMARK: remark: [Analysis] partition | Category:smap:schedule | Remark="no schedule fits target 'sm_90a': the smallest candidate (spatial [m=1] temporal [k=1]) needs 1078276 bytes of shared memory per block, the target has 232448; partitioned before addf2, the cut moves 1048576 bytes through global memory"
-// REMARK: remark: [Passed] chosen | Category:smap:schedule | Remark="scheduled for sm_90a: spatial [n=128, n1=64] temporal [k=64]
+// REMARK: remark: [Passed] chosen | Category:smap:schedule | Remark="scheduled for sm_90a: spatial [l=128, n=64] temporal [k=64]
 // REMARK: remark: [Passed] chosen | Category:smap:schedule | Remark="scheduled for sm_90a: spatial [m=8] temporal []
 
 // NOPART: error: no schedule fits target 'sm_90a': the smallest candidate (spatial [m=1] temporal [k=1]) needs 1078276 bytes of shared memory per block, the target has 232448
