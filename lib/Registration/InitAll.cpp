@@ -7,6 +7,7 @@
 
 #include "spacefusion/InitAll.h"
 
+#include "spacefusion/Conversion/Passes.h"
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 #include "spacefusion/Pipelines/Pipelines.h"
@@ -19,5 +20,6 @@ void mlir::spacefusion::registerAllDialects(DialectRegistry &registry) {
 
 void mlir::spacefusion::registerAllPasses() {
   smap::registerSMapPasses();
+  smap::registerSpaceFusionConversionPasses();
   registerSpaceFusionPipeline();
 }

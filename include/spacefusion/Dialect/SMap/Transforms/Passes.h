@@ -9,6 +9,10 @@
 #define SPACEFUSION_DIALECT_SMAP_TRANSFORMS_PASSES_H
 
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

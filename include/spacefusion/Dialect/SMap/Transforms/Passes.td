@@ -172,6 +172,48 @@ def SMapSchedule : Pass<"smap-schedule"> {
 }
 
 //===----------------------------------------------------------------------===//
+// smap-spatial-slice
+//===----------------------------------------------------------------------===//
+
+def SMapSpatialSlice : Pass<"smap-spatial-slice"> {
+  let summary = "Materialize the spatial part of each graph's schedule";
+  let description = [{
+    For each `smap.graph` whose `schedule` slices dims spatially, replaces
+    the body by an `smap.spatial_slice` over those dims: each block extracts
+    its tiles of the graph's inputs and runs a nested `smap.graph` (the SMG
+    block) whose members are the original ops restricted to the block's
+    tile. Members that lack a sliced dim are recomputed by every block (the
+    `parallel_recompute` cost the scheduler counted). The nested graph
+    carries the temporal part of the schedule for `smap-temporal-slice`;
+    block offsets are passed to it as `index` inputs, and `linalg.index` on
+    a sliced loop is shifted by them.
+
+    ```mlir
+    %0 = smap.graph(%q = ... ) -> (tensor<512x64xf32>) attributes {schedule =
+        #smap.schedule<spatial = [m = 64], temporal = [l = 128], ...>} {
+      %r = smap.spatial_slice [#smap.dim<"m", 512, parallel>] tiles [64]
+             results [["m", "n"]] : tensor<512x64xf32> {
+      ^bb0(%m: index):
+        %qt = tensor.extract_slice %q[%m, 0] [64, 64] [1, 1] : ...
+        %t = smap.graph(%a = %qt : tensor<64x64xf32>, ..., %o = %m : index)
+               -> (tensor<64x64xf32>) attributes {schedule =
+               #smap.schedule<spatial = [], temporal = [l = 128], ...>} { ... }
+        smap.yield %t : tensor<64x64xf32>
+      }
+      smap.yield %r : tensor<512x64xf32>
+    }
+    ```
+
+    A graph without a schedule is left alone with a remark; a schedule whose
+    tiles do not divide their dims is an error.
+  }];
+  let dependentDialects = [
+    "::mlir::smap::SMapDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // smap-dump-graph
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,32 @@
+//===- Passes.h - SpaceFusion conversion passes -----------------*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_CONVERSION_PASSES_H
+#define SPACEFUSION_CONVERSION_PASSES_H
+
+#include "spacefusion/Dialect/SMap/IR/SMap.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace smap {
+
+#define GEN_PASS_DECL
+#include "spacefusion/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "spacefusion/Conversion/Passes.h.inc"
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_CONVERSION_PASSES_H

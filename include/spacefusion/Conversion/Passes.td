@@ -1,0 +1,77 @@
+//===- Passes.td - SpaceFusion conversion passes -----------*- tablegen -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_CONVERSION_PASSES_TD
+#define SPACEFUSION_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// smap-lower-to-loops
+//===----------------------------------------------------------------------===//
+
+def SMapLowerToLoops : Pass<"smap-lower-to-loops"> {
+  let summary = "Lower sliced smap ops to scf loops on tensors";
+  let description = [{
+    The CPU path: turns the slicing ops into serial loops and dissolves the
+    graphs, leaving linalg, tensor and scf on tensors that upstream
+    bufferization and lowering take to LLVM.
+
+    * `smap.spatial_slice` becomes a nest of `scf.for` over the grid (one
+      loop per sliced dim, stepping by the tile) that inserts each block's
+      tiles into the results with `tensor.insert_slice`;
+    * `smap.temporal_slice` becomes an `scf.for` over the slices whose
+      iteration arguments are the carried state: each iteration runs the
+      `slice` region, then the `update` region;
+    * `smap.graph` is replaced by its body.
+
+    ```mlir
+    // Before
+    %r = smap.temporal_slice #smap.dim<"l", 512> step 64 inits(%s0) : ... {
+      ...
+    }
+    // After
+    %r = scf.for %off = %c0 to %c512 step %c64 iter_args(%s = %s0) -> ... {
+      ... // slice, then update
+      scf.yield %s_new : ...
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// smap-decompose-aggregates
+//===----------------------------------------------------------------------===//
+
+def SMapDecomposeAggregates : Pass<"smap-decompose-aggregates"> {
+  let summary = "Decompose aggregated linalg ops (linalg.softmax) for lowering";
+  let description = [{
+    Replaces every op implementing `linalg::AggregatedOpInterface` (today
+    `linalg.softmax`) by the sequence of `linalg.generic` / `linalg.fill`
+    ops its interface produces, so that `convert-linalg-to-loops` can lower
+    it. Used by the CPU path on graphs that are not temporally sliced and on
+    the unfused reference. The upstream decomposition takes its row maximum
+    with `arith.maxnumf` from NaN, which is right for a whole row; temporal
+    slicing never goes through it.
+
+    ```mlir
+    // Before
+    %y = linalg.softmax dimension(1) ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+    // After: fill, max-reduce, sub+exp, sum-reduce, div generics
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+#endif // SPACEFUSION_CONVERSION_PASSES_TD
