@@ -79,14 +79,15 @@ static std::string fusionPipeline() {
   return "smap-form-graphs,smap-set-target{target=" + target +
          "},smap-analyze{allow-uta=" + (allowUta ? "true" : "false") +
          "},smap-schedule{" + schedule + "},smap-spatial-slice," +
-         "smap-lower-to-loops";
+         "smap-temporal-slice,smap-lower-to-loops";
 }
 
 /// Linalg on tensors to LLVM, shared by both versions.
 static const char *kLoweringPipeline =
     "smap-decompose-aggregates,"
     "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops},"
     "buffer-results-to-out-params{modify-public-functions},"
     "buffer-deallocation-pipeline,convert-linalg-to-loops,"
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,"

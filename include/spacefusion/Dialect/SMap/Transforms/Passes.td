@@ -214,6 +214,61 @@ def SMapSpatialSlice : Pass<"smap-spatial-slice"> {
 }
 
 //===----------------------------------------------------------------------===//
+// smap-temporal-slice
+//===----------------------------------------------------------------------===//
+
+def SMapTemporalSlice : Pass<"smap-temporal-slice"> {
+  let summary = "Materialize the temporal part of each graph's schedule with UTA";
+  let description = [{
+    For each `smap.graph` (an SMG block after `smap-spatial-slice`, or a
+    graph that is not spatially sliced) whose schedule slices a dim `t`
+    temporally, rewrites the body into:
+
+    1. the members that do not depend on `t` (computed once);
+    2. an `smap.temporal_slice` over `t` whose carried state are the
+       partial results of the reductions along `t`. Its `slice` region
+       computes one slice of every member indexed by `t`, and one partial
+       per reduction (from the combiner's identity); its `update` region is
+       the Update-then-Aggregate step;
+    3. the members computed from the finished reductions (a mean, a final
+       divide), and a second `smap.temporal_slice` (the *final pass*) that
+       writes outputs indexed by `t` once the reductions are complete.
+
+    Update functions are synthesized from the member bodies, not matched as
+    patterns (broadcast postposition):
+
+    * a reduction of data that does not depend on earlier reductions along
+      `t` is accumulated with its combiner;
+    * a sum of values carrying a factor `exp(+-c)` of an earlier reduction
+      `c` (e.g. `exp(x - max)`) is computed with the running `c`, and its
+      state is rescaled by `exp(+-(c_new - c_old))` before the slice's
+      partial is added;
+    * a factor `g(c)` that multiplies or divides the summed value (e.g.
+      `/ sum`, `* rsqrt(mean(x^2))`) is removed inside the loop and applied
+      once to the finished sum (the final divide of online softmax);
+    * a sum of squares of a value shifted by an earlier reduction
+      (`(x - mean)^2`) carries the shifted sum `L` too and is updated with
+      the shift formula `Q' = Q + 2 d L + n d^2`, `L' = L + n d`,
+      `d = c_old - c_new`; with `c` the running mean (running sums are
+      extrapolated to the whole dim) this is Chan/Welford's combination.
+
+    Attention comes out as online softmax: running max (`arith.maximumf`
+    from -inf), rescaled running sum and accumulator, one final divide.
+    A chain outside these forms is not sliced: the pass leaves the graph
+    unchanged and says why in a remark.
+
+    Numerics: reductions are reassociated across slices, rescaled sums
+    differ from the unfused result by rounding, and the final-pass outputs
+    are recomputed from the finished reductions.
+  }];
+  let dependentDialects = [
+    "::mlir::smap::SMapDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // smap-dump-graph
 //===----------------------------------------------------------------------===//
 

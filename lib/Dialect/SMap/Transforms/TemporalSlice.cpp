@@ -1,0 +1,1239 @@
+//===- TemporalSlice.cpp - Temporal slicing with Update-then-Aggregate ----===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Rewrites an SMG block into a serial loop over slices of one dim. The plan
+// classifies every member (computed once, per slice, as a reduction along
+// the dim, or from finished reductions) and derives, from the scalar bodies,
+// how each reduction's partial result depends on earlier reductions: not at
+// all, through an exp(+-c) factor (rescaled), through a multiplicative g(c)
+// factor (postponed after the loop), or as a sum of squares around a shift
+// (shift formula / Chan). The builder then writes the smap.temporal_slice
+// ops with the update functions spelled out in their update regions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Analysis/Remarks.h"
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace smap {
+#define GEN_PASS_DEF_SMAPTEMPORALSLICE
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
+} // namespace smap
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::smap;
+
+namespace {
+
+enum class Role { Pre, Streamed, Reducing, Post };
+
+/// A factor exp(sign * c) that a value indexed by t carries, where c is a
+/// value computed from reductions along t.
+struct ExpTerm {
+  Value shift;
+  int sign;
+  bool operator==(const ExpTerm &o) const {
+    return shift == o.shift && sign == o.sign;
+  }
+};
+
+/// A factor g(c) removed from a member inside the loop: the scalar `leaf`
+/// of `op`'s body (computed from its reduced operands), dividing when
+/// `inverted`.
+struct StrippedFactor {
+  Operation *op;
+  Value leaf;
+  bool inverted;
+};
+
+/// How a value indexed by t depends on reductions along t.
+struct StreamInfo {
+  SmallVector<ExpTerm> expTerms;
+  SmallVector<StrippedFactor> stripped;
+  /// x - c: the shift c.
+  Value shift;
+  /// (x - c)^2: the shifted tensor x - c.
+  Value squareOf;
+  bool empty() const {
+    return expTerms.empty() && stripped.empty() && !shift && !squareOf;
+  }
+};
+
+enum class ReductionKind { Independent, Rescaled, CenteredSquare };
+
+struct ReductionPlan {
+  Operation *op;
+  Combiner combiner;
+  ReductionKind kind;
+  StreamInfo info;
+};
+
+/// Builds `linalg.generic` ops over the dims of one tensor with inputs
+/// broadcast by global dim.
+class ElementwiseBuilder {
+public:
+  ElementwiseBuilder(const SpaceMappingGraph &smg) : smg(smg) {}
+
+  /// Global dims of each tensor dim of `orig` (a value of the graph).
+  SmallVector<unsigned> dimsOf(Value orig) const {
+    SmallVector<unsigned> dims;
+    for (auto &ids : smg.getValueDims(orig))
+      dims.push_back(ids.size() == 1 ? ids[0] : ~0u);
+    return dims;
+  }
+
+  /// The map from `outOrig`'s iteration space to `inOrig`'s dims.
+  FailureOr<AffineMap> broadcastMap(Value inOrig, Value outOrig,
+                                    MLIRContext *ctx) const {
+    SmallVector<unsigned> out = dimsOf(outOrig), in = dimsOf(inOrig);
+    SmallVector<AffineExpr> exprs;
+    for (unsigned d : in) {
+      // A unit dim (no global dim) is read at 0.
+      if (d == ~0u) {
+        exprs.push_back(getAffineConstantExpr(0, ctx));
+        continue;
+      }
+      auto it = llvm::find(out, d);
+      if (it == out.end())
+        return failure();
+      exprs.push_back(getAffineDimExpr(it - out.begin(), ctx));
+    }
+    return AffineMap::get(out.size(), 0, exprs, ctx);
+  }
+
+  /// A generic producing a tensor like `outValue` (whose graph value is
+  /// `outOrig`) from `inputs` (paired with their graph values).
+  FailureOr<Value>
+  build(OpBuilder &b, Location loc, Value outValue, Value outOrig,
+        ArrayRef<std::pair<Value, Value>> inputs,
+        function_ref<Value(OpBuilder &, Location, ValueRange)> body) const {
+    MLIRContext *ctx = b.getContext();
+    auto type = cast<RankedTensorType>(outValue.getType());
+    SmallVector<AffineMap> maps;
+    SmallVector<Value> ins;
+    for (auto [value, orig] : inputs) {
+      FailureOr<AffineMap> map = broadcastMap(orig, outOrig, ctx);
+      if (failed(map))
+        return failure();
+      maps.push_back(*map);
+      ins.push_back(value);
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(type.getRank(), ctx));
+    Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                         type.getElementType());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, ins, ValueRange{init}, maps, iterators,
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+          Value result = body(nested, nestedLoc, args.drop_back());
+          linalg::YieldOp::create(nested, nestedLoc, result);
+        });
+    return generic.getResult(0);
+  }
+
+private:
+  const SpaceMappingGraph &smg;
+};
+
+class TemporalSlicer {
+public:
+  TemporalSlicer(GraphOp graph, const SpaceMappingGraph &smg, unsigned t,
+                 int64_t step)
+      : graph(graph), smg(smg), t(t), step(step),
+        extent(smg.getDims()[t].extent), elementwise(smg) {}
+
+  /// Decides how every member is computed; fails with `whyNot` set when
+  /// the graph is outside what the slicer handles.
+  LogicalResult plan();
+  /// Rewrites the graph body.
+  LogicalResult rewrite();
+
+  std::string whyNot;
+  SmallVector<ReductionPlan> reductions;
+
+private:
+  bool hasT(Value v) const {
+    for (auto &ids : smg.getValueDims(v))
+      if (llvm::is_contained(ids, t))
+        return true;
+    return false;
+  }
+  /// Values computed from reductions along t (lacking t themselves).
+  bool isReduced(Value v) const {
+    Operation *def = v.getDefiningOp();
+    return def && roles.count(def) &&
+           (roles.lookup(def) == Role::Reducing ||
+            roles.lookup(def) == Role::Post);
+  }
+  std::string nameOf(Operation *op) const {
+    const Space *space = smg.lookupSpace(op);
+    return space ? space->name : getShortOpName(op);
+  }
+  LogicalResult fail(Operation *op, const Twine &why) {
+    whyNot = (nameOf(op) + " " + why).str();
+    return failure();
+  }
+
+  LogicalResult analyzeBody(linalg::LinalgOp op, Value yielded,
+                            StreamInfo &info);
+  LogicalResult planReduction(linalg::LinalgOp op);
+
+  // Rewriting helpers.
+  Type sliceType(Value orig) const;
+  Value extractSlice(OpBuilder &b, Value full, Value orig, Value offset);
+  FailureOr<Value> runningValue(OpBuilder &b, Value orig, bool old,
+                                Value offset);
+  FailureOr<Value> cloneInLoop(OpBuilder &b, Operation *op, Value offset,
+                               bool stripFactors, bool identityInit);
+  Value identityFill(OpBuilder &b, Location loc, Type type, Combiner c);
+  FailureOr<Value> applyCorrection(OpBuilder &b, Value acc, Value accOrig,
+                                   const StrippedFactor &factor,
+                                   IRMapping &finals);
+
+  GraphOp graph;
+  const SpaceMappingGraph &smg;
+  unsigned t;
+  int64_t step, extent;
+  ElementwiseBuilder elementwise;
+  SmallVector<Operation *> members;
+  DenseMap<Operation *, Role> roles;
+  DenseMap<Value, StreamInfo> infos;
+  DenseMap<Operation *, unsigned> reductionIndex;
+  /// Reduced values that in-loop members read (need running values).
+  llvm::SetVector<Value> runningNeeded;
+  /// Members computed in the main loop.
+  llvm::SmallPtrSet<Operation *, 16> inMainLoop;
+
+  // State of the rewrite of one slice region.
+  IRMapping loopMap;
+  DenseMap<std::pair<Value, unsigned>, Value> runningCache;
+  DenseMap<Value, Value> sliceCache;
+  DenseMap<Operation *, Value> partials;
+  DenseMap<Operation *, Value> states, shiftedStates;
+  Value seenOld, seenNew; // f32-like element counts of seen slices
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Planning
+//===----------------------------------------------------------------------===//
+
+/// Flattens a product: `v = prod(leaf^(inverted ? -1 : 1))`.
+static void collectFactors(Value v, bool inverted,
+                           SmallVectorImpl<std::pair<Value, bool>> &factors) {
+  Operation *def = v.getDefiningOp();
+  if (auto mul = dyn_cast_or_null<arith::MulFOp>(def)) {
+    collectFactors(mul.getLhs(), inverted, factors);
+    collectFactors(mul.getRhs(), inverted, factors);
+    return;
+  }
+  if (auto div = dyn_cast_or_null<arith::DivFOp>(def)) {
+    collectFactors(div.getLhs(), inverted, factors);
+    collectFactors(div.getRhs(), !inverted, factors);
+    return;
+  }
+  factors.push_back({v, inverted});
+}
+
+/// The block arguments a scalar body value depends on.
+static void collectArgs(Value v, llvm::SmallSetVector<BlockArgument, 4> &args) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    args.insert(arg);
+    return;
+  }
+  if (Operation *def = v.getDefiningOp())
+    for (Value operand : def->getOperands())
+      collectArgs(operand, args);
+}
+
+LogicalResult TemporalSlicer::analyzeBody(linalg::LinalgOp op, Value yielded,
+                                          StreamInfo &info) {
+  auto origOf = [&](BlockArgument arg) {
+    return op->getOperand(arg.getArgNumber());
+  };
+  enum class Kind { Const, Streamed, Reduced };
+  auto kindOf = [&](BlockArgument arg) {
+    if (arg.getArgNumber() >= op->getNumOperands())
+      return Kind::Const;
+    Value orig = origOf(arg);
+    if (isReduced(orig))
+      return Kind::Reduced;
+    return hasT(orig) ? Kind::Streamed : Kind::Const;
+  };
+
+  // x - c, with x streamed and c a reduced operand: a shift.
+  if (auto sub = yielded.getDefiningOp<arith::SubFOp>()) {
+    auto x = dyn_cast<BlockArgument>(sub.getLhs());
+    auto c = dyn_cast<BlockArgument>(sub.getRhs());
+    if (x && c && kindOf(x) == Kind::Streamed && kindOf(c) == Kind::Reduced &&
+        infos.lookup(origOf(x)).empty()) {
+      info.shift = origOf(c);
+      runningNeeded.insert(info.shift);
+      return success();
+    }
+  }
+
+  SmallVector<std::pair<Value, bool>> factors;
+  collectFactors(yielded, /*inverted=*/false, factors);
+
+  // d * d with d a shifted value: a centered square.
+  if (factors.size() == 2 && factors[0].first == factors[1].first &&
+      !factors[0].second && !factors[1].second) {
+    if (auto d = dyn_cast<BlockArgument>(factors[0].first))
+      if (kindOf(d) == Kind::Streamed && infos.lookup(origOf(d)).shift) {
+        info.squareOf = origOf(d);
+        return success();
+      }
+  }
+
+  // A sum of a centered square passes it through.
+  if (factors.size() == 1 && !factors[0].second)
+    if (auto arg = dyn_cast<BlockArgument>(factors[0].first))
+      if (kindOf(arg) == Kind::Streamed && infos.lookup(origOf(arg)).squareOf) {
+        info.squareOf = infos.lookup(origOf(arg)).squareOf;
+        return success();
+      }
+
+  for (auto [leaf, inverted] : factors) {
+    llvm::SmallSetVector<BlockArgument, 4> args;
+    collectArgs(leaf, args);
+    bool streamed = false, reduced = false;
+    for (BlockArgument arg : args) {
+      streamed |= kindOf(arg) == Kind::Streamed;
+      reduced |= kindOf(arg) == Kind::Reduced;
+    }
+    if (!reduced) {
+      // Data: what its streamed operands carry passes through a product.
+      for (BlockArgument arg : args) {
+        if (kindOf(arg) != Kind::Streamed)
+          continue;
+        const StreamInfo &in = infos.lookup(origOf(arg));
+        if (in.empty())
+          continue;
+        if (leaf != arg || inverted || in.shift || in.squareOf)
+          return fail(op, "uses a value rescaled by an earlier reduction "
+                          "other than as a factor");
+        llvm::append_range(info.expTerms, in.expTerms);
+        llvm::append_range(info.stripped, in.stripped);
+      }
+      continue;
+    }
+    if (!streamed) {
+      // g(c): removed in the loop, applied to the finished reduction.
+      info.stripped.push_back({op, leaf, inverted});
+      continue;
+    }
+    // exp(x - c) or exp(x + c): rescaled.
+    auto exp = leaf.getDefiningOp<math::ExpOp>();
+    Operation *arg = exp ? exp.getOperand().getDefiningOp() : nullptr;
+    if (exp && !inverted && isa_and_nonnull<arith::SubFOp, arith::AddFOp>(arg)) {
+      auto x = dyn_cast<BlockArgument>(arg->getOperand(0));
+      auto c = dyn_cast<BlockArgument>(arg->getOperand(1));
+      if (x && c && kindOf(x) == Kind::Streamed &&
+          kindOf(c) == Kind::Reduced && infos.lookup(origOf(x)).empty()) {
+        info.expTerms.push_back(
+            {origOf(c), isa<arith::SubFOp>(arg) ? -1 : 1});
+        runningNeeded.insert(origOf(c));
+        continue;
+      }
+    }
+    return fail(op, "mixes an earlier reduction with the data in a form "
+                    "that cannot be postponed");
+  }
+  return success();
+}
+
+LogicalResult TemporalSlicer::planReduction(linalg::LinalgOp op) {
+  if (op->getNumResults() != 1)
+    return fail(op, "has several results");
+  Block *body = op.getBlock();
+  Value yielded = body->getTerminator()->getOperand(0);
+  Value acc = op.getRegionOutputArgs()[0];
+  std::optional<Combiner> combiner = matchCombiner(yielded, acc);
+  if (!combiner)
+    return fail(op, "does not reduce with a recognized combiner");
+  if (!isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
+    return fail(op, "reduces integers");
+  Operation *combine = yielded.getDefiningOp();
+  Value contribution = combine->getOperand(0) == acc ? combine->getOperand(1)
+                                                     : combine->getOperand(0);
+  ReductionPlan plan{op, *combiner, ReductionKind::Independent, {}};
+  if (failed(analyzeBody(op, contribution, plan.info)))
+    return failure();
+  if (plan.info.shift)
+    return fail(op, "reduces a shifted value directly; only its square is "
+                    "supported");
+  if (plan.info.squareOf) {
+    if (*combiner != Combiner::Add)
+      return fail(op, "reduces a centered square with a combiner other "
+                      "than add");
+    plan.kind = ReductionKind::CenteredSquare;
+  } else if (!plan.info.expTerms.empty() || !plan.info.stripped.empty()) {
+    if (*combiner != Combiner::Add)
+      return fail(op, "reduces a rescaled value with a combiner other than "
+                      "add");
+    plan.kind = ReductionKind::Rescaled;
+  }
+  reductionIndex[op] = reductions.size();
+  reductions.push_back(plan);
+  return success();
+}
+
+LogicalResult TemporalSlicer::plan() {
+  for (Operation &op : graph.getBody().front().without_terminator())
+    members.push_back(&op);
+
+  // Roles, in program order (a role depends on the producers' roles).
+  for (Operation *op : members) {
+    const Space *space = smg.lookupSpace(op);
+    bool dependsOnReduction = llvm::any_of(op->getOperands(), [&](Value v) {
+      return isReduced(v);
+    });
+    bool iteratesT = space && llvm::is_contained(space->dims, t);
+    bool reducesT = space && llvm::any_of(space->reductions, [&](auto r) {
+                      return r.first == t;
+                    });
+    if (!space || space->role == MemberRole::Init) {
+      roles[op] = Role::Pre;
+      if (dependsOnReduction)
+        return fail(op, "initializes from a reduction along the sliced dim");
+      continue;
+    }
+    if (isa<linalg::SoftmaxOp>(op))
+      return fail(op, "is a linalg.softmax; decompose it before temporal "
+                      "slicing (smap-decompose-aggregates)");
+    if (!iteratesT) {
+      roles[op] = dependsOnReduction ? Role::Post : Role::Pre;
+      continue;
+    }
+    if (!isa<linalg::LinalgOp>(op))
+      return fail(op, "is a relayout along the sliced dim");
+    if (op->getNumResults() != 1)
+      return fail(op, "has several results");
+    roles[op] = reducesT ? Role::Reducing : Role::Streamed;
+  }
+
+  // The main loop computes the reductions and the streamed members they
+  // read; streamed members that only feed outputs wait for the final pass.
+  for (Operation *op : llvm::reverse(members)) {
+    Role role = roles.lookup(op);
+    if (role == Role::Reducing) {
+      inMainLoop.insert(op);
+    } else if (role == Role::Streamed &&
+               llvm::any_of(op->getUsers(), [&](Operation *user) {
+                 return inMainLoop.contains(user);
+               })) {
+      inMainLoop.insert(op);
+    }
+  }
+  for (Operation *op : members) {
+    if (!inMainLoop.contains(op))
+      continue;
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (roles.lookup(op) == Role::Reducing) {
+      if (failed(planReduction(linalgOp)))
+        return failure();
+      continue;
+    }
+    StreamInfo info;
+    if (failed(analyzeBody(linalgOp,
+                           linalgOp.getBlock()->getTerminator()->getOperand(0),
+                           info)))
+      return failure();
+    infos[op->getResult(0)] = info;
+  }
+
+  // Values the loop needs while running must come from independent
+  // reductions: their running value is known at every slice.
+  llvm::SetVector<Value> worklist(runningNeeded.begin(), runningNeeded.end());
+  for (unsigned i = 0; i < worklist.size(); ++i) {
+    Operation *def = worklist[i].getDefiningOp();
+    if (roles.lookup(def) == Role::Reducing) {
+      const ReductionPlan &r = reductions[reductionIndex.lookup(def)];
+      if (r.kind != ReductionKind::Independent)
+        return fail(def, "is needed inside the loop but is itself a "
+                         "dependent reduction");
+      if (r.combiner == Combiner::Mul)
+        return fail(def, "is a product needed inside the loop");
+      continue;
+    }
+    for (Value operand : def->getOperands())
+      if (isReduced(operand))
+        worklist.insert(operand);
+  }
+  if (reductions.empty()) {
+    whyNot = "no member reduces along the dim";
+    return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Rewriting
+//===----------------------------------------------------------------------===//
+
+Type TemporalSlicer::sliceType(Value orig) const {
+  auto type = cast<RankedTensorType>(orig.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  for (auto [j, ids] : llvm::enumerate(smg.getValueDims(orig)))
+    if (ids.size() == 1 && ids[0] == t)
+      shape[j] = step;
+  return type.clone(shape);
+}
+
+Value TemporalSlicer::extractSlice(OpBuilder &b, Value full, Value orig,
+                                   Value offset) {
+  auto type = cast<RankedTensorType>(full.getType());
+  auto sliced = cast<RankedTensorType>(sliceType(orig));
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (auto [j, ids] : llvm::enumerate(smg.getValueDims(orig))) {
+    bool isT = ids.size() == 1 && ids[0] == t;
+    offsets.push_back(isT ? OpFoldResult(offset) : b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(sliced.getDimSize(j)));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  (void)type;
+  return tensor::ExtractSliceOp::create(b, graph.getLoc(), sliced, full,
+                                        offsets, sizes, strides);
+}
+
+Value TemporalSlicer::identityFill(OpBuilder &b, Location loc, Type type,
+                                   Combiner c) {
+  auto tensorType = cast<RankedTensorType>(type);
+  auto elementType = cast<FloatType>(tensorType.getElementType());
+  const llvm::fltSemantics &sem = elementType.getFloatSemantics();
+  APFloat value = APFloat::getZero(sem);
+  if (c == Combiner::Max)
+    value = APFloat::getInf(sem, /*Negative=*/true);
+  else if (c == Combiner::Min)
+    value = APFloat::getInf(sem, /*Negative=*/false);
+  else if (c == Combiner::Mul)
+    value = APFloat(sem, 1);
+  Value scalar = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(elementType, value));
+  Value empty = tensor::EmptyOp::create(b, loc, tensorType.getShape(),
+                                        elementType);
+  return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{empty})
+      .getResult(0);
+}
+
+/// `value` (f64) converted to the float type `type`.
+static Value castFloat(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return arith::TruncFOp::create(b, loc, type, value);
+}
+
+/// The scalar combiner op of `c` on `a` and `b`.
+static Value combineScalars(OpBuilder &b, Location loc, Combiner c, Value x,
+                            Value y) {
+  switch (c) {
+  case Combiner::Max:
+    return arith::MaximumFOp::create(b, loc, x, y);
+  case Combiner::Min:
+    return arith::MinimumFOp::create(b, loc, x, y);
+  case Combiner::Mul:
+    return arith::MulFOp::create(b, loc, x, y);
+  default:
+    return arith::AddFOp::create(b, loc, x, y);
+  }
+}
+
+FailureOr<Value> TemporalSlicer::runningValue(OpBuilder &b, Value orig,
+                                              bool old, Value offset) {
+  auto key = std::make_pair(orig, static_cast<unsigned>(old));
+  if (Value cached = runningCache.lookup(key))
+    return cached;
+  Operation *def = orig.getDefiningOp();
+  Location loc = graph.getLoc();
+  Value result;
+  if (roles.lookup(def) == Role::Reducing) {
+    const ReductionPlan &r = reductions[reductionIndex.lookup(def)];
+    Value state = states.lookup(def);
+    Value value = state;
+    if (!old) {
+      FailureOr<Value> combined = elementwise.build(
+          b, loc, state, orig, {{state, orig}, {partials.lookup(def), orig}},
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            return combineScalars(nb, nl, r.combiner, args[0], args[1]);
+          });
+      if (failed(combined))
+        return failure();
+      value = *combined;
+    }
+    // A running sum stands for the whole dim: scale it by extent / seen.
+    if (r.combiner == Combiner::Add) {
+      Value seen = old ? seenOld : seenNew;
+      FailureOr<Value> scaled = elementwise.build(
+          b, loc, value, orig, {{value, orig}},
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Type et = args[0].getType();
+            Value n = arith::ConstantOp::create(
+                nb, nl, nb.getFloatAttr(et, static_cast<double>(extent)));
+            Value s = castFloat(nb, nl, seen, et);
+            Value ratio = arith::DivFOp::create(nb, nl, n, s);
+            return arith::MulFOp::create(nb, nl, args[0], ratio);
+          });
+      if (failed(scaled))
+        return failure();
+      value = *scaled;
+    }
+    result = value;
+  } else if (def && roles.lookup(def) == Role::Post) {
+    IRMapping mapping;
+    for (Value operand : def->getOperands())
+      if (isReduced(operand)) {
+        FailureOr<Value> v = runningValue(b, operand, old, offset);
+        if (failed(v))
+          return failure();
+        mapping.map(operand, *v);
+      }
+    Operation *clone = b.clone(*def, mapping);
+    result = clone->getResult(cast<OpResult>(orig).getResultNumber());
+  } else {
+    result = orig;
+  }
+  runningCache[key] = result;
+  return result;
+}
+
+FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
+                                             Value offset, bool stripFactors,
+                                             bool identityInit) {
+  Location loc = op->getLoc();
+  IRMapping mapping = loopMap;
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value v = operand.get();
+    if (mapping.contains(v))
+      continue;
+    if (isReduced(v)) {
+      // Operands used only by removed factors need no running value.
+      if (!runningNeeded.contains(v)) {
+        auto type = cast<RankedTensorType>(v.getType());
+        mapping.map(v, tensor::EmptyOp::create(b, loc, type.getShape(),
+                                               type.getElementType()));
+        continue;
+      }
+      FailureOr<Value> running = runningValue(b, v, /*old=*/false, offset);
+      if (failed(running))
+        return failure();
+      mapping.map(v, *running);
+      continue;
+    }
+    if (!hasT(v))
+      continue;
+    if (Value cached = sliceCache.lookup(v)) {
+      mapping.map(v, cached);
+      continue;
+    }
+    Value sliced;
+    if (auto empty = v.getDefiningOp<tensor::EmptyOp>()) {
+      auto type = cast<RankedTensorType>(sliceType(v));
+      sliced = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                       type.getElementType());
+    } else {
+      sliced = extractSlice(b, v, v, offset);
+    }
+    sliceCache[v] = sliced;
+    mapping.map(v, sliced);
+  }
+  if (identityInit) {
+    const ReductionPlan &r = reductions[reductionIndex.lookup(op)];
+    Value init = linalgOp.getDpsInitOperand(0)->get();
+    mapping.map(init, identityFill(b, loc, init.getType(), r.combiner));
+  }
+  Operation *clone = b.clone(*op, mapping);
+  clone->getResult(0).setType(sliceType(op->getResult(0)));
+
+  auto cloned = cast<linalg::LinalgOp>(clone);
+  // linalg.index along t counts from the slice's offset.
+  SmallVector<linalg::IndexOp> indices;
+  cloned.getBlock()->walk(
+      [&](linalg::IndexOp index) { indices.push_back(index); });
+  for (linalg::IndexOp index : indices) {
+    bool isT = false;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+      SmallVector<SmallVector<unsigned>> dims = smg.getValueDims(operand.get());
+      for (auto [j, expr] : llvm::enumerate(map.getResults()))
+        if (auto dimExpr = dyn_cast<AffineDimExpr>(expr))
+          if (dimExpr.getPosition() == index.getDim() && j < dims.size() &&
+              dims[j].size() == 1 && dims[j][0] == t)
+            isT = true;
+    }
+    if (!isT)
+      continue;
+    OpBuilder inner(index);
+    inner.setInsertionPointAfter(index);
+    auto shifted = arith::AddIOp::create(inner, loc, index.getResult(), offset);
+    index.getResult().replaceAllUsesExcept(shifted, shifted);
+  }
+
+  // Broadcast postposition: factors of finished reductions become 1.
+  if (stripFactors) {
+    const StreamInfo *info = nullptr;
+    if (roles.lookup(op) == Role::Reducing)
+      info = &reductions[reductionIndex.lookup(op)].info;
+    else if (infos.count(op->getResult(0)))
+      info = &infos[op->getResult(0)];
+    IRMapping bodyMap;
+    Block *origBody = linalgOp.getBlock();
+    Block *newBody = cloned.getBlock();
+    for (auto [a, c] :
+         llvm::zip(origBody->getArguments(), newBody->getArguments()))
+      bodyMap.map(a, c);
+    for (auto [o, c] : llvm::zip(origBody->without_terminator(),
+                                 newBody->without_terminator()))
+      bodyMap.map(o.getResults(), c.getResults());
+    if (info)
+      for (const StrippedFactor &factor : info->stripped) {
+        if (factor.op != op)
+          continue;
+        Value leaf = bodyMap.lookup(factor.leaf);
+        OpBuilder inner = OpBuilder::atBlockBegin(newBody);
+        Value one = arith::ConstantOp::create(
+            inner, loc, inner.getFloatAttr(leaf.getType(), 1.0));
+        leaf.replaceAllUsesWith(one);
+      }
+  }
+  return clone->getResult(0);
+}
+
+FailureOr<Value> TemporalSlicer::applyCorrection(OpBuilder &b, Value acc,
+                                                 Value accOrig,
+                                                 const StrippedFactor &factor,
+                                                 IRMapping &finals) {
+  auto linalgOp = cast<linalg::LinalgOp>(factor.op);
+  Block *body = linalgOp.getBlock();
+  // The leaf's operands among the op's reduced and constant operands.
+  llvm::SmallSetVector<BlockArgument, 4> args;
+  collectArgs(factor.leaf, args);
+  SmallVector<std::pair<Value, Value>> inputs{{acc, accOrig}};
+  for (BlockArgument arg : args) {
+    Value orig = factor.op->getOperand(arg.getArgNumber());
+    inputs.push_back({finals.lookupOrDefault(orig), orig});
+  }
+  return elementwise.build(
+      b, factor.op->getLoc(), acc, accOrig, inputs,
+      [&](OpBuilder &nb, Location nl, ValueRange newArgs) {
+        IRMapping mapping;
+        for (auto [arg, newArg] : llvm::zip(args, newArgs.drop_front()))
+          mapping.map(arg, newArg);
+        // Clone the ops computing the leaf, in body order.
+        for (Operation &inner : body->without_terminator()) {
+          bool needed = llvm::all_of(inner.getOperands(), [&](Value v) {
+            return mapping.contains(v) || !isa<BlockArgument>(v) ||
+                   false;
+          });
+          llvm::SmallSetVector<BlockArgument, 4> innerArgs;
+          for (Value r : inner.getResults())
+            collectArgs(r, innerArgs);
+          if (needed && llvm::all_of(innerArgs, [&](BlockArgument a) {
+                return args.contains(a);
+              }))
+            nb.clone(inner, mapping);
+        }
+        Value leaf = mapping.lookupOrDefault(factor.leaf);
+        return factor.inverted
+                   ? arith::DivFOp::create(nb, nl, newArgs[0], leaf).getResult()
+                   : arith::MulFOp::create(nb, nl, newArgs[0], leaf)
+                         .getResult();
+      });
+}
+
+LogicalResult TemporalSlicer::rewrite() {
+  MLIRContext *ctx = graph.getContext();
+  Location loc = graph.getLoc();
+  YieldOp yield = graph.getYield();
+  OpBuilder b(yield);
+  DimAttr dim = DimAttr::get(ctx, StringAttr::get(ctx, smg.getDims()[t].name),
+                             extent, DimClass::Temporal);
+
+  // Pre members stay where they are; everything else is rebuilt below.
+  // The carried state: one partial per reduction (plus the shifted sum of a
+  // centered square), initialized from the reduction's own init.
+  SmallVector<Value> inits;
+  SmallVector<std::pair<Operation *, bool>> stateSlots; // (reduction, isL)
+  for (const ReductionPlan &r : reductions) {
+    auto linalgOp = cast<linalg::LinalgOp>(r.op);
+    inits.push_back(linalgOp.getDpsInitOperand(0)->get());
+    stateSlots.push_back({r.op, false});
+    if (r.kind == ReductionKind::CenteredSquare) {
+      inits.push_back(identityFill(b, loc, r.op->getResult(0).getType(),
+                                   Combiner::Add));
+      stateSlots.push_back({r.op, true});
+    }
+  }
+  SmallVector<Type> stateTypes;
+  for (Value v : inits)
+    stateTypes.push_back(v.getType());
+
+  auto loop = TemporalSliceOp::create(b, loc, stateTypes, dim,
+                                      b.getI64IntegerAttr(step), inits);
+  Block *sliceBlock = new Block();
+  loop.getSlice().push_back(sliceBlock);
+  Value offset = sliceBlock->addArgument(b.getIndexType(), loc);
+  for (auto [i, type] : llvm::enumerate(stateTypes)) {
+    Value arg = sliceBlock->addArgument(type, loc);
+    auto [op, isL] = stateSlots[i];
+    (isL ? shiftedStates : states)[op] = arg;
+  }
+
+  // --- slice region: one slice of every member along t.
+  OpBuilder sb = OpBuilder::atBlockBegin(sliceBlock);
+  Value offsetI64 = arith::IndexCastOp::create(sb, loc, sb.getI64Type(), offset);
+  seenOld = arith::SIToFPOp::create(sb, loc, sb.getF64Type(), offsetI64);
+  Value stepF = arith::ConstantOp::create(
+      sb, loc, sb.getF64FloatAttr(static_cast<double>(step)));
+  seenNew = arith::AddFOp::create(sb, loc, seenOld, stepF);
+  for (Operation *op : members) {
+    Role role = roles.lookup(op);
+    if (role == Role::Streamed && inMainLoop.contains(op)) {
+      FailureOr<Value> v = cloneInLoop(sb, op, offset, /*stripFactors=*/true,
+                                       /*identityInit=*/false);
+      if (failed(v))
+        return failure();
+      loopMap.map(op->getResult(0), *v);
+      sliceCache[op->getResult(0)] = *v;
+    } else if (role == Role::Reducing) {
+      FailureOr<Value> v = cloneInLoop(sb, op, offset, /*stripFactors=*/true,
+                                       /*identityInit=*/true);
+      if (failed(v))
+        return failure();
+      partials[op] = *v;
+    }
+  }
+  // Contributions: each partial, plus what its update needs.
+  SmallVector<Value> contributions{offset};
+  struct UpdateInputs {
+    unsigned partial;
+    SmallVector<std::pair<unsigned, unsigned>> terms; // (old, new) per term
+    unsigned shiftedPartial = 0, shiftOld = 0, shiftNew = 0;
+  };
+  SmallVector<UpdateInputs> updateInputs;
+  for (const ReductionPlan &r : reductions) {
+    UpdateInputs in;
+    in.partial = contributions.size();
+    contributions.push_back(partials.lookup(r.op));
+    for (const ExpTerm &term : r.info.expTerms) {
+      FailureOr<Value> oldV = runningValue(sb, term.shift, true, offset);
+      FailureOr<Value> newV = runningValue(sb, term.shift, false, offset);
+      if (failed(oldV) || failed(newV))
+        return failure();
+      in.terms.push_back({static_cast<unsigned>(contributions.size()),
+                          static_cast<unsigned>(contributions.size() + 1)});
+      contributions.push_back(*oldV);
+      contributions.push_back(*newV);
+    }
+    if (r.kind == ReductionKind::CenteredSquare) {
+      // The slice's sum of the shifted values x - c_new.
+      Value shifted = sliceCache.lookup(r.info.squareOf);
+      Value state = states.lookup(r.op);
+      Value orig = r.op->getResult(0);
+      auto stateType = cast<RankedTensorType>(state.getType());
+      MLIRContext *c = ctx;
+      FailureOr<AffineMap> outMap =
+          elementwise.broadcastMap(orig, r.info.squareOf, c);
+      if (failed(outMap)) {
+        whyNot = "cannot map the centered sum onto its reduction";
+        return failure();
+      }
+      SmallVector<utils::IteratorType> iterators;
+      SmallVector<unsigned> inDims = elementwise.dimsOf(r.info.squareOf);
+      SmallVector<unsigned> outDims = elementwise.dimsOf(orig);
+      for (unsigned d : inDims)
+        iterators.push_back(llvm::is_contained(outDims, d)
+                                ? utils::IteratorType::parallel
+                                : utils::IteratorType::reduction);
+      Value zero = identityFill(sb, loc, stateType, Combiner::Add);
+      auto sum = linalg::GenericOp::create(
+          sb, loc, TypeRange{stateType}, ValueRange{shifted}, ValueRange{zero},
+          {AffineMap::getMultiDimIdentityMap(inDims.size(), c), *outMap},
+          iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nl, arith::AddFOp::create(nb, nl, args[0], args[1])
+                            .getResult());
+          });
+      in.shiftedPartial = contributions.size();
+      contributions.push_back(sum.getResult(0));
+      FailureOr<Value> oldV = runningValue(sb, infos[r.info.squareOf].shift,
+                                           true, offset);
+      FailureOr<Value> newV = runningValue(sb, infos[r.info.squareOf].shift,
+                                           false, offset);
+      if (failed(oldV) || failed(newV))
+        return failure();
+      in.shiftOld = contributions.size();
+      contributions.push_back(*oldV);
+      in.shiftNew = contributions.size();
+      contributions.push_back(*newV);
+    }
+    updateInputs.push_back(in);
+  }
+  YieldOp::create(sb, loc, contributions);
+
+  // --- update region: update the old partials, then aggregate the slice.
+  Block *updateBlock = new Block();
+  loop.getUpdate().push_back(updateBlock);
+  SmallVector<Value> stateArgs, contribArgs;
+  for (Type type : stateTypes)
+    stateArgs.push_back(updateBlock->addArgument(type, loc));
+  for (Value v : contributions)
+    contribArgs.push_back(updateBlock->addArgument(v.getType(), loc));
+  OpBuilder ub = OpBuilder::atBlockBegin(updateBlock);
+  Value offsetArg = contribArgs[0];
+  Value firstSlice = arith::CmpIOp::create(
+      ub, loc, arith::CmpIPredicate::eq, offsetArg,
+      arith::ConstantIndexOp::create(ub, loc, 0));
+  Value offsetF = arith::SIToFPOp::create(
+      ub, loc, ub.getF64Type(),
+      arith::IndexCastOp::create(ub, loc, ub.getI64Type(), offsetArg));
+  SmallVector<Value> newStates;
+  unsigned slot = 0;
+  for (unsigned ri = 0; ri < reductions.size(); ++ri) {
+    const ReductionPlan &r = reductions[ri];
+    const UpdateInputs &in = updateInputs[ri];
+    Value state = stateArgs[slot++];
+    Value orig = r.op->getResult(0);
+    Value partial = contribArgs[in.partial];
+    FailureOr<Value> next;
+    if (r.kind == ReductionKind::Independent) {
+      next = elementwise.build(
+          ub, loc, state, orig, {{state, orig}, {partial, orig}},
+          [&](OpBuilder &nb, Location nl, ValueRange a) {
+            return combineScalars(nb, nl, r.combiner, a[0], a[1]);
+          });
+    } else if (r.kind == ReductionKind::Rescaled) {
+      SmallVector<std::pair<Value, Value>> inputs{{state, orig},
+                                                  {partial, orig}};
+      for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
+        inputs.push_back({contribArgs[in.terms[termIndex].first], term.shift});
+        inputs.push_back({contribArgs[in.terms[termIndex].second], term.shift});
+      }
+      next = elementwise.build(
+          ub, loc, state, orig, inputs,
+          [&](OpBuilder &nb, Location nl, ValueRange a) {
+            // alpha = prod exp(sign * (c_new - c_old)); state*alpha + part.
+            Value scaled = a[0];
+            for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
+              Value diff = arith::SubFOp::create(nb, nl, a[3 + 2 * termIndex],
+                                                 a[2 + 2 * termIndex]);
+              if (term.sign < 0)
+                diff = arith::NegFOp::create(nb, nl, diff);
+              Value alpha = math::ExpOp::create(nb, nl, diff);
+              Value one = arith::ConstantOp::create(
+                  nb, nl, nb.getFloatAttr(alpha.getType(), 1.0));
+              alpha = arith::SelectOp::create(nb, nl, firstSlice, one, alpha);
+              scaled = arith::MulFOp::create(nb, nl, scaled, alpha);
+            }
+            return arith::AddFOp::create(nb, nl, scaled, a[1]).getResult();
+          });
+    } else {
+      Value shiftedState = stateArgs[slot++];
+      Value shiftOrig = infos[r.info.squareOf].shift;
+      SmallVector<std::pair<Value, Value>> inputs{
+          {state, orig},
+          {partial, orig},
+          {shiftedState, orig},
+          {contribArgs[in.shiftedPartial], orig},
+          {contribArgs[in.shiftOld], shiftOrig},
+          {contribArgs[in.shiftNew], shiftOrig}};
+      // Q' = Q + 2 d L + n d^2 + q,  d = c_old - c_new (0 on the first
+      // slice, when there is no old shift).
+      auto deltaOf = [&](OpBuilder &nb, Location nl, ValueRange a) {
+        Value d = arith::SubFOp::create(nb, nl, a[4], a[5]);
+        Value zero = arith::ConstantOp::create(
+            nb, nl, nb.getFloatAttr(d.getType(), 0.0));
+        return arith::SelectOp::create(nb, nl, firstSlice, zero, d)
+            .getResult();
+      };
+      auto countOf = [&](OpBuilder &nb, Location nl, Type type) {
+        return castFloat(nb, nl, offsetF, type);
+      };
+      next = elementwise.build(
+          ub, loc, state, orig, inputs,
+          [&](OpBuilder &nb, Location nl, ValueRange a) {
+            Value d = deltaOf(nb, nl, a);
+            Value n = countOf(nb, nl, d.getType());
+            Value two = arith::ConstantOp::create(
+                nb, nl, nb.getFloatAttr(d.getType(), 2.0));
+            Value twoDL = arith::MulFOp::create(
+                nb, nl, arith::MulFOp::create(nb, nl, two, d), a[2]);
+            Value nDD = arith::MulFOp::create(
+                nb, nl, n, arith::MulFOp::create(nb, nl, d, d));
+            Value q = arith::AddFOp::create(nb, nl, a[0], twoDL);
+            q = arith::AddFOp::create(nb, nl, q, nDD);
+            return arith::AddFOp::create(nb, nl, q, a[1]).getResult();
+          });
+      if (failed(next))
+        break;
+      newStates.push_back(*next);
+      next = elementwise.build(
+          ub, loc, shiftedState, orig, inputs,
+          [&](OpBuilder &nb, Location nl, ValueRange a) {
+            // L' = L + n d + l
+            Value d = deltaOf(nb, nl, a);
+            Value n = countOf(nb, nl, d.getType());
+            Value l = arith::AddFOp::create(
+                nb, nl, a[2], arith::MulFOp::create(nb, nl, n, d));
+            return arith::AddFOp::create(nb, nl, l, a[3]).getResult();
+          });
+      if (failed(next))
+        break;
+      newStates.push_back(*next);
+      continue;
+    }
+    if (failed(next)) {
+      whyNot = "cannot broadcast a factor onto " + nameOf(r.op);
+      return failure();
+    }
+    newStates.push_back(*next);
+  }
+  if (newStates.size() != stateTypes.size()) {
+    whyNot = "cannot build the update of a centered square";
+    return failure();
+  }
+  YieldOp::create(ub, loc, newStates);
+
+  // --- after the loop: members computed from the finished reductions, and
+  // the postponed factors applied once.
+  b.setInsertionPoint(yield);
+  IRMapping finals;
+  slot = 0;
+  SmallVector<Value> finalStates;
+  for (const ReductionPlan &r : reductions) {
+    finalStates.push_back(loop.getResult(slot));
+    slot += r.kind == ReductionKind::CenteredSquare ? 2 : 1;
+  }
+  for (Operation *op : members) {
+    Role role = roles.lookup(op);
+    if (role == Role::Post) {
+      Operation *clone = b.clone(*op, finals);
+      finals.map(op->getResults(), clone->getResults());
+    } else if (role == Role::Reducing) {
+      unsigned index = reductionIndex.lookup(op);
+      Value value = finalStates[index];
+      for (const StrippedFactor &factor : reductions[index].info.stripped) {
+        FailureOr<Value> corrected =
+            applyCorrection(b, value, op->getResult(0), factor, finals);
+        if (failed(corrected)) {
+          whyNot = "cannot apply the postponed factor of " +
+                   nameOf(factor.op) + " to " + nameOf(op);
+          return failure();
+        }
+        value = *corrected;
+      }
+      finals.map(op->getResult(0), value);
+    }
+  }
+
+  // --- final pass: outputs indexed by t, from the finished reductions.
+  SmallVector<Value> outputs(yield.getValues());
+  SmallVector<unsigned> streamedOutputs;
+  for (auto [i, v] : llvm::enumerate(outputs))
+    if (isa<RankedTensorType>(v.getType()) && hasT(v))
+      streamedOutputs.push_back(i);
+  SmallVector<Value> finalOutputs;
+  for (Value v : outputs)
+    finalOutputs.push_back(finals.lookupOrDefault(v));
+  if (!streamedOutputs.empty()) {
+    SmallVector<Value> outInits;
+    for (unsigned i : streamedOutputs) {
+      auto type = cast<RankedTensorType>(outputs[i].getType());
+      outInits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                                 type.getElementType()));
+    }
+    auto pass = TemporalSliceOp::create(b, loc, TypeRange(ValueRange(outInits)),
+                                        dim, b.getI64IntegerAttr(step),
+                                        outInits);
+    pass->setAttr("smap.final_pass", b.getUnitAttr());
+    Block *passSlice = new Block();
+    pass.getSlice().push_back(passSlice);
+    Value passOffset = passSlice->addArgument(b.getIndexType(), loc);
+    for (Value v : outInits)
+      passSlice->addArgument(v.getType(), loc);
+    OpBuilder pb = OpBuilder::atBlockBegin(passSlice);
+    // Recompute the streamed members exactly, with the final reductions.
+    loopMap = finals;
+    sliceCache.clear();
+    llvm::SmallPtrSet<Operation *, 16> needed;
+    for (unsigned i : streamedOutputs)
+      if (Operation *def = outputs[i].getDefiningOp())
+        needed.insert(def);
+    for (Operation *op : llvm::reverse(members))
+      if (needed.contains(op))
+        for (Value operand : op->getOperands())
+          if (Operation *def = operand.getDefiningOp())
+            if (roles.lookup(def) == Role::Streamed)
+              needed.insert(def);
+    for (Operation *op : members) {
+      if (roles.lookup(op) != Role::Streamed || !needed.contains(op))
+        continue;
+      FailureOr<Value> v =
+          cloneInLoop(pb, op, passOffset, /*stripFactors=*/false,
+                      /*identityInit=*/false);
+      if (failed(v))
+        return failure();
+      loopMap.map(op->getResult(0), *v);
+      sliceCache[op->getResult(0)] = *v;
+    }
+    SmallVector<Value> passYield{passOffset};
+    for (unsigned i : streamedOutputs) {
+      Value v = outputs[i];
+      Value slice = sliceCache.lookup(v);
+      if (!slice)
+        slice = extractSlice(pb, finals.lookupOrDefault(v), v, passOffset);
+      passYield.push_back(slice);
+    }
+    YieldOp::create(pb, loc, passYield);
+
+    Block *passUpdate = new Block();
+    pass.getUpdate().push_back(passUpdate);
+    SmallVector<Value> accs;
+    for (Value v : outInits)
+      accs.push_back(passUpdate->addArgument(v.getType(), loc));
+    Value at = passUpdate->addArgument(b.getIndexType(), loc);
+    SmallVector<Value> slices;
+    for (unsigned k = 1; k < passYield.size(); ++k)
+      slices.push_back(
+          passUpdate->addArgument(passYield[k].getType(), loc));
+    OpBuilder qb = OpBuilder::atBlockBegin(passUpdate);
+    SmallVector<Value> inserted;
+    for (auto [k, i] : llvm::enumerate(streamedOutputs)) {
+      Value orig = outputs[i];
+      auto sliceType = cast<RankedTensorType>(slices[k].getType());
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (auto [j, ids] : llvm::enumerate(smg.getValueDims(orig))) {
+        bool isT = ids.size() == 1 && ids[0] == t;
+        offsets.push_back(isT ? OpFoldResult(at) : qb.getIndexAttr(0));
+        sizes.push_back(qb.getIndexAttr(sliceType.getDimSize(j)));
+        strides.push_back(qb.getIndexAttr(1));
+      }
+      inserted.push_back(tensor::InsertSliceOp::create(
+          qb, loc, slices[k], accs[k], offsets, sizes, strides));
+    }
+    YieldOp::create(qb, loc, inserted);
+    for (auto [k, i] : llvm::enumerate(streamedOutputs))
+      finalOutputs[i] = pass.getResult(k);
+  }
+  yield->setOperands(finalOutputs);
+
+  // The members indexed by t and the reductions now live in the loops.
+  // Users come after their producers: erasing in reverse leaves none.
+  for (Operation *op : llvm::reverse(members))
+    if (roles.lookup(op) != Role::Pre)
+      op->erase();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+static std::string describePlan(const SpaceMappingGraph &smg,
+                                ArrayRef<ReductionPlan> reductions) {
+  std::string out;
+  for (auto [i, r] : llvm::enumerate(reductions)) {
+    out += (i ? "; " : "") + smg.lookupSpace(r.op)->name + " ";
+    switch (r.kind) {
+    case ReductionKind::Independent:
+      out += "accumulated (" + stringifyCombiner(r.combiner).str() + ")";
+      break;
+    case ReductionKind::Rescaled:
+      out += "rescaled";
+      if (!r.info.stripped.empty())
+        out += ", with " + std::to_string(r.info.stripped.size()) +
+               " factor(s) applied after the loop";
+      break;
+    case ReductionKind::CenteredSquare:
+      out += "combined by the shift formula (Chan/Welford)";
+      break;
+    }
+  }
+  return out;
+}
+
+static LogicalResult sliceGraph(GraphOp graph) {
+  ScheduleAttr schedule = graph.getScheduleAttr();
+  if (!schedule || schedule.getTemporal().empty())
+    return success();
+  // A spatially sliced graph is sliced temporally in its blocks.
+  if (llvm::any_of(graph.getBody().front(),
+                   [](Operation &op) { return isa<SpatialSliceOp>(op); }))
+    return success();
+  if (llvm::any_of(graph.getBody().front(),
+                   [](Operation &op) { return isa<TemporalSliceOp>(op); }))
+    return success();
+
+  FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
+  if (failed(smg))
+    return failure();
+  const SliceSize &slice = schedule.getTemporal().front();
+  auto it = llvm::find_if(smg->getDims(), [&](const GlobalDim &d) {
+    return d.name == slice.dim.getValue();
+  });
+  if (it == smg->getDims().end())
+    return graph.emitError("smap-temporal-slice: schedule slices unknown dim '")
+           << slice.dim.getValue() << "'";
+  if (it->extent % slice.size != 0)
+    return graph.emitError("smap-temporal-slice: slice ")
+           << slice.size << " does not divide dim '" << it->name << "' ("
+           << it->extent << "); ragged slices are not supported yet";
+  unsigned t = it - smg->getDims().begin();
+
+  TemporalSlicer slicer(graph, *smg, t, slice.size);
+  if (failed(slicer.plan())) {
+    remark::missed(graph.getLoc(), remarkOpts("temporal-slice", "not-sliced"))
+        << ("dim '" + it->name + "' not sliced temporally: " + slicer.whyNot);
+    return success();
+  }
+  // Rewrite a copy, so that a failure leaves the graph as it was.
+  OpBuilder builder(graph);
+  auto copy = cast<GraphOp>(builder.clone(*graph));
+  FailureOr<SpaceMappingGraph> copySmg = SpaceMappingGraph::build(copy);
+  TemporalSlicer copySlicer(copy, *copySmg, t, slice.size);
+  if (failed(copySlicer.plan()) || failed(copySlicer.rewrite())) {
+    if (copySlicer.whyNot.empty())
+      copySlicer.whyNot = "a member cannot be broadcast onto the reduction it "
+                          "feeds";
+    remark::missed(graph.getLoc(), remarkOpts("temporal-slice", "not-sliced"))
+        << ("dim '" + it->name + "' not sliced temporally: " +
+            copySlicer.whyNot);
+    copy.erase();
+    return success();
+  }
+  graph.replaceAllUsesWith(copy.getResults());
+  graph.erase();
+  remark::passed(copy.getLoc(), remarkOpts("temporal-slice", "sliced"))
+      << ("dim '" + it->name + "' sliced temporally by " +
+          std::to_string(slice.size) + ": " +
+          describePlan(*copySmg, copySlicer.reductions));
+  return success();
+}
+
+namespace {
+struct TemporalSlicePass
+    : public smap::impl::SMapTemporalSliceBase<TemporalSlicePass> {
+  void runOnOperation() override {
+    SmallVector<GraphOp> graphs;
+    getOperation()->walk([&](GraphOp graph) { graphs.push_back(graph); });
+    for (GraphOp graph : graphs)
+      if (failed(sliceGraph(graph)))
+        return signalPassFailure();
+  }
+};
+} // namespace
