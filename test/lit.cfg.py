@@ -17,6 +17,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(
     ("%spacefusion_plugin",
      os.path.join(config.spacefusion_obj_root, "lib", "SpaceFusionPlugin.so")))
+config.substitutions.append(("%scripts", os.path.join(config.spacefusion_src_root, "scripts")))
 config.substitutions.append(("%examples", os.path.join(config.spacefusion_src_root, "examples")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -25,5 +26,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.spacefusion_tools_dir, config.llvm_tools_dir]
-tools = ["spacefusion-opt", "spacefusion-capi-test", "mlir-opt"]
+tools = ["spacefusion-opt", "spacefusion-run", "spacefusion-capi-test", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
