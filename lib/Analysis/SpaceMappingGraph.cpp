@@ -1022,6 +1022,26 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
   nameDims();
   for (unsigned d = 0; d < smg.dims.size(); ++d)
     classify(d);
+  // A dim an earlier analysis declared not sliceable (e.g. with UTA
+  // disabled) stays so: rebuilding the SMG never loosens a decision.
+  if (ArrayAttr annotated = graph.getDimsAttr()) {
+    auto reasons = graph->getAttrOfType<DictionaryAttr>("smap.not_sliceable");
+    for (Attribute attr : annotated) {
+      auto dimAttr = cast<DimAttr>(attr);
+      if (dimAttr.getDimClass() != DimClass::NotSliceable)
+        continue;
+      for (GlobalDim &dim : smg.dims) {
+        if (dim.name != dimAttr.getName().getValue() ||
+            dim.dimClass == DimClass::NotSliceable)
+          continue;
+        dim.dimClass = DimClass::NotSliceable;
+        auto reason = reasons ? reasons.getAs<StringAttr>(dim.name)
+                              : StringAttr();
+        dim.reason = reason ? reason.str()
+                            : "declared not sliceable by an earlier analysis";
+      }
+    }
+  }
   return std::move(smg);
 }
 

@@ -7,6 +7,7 @@
 
 #include "spacefusion/Pipelines/Pipelines.h"
 
+#include "spacefusion/Conversion/Passes.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -29,11 +30,18 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
   smap::SMapAnalyzeOptions analyzeOptions;
   analyzeOptions.allowUpdateThenAggregate = options.allowOnlineSoftmax;
   pm.addPass(smap::createSMapAnalyze(analyzeOptions));
+
+  pm.addPass(smap::createSMapSchedule());
+  pm.addPass(smap::createSMapSpatialSlice());
+  pm.addPass(smap::createSMapTemporalSlice());
+  if (options.lowerToLoops)
+    pm.addPass(smap::createSMapLowerToLoops());
 }
 
 void mlir::spacefusion::registerSpaceFusionPipeline() {
   PassPipelineRegistration<SpaceFusionPipelineOptions>(
       "spacefusion-pipeline",
-      "The SpaceFusion pipeline: fusion groups, target, Space-Mapping Graph",
+      "The SpaceFusion pipeline: fusion groups, target, Space-Mapping Graph, "
+      "schedule, spatial and temporal slicing",
       buildSpaceFusionPipeline);
 }

@@ -1,5 +1,5 @@
-// The pipeline forms the groups, attaches the target and classifies dims;
-// its options reach the passes.
+// The pipeline forms the groups, attaches the target, classifies dims,
+// schedules and slices; its options reach the passes.
 // RUN: spacefusion-opt --spacefusion-pipeline %examples/attention_paper.mlir | FileCheck %s --check-prefix=DEFAULT
 // RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-online-softmax=false" %examples/attention_paper.mlir \
 // RUN:   | FileCheck %s --check-prefix=NOUTA
@@ -24,4 +24,19 @@
 // SPLIT: %[[G:.*]] = smap.graph
 // SPLIT: linalg.fill
 // SPLIT: smap.graph(%{{.*}} = %[[G]]
-// SPLIT-NOT: smap.graph
+// SPLIT-NOT: smap.graph(%{{[^ ]*}} = %{{[^ ]*}} : tensor<4096x1024xf32>
+
+// With UTA disabled, the SMG blocks keep l unsliced too.
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-online-softmax=false" %examples/attention_paper.mlir \
+// RUN:   | FileCheck %s --check-prefix=NOUTA-BLOCK
+// NOUTA-BLOCK: smap.spatial_slice
+// NOUTA-BLOCK: smap.graph
+// NOUTA-BLOCK-SAME: #smap.dim<"l", 512, not_sliceable>
+// NOUTA-BLOCK-NOT: smap.temporal_slice #smap.dim<"l"
+
+// The CPU path ends in loops on tensors.
+// RUN: spacefusion-opt --spacefusion-pipeline="target=cpu lower-to-loops=true" %examples/softmax_last.mlir \
+// RUN:   | FileCheck %s --check-prefix=LOOPS
+// LOOPS-LABEL: func.func @softmax_last
+// LOOPS: scf.for
+// LOOPS-NOT: smap.{{graph|spatial_slice|temporal_slice}}

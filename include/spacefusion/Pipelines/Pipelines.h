@@ -37,12 +37,17 @@ struct SpaceFusionPipelineOptions
   PassOptions::ListOption<std::string> exclude{
       *this, "exclude",
       llvm::cl::desc("Op names never put in a fusion group")};
+  PassOptions::Option<bool> lowerToLoops{
+      *this, "lower-to-loops",
+      llvm::cl::desc("End with smap-lower-to-loops (the CPU path): linalg, "
+                     "tensor and scf on tensors, ready for bufferization"),
+      llvm::cl::init(false)};
 };
 
-/// Appends the SpaceFusion pipeline to `pm` (anchored on a module or a
-/// function): form fusion groups, attach the target, build and classify
-/// each group's Space-Mapping Graph. Later stages (scheduling, slicing,
-/// lowering) are appended here as they land.
+/// Appends the SpaceFusion pipeline to `pm` (anchored on a module): form
+/// fusion groups, attach the target, build and classify each group's
+/// Space-Mapping Graph, schedule it, and slice it spatially and temporally;
+/// with `lowerToLoops`, lower the sliced graphs to scf loops for the CPU.
 void buildSpaceFusionPipeline(OpPassManager &pm,
                               const SpaceFusionPipelineOptions &options);
 

@@ -300,8 +300,12 @@ static LogicalResult sliceGraph(GraphOp graph) {
   YieldOp::create(member, graph.getLoc(), nestedOutputs);
   YieldOp::create(inner, graph.getLoc(), nested.getResults());
 
-  // The nested graph carries the temporal part of the schedule.
+  // The nested graph carries the temporal part of the schedule, and the
+  // parent's decisions about dims (a dim declared not sliceable stays so).
   nested.setTargetAttr(graph.getTargetAttr());
+  nested.setDimsAttr(graph.getDimsAttr());
+  if (Attribute reasons = graph->getAttr("smap.not_sliceable"))
+    nested->setAttr("smap.not_sliceable", reasons);
   FailureOr<SpaceMappingGraph> nestedSmg = SpaceMappingGraph::build(nested);
   if (failed(nestedSmg))
     return failure();
