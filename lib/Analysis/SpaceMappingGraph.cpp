@@ -599,20 +599,27 @@ void SMGBuilder::nameDims() {
 
   // Output dims, by position: rows m and columns n, batch dims before them.
   static const char *batchNames[] = {"b", "h", "g"};
+  // Positions count unit dims too, so that a batch of one does not rename
+  // the heads.
   for (Value output : smg.graph.getYield().getValues()) {
-    SmallVector<unsigned> flat;
-    for (auto &ids : smg.getValueDims(output))
-      llvm::append_range(flat, ids);
-    llvm::erase_if(flat, [&](unsigned d) { return smg.dims[d].extent == 1; });
+    SmallVector<std::optional<unsigned>> flat;
+    for (auto &ids : smg.getValueDims(output)) {
+      if (ids.empty())
+        flat.push_back(std::nullopt);
+      for (unsigned d : ids)
+        flat.push_back(d);
+    }
     for (auto [pos, d] : llvm::enumerate(flat)) {
+      if (!d || smg.dims[*d].extent == 1)
+        continue;
       size_t fromEnd = flat.size() - 1 - pos;
       if (flat.size() == 1 || fromEnd == 1)
-        assign(d, "m");
+        assign(*d, "m");
       else if (fromEnd == 0)
-        assign(d, "n");
+        assign(*d, "n");
       else
-        assign(d, pos < 3 ? batchNames[pos] : "b");
-      visit(d);
+        assign(*d, pos < 3 ? batchNames[pos] : "b");
+      visit(*d);
     }
   }
   // Dims of intermediates only: l; dims of graph inputs only: k.
