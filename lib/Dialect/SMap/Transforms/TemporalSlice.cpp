@@ -734,20 +734,12 @@ FailureOr<Value> TemporalSlicer::applyCorrection(OpBuilder &b, Value acc,
         IRMapping mapping;
         for (auto [arg, newArg] : llvm::zip(args, newArgs.drop_front()))
           mapping.map(arg, newArg);
-        // Clone the ops computing the leaf, in body order.
-        for (Operation &inner : body->without_terminator()) {
-          bool needed = llvm::all_of(inner.getOperands(), [&](Value v) {
-            return mapping.contains(v) || !isa<BlockArgument>(v) ||
-                   false;
-          });
-          llvm::SmallSetVector<BlockArgument, 4> innerArgs;
-          for (Value r : inner.getResults())
-            collectArgs(r, innerArgs);
-          if (needed && llvm::all_of(innerArgs, [&](BlockArgument a) {
-                return args.contains(a);
-              }))
+        // Clone, in body order, the ops computable from the leaf's operands
+        // alone; the leaf is among them.
+        for (Operation &inner : body->without_terminator())
+          if (llvm::all_of(inner.getOperands(),
+                           [&](Value v) { return mapping.contains(v); }))
             nb.clone(inner, mapping);
-        }
         Value leaf = mapping.lookupOrDefault(factor.leaf);
         return factor.inverted
                    ? arith::DivFOp::create(nb, nl, newArgs[0], leaf).getResult()
