@@ -193,6 +193,12 @@ private:
 
   // Rewriting helpers.
   Type sliceType(Value orig) const;
+  /// Offsets, sizes and strides of `orig`'s slice at `offset` along t.
+  void sliceGeometry(OpBuilder &b, Value orig, Value offset,
+                     RankedTensorType sliceType,
+                     SmallVectorImpl<OpFoldResult> &offsets,
+                     SmallVectorImpl<OpFoldResult> &sizes,
+                     SmallVectorImpl<OpFoldResult> &strides);
   Value extractSlice(OpBuilder &b, Value full, Value orig, Value offset);
   FailureOr<Value> runningValue(OpBuilder &b, Value orig, bool old,
                                 Value offset);
@@ -202,6 +208,20 @@ private:
   FailureOr<Value> applyCorrection(OpBuilder &b, Value acc, Value accOrig,
                                    const StrippedFactor &factor,
                                    IRMapping &finals);
+  LogicalResult buildSliceRegion(Block *sliceBlock, Value offset);
+  LogicalResult buildUpdateRegion(TemporalSliceOp loop);
+  LogicalResult buildEpilogue(OpBuilder &b, TemporalSliceOp loop,
+                              IRMapping &finals);
+  LogicalResult buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
+                               SmallVectorImpl<Value> &finalOutputs);
+
+  /// Where each reduction's update finds its inputs among the slice
+  /// region's contributions.
+  struct UpdateInputs {
+    unsigned partial;
+    SmallVector<std::pair<unsigned, unsigned>> terms; // (old, new) per term
+    unsigned shiftedPartial = 0, shiftOld = 0, shiftNew = 0;
+  };
 
   GraphOp graph;
   const SpaceMappingGraph &smg;
@@ -223,7 +243,10 @@ private:
   DenseMap<Value, Value> sliceCache;
   DenseMap<Operation *, Value> partials;
   DenseMap<Operation *, Value> states, shiftedStates;
-  Value seenOld, seenNew; // f32-like element counts of seen slices
+  Value seenOld, seenNew; // f64 counts of the elements seen
+  SmallVector<Type> stateTypes;
+  SmallVector<Value> contributions;
+  SmallVector<UpdateInputs> updateInputs;
 };
 
 } // namespace
@@ -495,18 +518,24 @@ Type TemporalSlicer::sliceType(Value orig) const {
   return type.clone(shape);
 }
 
-Value TemporalSlicer::extractSlice(OpBuilder &b, Value full, Value orig,
-                                   Value offset) {
-  auto type = cast<RankedTensorType>(full.getType());
-  auto sliced = cast<RankedTensorType>(sliceType(orig));
-  SmallVector<OpFoldResult> offsets, sizes, strides;
+void TemporalSlicer::sliceGeometry(OpBuilder &b, Value orig, Value offset,
+                                   RankedTensorType sliceType,
+                                   SmallVectorImpl<OpFoldResult> &offsets,
+                                   SmallVectorImpl<OpFoldResult> &sizes,
+                                   SmallVectorImpl<OpFoldResult> &strides) {
   for (auto [j, ids] : llvm::enumerate(smg.getValueDims(orig))) {
     bool isT = ids.size() == 1 && ids[0] == t;
     offsets.push_back(isT ? OpFoldResult(offset) : b.getIndexAttr(0));
-    sizes.push_back(b.getIndexAttr(sliced.getDimSize(j)));
+    sizes.push_back(b.getIndexAttr(sliceType.getDimSize(j)));
     strides.push_back(b.getIndexAttr(1));
   }
-  (void)type;
+}
+
+Value TemporalSlicer::extractSlice(OpBuilder &b, Value full, Value orig,
+                                   Value offset) {
+  auto sliced = cast<RankedTensorType>(sliceType(orig));
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  sliceGeometry(b, orig, offset, sliced, offsets, sizes, strides);
   return tensor::ExtractSliceOp::create(b, graph.getLoc(), sliced, full,
                                         offsets, sizes, strides);
 }
@@ -748,45 +777,11 @@ FailureOr<Value> TemporalSlicer::applyCorrection(OpBuilder &b, Value acc,
       });
 }
 
-LogicalResult TemporalSlicer::rewrite() {
-  MLIRContext *ctx = graph.getContext();
+/// The slice region: one slice of every member of the main loop along t,
+/// one partial per reduction, and what the updates need.
+LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
+                                               Value offset) {
   Location loc = graph.getLoc();
-  YieldOp yield = graph.getYield();
-  OpBuilder b(yield);
-  DimAttr dim = DimAttr::get(ctx, StringAttr::get(ctx, smg.getDims()[t].name),
-                             extent, DimClass::Temporal);
-
-  // Pre members stay where they are; everything else is rebuilt below.
-  // The carried state: one partial per reduction (plus the shifted sum of a
-  // centered square), initialized from the reduction's own init.
-  SmallVector<Value> inits;
-  SmallVector<std::pair<Operation *, bool>> stateSlots; // (reduction, isL)
-  for (const ReductionPlan &r : reductions) {
-    auto linalgOp = cast<linalg::LinalgOp>(r.op);
-    inits.push_back(linalgOp.getDpsInitOperand(0)->get());
-    stateSlots.push_back({r.op, false});
-    if (r.kind == ReductionKind::CenteredSquare) {
-      inits.push_back(identityFill(b, loc, r.op->getResult(0).getType(),
-                                   Combiner::Add));
-      stateSlots.push_back({r.op, true});
-    }
-  }
-  SmallVector<Type> stateTypes;
-  for (Value v : inits)
-    stateTypes.push_back(v.getType());
-
-  auto loop = TemporalSliceOp::create(b, loc, stateTypes, dim,
-                                      b.getI64IntegerAttr(step), inits);
-  Block *sliceBlock = new Block();
-  loop.getSlice().push_back(sliceBlock);
-  Value offset = sliceBlock->addArgument(b.getIndexType(), loc);
-  for (auto [i, type] : llvm::enumerate(stateTypes)) {
-    Value arg = sliceBlock->addArgument(type, loc);
-    auto [op, isL] = stateSlots[i];
-    (isL ? shiftedStates : states)[op] = arg;
-  }
-
-  // --- slice region: one slice of every member along t.
   OpBuilder sb = OpBuilder::atBlockBegin(sliceBlock);
   Value offsetI64 = arith::IndexCastOp::create(sb, loc, sb.getI64Type(), offset);
   seenOld = arith::SIToFPOp::create(sb, loc, sb.getF64Type(), offsetI64);
@@ -811,13 +806,8 @@ LogicalResult TemporalSlicer::rewrite() {
     }
   }
   // Contributions: each partial, plus what its update needs.
-  SmallVector<Value> contributions{offset};
-  struct UpdateInputs {
-    unsigned partial;
-    SmallVector<std::pair<unsigned, unsigned>> terms; // (old, new) per term
-    unsigned shiftedPartial = 0, shiftOld = 0, shiftNew = 0;
-  };
-  SmallVector<UpdateInputs> updateInputs;
+  contributions = {offset};
+  updateInputs.clear();
   for (const ReductionPlan &r : reductions) {
     UpdateInputs in;
     in.partial = contributions.size();
@@ -838,7 +828,7 @@ LogicalResult TemporalSlicer::rewrite() {
       Value state = states.lookup(r.op);
       Value orig = r.op->getResult(0);
       auto stateType = cast<RankedTensorType>(state.getType());
-      MLIRContext *c = ctx;
+      MLIRContext *c = graph.getContext();
       FailureOr<AffineMap> outMap =
           elementwise.broadcastMap(orig, r.info.squareOf, c);
       if (failed(outMap)) {
@@ -878,7 +868,12 @@ LogicalResult TemporalSlicer::rewrite() {
   }
   YieldOp::create(sb, loc, contributions);
 
-  // --- update region: update the old partials, then aggregate the slice.
+  return success();
+}
+
+/// The update region: update the old partials, then aggregate the slice.
+LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
+  Location loc = graph.getLoc();
   Block *updateBlock = new Block();
   loop.getUpdate().push_back(updateBlock);
   SmallVector<Value> stateArgs, contribArgs;
@@ -1001,11 +996,16 @@ LogicalResult TemporalSlicer::rewrite() {
   }
   YieldOp::create(ub, loc, newStates);
 
-  // --- after the loop: members computed from the finished reductions, and
-  // the postponed factors applied once.
-  b.setInsertionPoint(yield);
-  IRMapping finals;
-  slot = 0;
+  return success();
+}
+
+/// After the loop: the members computed from the finished reductions, and
+/// the postponed factors applied once. `finals` maps original values to
+/// their final ones.
+LogicalResult TemporalSlicer::buildEpilogue(OpBuilder &b,
+                                            TemporalSliceOp loop,
+                                            IRMapping &finals) {
+  unsigned slot = 0;
   SmallVector<Value> finalStates;
   for (const ReductionPlan &r : reductions) {
     finalStates.push_back(loop.getResult(slot));
@@ -1033,13 +1033,21 @@ LogicalResult TemporalSlicer::rewrite() {
     }
   }
 
-  // --- final pass: outputs indexed by t, from the finished reductions.
-  SmallVector<Value> outputs(yield.getValues());
+  return success();
+}
+
+/// The final pass: outputs indexed by t, recomputed slice by slice from the
+/// finished reductions. Fills `finalOutputs` with the graph's outputs.
+LogicalResult TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim,
+                                             IRMapping &finals,
+                                             SmallVectorImpl<Value> &finalOutputs) {
+  Location loc = graph.getLoc();
+  SmallVector<Value> outputs(graph.getYield().getValues());
   SmallVector<unsigned> streamedOutputs;
   for (auto [i, v] : llvm::enumerate(outputs))
     if (isa<RankedTensorType>(v.getType()) && hasT(v))
       streamedOutputs.push_back(i);
-  SmallVector<Value> finalOutputs;
+  finalOutputs.clear();
   for (Value v : outputs)
     finalOutputs.push_back(finals.lookupOrDefault(v));
   if (!streamedOutputs.empty()) {
@@ -1106,15 +1114,10 @@ LogicalResult TemporalSlicer::rewrite() {
     OpBuilder qb = OpBuilder::atBlockBegin(passUpdate);
     SmallVector<Value> inserted;
     for (auto [k, i] : llvm::enumerate(streamedOutputs)) {
-      Value orig = outputs[i];
-      auto sliceType = cast<RankedTensorType>(slices[k].getType());
       SmallVector<OpFoldResult> offsets, sizes, strides;
-      for (auto [j, ids] : llvm::enumerate(smg.getValueDims(orig))) {
-        bool isT = ids.size() == 1 && ids[0] == t;
-        offsets.push_back(isT ? OpFoldResult(at) : qb.getIndexAttr(0));
-        sizes.push_back(qb.getIndexAttr(sliceType.getDimSize(j)));
-        strides.push_back(qb.getIndexAttr(1));
-      }
+      sliceGeometry(qb, outputs[i], at,
+                    cast<RankedTensorType>(slices[k].getType()), offsets,
+                    sizes, strides);
       inserted.push_back(tensor::InsertSliceOp::create(
           qb, loc, slices[k], accs[k], offsets, sizes, strides));
     }
@@ -1122,6 +1125,57 @@ LogicalResult TemporalSlicer::rewrite() {
     for (auto [k, i] : llvm::enumerate(streamedOutputs))
       finalOutputs[i] = pass.getResult(k);
   }
+  return success();
+}
+
+/// Rewrites the graph body into the loops.
+LogicalResult TemporalSlicer::rewrite() {
+  MLIRContext *ctx = graph.getContext();
+  Location loc = graph.getLoc();
+  YieldOp yield = graph.getYield();
+  OpBuilder b(yield);
+  DimAttr dim = DimAttr::get(ctx, StringAttr::get(ctx, smg.getDims()[t].name),
+                             extent, DimClass::Temporal);
+
+  // Pre members stay where they are; everything else is rebuilt below.
+  // The carried state: one partial per reduction (plus the shifted sum of a
+  // centered square), initialized from the reduction's own init.
+  SmallVector<Value> inits;
+  SmallVector<std::pair<Operation *, bool>> stateSlots; // (reduction, isL)
+  for (const ReductionPlan &r : reductions) {
+    auto linalgOp = cast<linalg::LinalgOp>(r.op);
+    inits.push_back(linalgOp.getDpsInitOperand(0)->get());
+    stateSlots.push_back({r.op, false});
+    if (r.kind == ReductionKind::CenteredSquare) {
+      inits.push_back(identityFill(b, loc, r.op->getResult(0).getType(),
+                                   Combiner::Add));
+      stateSlots.push_back({r.op, true});
+    }
+  }
+  stateTypes.clear();
+  for (Value v : inits)
+    stateTypes.push_back(v.getType());
+
+  auto loop = TemporalSliceOp::create(b, loc, stateTypes, dim,
+                                      b.getI64IntegerAttr(step), inits);
+  Block *sliceBlock = new Block();
+  loop.getSlice().push_back(sliceBlock);
+  Value offset = sliceBlock->addArgument(b.getIndexType(), loc);
+  for (auto [i, type] : llvm::enumerate(stateTypes)) {
+    Value arg = sliceBlock->addArgument(type, loc);
+    auto [op, isL] = stateSlots[i];
+    (isL ? shiftedStates : states)[op] = arg;
+  }
+
+  if (failed(buildSliceRegion(sliceBlock, offset)) ||
+      failed(buildUpdateRegion(loop)))
+    return failure();
+  b.setInsertionPoint(yield);
+  IRMapping finals;
+  SmallVector<Value> finalOutputs;
+  if (failed(buildEpilogue(b, loop, finals)) ||
+      failed(buildFinalPass(b, dim, finals, finalOutputs)))
+    return failure();
   yield->setOperands(finalOutputs);
 
   // The members indexed by t and the reductions now live in the loops.
