@@ -11,14 +11,26 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".c", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.spacefusion_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["CMakeLists.txt", "README.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "results"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(
     ("%spacefusion_plugin",
      os.path.join(config.spacefusion_obj_root, "lib", "SpaceFusionPlugin.so")))
+config.substitutions.append(
+    ("%spacefusion_runtime_link",
+     "-L{0} -lspacefusion_cuda_runtime -Wl,-rpath,{0}".format(
+         os.path.join(config.spacefusion_obj_root, "lib"))))
+config.substitutions.append(
+    ("%spacefusion_include", os.path.join(config.spacefusion_src_root, "include")))
 config.substitutions.append(("%scripts", os.path.join(config.spacefusion_src_root, "scripts")))
 config.substitutions.append(("%examples", os.path.join(config.spacefusion_src_root, "examples")))
+
+import shutil
+if config.spacefusion_has_cuda_runtime:
+    config.available_features.add("cuda-runtime")
+if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
+    config.available_features.add("gpu")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -26,5 +38,6 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.spacefusion_tools_dir, config.llvm_tools_dir]
-tools = ["spacefusion-opt", "spacefusion-run", "spacefusion-capi-test", "mlir-opt"]
+tools = ["spacefusion-opt", "spacefusion-run", "spacefusion-capi-test", "mlir-opt",
+         "mlir-translate", "clang"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,40 @@
+/*===- spacefusion-runtime/Runtime.h - Runtime error state --------*- C -*-===*\
+|*                                                                            *|
+|* Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with   *|
+|* LLVM Exceptions. See LICENSE for license information.                      *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* libspacefusion_cuda_runtime.so implements MLIR's mgpu* host ABI on the     *|
+|* CUDA driver API. Besides it, these functions let a caller check what the   *|
+|* compiled code could not report itself: the mgpu* functions return no      *|
+|* status, so every failing driver call is printed and the first one is kept. *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef SPACEFUSION_RUNTIME_RUNTIME_H
+#define SPACEFUSION_RUNTIME_RUNTIME_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The first error since the last clear: a CUresult, -1 for the runtime's own
+/// errors (no GPU, kernel not found), 0 when all calls succeeded.
+int spacefusionRuntimeGetError(void);
+
+/// The message of that error ("launching kernel 'k' (...): cuLaunchKernel
+/// failed: CUDA_ERROR_INVALID_VALUE (...)"), or "".
+const char *spacefusionRuntimeGetErrorMessage(void);
+
+/// Forgets the recorded error.
+void spacefusionRuntimeClearError(void);
+
+/// 1 when a CUDA driver and at least one device are present.
+int spacefusionRuntimeHasDevice(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPACEFUSION_RUNTIME_RUNTIME_H */

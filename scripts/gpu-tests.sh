@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# GPU integration tests: the GPU machine has no MLIR, so they are built here
+# and run there.
+#   scripts/gpu-tests.sh build        compile test/Integration/GPU into build/gpu-tests
+#   bash build/gpu-tests/run.sh       (on the GPU machine) run them, outputs in $OUT or ./out
+#   scripts/gpu-tests.sh check DIR    FileCheck the outputs in DIR against the tests
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${SPACEFUSION_BUILD_DIR:-$root/build}"
+bundle="$build/gpu-tests"
+tools=/usr/lib/llvm-22/bin
+
+case "${1:-}" in
+build)
+  rm -rf "$bundle" && mkdir -p "$bundle"
+  cp "$build/lib/libspacefusion_cuda_runtime.so" "$bundle/"
+  echo 'set -u; cd "$(dirname "$0")"; out="${OUT:-out}"; mkdir -p "$out"; status=0' > "$bundle/run.sh"
+  for test in "$root"/test/Integration/GPU/*.mlir; do
+    name="$(basename "$test" .mlir)"
+    pipeline="$(sed -n 's/.*--gpu-lower-to-nvvm-pipeline="\([^"]*\)".*/\1/p' "$test" | head -1)"
+    "$tools/mlir-opt" "$test" --gpu-lower-to-nvvm-pipeline="$pipeline" \
+      | "$tools/mlir-translate" --mlir-to-llvmir -o "$bundle/$name.ll"
+    "$tools/clang" -O2 -shared -fPIC "$bundle/$name.ll" -o "$bundle/lib$name.so" \
+      -L"$bundle" -lspacefusion_cuda_runtime -Wl,-rpath,'$ORIGIN'
+    "$tools/clang" -O2 "$root/test/Integration/GPU/$name-main.c" -I"$root/include" \
+      "$bundle/lib$name.so" -L"$bundle" -lspacefusion_cuda_runtime -lm \
+      -Wl,-rpath,'$ORIGIN' -o "$bundle/$name"
+    echo "./$name > \"\$out/$name.out\" 2>&1; echo \"$name: exit \$?\"; cat \"\$out/$name.out\"" >> "$bundle/run.sh"
+  done
+  echo "built $(ls "$bundle" | wc -l) files in $bundle"
+  ;;
+check)
+  dir="${2:?usage: gpu-tests.sh check DIR}"
+  for test in "$root"/test/Integration/GPU/*.mlir; do
+    name="$(basename "$test" .mlir)"
+    "$tools/FileCheck" "$test" --input-file "$dir/$name.out" && echo "$name: PASS"
+  done
+  ;;
+*)
+  echo "usage: $0 build | check DIR" >&2
+  exit 2
+  ;;
+esac
