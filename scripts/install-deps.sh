@@ -11,8 +11,9 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
   # The MLIR dylib's link dependencies as shipped by Debian's cmake exports.
   libzstd-dev zlib1g-dev libcurl4-openssl-dev libedit-dev libxml2-dev libffi-dev
-  # Python for lit.
-  python3
+  # Python for lit, and for the Python package and its tests (Debian's
+  # python3 at /usr/bin/python3; no PyPI).
+  python3 python3-numpy python3-pytest
 )
 
 missing=()

@@ -293,12 +293,13 @@ private:
   DenseMap<unsigned, unsigned> dimOfAtom;
   /// Members in program order with their roles.
   SmallVector<std::pair<Operation *, MemberRole>> members;
-  /// Relayouts of graph inputs: they are re-read per block like the inputs
-  /// themselves, so broadcasting them costs no recomputation.
-  llvm::SmallPtrSet<Operation *, 8> inputRelayouts;
-  bool isInputRelayout(Operation *op) const {
-    return inputRelayouts.contains(op);
-  }
+  /// Members computed from graph inputs alone, element by element
+  /// (relayouts, casts such as arith.extf): a block re-reads them like the
+  /// inputs themselves, so broadcasting them costs no recomputation, and
+  /// their dims are named like the inputs'.
+  llvm::SmallPtrSet<Operation *, 8> inputDerived;
+  bool isInputDerived(Operation *op) const { return inputDerived.contains(op); }
+  bool isDerivedFromInputs(Operation *op, MemberRole role) const;
   unsigned nameCounter = 0;
 };
 } // namespace smap
@@ -625,7 +626,7 @@ void SMGBuilder::nameDims() {
   // Dims of intermediates only: l; dims of graph inputs only: k.
   for (auto &[op, role] : members)
     for (Value result : op->getResults())
-      for (auto &ids : (role == MemberRole::Init || isInputRelayout(op))
+      for (auto &ids : (role == MemberRole::Init || isInputDerived(op))
                            ? SmallVector<SmallVector<unsigned>>()
                            : smg.getValueDims(result))
         for (unsigned d : ids)
@@ -949,7 +950,7 @@ void SMGBuilder::classify(unsigned d) {
   std::string broadcast;
   for (const SpaceEdge &edge : smg.edges) {
     if (!edge.producer || !smg.lookupSpace(edge.producer) ||
-        isInputRelayout(edge.producer) ||
+        isInputDerived(edge.producer) ||
         !llvm::is_contained(edge.broadcastDims, d))
       continue;
     if (smg.lookupSpace(edge.producer)->role != MemberRole::Compute &&
@@ -967,7 +968,7 @@ void SMGBuilder::classify(unsigned d) {
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())
         if (const Space *s = smg.lookupSpace(def);
-            s && s->role != MemberRole::Init && !isInputRelayout(def))
+            s && s->role != MemberRole::Init && !isInputDerived(def))
           worklist.push_back(def);
   }
   if (recompute.empty()) {
@@ -992,6 +993,29 @@ void SMGBuilder::classify(unsigned d) {
   dim.reason = broadcast + " along it; every block recomputes " + names;
 }
 
+bool SMGBuilder::isDerivedFromInputs(Operation *op, MemberRole role) const {
+  auto fromInputs = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    std::string unused;
+    FailureOr<MemberRole> defRole =
+        def ? getMemberRole(def, unused) : FailureOr<MemberRole>();
+    return !def || inputDerived.contains(def) ||
+           (succeeded(defRole) && *defRole == MemberRole::Init) ||
+           !isa<RankedTensorType>(v.getType());
+  };
+  if (role == MemberRole::Relayout)
+    return llvm::all_of(op->getOperands(), fromInputs);
+  // An element-by-element function of one input: identity maps, no
+  // reduction, one tensor input.
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (role != MemberRole::Compute || !linalgOp ||
+      linalgOp.getNumReductionLoops() != 0 || linalgOp.getNumDpsInputs() != 1 ||
+      !llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  return llvm::all_of(op->getOperands(), fromInputs);
+}
+
 FailureOr<SpaceMappingGraph> SMGBuilder::build() {
   GraphOp graph = smg.graph;
   for (Operation &op : graph.getBody().front().without_terminator()) {
@@ -1009,17 +1033,8 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
       return op.emitOpError("cannot be described by the Space-Mapping Graph")
              << (whyNot.empty() ? "" : ": ") << whyNot;
     }
-    if (*role == MemberRole::Relayout &&
-        llvm::all_of(op.getOperands(), [&](Value v) {
-          Operation *def = v.getDefiningOp();
-          std::string unused;
-          FailureOr<MemberRole> defRole =
-              def ? getMemberRole(def, unused) : FailureOr<MemberRole>();
-          return !def || inputRelayouts.contains(def) ||
-                 (succeeded(defRole) && *defRole == MemberRole::Init) ||
-                 !isa<RankedTensorType>(v.getType());
-        }))
-      inputRelayouts.insert(&op);
+    if (isDerivedFromInputs(&op, *role))
+      inputDerived.insert(&op);
     if (failed(addMember(&op, *role)))
       return failure();
   }

@@ -38,7 +38,31 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
     pm.addPass(smap::createSMapLowerToLoops());
 }
 
+void mlir::spacefusion::buildCPULoweringPipeline(OpPassManager &pm) {
+  // Textual, because every pass is upstream's and this spelling is the one
+  // users can copy into mlir-opt.
+  const char *pipeline =
+      "smap-decompose-aggregates,func.func(llvm-request-c-wrappers),"
+      "one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map "
+      "allow-return-allocs-from-loops},"
+      "buffer-results-to-out-params{modify-public-functions},"
+      "buffer-deallocation-pipeline,convert-linalg-to-loops,"
+      "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+      "convert-math-to-llvm,convert-math-to-libm,finalize-memref-to-llvm,"
+      "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
+      "convert-cf-to-llvm,reconcile-unrealized-casts";
+  if (failed(parsePassPipeline(pipeline, pm)))
+    llvm::report_fatal_error("spacefusion: the CPU lowering pipeline does not "
+                             "parse");
+}
+
 void mlir::spacefusion::registerSpaceFusionPipeline() {
+  PassPipelineRegistration<>(
+      "spacefusion-lower-cpu",
+      "Lower linalg/scf on tensors to the LLVM dialect for the CPU, with C "
+      "wrappers and results as out-parameters",
+      buildCPULoweringPipeline);
   PassPipelineRegistration<SpaceFusionPipelineOptions>(
       "spacefusion-pipeline",
       "The SpaceFusion pipeline: fusion groups, target, Space-Mapping Graph, "

@@ -85,18 +85,9 @@ static std::string fusionPipeline() {
          "smap-temporal-slice";
 }
 
-/// Linalg on tensors to LLVM, shared by both versions.
-static const char *kLoweringPipeline =
-    "smap-decompose-aggregates,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map "
-    "allow-return-allocs-from-loops},"
-    "buffer-results-to-out-params{modify-public-functions},"
-    "buffer-deallocation-pipeline,convert-linalg-to-loops,"
-    "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-    "convert-math-to-llvm,convert-math-to-libm,finalize-memref-to-llvm,"
-    "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
-    "convert-cf-to-llvm,reconcile-unrealized-casts";
+/// Linalg on tensors to LLVM, shared by both versions (and by the Python
+/// package's shared objects).
+static const char *kLoweringPipeline = "spacefusion-lower-cpu";
 
 static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
   PassManager pm(module.getContext());

@@ -51,7 +51,15 @@ struct SpaceFusionPipelineOptions
 void buildSpaceFusionPipeline(OpPassManager &pm,
                               const SpaceFusionPipelineOptions &options);
 
-/// Registers `--spacefusion-pipeline` with the global pipeline registry.
+/// Appends the CPU lowering shared by every CPU consumer (spacefusion-run,
+/// the Python package's ahead-of-time shared objects): decompose aggregated
+/// ops, request C wrappers (`_mlir_ciface_NAME`, memref descriptors by
+/// pointer), bufferize with results as out-parameters, free temporaries, and
+/// lower linalg, scf, math, memref, arith and func to the LLVM dialect.
+void buildCPULoweringPipeline(OpPassManager &pm);
+
+/// Registers `--spacefusion-pipeline` and `--spacefusion-lower-cpu` with the
+/// global pipeline registry.
 void registerSpaceFusionPipeline();
 
 } // namespace spacefusion

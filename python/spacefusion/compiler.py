@@ -1,0 +1,171 @@
+"""Compiles linalg on tensors into a shared object and calls it.
+
+The fused version runs the SpaceFusion pipeline (fusion groups, Space-Mapping
+Graph, schedule, spatial and temporal slicing) before the CPU lowering; the
+unfused version (fused=False) lowers the same function directly. Both go
+through `spacefusion-opt --spacefusion-lower-cpu`, `mlir-translate` and
+`clang -shared`.
+"""
+
+import ctypes
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+from .memref import DTYPES, descriptor
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+
+class CompileError(RuntimeError):
+    """A tool failed; the message holds its diagnostics."""
+
+
+def find_tools(build_dir=None):
+    """Paths of spacefusion-opt, mlir-translate and clang."""
+    build_dir = build_dir or os.environ.get("SPACEFUSION_BUILD_DIR") or os.path.join(_ROOT, "build")
+    tools = {
+        "spacefusion-opt": os.path.join(build_dir, "bin", "spacefusion-opt"),
+        "mlir-translate": os.path.join(_LLVM_BIN, "mlir-translate"),
+        "clang": os.path.join(_LLVM_BIN, "clang"),
+    }
+    for name, path in tools.items():
+        if not os.path.exists(path):
+            found = shutil.which(name)
+            if not found:
+                raise CompileError("%s not found (looked at %s); build SpaceFusion first "
+                                   "(scripts/build.sh) or set SPACEFUSION_BUILD_DIR" % (name, path))
+            tools[name] = found
+    tools["lib"] = os.path.join(os.path.dirname(tools["mlir-translate"]), "..", "lib")
+    return tools
+
+
+_TENSOR = re.compile(r"tensor<((?:\d+x)*)(f16|bf16|f32|f64)>")
+
+
+def _parse_types(text):
+    types = []
+    for m in _TENSOR.finditer(text):
+        shape = tuple(int(d) for d in m.group(1).split("x") if d)
+        types.append((shape, m.group(2)))
+    return types
+
+
+def _signature(source, entry):
+    pattern = r"func\.func\s+@(%s)\s*\((.*?)\)\s*(?:->\s*(\(.*?\)|tensor<[^>]*>))?\s*(?:attributes\s*\{[^}]*\})?\s*\{" % (
+        re.escape(entry) if entry else r"[\w$.]+")
+    m = re.search(pattern, source, re.S)
+    if not m:
+        raise CompileError("no function %s with a body in the source" % ("@" + entry if entry else ""))
+    inputs = _parse_types(m.group(2))
+    outputs = _parse_types(m.group(3) or "")
+    arity = len(re.findall(r"%[\w$.]+\s*:", m.group(2)))
+    if len(inputs) != arity or not outputs:
+        raise CompileError("@%s must take and return static tensors of f16, bf16, f32 or f64"
+                           % m.group(1))
+    return m.group(1), inputs, outputs
+
+
+def _run(cmd, stdin=None):
+    result = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise CompileError("%s failed:\n%s" % (os.path.basename(cmd[0]), result.stderr))
+    return result.stdout
+
+
+def _fusion_pipeline(target, spatial, temporal):
+    schedule = []
+    if spatial:
+        schedule.append("spatial=" + ",".join("%s:%d" % kv for kv in spatial.items()))
+    if temporal:
+        schedule.append("temporal=" + ",".join("%s:%d" % kv for kv in temporal.items()))
+    return ("builtin.module(smap-form-graphs,smap-set-target{target=%s},smap-analyze,"
+            "smap-schedule{%s},smap-spatial-slice,smap-temporal-slice,smap-lower-to-loops)"
+            % (target, " ".join(schedule)))
+
+
+class Module:
+    """A compiled function: call it with arrays, get arrays back."""
+
+    def __init__(self, path, name, inputs, outputs, decisions):
+        self.path = path
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.decisions = decisions
+        self._lib = ctypes.CDLL(path)
+        self._fn = getattr(self._lib, "_mlir_ciface_" + name)
+        self._fn.restype = None
+
+    def _check(self, arrays):
+        if len(arrays) != len(self.inputs):
+            raise TypeError("@%s takes %d inputs, got %d" % (self.name, len(self.inputs), len(arrays)))
+        checked = []
+        for i, (array, (shape, dtype)) in enumerate(zip(arrays, self.inputs)):
+            if hasattr(array, "detach") and hasattr(array, "numpy"):
+                array = array.detach().cpu().numpy()  # a torch tensor
+            array = np.asarray(array)
+            if dtype not in DTYPES:
+                raise TypeError("input #%d is %s, which numpy cannot hold" % (i, dtype))
+            if array.dtype != DTYPES[dtype]:
+                raise TypeError("input #%d must be %s (%s), got %s"
+                                % (i, dtype, np.dtype(DTYPES[dtype]).name, array.dtype))
+            if tuple(array.shape) != shape:
+                raise ValueError("input #%d must have shape %s, got %s" % (i, shape, tuple(array.shape)))
+            checked.append(np.ascontiguousarray(array))
+        return checked
+
+    def __call__(self, *arrays):
+        inputs = self._check(arrays)
+        outputs = []
+        for shape, dtype in self.outputs:
+            out = np.empty(shape, dtype=DTYPES[dtype])
+            out.fill(np.nan)  # poisoned: an unwritten element shows
+            outputs.append(out)
+        descriptors = [descriptor(a) for a in inputs + outputs]
+        self._fn(*[ctypes.byref(d) for d in descriptors])
+        return outputs
+
+
+def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal=None,
+            cache_dir=None, build_dir=None):
+    """Compiles `source` (MLIR text, linalg on tensors) into a shared object.
+
+    spatial / temporal force a schedule, e.g. spatial={"m": 16}, temporal={"n": 128}.
+    Returns a Module; raises CompileError with the tools' diagnostics.
+    """
+    tools = find_tools(build_dir)
+    name, inputs, outputs = _signature(source, entry)
+    key = hashlib.sha256(("%s|%s|%s|%s|%s|%s" % (source, name, target, fused, spatial, temporal))
+                         .encode()).hexdigest()[:16]
+    cache_dir = cache_dir or os.path.join(tempfile.gettempdir(), "spacefusion-cache")
+    os.makedirs(cache_dir, exist_ok=True)
+    so = os.path.join(cache_dir, "%s-%s.so" % (name, key))
+    decisions = []
+    if fused:
+        fused_ir = _run([tools["spacefusion-opt"], "--pass-pipeline=" + _fusion_pipeline(target, spatial, temporal),
+                         "--remarks-filter=smap", "--remark-format=emitRemark", "-"], stdin=source)
+        decisions = re.findall(r'Remark="(.*)"', subprocess.run(
+            [tools["spacefusion-opt"], "--pass-pipeline=" + _fusion_pipeline(target, spatial, temporal),
+             "--remarks-filter=smap", "--remark-format=emitRemark", "-o", os.devnull, "-"],
+            input=source, capture_output=True, text=True).stderr)
+        source = fused_ir
+    if not os.path.exists(so):
+        llvm_dialect = _run([tools["spacefusion-opt"], "--spacefusion-lower-cpu", "-"], stdin=source)
+        llvm_ir = _run([tools["mlir-translate"], "--mlir-to-llvmir", "-"], stdin=llvm_dialect)
+        with tempfile.NamedTemporaryFile("w", suffix=".ll", delete=False) as f:
+            f.write(llvm_ir)
+        try:
+            lib = os.path.abspath(tools["lib"])
+            _run([tools["clang"], "-O2", "-shared", "-fPIC", "-Wno-override-module", f.name, "-o", so + ".tmp",
+                  "-L" + lib, "-lmlir_c_runner_utils", "-Wl,-rpath," + lib, "-lm"])
+            os.replace(so + ".tmp", so)
+        finally:
+            os.unlink(f.name)
+    return Module(so, name, inputs, outputs, decisions)

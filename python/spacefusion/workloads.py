@@ -1,0 +1,343 @@
+"""Workloads as linalg on tensors, for any shape and dtype, and their numpy
+references (computed in float32).
+
+Every generator returns the text of one `func.func` named after the workload.
+For f16 and bf16 the inputs and outputs have that type and the computation
+runs in f32 (an `arith.extf` per input, an `arith.truncf` per output), as
+mixed-precision kernels do.
+"""
+
+import numpy as np
+
+_F32 = "f32"
+
+
+class _Func:
+    """Accumulates the body of one function."""
+
+    def __init__(self, name, dtype):
+        self.name = name
+        self.dtype = dtype
+        self.args = []
+        self.lines = []
+        self.counter = 0
+
+    def fresh(self, base):
+        self.counter += 1
+        return "%%%s%d" % (base, self.counter)
+
+    @staticmethod
+    def tensor(shape, dtype=_F32):
+        return "tensor<%s>" % "x".join([str(s) for s in shape] + [dtype])
+
+    def arg(self, name, shape):
+        """An input of the workload's dtype, as an f32 value."""
+        self.args.append("%%%s: %s" % (name, self.tensor(shape, self.dtype)))
+        value = "%" + name
+        if self.dtype != _F32:
+            value = self.convert(value, shape, self.dtype, _F32, "arith.extf")
+        return value
+
+    def const(self, value):
+        name = self.fresh("c")
+        self.lines.append("  %s = arith.constant %s : f32" % (name, _float(value)))
+        return name
+
+    def empty(self, shape, dtype=_F32):
+        name = self.fresh("e")
+        self.lines.append("  %s = tensor.empty() : %s" % (name, self.tensor(shape, dtype)))
+        return name
+
+    def fill(self, value, shape):
+        scalar = self.const(value)
+        name = self.fresh("f")
+        t = self.tensor(shape)
+        self.lines.append("  %s = linalg.fill ins(%s : f32) outs(%s : %s) -> %s"
+                          % (name, scalar, self.empty(shape), t, t))
+        return name
+
+    def generic(self, dims, inputs, out_shape, out_map, body, init=None, reduce=(),
+                out_dtype=_F32, in_dtypes=None):
+        """A linalg.generic over `dims`; inputs are (value, shape, map) with maps
+        as lists of dim names; `body(args, acc)` returns scalar op lines and
+        the yielded value."""
+        iters = ", ".join('"reduction"' if d in reduce else '"parallel"' for d in dims)
+        maps = ["affine_map<(%s) -> (%s)>" % (", ".join(dims), ", ".join(m))
+                for _, _, m in inputs] + ["affine_map<(%s) -> (%s)>" % (", ".join(dims), ", ".join(out_map))]
+        in_dtypes = in_dtypes or [_F32] * len(inputs)
+        ins = ", ".join(v for v, _, _ in inputs)
+        in_types = ", ".join(self.tensor(s, t) for (_, s, _), t in zip(inputs, in_dtypes))
+        out_t = self.tensor(out_shape, out_dtype)
+        init = init or self.empty(out_shape, out_dtype)
+        name = self.fresh("g")
+        args = ["%%in%d" % i for i in range(len(inputs))]
+        block = ", ".join("%s: %s" % (a, t) for a, t in zip(args + ["%acc"], in_dtypes + [out_dtype]))
+        ops, result = body(args, "%acc")
+        self.lines.append("  %s = linalg.generic {indexing_maps = [%s], iterator_types = [%s]}"
+                          % (name, ", ".join(maps), iters))
+        self.lines.append("      ins(%s : %s) outs(%s : %s) {" % (ins, in_types, init, out_t))
+        self.lines.append("  ^bb0(%s):" % block)
+        self.lines += ["    " + op for op in ops]
+        self.lines.append("    linalg.yield %s : %s" % (result, out_dtype))
+        self.lines.append("  } -> %s" % out_t)
+        return name
+
+    def convert(self, value, shape, src, dst, op):
+        dims = ["d%d" % i for i in range(len(shape))]
+        return self.generic(dims, [(value, shape, dims)], shape, dims,
+                            lambda a, acc: (["%%y = %s %s : %s to %s" % (op, a[0], src, dst)], "%y"),
+                            out_dtype=dst, in_dtypes=[src])
+
+    def finish(self, results):
+        """`results` are (f32 value, shape) pairs, converted to the dtype."""
+        values, types = [], []
+        for value, shape in results:
+            if self.dtype != _F32:
+                value = self.convert(value, shape, _F32, self.dtype, "arith.truncf")
+            values.append(value)
+            types.append(self.tensor(shape, self.dtype))
+        ret = types[0] if len(types) == 1 else "(%s)" % ", ".join(types)
+        return "\n".join(["func.func @%s(%s) -> %s {" % (self.name, ", ".join(self.args), ret)]
+                         + self.lines
+                         + ["  return %s : %s" % (", ".join(values), ", ".join(types)), "}", ""])
+
+
+def _float(value):
+    if value == float("-inf"):
+        return "0xFF800000"
+    return "%.9e" % value
+
+
+def _binary(op):
+    return lambda a, acc: (["%%y = arith.%s %s, %s : f32" % (op, a[0], a[1])], "%y")
+
+
+def _reduce(op):
+    return lambda a, acc: (["%%y = arith.%s %s, %s : f32" % (op, a[0], acc)], "%y")
+
+
+def _contract(a, acc):
+    return (["%%p = arith.mulf %s, %s : f32" % (a[0], a[1]), "%%y = arith.addf %s, %%p : f32" % acc], "%y")
+
+
+def gemm(m, n, k, dtype="f32"):
+    f = _Func("gemm", dtype)
+    a, b = f.arg("a", (m, k)), f.arg("b", (k, n))
+    c = f.generic(["m", "n", "k"], [(a, (m, k), ["m", "k"]), (b, (k, n), ["k", "n"])], (m, n), ["m", "n"],
+                  _contract, init=f.fill(0.0, (m, n)), reduce=("k",))
+    return f.finish([(c, (m, n))])
+
+
+def _softmax_rows(f, x, rows, cols):
+    row = ["m"]
+    mx = f.generic(["m", "n"], [(x, (rows, cols), ["m", "n"])], (rows,), row, _reduce("maximumf"),
+                   init=f.fill(float("-inf"), (rows,)), reduce=("n",))
+    ex = f.generic(["m", "n"], [(x, (rows, cols), ["m", "n"]), (mx, (rows,), row)], (rows, cols), ["m", "n"],
+                   lambda a, acc: (["%%d = arith.subf %s, %s : f32" % (a[0], a[1]), "%y = math.exp %d : f32"], "%y"))
+    sm = f.generic(["m", "n"], [(ex, (rows, cols), ["m", "n"])], (rows,), row, _reduce("addf"),
+                   init=f.fill(0.0, (rows,)), reduce=("n",))
+    return f.generic(["m", "n"], [(ex, (rows, cols), ["m", "n"]), (sm, (rows,), row)], (rows, cols), ["m", "n"],
+                     _binary("divf"))
+
+
+def softmax(rows, cols, dtype="f32"):
+    f = _Func("softmax", dtype)
+    x = f.arg("x", (rows, cols))
+    return f.finish([(_softmax_rows(f, x, rows, cols), (rows, cols))])
+
+
+def _mean(f, x, rows, cols, square=False):
+    s = f.generic(["m", "n"], [(x, (rows, cols), ["m", "n"])], (rows,), ["m"],
+                  (lambda a, acc: (["%%sq = arith.mulf %s, %s : f32" % (a[0], a[0]),
+                                    "%%y = arith.addf %%sq, %s : f32" % acc], "%y")) if square else _reduce("addf"),
+                  init=f.fill(0.0, (rows,)), reduce=("n",))
+    n = f.const(float(cols))
+    return f.generic(["m"], [(s, (rows,), ["m"])], (rows,), ["m"],
+                     lambda a, acc: (["%%y = arith.divf %s, %s : f32" % (a[0], n)], "%y"))
+
+
+def layernorm(rows, hidden, dtype="f32", eps=1e-5):
+    f = _Func("layernorm", dtype)
+    x, g, b = f.arg("x", (rows, hidden)), f.arg("gamma", (hidden,)), f.arg("beta", (hidden,))
+    mean = _mean(f, x, rows, hidden)
+    d = f.generic(["m", "n"], [(x, (rows, hidden), ["m", "n"]), (mean, (rows,), ["m"])], (rows, hidden),
+                  ["m", "n"], _binary("subf"))
+    var = _mean(f, d, rows, hidden, square=True)
+    e = f.const(eps)
+    rstd = f.generic(["m"], [(var, (rows,), ["m"])], (rows,), ["m"],
+                     lambda a, acc: (["%%v = arith.addf %s, %s : f32" % (a[0], e), "%y = math.rsqrt %v : f32"], "%y"))
+    y = f.generic(["m", "n"], [(d, (rows, hidden), ["m", "n"]), (rstd, (rows,), ["m"]), (g, (hidden,), ["n"]),
+                               (b, (hidden,), ["n"])], (rows, hidden), ["m", "n"],
+                  lambda a, acc: (["%%t = arith.mulf %s, %s : f32" % (a[0], a[1]),
+                                   "%%u = arith.mulf %%t, %s : f32" % a[2],
+                                   "%%y = arith.addf %%u, %s : f32" % a[3]], "%y"))
+    return f.finish([(y, (rows, hidden))])
+
+
+def rmsnorm(rows, hidden, dtype="f32", eps=1e-6):
+    f = _Func("rmsnorm", dtype)
+    x, g = f.arg("x", (rows, hidden)), f.arg("gamma", (hidden,))
+    ms = _mean(f, x, rows, hidden, square=True)
+    e = f.const(eps)
+    r = f.generic(["m"], [(ms, (rows,), ["m"])], (rows,), ["m"],
+                  lambda a, acc: (["%%v = arith.addf %s, %s : f32" % (a[0], e), "%y = math.rsqrt %v : f32"], "%y"))
+    y = f.generic(["m", "n"], [(x, (rows, hidden), ["m", "n"]), (r, (rows,), ["m"]), (g, (hidden,), ["n"])],
+                  (rows, hidden), ["m", "n"],
+                  lambda a, acc: (["%%t = arith.mulf %s, %s : f32" % (a[0], a[1]),
+                                   "%%y = arith.mulf %%t, %s : f32" % a[2]], "%y"))
+    return f.finish([(y, (rows, hidden))])
+
+
+def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None):
+    f = _Func("attention_mask" if mask else "attention", dtype)
+    b, h, s, d = batch, heads, seq, head_dim
+    q, k, v = f.arg("q", (b, h, s, d)), f.arg("k", (b, h, s, d)), f.arg("v", (b, h, s, d))
+    msk = f.arg("mask", (b, h, s, s)) if mask else None
+    qk = f.generic(["b", "h", "m", "l", "k"], [(q, (b, h, s, d), ["b", "h", "m", "k"]),
+                                               (k, (b, h, s, d), ["b", "h", "l", "k"])],
+                   (b, h, s, s), ["b", "h", "m", "l"], _contract, init=f.fill(0.0, (b, h, s, s)), reduce=("k",))
+    c = f.const(scale if scale is not None else 1.0 / np.sqrt(d))
+    dims4 = ["b", "h", "m", "l"]
+    sc = f.generic(dims4, [(qk, (b, h, s, s), dims4)], (b, h, s, s), dims4,
+                   lambda a, acc: (["%%y = arith.mulf %s, %s : f32" % (a[0], c)], "%y"))
+    if mask:
+        sc = f.generic(dims4, [(sc, (b, h, s, s), dims4), (msk, (b, h, s, s), dims4)], (b, h, s, s), dims4,
+                       _binary("addf"))
+    row = ["b", "h", "m"]
+    mx = f.generic(dims4, [(sc, (b, h, s, s), dims4)], (b, h, s), row, _reduce("maximumf"),
+                   init=f.fill(float("-inf"), (b, h, s)), reduce=("l",))
+    ex = f.generic(dims4, [(sc, (b, h, s, s), dims4), (mx, (b, h, s), row)], (b, h, s, s), dims4,
+                   lambda a, acc: (["%%d = arith.subf %s, %s : f32" % (a[0], a[1]), "%y = math.exp %d : f32"], "%y"))
+    sm = f.generic(dims4, [(ex, (b, h, s, s), dims4)], (b, h, s), row, _reduce("addf"),
+                   init=f.fill(0.0, (b, h, s)), reduce=("l",))
+    p = f.generic(dims4, [(ex, (b, h, s, s), dims4), (sm, (b, h, s), row)], (b, h, s, s), dims4, _binary("divf"))
+    out = f.generic(["b", "h", "m", "n", "l"], [(p, (b, h, s, s), ["b", "h", "m", "l"]),
+                                                (v, (b, h, s, d), ["b", "h", "l", "n"])],
+                    (b, h, s, d), ["b", "h", "m", "n"], _contract, init=f.fill(0.0, (b, h, s, d)), reduce=("l",))
+    return f.finish([(out, (b, h, s, d))])
+
+
+def _linear(f, x, w, bias, m, n, k):
+    y = f.generic(["m", "n", "k"], [(x, (m, k), ["m", "k"]), (w, (k, n), ["k", "n"])], (m, n), ["m", "n"],
+                  _contract, init=f.fill(0.0, (m, n)), reduce=("k",))
+    if bias is None:
+        return y
+    return f.generic(["m", "n"], [(y, (m, n), ["m", "n"]), (bias, (n,), ["n"])], (m, n), ["m", "n"], _binary("addf"))
+
+
+def mlp(tokens, hidden, inner, dtype="f32"):
+    f = _Func("mlp", dtype)
+    x = f.arg("x", (tokens, hidden))
+    w1, b1 = f.arg("w1", (hidden, inner)), f.arg("b1", (inner,))
+    w2, b2 = f.arg("w2", (inner, hidden)), f.arg("b2", (hidden,))
+    h = _linear(f, x, w1, b1, tokens, inner, hidden)
+    c0, c1, c2 = f.const(0.5), f.const(0.7978845608), f.const(0.044715)
+    one = f.const(1.0)
+    gelu = f.generic(["m", "n"], [(h, (tokens, inner), ["m", "n"])], (tokens, inner), ["m", "n"],
+                     lambda a, acc: (["%%x3 = arith.mulf %s, %s : f32" % (a[0], a[0]),
+                                      "%%x3b = arith.mulf %%x3, %s : f32" % a[0],
+                                      "%%t = arith.mulf %%x3b, %s : f32" % c2,
+                                      "%%u = arith.addf %s, %%t : f32" % a[0],
+                                      "%%v = arith.mulf %%u, %s : f32" % c1,
+                                      "%th = math.tanh %v : f32",
+                                      "%%w = arith.addf %%th, %s : f32" % one,
+                                      "%%z = arith.mulf %%w, %s : f32" % a[0],
+                                      "%%y = arith.mulf %%z, %s : f32" % c0], "%y"))
+    return f.finish([(_linear(f, gelu, w2, b2, tokens, hidden, inner), (tokens, hidden))])
+
+
+def gemm_chain(m, dims, dtype="f32"):
+    """A . B1 . B2 ... with A [m, dims[0]] and Bi [dims[i-1], dims[i]]."""
+    f = _Func("gemm_chain", dtype)
+    x = f.arg("a", (m, dims[0]))
+    for i in range(1, len(dims)):
+        w = f.arg("b%d" % i, (dims[i - 1], dims[i]))
+        x = _linear(f, x, w, None, m, dims[i], dims[i - 1])
+    return f.finish([(x, (m, dims[-1]))])
+
+
+def lstm_cell(batch, inputs, hidden, dtype="f32"):
+    f = _Func("lstm_cell", dtype)
+    x, wx = f.arg("x", (batch, inputs)), f.arg("wx", (inputs, 4 * hidden))
+    hprev, wh = f.arg("h", (batch, hidden)), f.arg("wh", (hidden, 4 * hidden))
+    bias, c = f.arg("bias", (4 * hidden,)), f.arg("c", (batch, hidden))
+    g1 = _linear(f, x, wx, None, batch, 4 * hidden, inputs)
+    g2 = _linear(f, hprev, wh, None, batch, 4 * hidden, hidden)
+    gates = f.generic(["m", "n"], [(g1, (batch, 4 * hidden), ["m", "n"]), (g2, (batch, 4 * hidden), ["m", "n"]),
+                                   (bias, (4 * hidden,), ["n"])], (batch, 4 * hidden), ["m", "n"],
+                      lambda a, acc: (["%%s = arith.addf %s, %s : f32" % (a[0], a[1]),
+                                       "%%y = arith.addf %%s, %s : f32" % a[2]], "%y"))
+    one = f.const(1.0)
+    parts = []
+    for i in range(4):
+        name = f.fresh("gate")
+        f.lines.append("  %s = tensor.extract_slice %s[0, %d] [%d, %d] [1, 1] : %s to %s"
+                       % (name, gates, i * hidden, batch, hidden, f.tensor((batch, 4 * hidden)),
+                          f.tensor((batch, hidden))))
+        parts.append(name)
+    shape, dims = (batch, hidden), ["m", "n"]
+
+    def sigmoid(v):
+        return f.generic(dims, [(v, shape, dims)], shape, dims,
+                         lambda a, acc: (["%%n = arith.negf %s : f32" % a[0], "%e = math.exp %n : f32",
+                                          "%%d = arith.addf %%e, %s : f32" % one,
+                                          "%%y = arith.divf %s, %%d : f32" % one], "%y"))
+
+    i_g, f_g, o_g = sigmoid(parts[0]), sigmoid(parts[1]), sigmoid(parts[3])
+    g_g = f.generic(dims, [(parts[2], shape, dims)], shape, dims,
+                    lambda a, acc: (["%%y = math.tanh %s : f32" % a[0]], "%y"))
+    c2 = f.generic(dims, [(f_g, shape, dims), (c, shape, dims), (i_g, shape, dims), (g_g, shape, dims)], shape, dims,
+                   lambda a, acc: (["%%p = arith.mulf %s, %s : f32" % (a[0], a[1]),
+                                    "%%q = arith.mulf %s, %s : f32" % (a[2], a[3]),
+                                    "%y = arith.addf %p, %q : f32"], "%y"))
+    h2 = f.generic(dims, [(o_g, shape, dims), (c2, shape, dims)], shape, dims,
+                   lambda a, acc: (["%%t = math.tanh %s : f32" % a[1], "%%y = arith.mulf %s, %%t : f32" % a[0]], "%y"))
+    return f.finish([(h2, shape), (c2, shape)])
+
+
+#===------------------------------------------------------------------------===#
+# float32 references
+#===------------------------------------------------------------------------===#
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def reference(name, *arrays, eps=None, scale=None):
+    """The workload `name` computed in float32 with numpy."""
+    a = [np.asarray(x, dtype=np.float32) for x in arrays]
+    if name == "gemm":
+        return [a[0] @ a[1]]
+    if name == "softmax":
+        return [_softmax(a[0])]
+    if name == "layernorm":
+        mean = a[0].mean(-1, keepdims=True)
+        var = ((a[0] - mean) ** 2).mean(-1, keepdims=True)
+        return [(a[0] - mean) / np.sqrt(var + (eps or 1e-5)) * a[1] + a[2]]
+    if name == "rmsnorm":
+        return [a[0] / np.sqrt((a[0] ** 2).mean(-1, keepdims=True) + (eps or 1e-6)) * a[1]]
+    if name in ("attention", "attention_mask"):
+        q, k, v = a[:3]
+        s = q @ np.swapaxes(k, -1, -2) * (scale if scale is not None else 1.0 / np.sqrt(q.shape[-1]))
+        if name == "attention_mask":
+            s = s + a[3]
+        return [_softmax(s) @ v]
+    if name == "mlp":
+        x, w1, b1, w2, b2 = a
+        h = x @ w1 + b1
+        g = 0.5 * h * (1 + np.tanh(0.7978845608 * (h + 0.044715 * h ** 3)))
+        return [g @ w2 + b2]
+    if name == "gemm_chain":
+        x = a[0]
+        for w in a[1:]:
+            x = x @ w
+        return [x]
+    if name == "lstm_cell":
+        x, wx, h, wh, bias, c = a
+        gates = x @ wx + h @ wh + bias
+        i, f, g, o = np.split(gates, 4, axis=1)
+        sig = lambda t: 1 / (1 + np.exp(-t))
+        c2 = sig(f) * c + sig(i) * np.tanh(g)
+        return [sig(o) * np.tanh(c2), c2]
+    raise ValueError("unknown workload %r" % name)

@@ -1,0 +1,68 @@
+"""Every workload, compiled fused (SpaceFusion) and unfused, run on the CPU on
+random inputs and compared with a float32 numpy reference.
+
+Tolerance: |out - ref| <= atol * max|ref| + rtol * |ref| with (atol, rtol) =
+(2e-5, 1e-4) for f32 and (1e-2, 1e-2) for f16 (whose inputs and outputs are
+rounded to 11 bits; the computation runs in f32).
+"""
+
+import numpy as np
+import pytest
+
+import spacefusion as sf
+
+TOLERANCE = {"f32": (2e-5, 1e-4), "f16": (1e-2, 1e-2)}
+
+# name, generator arguments, forced schedules (None: searched).
+CASES = [
+    ("gemm", dict(m=32, n=48, k=64), [None, dict(spatial={"m": 8}, temporal={"k": 16})]),
+    ("softmax", dict(rows=16, cols=256), [None, dict(temporal={"n": 64})]),
+    ("layernorm", dict(rows=16, hidden=256), [None, dict(spatial={"m": 4}, temporal={"n": 64})]),
+    ("rmsnorm", dict(rows=16, hidden=256), [None, dict(temporal={"n": 32})]),
+    ("attention", dict(batch=1, heads=2, seq=64, head_dim=16),
+     [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
+    ("attention_mask", dict(batch=1, heads=2, seq=64, head_dim=16, mask=True),
+     [None, dict(spatial={"h": 1}, temporal={"l": 32})]),
+    ("mlp", dict(tokens=16, hidden=32, inner=64), [None, dict(temporal={"l": 16})]),
+    ("gemm_chain", dict(m=16, dims=[32, 48, 32, 16]), [None]),
+    ("lstm_cell", dict(batch=8, inputs=32, hidden=16), [None]),
+]
+
+
+def generate(name, args, dtype):
+    generator = getattr(sf.workloads, "attention" if name == "attention_mask" else name)
+    return generator(dtype=dtype, **args)
+
+
+def check(outputs, references, dtype):
+    atol, rtol = TOLERANCE[dtype]
+    for out, ref in zip(outputs, references):
+        out = out.astype(np.float32)
+        assert np.all(np.isfinite(out)), "an output was left unwritten or is not finite"
+        bound = atol * np.abs(ref).max() + rtol * np.abs(ref)
+        err = np.abs(out - ref)
+        assert np.all(err <= bound), "max error %g exceeds the tolerance" % err.max()
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+@pytest.mark.parametrize("name,args,schedules", CASES, ids=[c[0] for c in CASES])
+def test_fused_matches_reference(name, args, schedules, dtype):
+    source = generate(name, args, dtype)
+    for schedule in schedules:
+        module = sf.compile(source, **(schedule or {}))
+        inputs = sf.random_inputs(module, seed=1)
+        check(module(*inputs), sf.workloads.reference(name, *inputs), dtype)
+
+
+@pytest.mark.parametrize("name,args,schedules", CASES[:4], ids=[c[0] for c in CASES[:4]])
+def test_unfused_matches_reference(name, args, schedules):
+    module = sf.compile(generate(name, args, "f32"), fused=False)
+    inputs = sf.random_inputs(module, seed=2)
+    check(module(*inputs), sf.workloads.reference(name, *inputs), "f32")
+
+
+def test_decisions_are_reported():
+    module = sf.compile(sf.workloads.attention(1, 2, 64, 16), spatial={"h": 1}, temporal={"l": 16})
+    text = "\n".join(module.decisions)
+    assert "dim 'l' (64) is temporal" in text
+    assert "dim 'l' sliced temporally by 16" in text
