@@ -78,6 +78,10 @@ struct Driver {
 std::once_flag driverOnce;
 Driver driver;
 int defaultDevice = 0;
+/// A stream the caller owns (e.g. PyTorch's current stream): compiled code
+/// enqueues on it and does not wait, like any other CUDA operation.
+std::atomic<CUstream> externalStream{nullptr};
+std::atomic<bool> useExternalStream{false};
 std::atomic<int> lastError{0};
 std::mutex messageMutex;
 std::string lastMessage;
@@ -286,8 +290,13 @@ extern "C" CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 extern "C" void mgpuModuleUnload(CUmodule module) {
-  if (module && ready())
-    CHECK(driver.cuModuleUnload(module));
+  if (!module || !ready())
+    return;
+  // Compiled code unloads its module from a global destructor, which may run
+  // after the driver shut down at process exit: nothing is left to free.
+  CUresult result = driver.cuModuleUnload(module);
+  if (result != CUDA_ERROR_DEINITIALIZED)
+    CHECK(result);
 }
 
 extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
@@ -333,7 +342,19 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
             " bytes of shared memory)");
 }
 
+extern "C" void spacefusionRuntimeSetStream(void *stream) {
+  externalStream.store(static_cast<CUstream>(stream));
+  useExternalStream.store(true);
+}
+
+extern "C" void spacefusionRuntimeResetStream(void) {
+  useExternalStream.store(false);
+  externalStream.store(nullptr);
+}
+
 extern "C" CUstream mgpuStreamCreate() {
+  if (useExternalStream.load())
+    return externalStream.load();
   CUstream stream = nullptr;
   if (!ready() || CHECK(driver.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)))
     return nullptr;
@@ -341,11 +362,15 @@ extern "C" CUstream mgpuStreamCreate() {
 }
 
 extern "C" void mgpuStreamDestroy(CUstream stream) {
+  if (useExternalStream.load() && stream == externalStream.load())
+    return;
   if (stream && ready())
     CHECK(driver.cuStreamDestroy(stream));
 }
 
 extern "C" void mgpuStreamSynchronize(CUstream stream) {
+  if (useExternalStream.load() && stream == externalStream.load())
+    return; // the caller synchronizes its own stream
   if (ready())
     CHECK(driver.cuStreamSynchronize(stream),
           "waiting for the stream (a kernel launched on it may have failed)");

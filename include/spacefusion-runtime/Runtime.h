@@ -33,6 +33,15 @@ void spacefusionRuntimeClearError(void);
 /// 1 when a CUDA driver and at least one device are present.
 int spacefusionRuntimeHasDevice(void);
 
+/// Makes compiled code run on `stream` (a CUstream the caller owns, e.g.
+/// torch.cuda.current_stream().cuda_stream; NULL is the legacy default
+/// stream) without waiting for it: calls then return as soon as the work is
+/// enqueued, and the caller synchronizes.
+void spacefusionRuntimeSetStream(void *stream);
+
+/// Back to the default: each call creates its own stream and waits for it.
+void spacefusionRuntimeResetStream(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -74,4 +74,35 @@ def SMapDecomposeAggregates : Pass<"smap-decompose-aggregates"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// smap-lower-to-gpu
+//===----------------------------------------------------------------------===//
+
+def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower row-reduction fusion graphs to one GPU kernel each";
+  let description = [{
+    The first GPU lowering. A function whose body is one `smap.graph` that
+    reduces along a single dim `n` (innermost in every tensor) and is
+    parallel in all others (softmax, LayerNorm, RMSNorm, elementwise chains;
+    f16/bf16 inputs computed in f32) becomes a function on memrefs (inputs,
+    then one out-parameter per result, `llvm.emit_c_interface`) that
+    launches one kernel: a block per row; its threads load the row with
+    16-byte vector loads into registers, evaluate the members in order,
+    reduce along `n` with warp shuffles (`gpu.shuffle xor`) and one
+    shared-memory step across warps, and store with 16-byte vector stores.
+    Nothing intermediate goes through global memory.
+
+    Any other graph (GEMMs, attention: several reduced dims) is an error
+    that says so; those need the tensor-core lowering.
+
+    Follow with `gpu-lower-to-nvvm-pipeline` for PTX/cubin and host code
+    calling the `mgpu*` runtime (`libspacefusion_cuda_runtime.so`).
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"
+  ];
+}
+
 #endif // SPACEFUSION_CONVERSION_PASSES_TD

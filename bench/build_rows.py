@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Builds the memory-bound benchmark workloads for the GPU (on a machine with
+this project's build; the GPU machine has no MLIR):
+
+    /usr/bin/python3 bench/build_rows.py build/bench-bundle
+
+then, on the GPU machine: python3 bench/run_rows.py build/bench-bundle OUTDIR
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import spacefusion as sf  # noqa: E402
+from spacefusion.gpu import compile_gpu  # noqa: E402
+
+# The shapes of ../shared/docs/baselines.md (fp16).
+WORKLOADS = [
+    ("layernorm", (16384, 768)), ("layernorm", (16384, 1024)), ("layernorm", (8192, 4096)),
+    ("layernorm", (65536, 1024)),
+    ("rmsnorm", (16384, 1024)), ("rmsnorm", (65536, 1024)),
+    ("softmax", (196608, 512)), ("softmax", (131072, 1024)), ("softmax", (4096, 32768)),
+]
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else "build/bench-bundle"
+    manifest = []
+    for name, (rows, cols) in WORKLOADS:
+        generator = getattr(sf.workloads, name)
+        source = generator(rows, cols, dtype="f16")
+        tag = "%s_%dx%d" % (name, rows, cols)
+        directory = os.path.join(out, tag)
+        try:
+            compile_gpu(source, directory)
+            manifest.append({"workload": name, "shape": [rows, cols], "dtype": "f16", "dir": tag,
+                             "function": name})
+            print("built", tag)
+        except sf.CompileError as error:
+            manifest.append({"workload": name, "shape": [rows, cols], "dtype": "f16", "dir": None,
+                             "error": str(error).splitlines()[-1]})
+            print("not built", tag, str(error).splitlines()[-1])
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

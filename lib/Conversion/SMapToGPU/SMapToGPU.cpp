@@ -1,0 +1,586 @@
+//===- SMapToGPU.cpp - Lower row-reduction graphs to GPU kernels ----------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The first GPU lowering: graphs whose reductions all run along one dim n,
+// with every other dim parallel (softmax, LayerNorm, RMSNorm, elementwise
+// chains, in any dtype computed in f32). Each block owns one row: its
+// threads hold the row in registers (16-byte vector loads, VEC elements per
+// load, K loads per thread), evaluate the members in order on their
+// elements, reduce along n with warp shuffles and a shared-memory step
+// across warps, and store the outputs with 16-byte vector stores. The whole
+// fused graph is one kernel; nothing intermediate touches global memory.
+//
+// Graphs outside this class (GEMMs, attention) are rejected with a
+// diagnostic that says so: their tensor-core lowering is separate work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Conversion/Passes.h"
+
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir {
+namespace smap {
+#define GEN_PASS_DEF_SMAPLOWERTOGPU
+#include "spacefusion/Conversion/Passes.h.inc"
+} // namespace smap
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::smap;
+
+namespace {
+
+/// How a tensor of the graph is laid out relative to the rows: the row dims
+/// R (in the output's order) and the reduced dim n.
+enum class Shape { Full, Row, Column, Scalar };
+
+/// A value inside the kernel: one scalar (Row, Scalar) or this thread's
+/// elements of a row (Full, Column).
+struct KernelValue {
+  Shape shape;
+  SmallVector<Value> elements; // one for Row/Scalar
+};
+
+class RowKernelBuilder {
+public:
+  RowKernelBuilder(func::FuncOp fn, GraphOp graph, const SpaceMappingGraph &smg)
+      : fn(fn), graph(graph), smg(smg) {}
+
+  /// Checks the graph is in the class; sets `whyNot` otherwise.
+  LogicalResult plan();
+  /// Replaces `fn` by a function on memrefs that launches the kernel.
+  LogicalResult build();
+
+  std::string whyNot;
+
+private:
+  FailureOr<Shape> shapeOf(Value v);
+  Value scalarOf(OpBuilder &b, const KernelValue &v, unsigned e) {
+    return v.elements.size() == 1 ? v.elements[0] : v.elements[e];
+  }
+  LogicalResult evaluate(OpBuilder &b, Operation *op);
+  Value blockReduce(OpBuilder &b, Value partial, Combiner combiner);
+  Value combine(OpBuilder &b, Combiner c, Value x, Value y);
+  /// Clones the scalar body ops `yielded` depends on (except those
+  /// depending on `skip`) for element `e`.
+  FailureOr<Value> cloneScalar(OpBuilder &b, linalg::LinalgOp op,
+                               Value yielded, unsigned e, Value skip,
+                               Value accValue);
+
+  func::FuncOp fn;
+  GraphOp graph;
+  const SpaceMappingGraph &smg;
+  unsigned reducedDim = ~0u;
+  SmallVector<unsigned> rowDims;
+  int64_t rows = 1, n = 1, vec = 1, threads = 32, chunks = 1;
+  // Kernel state.
+  DenseMap<Value, KernelValue> values;
+  Value row, tid, lane, warp, smem;
+  SmallVector<Value> columns; // the column index of each of this thread's elements
+  DenseMap<Value, Value> flat; // graph input -> its flattened memref
+};
+
+} // namespace
+
+FailureOr<Shape> RowKernelBuilder::shapeOf(Value v) {
+  SmallVector<unsigned> dims;
+  for (auto &ids : smg.getValueDims(v)) {
+    if (ids.size() > 1)
+      return failure();
+    if (ids.size() == 1)
+      dims.push_back(ids[0]);
+  }
+  bool hasN = llvm::is_contained(dims, reducedDim);
+  SmallVector<unsigned> r;
+  for (unsigned d : dims)
+    if (d != reducedDim)
+      r.push_back(d);
+  if (hasN && dims.back() != reducedDim)
+    return failure(); // the reduced dim must be innermost
+  if (!r.empty() && r != rowDims)
+    return failure();
+  if (hasN)
+    return r.empty() ? Shape::Column : Shape::Full;
+  return r.empty() ? Shape::Scalar : Shape::Row;
+}
+
+LogicalResult RowKernelBuilder::plan() {
+  // The reduced dim: the one dim any member reduces along.
+  for (const Space &space : smg.getSpaces())
+    for (auto [d, c] : space.reductions) {
+      if (reducedDim != ~0u && reducedDim != d) {
+        whyNot = "it reduces along more than one dim ('" +
+                 smg.getDims()[reducedDim].name + "' and '" +
+                 smg.getDims()[d].name + "'); GEMM-like graphs need the "
+                                         "tensor-core lowering";
+        return failure();
+      }
+      reducedDim = d;
+    }
+  Value firstOutput = graph.getYield().getValues().front();
+  SmallVector<unsigned> outDims;
+  for (auto &ids : smg.getValueDims(firstOutput))
+    llvm::append_range(outDims, ids);
+  if (reducedDim == ~0u) {
+    if (outDims.empty()) {
+      whyNot = "its output has no dim to spread over threads";
+      return failure();
+    }
+    reducedDim = outDims.back();
+  }
+  for (unsigned d : outDims)
+    if (d != reducedDim)
+      rowDims.push_back(d);
+  for (unsigned d : rowDims)
+    rows *= smg.getDims()[d].extent;
+  n = smg.getDims()[reducedDim].extent;
+
+  // Every tensor must be a row, a full tile, a column or a scalar.
+  int64_t widest = 1;
+  auto checkValue = [&](Value v) -> LogicalResult {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type)
+      return success();
+    FailureOr<Shape> shape = shapeOf(v);
+    if (failed(shape)) {
+      whyNot = "a tensor is not laid out as rows over the reduced dim "
+               "(which must be innermost)";
+      return failure();
+    }
+    return success();
+  };
+  // Only what is loaded or stored sets the access width.
+  auto accessWidth = [&](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    FailureOr<Shape> shape = type ? shapeOf(v) : FailureOr<Shape>(failure());
+    if (succeeded(shape) && (*shape == Shape::Full || *shape == Shape::Column))
+      widest = std::max<int64_t>(
+          widest, std::max(1u, type.getElementTypeBitWidth() / 8));
+  };
+  for (BlockArgument arg : graph.getBody().getArguments())
+    accessWidth(arg);
+  for (Value output : graph.getYield().getValues())
+    accessWidth(output);
+  for (BlockArgument arg : graph.getBody().getArguments())
+    if (failed(checkValue(arg)))
+      return failure();
+  for (Operation &op : graph.getBody().front().without_terminator()) {
+    if (!isa<linalg::GenericOp, linalg::FillOp, tensor::EmptyOp,
+             arith::ConstantOp>(op)) {
+      whyNot = "'" + op.getName().getStringRef().str() +
+               "' is not an elementwise or reduction linalg.generic";
+      return failure();
+    }
+    for (Value r : op.getResults())
+      if (failed(checkValue(r)))
+        return failure();
+  }
+
+  // The widest accesses (16 bytes) the row allows, then the most threads
+  // (up to 512) that split it evenly.
+  bool found = false;
+  for (vec = 16 / widest; vec >= 1 && !found; vec /= 2)
+    for (threads = 512; threads >= 32 && !found; threads /= 2)
+      found = n % (threads * vec) == 0;
+  if (!found) {
+    whyNot = "the reduced dim (" + std::to_string(n) +
+             ") is not a multiple of 32 elements";
+    return failure();
+  }
+  // The loops above stepped once past the choice.
+  vec *= 2;
+  threads *= 2;
+  chunks = n / (threads * vec);
+  if (chunks * vec > 64) {
+    whyNot = "rows of " + std::to_string(n) +
+             " elements do not fit in registers; slice them temporally";
+    return failure();
+  }
+  return success();
+}
+
+Value RowKernelBuilder::combine(OpBuilder &b, Combiner c, Value x, Value y) {
+  Location loc = graph.getLoc();
+  switch (c) {
+  case Combiner::Max:
+    return arith::MaximumFOp::create(b, loc, x, y);
+  case Combiner::Min:
+    return arith::MinimumFOp::create(b, loc, x, y);
+  case Combiner::Mul:
+    return arith::MulFOp::create(b, loc, x, y);
+  default:
+    return arith::AddFOp::create(b, loc, x, y);
+  }
+}
+
+Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
+                                    Combiner combiner) {
+  Location loc = graph.getLoc();
+  // Within each warp: a butterfly of shuffles.
+  Value v = partial;
+  for (int32_t offset = 16; offset >= 1; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(b, loc, v, offset, 32,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    v = combine(b, combiner, v, other);
+  }
+  int64_t warps = threads / 32;
+  if (warps == 1)
+    return v;
+  // Across warps: lane 0 of each warp publishes, everyone combines.
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value isLeader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+  scf::IfOp::create(b, loc, isLeader, [&](OpBuilder &then, Location l) {
+    memref::StoreOp::create(then, l, v, smem, ValueRange{warp});
+    scf::YieldOp::create(then, l);
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value total = memref::LoadOp::create(b, loc, smem, ValueRange{zero});
+  for (int64_t w = 1; w < warps; ++w)
+    total = combine(
+        b, combiner, total,
+        memref::LoadOp::create(
+            b, loc, smem,
+            ValueRange{arith::ConstantIndexOp::create(b, loc, w)}));
+  // The buffer is reused by the next reduction.
+  gpu::BarrierOp::create(b, loc);
+  return total;
+}
+
+FailureOr<Value> RowKernelBuilder::cloneScalar(OpBuilder &b,
+                                               linalg::LinalgOp op,
+                                               Value yielded, unsigned e,
+                                               Value skip, Value accValue) {
+  Block *body = op.getBlock();
+  IRMapping mapping;
+  // Scalars of the graph body (constants) the op's body captures.
+  for (auto &[value, kernelValue] : values)
+    if (kernelValue.shape == Shape::Scalar && kernelValue.elements.size() == 1)
+      mapping.map(value, kernelValue.elements[0]);
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (arg == skip) {
+      if (accValue)
+        mapping.map(arg, accValue);
+      continue;
+    }
+    auto it = values.find(operand.get());
+    if (it != values.end()) {
+      mapping.map(arg, scalarOf(b, it->second, e));
+      continue;
+    }
+    if (op.isDpsInit(&operand))
+      continue; // an init that is not read
+    return failure();
+  }
+  for (Operation &inner : body->without_terminator()) {
+    if (isa<linalg::IndexOp>(inner))
+      return failure();
+    if (llvm::all_of(inner.getOperands(),
+                     [&](Value v) { return mapping.contains(v); }))
+      b.clone(inner, mapping);
+  }
+  Value result = mapping.lookupOrNull(yielded);
+  if (!result)
+    return failure();
+  return result;
+}
+
+LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (isa<RankedTensorType>(constant.getType()))
+      return failure();
+    Operation *clone = b.clone(*op);
+    values[op->getResult(0)] = {Shape::Scalar, {clone->getResult(0)}};
+    return success();
+  }
+  if (isa<tensor::EmptyOp>(op))
+    return success();
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    Value scalar = fill.getInputs()[0];
+    auto it = values.find(scalar);
+    if (it == values.end())
+      return failure();
+    values[fill.getResult(0)] = {Shape::Scalar, it->second.elements};
+    return success();
+  }
+  auto generic = cast<linalg::GenericOp>(op);
+  if (generic.getNumResults() != 1)
+    return failure();
+  Block *body = generic.getBody();
+  Value yielded = body->getTerminator()->getOperand(0);
+  FailureOr<Shape> outShape = shapeOf(op->getResult(0));
+  if (failed(outShape))
+    return failure();
+  bool reduces = generic.getNumReductionLoops() > 0;
+  unsigned elements = (*outShape == Shape::Full || *outShape == Shape::Column)
+                          ? chunks * vec
+                          : 1;
+  if (!reduces) {
+    KernelValue result{*outShape, {}};
+    for (unsigned e = 0; e < elements; ++e) {
+      FailureOr<Value> v =
+          cloneScalar(b, generic, yielded, e, Value(), Value());
+      if (failed(v))
+        return failure();
+      result.elements.push_back(*v);
+    }
+    values[op->getResult(0)] = result;
+    return success();
+  }
+  // A reduction along n: combine this thread's elements, then the block's.
+  Value acc = generic.getRegionOutputArgs()[0];
+  std::optional<Combiner> combiner = matchCombiner(yielded, acc);
+  if (!combiner)
+    return failure();
+  Operation *combineOp = yielded.getDefiningOp();
+  Value contribution = combineOp->getOperand(0) == acc
+                           ? combineOp->getOperand(1)
+                           : combineOp->getOperand(0);
+  Value partial;
+  for (unsigned e = 0; e < chunks * vec; ++e) {
+    FailureOr<Value> v =
+        cloneScalar(b, generic, contribution, e, acc, Value());
+    if (failed(v))
+      return failure();
+    partial = partial ? combine(b, *combiner, partial, *v) : *v;
+  }
+  Value total = blockReduce(b, partial, *combiner);
+  // Start from the init (the combiner's identity when it is a fill).
+  auto init = values.find(generic.getDpsInitOperand(0)->get());
+  if (init != values.end())
+    total = combine(b, *combiner, init->second.elements[0], total);
+  values[op->getResult(0)] = {Shape::Row, {total}};
+  (void)loc;
+  return success();
+}
+
+LogicalResult RowKernelBuilder::build() {
+  MLIRContext *ctx = fn.getContext();
+  Location loc = fn.getLoc();
+  OpBuilder b(fn);
+
+  // The new signature: the inputs, then one out-parameter per result, all
+  // memrefs (device pointers when called on the GPU).
+  SmallVector<Type> argTypes;
+  for (Type t : fn.getArgumentTypes()) {
+    auto type = cast<RankedTensorType>(t);
+    argTypes.push_back(MemRefType::get(type.getShape(), type.getElementType()));
+  }
+  for (Type t : fn.getResultTypes()) {
+    auto type = cast<RankedTensorType>(t);
+    argTypes.push_back(MemRefType::get(type.getShape(), type.getElementType()));
+  }
+  auto kernelFn = func::FuncOp::create(b, loc, fn.getName(),
+                                       FunctionType::get(ctx, argTypes, {}));
+  kernelFn->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
+  Block *entry = kernelFn.addEntryBlock();
+  OpBuilder hb = OpBuilder::atBlockBegin(entry);
+
+  // Flattened views, and which memref each graph value comes from.
+  auto flatten = [&](Value memref) -> Value {
+    auto type = cast<MemRefType>(memref.getType());
+    if (type.getRank() <= 1)
+      return memref;
+    ReassociationIndices all;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      all.push_back(i);
+    return memref::CollapseShapeOp::create(hb, loc, memref,
+                                           ArrayRef<ReassociationIndices>{all});
+  };
+  SmallVector<Value> flatArgs;
+  for (BlockArgument arg : entry->getArguments())
+    flatArgs.push_back(flatten(arg));
+  // Graph inputs map to function arguments through the graph's operands.
+  for (auto [graphArg, operand] :
+       llvm::zip(graph.getBody().getArguments(), graph.getInputs())) {
+    auto fnArg = dyn_cast<BlockArgument>(operand);
+    if (!fnArg || fnArg.getOwner() != &fn.getBody().front()) {
+      whyNot = "a graph input is not a function argument";
+      return failure();
+    }
+    flat[graphArg] = flatArgs[fnArg.getArgNumber()];
+  }
+  SmallVector<Value> outFlat(flatArgs.begin() + fn.getNumArguments(),
+                             flatArgs.end());
+
+  Value one = arith::ConstantIndexOp::create(hb, loc, 1);
+  Value gridX = arith::ConstantIndexOp::create(hb, loc, rows);
+  Value blockX = arith::ConstantIndexOp::create(hb, loc, threads);
+  auto smemType = MemRefType::get(
+      {32}, Float32Type::get(ctx), AffineMap(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  auto launch = gpu::LaunchOp::create(hb, loc, gridX, one, one, blockX, one,
+                                      one, nullptr, nullptr, {}, {smemType});
+  func::ReturnOp::create(hb, loc);
+
+  OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
+  row = launch.getBlockIds().x;
+  tid = launch.getThreadIds().x;
+  smem = launch.getWorkgroupAttributions().front();
+  Value c32 = arith::ConstantIndexOp::create(kb, loc, 32);
+  lane = arith::RemUIOp::create(kb, loc, tid, c32);
+  warp = arith::DivUIOp::create(kb, loc, tid, c32);
+  Value nValue = arith::ConstantIndexOp::create(kb, loc, n);
+  Value rowBase = arith::MulIOp::create(kb, loc, row, nValue);
+  // Element e = k * vec + v of this thread sits at column
+  // (k * threads + tid) * vec + v.
+  SmallVector<Value> chunkStart;
+  for (int64_t k = 0; k < chunks; ++k) {
+    Value kt = arith::AddIOp::create(
+        kb, loc, arith::ConstantIndexOp::create(kb, loc, k * threads), tid);
+    chunkStart.push_back(arith::MulIOp::create(
+        kb, loc, kt, arith::ConstantIndexOp::create(kb, loc, vec)));
+  }
+
+  // Loads of the graph's inputs.
+  for (BlockArgument arg : graph.getBody().getArguments()) {
+    if (arg.use_empty())
+      continue;
+    Value memref = flat.lookup(arg);
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type) {
+      whyNot = "scalar graph inputs are not supported on the GPU yet";
+      return failure();
+    }
+    Type elementType = type.getElementType();
+    FailureOr<Shape> shape = shapeOf(arg);
+    KernelValue value{*shape, {}};
+    if (*shape == Shape::Row || *shape == Shape::Scalar) {
+      Value index = *shape == Shape::Row
+                        ? row
+                        : arith::ConstantIndexOp::create(kb, loc, 0);
+      value.elements.push_back(
+          memref::LoadOp::create(kb, loc, memref, ValueRange{index}));
+    } else {
+      auto vecType = VectorType::get({vec}, elementType);
+      for (int64_t k = 0; k < chunks; ++k) {
+        Value index = *shape == Shape::Full
+                          ? arith::AddIOp::create(kb, loc, rowBase,
+                                                  chunkStart[k])
+                          : chunkStart[k];
+        // Indices are multiples of vec and rows start at multiples of n:
+        // the access is aligned to its size when the buffer is.
+        Value loaded = vector::LoadOp::create(
+            kb, loc, vecType, memref, ValueRange{index}, /*nontemporal=*/false,
+            llvm::Align(vec * std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
+        for (int64_t v = 0; v < vec; ++v)
+          value.elements.push_back(
+              vector::ExtractOp::create(kb, loc, loaded, ArrayRef<int64_t>{v}));
+      }
+    }
+    values[arg] = value;
+  }
+
+  for (Operation &op : graph.getBody().front().without_terminator())
+    if (failed(evaluate(kb, &op))) {
+      whyNot = "cannot evaluate '" + op.getName().getStringRef().str() +
+               "' per row";
+      return failure();
+    }
+
+  // Stores of the outputs.
+  Value zero = arith::ConstantIndexOp::create(kb, loc, 0);
+  for (auto [i, output] : llvm::enumerate(graph.getYield().getValues())) {
+    auto it = values.find(output);
+    if (it == values.end()) {
+      whyNot = "an output is not computed in the kernel";
+      return failure();
+    }
+    const KernelValue &value = it->second;
+    Value memref = outFlat[i];
+    if (value.shape == Shape::Row || value.shape == Shape::Scalar) {
+      Value isFirst =
+          arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq, tid, zero);
+      scf::IfOp::create(kb, loc, isFirst, [&](OpBuilder &then, Location l) {
+        memref::StoreOp::create(
+            then, l, value.elements[0], memref,
+            ValueRange{value.shape == Shape::Row ? row : zero});
+        scf::YieldOp::create(then, l);
+      });
+      continue;
+    }
+    Type elementType = cast<MemRefType>(memref.getType()).getElementType();
+    auto vecType = VectorType::get({vec}, elementType);
+    for (int64_t k = 0; k < chunks; ++k) {
+      SmallVector<Value> lanes(value.elements.begin() + k * vec,
+                               value.elements.begin() + (k + 1) * vec);
+      Value packed = vector::FromElementsOp::create(kb, loc, vecType, lanes);
+      Value index = value.shape == Shape::Full
+                        ? arith::AddIOp::create(kb, loc, rowBase, chunkStart[k])
+                        : chunkStart[k];
+      vector::StoreOp::create(
+          kb, loc, packed, memref, ValueRange{index}, /*nontemporal=*/false,
+          llvm::Align(vec * std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
+    }
+  }
+  gpu::TerminatorOp::create(kb, loc);
+
+  kernelFn->setAttr("smap.gpu_kernel",
+                    StringAttr::get(ctx, "rows=" + std::to_string(rows) +
+                                             " threads=" +
+                                             std::to_string(threads) +
+                                             " vec=" + std::to_string(vec) +
+                                             " chunks=" +
+                                             std::to_string(chunks)));
+  fn.erase();
+  return success();
+}
+
+namespace {
+struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+    bool any = false;
+    for (func::FuncOp fn : functions) {
+      if (fn.isExternal())
+        continue;
+      SmallVector<GraphOp> graphs(fn.getOps<GraphOp>());
+      if (graphs.size() != 1 ||
+          !llvm::all_of(fn.getResultTypes(),
+                        [](Type t) { return isa<RankedTensorType>(t); })) {
+        fn.emitError("smap-lower-to-gpu: @")
+            << fn.getName()
+            << " must be one fusion graph whose results it returns";
+        return signalPassFailure();
+      }
+      GraphOp graph = graphs.front();
+      auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+      if (ret.getOperands() != ValueRange(graph.getResults())) {
+        fn.emitError("smap-lower-to-gpu: @")
+            << fn.getName() << " must return its graph's results in order";
+        return signalPassFailure();
+      }
+      FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
+      if (failed(smg))
+        return signalPassFailure();
+      RowKernelBuilder builder(fn, graph, *smg);
+      if (failed(builder.plan()) || failed(builder.build())) {
+        graph.emitError("smap-lower-to-gpu: not lowered to a GPU kernel: ")
+            << builder.whyNot;
+        return signalPassFailure();
+      }
+      any = true;
+    }
+    if (any)
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      UnitAttr::get(module.getContext()));
+  }
+};
+} // namespace

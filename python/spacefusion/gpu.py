@@ -1,0 +1,113 @@
+"""The GPU path: compile a workload into a shared object holding its kernel
+(cubin for the chip) and host code, linked with SpaceFusion's CUDA runtime;
+call it with device tensors.
+
+Compiling needs this project's build (MLIR); running needs only the NVIDIA
+driver, numpy/torch and the two shared objects, so objects built on a
+machine without a GPU run on one that has one.
+"""
+
+import ctypes
+import json
+import os
+import shutil
+
+from .compiler import CompileError, _run, _signature, find_tools
+
+_ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+
+
+def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None):
+    """Compiles `source` for the GPU into `out_dir`; returns the path of the
+    shared object. The function becomes `_mlir_ciface_NAME(inputs..., outputs...)`
+    on memref descriptors of device pointers."""
+    tools = find_tools(build_dir)
+    name, inputs, outputs = _signature(source, entry)
+    os.makedirs(out_dir, exist_ok=True)
+    pipeline = ("--gpu-lower-to-nvvm-pipeline=cubin-chip=%s cubin-features=+ptx80 "
+                "cubin-format=bin opt-level=3" % chip)
+    lowered = _run([tools["spacefusion-opt"], "--smap-form-graphs", "--smap-analyze",
+                    "--smap-lower-to-gpu", pipeline, "-"], stdin=source)
+    llvm_ir = _run([tools["mlir-translate"], "--mlir-to-llvmir", "-"], stdin=lowered)
+    runtime = os.path.join(os.path.dirname(tools["spacefusion-opt"]), "..", "lib",
+                           "libspacefusion_cuda_runtime.so")
+    if not os.path.exists(runtime):
+        raise CompileError("libspacefusion_cuda_runtime.so is not built (cuda.h was not found)")
+    shutil.copy(runtime, os.path.join(out_dir, "libspacefusion_cuda_runtime.so"))
+    ll = os.path.join(out_dir, name + ".ll")
+    with open(ll, "w") as f:
+        f.write(llvm_ir)
+    so = os.path.join(out_dir, "lib%s.so" % name)
+    _run([tools["clang"], "-O2", "-shared", "-fPIC", "-Wno-override-module", ll, "-o", so,
+          "-L" + out_dir, "-lspacefusion_cuda_runtime", "-Wl,-rpath,$ORIGIN"])
+    with open(os.path.join(out_dir, name + ".json"), "w") as f:
+        json.dump({"name": name, "inputs": inputs, "outputs": outputs, "library": os.path.basename(so)}, f)
+    return so
+
+
+class GPUModule:
+    """A compiled GPU function, called with torch CUDA tensors."""
+
+    def __init__(self, directory, name):
+        with open(os.path.join(directory, name + ".json")) as f:
+            meta = json.load(f)
+        self.name = name
+        self.inputs = [(tuple(s), t) for s, t in meta["inputs"]]
+        self.outputs = [(tuple(s), t) for s, t in meta["outputs"]]
+        self._lib = ctypes.CDLL(os.path.join(directory, meta["library"]))
+        # The runtime the kernel library is linked with (one per process,
+        # whichever copy was loaded first): look its functions up through the
+        # kernel library, never by a path of its own.
+        self.runtime = self._lib
+        self.runtime.spacefusionRuntimeGetErrorMessage.restype = ctypes.c_char_p
+        self._fn = getattr(self._lib, "_mlir_ciface_" + name)
+        self._fn.restype = None
+
+    def use_stream(self, stream):
+        """Enqueue on `stream` (a CUstream handle, e.g.
+        torch.cuda.current_stream().cuda_stream) and return without waiting."""
+        self.runtime.spacefusionRuntimeSetStream(ctypes.c_void_p(stream))
+
+    def error(self):
+        code = self.runtime.spacefusionRuntimeGetError()
+        return (code, self.runtime.spacefusionRuntimeGetErrorMessage().decode()) if code else None
+
+    def _descriptor(self, tensor, shape, dtype, what):
+        if tuple(tensor.shape) != shape:
+            raise ValueError("%s must have shape %s, got %s" % (what, shape, tuple(tensor.shape)))
+        if tensor.element_size() != _ELEMENT_BYTES[dtype] or not tensor.is_floating_point():
+            raise TypeError("%s must be %s, got %s" % (what, dtype, tensor.dtype))
+        if not tensor.is_cuda or not tensor.is_contiguous():
+            raise ValueError("%s must be a contiguous CUDA tensor" % what)
+        rank = len(shape)
+        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64)]
+        if rank:
+            fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
+        desc = type("MemRef", (ctypes.Structure,), {"_fields_": fields})()
+        desc.allocated = desc.aligned = tensor.data_ptr()
+        desc.offset = 0
+        for i, (size, stride) in enumerate(zip(tensor.shape, tensor.stride())):
+            desc.sizes[i], desc.strides[i] = size, stride
+        return desc
+
+    def bind(self, *args):
+        """A zero-argument callable running on these tensors, with the
+        descriptors built once (the checks run here, not per call)."""
+        descs = self._descriptors(args)
+        refs = [ctypes.byref(d) for d in descs]
+        fn = self._fn
+        return lambda: fn(*refs)
+
+    def __call__(self, *args):
+        """Inputs, then preallocated outputs (CUDA tensors)."""
+        self._fn(*[ctypes.byref(d) for d in self._descriptors(args)])
+
+    def _descriptors(self, args):
+        expected = len(self.inputs) + len(self.outputs)
+        if len(args) != expected:
+            raise TypeError("@%s takes %d inputs and %d outputs, got %d tensors"
+                            % (self.name, len(self.inputs), len(self.outputs), len(args)))
+        specs = self.inputs + self.outputs
+        return [self._descriptor(t, s, d, ("input #%d" % i) if i < len(self.inputs)
+                                 else "output #%d" % (i - len(self.inputs)))
+                for i, (t, (s, d)) in enumerate(zip(args, specs))]
