@@ -93,6 +93,8 @@ def main():
             results.append(row)
             continue
         module = GPUModule(os.path.join(bundle, entry["dir"]), entry["function"])
+        with open(os.path.join(bundle, entry["dir"], entry["function"] + ".json")) as f:
+            row["kernel"] = json.load(f).get("kernel")
         module.use_stream(torch.cuda.current_stream().cuda_stream)
         inputs_sets = [make_inputs(name, rows, cols, seed) for seed in range(ROTATE)]
         outputs = [torch.empty(rows, cols, device="cuda", dtype=torch.float16) for _ in range(ROTATE)]
@@ -151,16 +153,16 @@ def main():
              "Direct: each call from Python, as a user calls it. Graph: 20 calls captured in a CUDA graph and "
              "replayed, i.e. device time without launch overhead.", "",
              "| workload | shape | correct | SpaceFusion GB/s | eager GB/s | torch.compile GB/s | vs compile | vs eager "
-             "| SpaceFusion GB/s (graph) | torch.compile GB/s (graph) | vs compile (graph) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| SpaceFusion GB/s (graph) | torch.compile GB/s (graph) | vs compile (graph) | our kernel |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         if "error" in r:
-            lines.append("| %s | %s | not built: %s | | | | | | | | |" % (r["workload"], r["shape"], r["error"]))
+            lines.append("| %s | %s | not built: %s | | | | | | | | | |" % (r["workload"], r["shape"], r["error"]))
             continue
-        lines.append("| %s | %s | %s | %.0f | %.0f | %.0f | %.2fx | %.2fx | %.0f | %.0f | %.2fx |" % (
+        lines.append("| %s | %s | %s | %.0f | %.0f | %.0f | %.2fx | %.2fx | %.0f | %.0f | %.2fx | %s |" % (
             r["workload"], r["shape"], "yes" if r["correct"] else "NO", r["spacefusion_GBps"], r["eager_GBps"],
             r["torch.compile_GBps"], r["vs_compile"], r["vs_eager"], r["spacefusion_graph_GBps"],
-            r["torch.compile_graph_GBps"], r["vs_compile_graph"]))
+            r["torch.compile_graph_GBps"], r["vs_compile_graph"], r.get("kernel") or ""))
     with open(os.path.join(out, "rows.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -10,6 +10,7 @@ machine without a GPU run on one that has one.
 import ctypes
 import json
 import os
+import re
 import shutil
 
 from .compiler import CompileError, _run, _signature, find_tools
@@ -41,7 +42,9 @@ def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None):
     _run([tools["clang"], "-O2", "-shared", "-fPIC", "-Wno-override-module", ll, "-o", so,
           "-L" + out_dir, "-lspacefusion_cuda_runtime", "-Wl,-rpath,$ORIGIN"])
     with open(os.path.join(out_dir, name + ".json"), "w") as f:
-        json.dump({"name": name, "inputs": inputs, "outputs": outputs, "library": os.path.basename(so)}, f)
+        kernel = re.search(r'smap\.gpu_kernel = "([^"]*)"', lowered)
+        json.dump({"name": name, "inputs": inputs, "outputs": outputs, "library": os.path.basename(so),
+                   "kernel": kernel.group(1) if kernel else None}, f)
     return so
 
 

@@ -85,8 +85,9 @@ private:
   const SpaceMappingGraph &smg;
   unsigned reducedDim = ~0u;
   SmallVector<unsigned> rowDims;
-  int64_t rows = 1, n = 1, vec = 1, threads = 32, chunks = 1;
-  // Kernel state.
+  // `threads` threads share a row; a block holds `rowsPerBlock` rows.
+  int64_t rows = 1, n = 1, vec = 1, threads = 32, chunks = 1, rowsPerBlock = 1;
+  // Kernel state. `tid` is the thread's position within its row.
   DenseMap<Value, KernelValue> values;
   Value row, tid, lane, warp, smem;
   SmallVector<Value> columns; // the column index of each of this thread's elements
@@ -203,6 +204,15 @@ LogicalResult RowKernelBuilder::plan() {
   // The loops above stepped once past the choice.
   vec *= 2;
   threads *= 2;
+  // Short rows (up to 32 elements per thread) go one warp per row: the
+  // reductions are shuffles only, with no shared memory or barrier, and a
+  // block of several rows keeps the SM's block slots from limiting
+  // occupancy.
+  if (n % (32 * vec) == 0 && n / 32 <= 32) {
+    threads = 32;
+    for (rowsPerBlock = 4; rows % rowsPerBlock != 0; rowsPerBlock /= 2)
+      ;
+  }
   chunks = n / (threads * vec);
   if (chunks * vec > 64) {
     whyNot = "rows of " + std::to_string(n) +
@@ -420,8 +430,9 @@ LogicalResult RowKernelBuilder::build() {
                              flatArgs.end());
 
   Value one = arith::ConstantIndexOp::create(hb, loc, 1);
-  Value gridX = arith::ConstantIndexOp::create(hb, loc, rows);
-  Value blockX = arith::ConstantIndexOp::create(hb, loc, threads);
+  Value gridX = arith::ConstantIndexOp::create(hb, loc, rows / rowsPerBlock);
+  Value blockX =
+      arith::ConstantIndexOp::create(hb, loc, threads * rowsPerBlock);
   auto smemType = MemRefType::get(
       {32}, Float32Type::get(ctx), AffineMap(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
@@ -434,6 +445,17 @@ LogicalResult RowKernelBuilder::build() {
   tid = launch.getThreadIds().x;
   smem = launch.getWorkgroupAttributions().front();
   Value c32 = arith::ConstantIndexOp::create(kb, loc, 32);
+  if (rowsPerBlock > 1) {
+    // One warp per row: the warp index picks the row within the block.
+    Value rowInBlock = arith::DivUIOp::create(kb, loc, tid, c32);
+    row = arith::AddIOp::create(
+        kb, loc,
+        arith::MulIOp::create(
+            kb, loc, row,
+            arith::ConstantIndexOp::create(kb, loc, rowsPerBlock)),
+        rowInBlock);
+    tid = arith::RemUIOp::create(kb, loc, tid, c32);
+  }
   lane = arith::RemUIOp::create(kb, loc, tid, c32);
   warp = arith::DivUIOp::create(kb, loc, tid, c32);
   Value nValue = arith::ConstantIndexOp::create(kb, loc, n);
@@ -533,6 +555,8 @@ LogicalResult RowKernelBuilder::build() {
 
   kernelFn->setAttr("smap.gpu_kernel",
                     StringAttr::get(ctx, "rows=" + std::to_string(rows) +
+                                             " rows_per_block=" +
+                                             std::to_string(rowsPerBlock) +
                                              " threads=" +
                                              std::to_string(threads) +
                                              " vec=" + std::to_string(vec) +
