@@ -32,7 +32,18 @@ if config.spacefusion_has_cuda_runtime:
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
     config.available_features.add("gpu")
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "CUDA_HOME",
+                                    "CUDA_ROOT", "CUDA_PATH"])
+# MLIR's NVVM serialization links CUDA's libdevice (math functions) from the
+# toolkit named by CUDA_HOME/CUDA_ROOT/CUDA_PATH; without it the PTX keeps
+# unresolved calls. Tests that check PTX need it.
+cuda_home = next((config.environment[v] for v in ("CUDA_HOME", "CUDA_ROOT", "CUDA_PATH")
+                  if config.environment.get(v)), None)
+if not cuda_home and os.path.isdir("/usr/local/cuda"):
+    cuda_home = "/usr/local/cuda"
+    config.environment["CUDA_HOME"] = cuda_home
+if cuda_home and os.path.exists(os.path.join(cuda_home, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("libdevice")
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -72,8 +72,8 @@ def _signature(source, entry):
     return m.group(1), inputs, outputs
 
 
-def _run(cmd, stdin=None):
-    result = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+def _run(cmd, stdin=None, env=None):
+    result = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         raise CompileError("%s failed:\n%s" % (os.path.basename(cmd[0]), result.stderr))
     return result.stdout

@@ -18,6 +18,19 @@ from .compiler import CompileError, _run, _signature, find_tools
 _ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}
 
 
+def _cuda_env():
+    """The environment for the NVVM serialization, which links CUDA's libdevice
+    (the math functions) and runs ptxas from the toolkit that CUDA_HOME names."""
+    env = dict(os.environ)
+    home = next((env[v] for v in ("CUDA_HOME", "CUDA_ROOT", "CUDA_PATH") if env.get(v)),
+                "/usr/local/cuda")
+    if not os.path.exists(os.path.join(home, "nvvm", "libdevice", "libdevice.10.bc")):
+        raise CompileError("CUDA's libdevice was not found under %s: set CUDA_HOME to a CUDA "
+                           "toolkit (needed for math functions and ptxas)" % home)
+    env["CUDA_HOME"] = home
+    return env
+
+
 def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None):
     """Compiles `source` for the GPU into `out_dir`; returns the path of the
     shared object. The function becomes `_mlir_ciface_NAME(inputs..., outputs...)`
@@ -28,7 +41,7 @@ def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None):
     pipeline = ("--gpu-lower-to-nvvm-pipeline=cubin-chip=%s cubin-features=+ptx80 "
                 "cubin-format=bin opt-level=3" % chip)
     lowered = _run([tools["spacefusion-opt"], "--smap-form-graphs", "--smap-analyze",
-                    "--smap-lower-to-gpu", pipeline, "-"], stdin=source)
+                    "--smap-lower-to-gpu", pipeline, "-"], stdin=source, env=_cuda_env())
     llvm_ir = _run([tools["mlir-translate"], "--mlir-to-llvmir", "-"], stdin=lowered)
     runtime = os.path.join(os.path.dirname(tools["spacefusion-opt"]), "..", "lib",
                            "libspacefusion_cuda_runtime.so")

@@ -86,11 +86,20 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
     parallel in all others (softmax, LayerNorm, RMSNorm, elementwise chains;
     f16/bf16 inputs computed in f32) becomes a function on memrefs (inputs,
     then one out-parameter per result, `llvm.emit_c_interface`) that
-    launches one kernel: a block per row; its threads load the row with
-    16-byte vector loads into registers, evaluate the members in order,
-    reduce along `n` with warp shuffles (`gpu.shuffle xor`) and one
-    shared-memory step across warps, and store with 16-byte vector stores.
-    Nothing intermediate goes through global memory.
+    launches one kernel. Rows of up to 32 elements per lane run one warp
+    per row (4 rows per block; reductions are shuffles only); longer rows
+    run one block per row (up to 512 threads, with one shared-memory step
+    across warps). Threads load the row with 16-byte vector loads into
+    registers, evaluate the members in order, reduce along `n` with warp
+    shuffles (`gpu.shuffle xor`) and store with 16-byte vector stores.
+    Nothing intermediate goes through global memory. The chosen
+    configuration is the `smap.gpu_kernel` attribute of the kernel's host
+    function and a `lower-to-gpu` remark.
+
+    Example: `spacefusion-opt --smap-form-graphs --smap-lower-to-gpu
+    softmax.mlir` on a `196608x512xf16` softmax gives one `gpu.launch` of
+    49152 blocks x 128 threads, `smap.gpu_kernel = "rows=196608
+    rows_per_block=4 threads=32 vec=8 chunks=2"`.
 
     Any other graph (GEMMs, attention: several reduced dims) is an error
     that says so; those need the tensor-core lowering.

@@ -21,6 +21,7 @@
 
 #include "spacefusion/Conversion/Passes.h"
 
+#include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -118,7 +119,40 @@ FailureOr<Shape> RowKernelBuilder::shapeOf(Value v) {
   return r.empty() ? Shape::Scalar : Shape::Row;
 }
 
+/// Whether `op` is a contraction: it reduces and reads an operand that spans
+/// a reduced dim but is broadcast along a parallel one (GEMM, batched GEMM).
+static bool isContraction(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool spansReduced = false;
+    bool missesParallel = false;
+    for (unsigned d = 0; d < map.getNumDims(); ++d) {
+      bool used = map.isFunctionOfDim(d);
+      if (iterators[d] == utils::IteratorType::reduction)
+        spansReduced |= used;
+      else
+        missesParallel |= !used;
+    }
+    if (spansReduced && missesParallel)
+      return true;
+  }
+  return false;
+}
+
 LogicalResult RowKernelBuilder::plan() {
+  // Contractions make each output element a dot product over a tile that
+  // other rows share: that is the tensor-core lowering's job, not rows'.
+  for (Operation &op : graph.getBody().front().without_terminator())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+        linalgOp && isContraction(linalgOp)) {
+      whyNot = "'" + op.getName().getStringRef().str() +
+               "' is a contraction (GEMM-like); contractions need the "
+               "tensor-core lowering";
+      return failure();
+    }
   // The reduced dim: the one dim any member reduces along.
   for (const Space &space : smg.getSpaces())
     for (auto [d, c] : space.reductions) {
@@ -436,14 +470,19 @@ LogicalResult RowKernelBuilder::build() {
   auto smemType = MemRefType::get(
       {32}, Float32Type::get(ctx), AffineMap(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  // Shared memory only carries partials across the warps of a row.
+  SmallVector<Type> workgroup;
+  if (threads > 32)
+    workgroup.push_back(smemType);
   auto launch = gpu::LaunchOp::create(hb, loc, gridX, one, one, blockX, one,
-                                      one, nullptr, nullptr, {}, {smemType});
+                                      one, nullptr, nullptr, {}, workgroup);
   func::ReturnOp::create(hb, loc);
 
   OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
   row = launch.getBlockIds().x;
   tid = launch.getThreadIds().x;
-  smem = launch.getWorkgroupAttributions().front();
+  if (threads > 32)
+    smem = launch.getWorkgroupAttributions().front();
   Value c32 = arith::ConstantIndexOp::create(kb, loc, 32);
   if (rowsPerBlock > 1) {
     // One warp per row: the warp index picks the row within the block.
@@ -553,15 +592,14 @@ LogicalResult RowKernelBuilder::build() {
   }
   gpu::TerminatorOp::create(kb, loc);
 
-  kernelFn->setAttr("smap.gpu_kernel",
-                    StringAttr::get(ctx, "rows=" + std::to_string(rows) +
-                                             " rows_per_block=" +
-                                             std::to_string(rowsPerBlock) +
-                                             " threads=" +
-                                             std::to_string(threads) +
-                                             " vec=" + std::to_string(vec) +
-                                             " chunks=" +
-                                             std::to_string(chunks)));
+  std::string config = "rows=" + std::to_string(rows) +
+                       " rows_per_block=" + std::to_string(rowsPerBlock) +
+                       " threads=" + std::to_string(threads) +
+                       " vec=" + std::to_string(vec) +
+                       " chunks=" + std::to_string(chunks);
+  kernelFn->setAttr("smap.gpu_kernel", StringAttr::get(ctx, config));
+  remark::passed(graph.getLoc(), remarkOpts("lower-to-gpu", "row-kernel"))
+      << ("lowered to one kernel: " + config);
   fn.erase();
   return success();
 }
@@ -596,6 +634,9 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
         return signalPassFailure();
       RowKernelBuilder builder(fn, graph, *smg);
       if (failed(builder.plan()) || failed(builder.build())) {
+        remark::failed(graph.getLoc(),
+                       remarkOpts("lower-to-gpu", "not-lowered"))
+            << builder.whyNot;
         graph.emitError("smap-lower-to-gpu: not lowered to a GPU kernel: ")
             << builder.whyNot;
         return signalPassFailure();

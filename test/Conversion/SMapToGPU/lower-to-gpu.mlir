@@ -1,0 +1,139 @@
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu -split-input-file | FileCheck %s
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu -split-input-file \
+// RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+
+// A short row (512 f16 = 16 per lane): one warp per row, 4 rows per block,
+// two 16-byte loads per lane, butterfly shuffles only (no shared memory).
+
+// CHECK-LABEL: func.func @softmax(
+// CHECK-SAME:      %[[X:.*]]: memref<8x512xf16>, %[[Y:.*]]: memref<8x512xf16>)
+// CHECK-SAME:      llvm.emit_c_interface
+// CHECK-SAME:      smap.gpu_kernel = "rows=8 rows_per_block=4 threads=32 vec=8 chunks=2"
+// CHECK-DAG:     %[[XF:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
+// CHECK-DAG:     %[[YF:.*]] = memref.collapse_shape %[[Y]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
+// CHECK-DAG:     %[[GRID:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[BLOCK:.*]] = arith.constant 128 : index
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[GRID]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[BLOCK]], {{.*}}) {
+// CHECK-COUNT-2:   vector.load %[[XF]][{{.*}}] {alignment = 16 : i64} : memref<4096xf16>, vector<8xf16>
+// CHECK-NOT:       vector.load
+// The row max: five xor shuffles, then the row sum: five more.
+// CHECK-COUNT-5:   gpu.shuffle  xor %{{.*}} : f32
+// CHECK:           math.exp
+// CHECK-COUNT-5:   gpu.shuffle  xor %{{.*}} : f32
+// CHECK-NOT:       gpu.barrier
+// CHECK-COUNT-2:   vector.store %{{.*}}, %[[YF]][{{.*}}] {alignment = 16 : i64} : memref<4096xf16>, vector<8xf16>
+// CHECK:           gpu.terminator
+
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=8 rows_per_block=4 threads=32 vec=8 chunks=2"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=4 rows_per_block=1 threads=512 vec=4 chunks=4"
+
+func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
+  %e1 = tensor.empty() : tensor<8x512xf32>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x512xf16>) outs(%e1 : tensor<8x512xf32>) {
+  ^bb0(%in0: f16, %acc: f32):
+    %y = arith.extf %in0 : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<8x512xf32>
+  %c3 = arith.constant 0xFF800000 : f32
+  %e5 = tensor.empty() : tensor<8xf32>
+  %f4 = linalg.fill ins(%c3 : f32) outs(%e5 : tensor<8xf32>) -> tensor<8xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%g2 : tensor<8x512xf32>) outs(%f4 : tensor<8xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.maximumf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %e7 = tensor.empty() : tensor<8x512xf32>
+  %g8 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g2, %g6 : tensor<8x512xf32>, tensor<8xf32>) outs(%e7 : tensor<8x512xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %d = arith.subf %in0, %in1 : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<8x512xf32>
+  %c9 = arith.constant 0.000000000e+00 : f32
+  %e11 = tensor.empty() : tensor<8xf32>
+  %f10 = linalg.fill ins(%c9 : f32) outs(%e11 : tensor<8xf32>) -> tensor<8xf32>
+  %g12 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%g8 : tensor<8x512xf32>) outs(%f10 : tensor<8xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.addf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %e13 = tensor.empty() : tensor<8x512xf32>
+  %g14 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g8, %g12 : tensor<8x512xf32>, tensor<8xf32>) outs(%e13 : tensor<8x512xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %y = arith.divf %in0, %in1 : f32
+    linalg.yield %y : f32
+  } -> tensor<8x512xf32>
+  %e15 = tensor.empty() : tensor<8x512xf16>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g14 : tensor<8x512xf32>) outs(%e15 : tensor<8x512xf16>) {
+  ^bb0(%in0: f32, %acc: f16):
+    %y = arith.truncf %in0 : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<8x512xf16>
+  return %g16 : tensor<8x512xf16>
+}
+
+// -----
+
+// A long row (8192 f32 = 256 per lane): one block of 512 threads per row;
+// the row sum goes through shared memory across the 16 warps.
+
+// CHECK-LABEL: func.func @rmsnorm(
+// CHECK-SAME:      %[[X:.*]]: memref<4x8192xf32>, %[[G:.*]]: memref<8192xf32>, %[[Y:.*]]: memref<4x8192xf32>)
+// CHECK-SAME:      smap.gpu_kernel = "rows=4 rows_per_block=1 threads=512 vec=4 chunks=4"
+// CHECK:         gpu.launch
+// CHECK-SAME:        workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4:   vector.load {{.*}} : memref<32768xf32>, vector<4xf32>
+// gamma is read along the row only: no row offset.
+// CHECK-COUNT-4:   vector.load %[[G]][{{.*}}] {alignment = 16 : i64} : memref<8192xf32>, vector<4xf32>
+// CHECK-COUNT-5:   gpu.shuffle  xor
+// CHECK:           memref.store %{{.*}}, %[[SMEM]]
+// CHECK:           gpu.barrier
+// CHECK-COUNT-16:  memref.load %[[SMEM]]
+// CHECK:           gpu.barrier
+// CHECK:           math.rsqrt
+// CHECK-COUNT-4:   vector.store {{.*}} : memref<32768xf32>, vector<4xf32>
+
+func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4x8192xf32> {
+  %c1 = arith.constant 0.000000000e+00 : f32
+  %e3 = tensor.empty() : tensor<4xf32>
+  %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<4xf32>) -> tensor<4xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x8192xf32>) outs(%f2 : tensor<4xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %sq = arith.mulf %in0, %in0 : f32
+    %y = arith.addf %sq, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %c5 = arith.constant 8.192000000e+03 : f32
+  %e6 = tensor.empty() : tensor<4xf32>
+  %g7 = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
+      ins(%g4 : tensor<4xf32>) outs(%e6 : tensor<4xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.divf %in0, %c5 : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %c8 = arith.constant 1.000000000e-06 : f32
+  %e9 = tensor.empty() : tensor<4xf32>
+  %g10 = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
+      ins(%g7 : tensor<4xf32>) outs(%e9 : tensor<4xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %v = arith.addf %in0, %c8 : f32
+    %y = math.rsqrt %v : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %e11 = tensor.empty() : tensor<4x8192xf32>
+  %g12 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %g10, %gamma : tensor<4x8192xf32>, tensor<4xf32>, tensor<8192xf32>) outs(%e11 : tensor<4x8192xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %in2: f32, %acc: f32):
+    %t = arith.mulf %in0, %in1 : f32
+    %y = arith.mulf %t, %in2 : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8192xf32>
+  return %g12 : tensor<4x8192xf32>
+}
