@@ -10,8 +10,14 @@
 #include "spacefusion/Conversion/Passes.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 
 using namespace mlir;
 using namespace mlir::spacefusion;
@@ -57,7 +63,43 @@ void mlir::spacefusion::buildCPULoweringPipeline(OpPassManager &pm) {
                              "parse");
 }
 
+std::string mlir::spacefusion::resolveGPUBinaryFormat(llvm::StringRef format) {
+  if (format != "auto")
+    return format.str();
+  if (llvm::sys::findProgramByName("ptxas"))
+    return "bin";
+  for (const char *variable : {"CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"})
+    if (std::optional<std::string> home = llvm::sys::Process::GetEnv(variable)) {
+      llvm::SmallString<128> ptxas(*home);
+      llvm::sys::path::append(ptxas, "bin", "ptxas");
+      if (llvm::sys::fs::can_execute(ptxas))
+        return "bin";
+    }
+  return "isa";
+}
+
+void mlir::spacefusion::buildGPULoweringPipeline(
+    OpPassManager &pm, const GPULoweringPipelineOptions &options) {
+  pm.addPass(smap::createSMapFormGraphs());
+  pm.addPass(smap::createSMapAnalyze());
+  pm.addPass(smap::createSMapLowerToGPU());
+
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  // PTX 8.0 is the first with sm_90a.
+  nvvm.cubinFeatures = "+ptx80";
+  nvvm.cubinFormat = resolveGPUBinaryFormat(options.format);
+  nvvm.optLevel = options.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
 void mlir::spacefusion::registerSpaceFusionPipeline() {
+  PassPipelineRegistration<GPULoweringPipelineOptions>(
+      "spacefusion-lower-gpu",
+      "Lower memory-bound graphs (softmax, LayerNorm, RMSNorm, elementwise) "
+      "from linalg on tensors to one GPU kernel each: host LLVM code calling "
+      "the mgpu* runtime plus a gpu.binary (cubin, or PTX without ptxas)",
+      buildGPULoweringPipeline);
   PassPipelineRegistration<>(
       "spacefusion-lower-cpu",
       "Lower linalg/scf on tensors to the LLVM dialect for the CPU, with C "

@@ -38,10 +38,10 @@ def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None):
     tools = find_tools(build_dir)
     name, inputs, outputs = _signature(source, entry)
     os.makedirs(out_dir, exist_ok=True)
-    pipeline = ("--gpu-lower-to-nvvm-pipeline=cubin-chip=%s cubin-features=+ptx80 "
-                "cubin-format=bin opt-level=3" % chip)
-    lowered = _run([tools["spacefusion-opt"], "--smap-form-graphs", "--smap-analyze",
-                    "--smap-lower-to-gpu", pipeline, "-"], stdin=source, env=_cuda_env())
+    # A cubin, so that the shared object needs only the driver at run time.
+    lowered = _run([tools["spacefusion-opt"],
+                    "--spacefusion-lower-gpu=chip=%s format=bin opt-level=3" % chip, "-"],
+                   stdin=source, env=_cuda_env())
     llvm_ir = _run([tools["mlir-translate"], "--mlir-to-llvmir", "-"], stdin=lowered)
     runtime = os.path.join(os.path.dirname(tools["spacefusion-opt"]), "..", "lib",
                            "libspacefusion_cuda_runtime.so")

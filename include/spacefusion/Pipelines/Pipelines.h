@@ -10,6 +10,8 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <string>
 
 namespace mlir {
@@ -58,8 +60,36 @@ void buildSpaceFusionPipeline(OpPassManager &pm,
 /// lower linalg, scf, math, memref, arith and func to the LLVM dialect.
 void buildCPULoweringPipeline(OpPassManager &pm);
 
-/// Registers `--spacefusion-pipeline` and `--spacefusion-lower-cpu` with the
-/// global pipeline registry.
+/// Options of `--spacefusion-lower-gpu` and of buildGPULoweringPipeline.
+struct GPULoweringPipelineOptions
+    : public PassPipelineOptions<GPULoweringPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA chip to compile for"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel binary: 'bin' (cubin, needs ptxas), 'isa' (PTX "
+                     "text, JIT-compiled by the driver at load) or 'auto' "
+                     "(cubin when ptxas is found, PTX otherwise)"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level of kernels"),
+      llvm::cl::init(3)};
+};
+
+/// Appends the GPU path for memory-bound graphs: form fusion groups, analyze
+/// them, lower each function's graph to one row kernel (smap-lower-to-gpu),
+/// then upstream's NVVM pipeline to host LLVM code (C wrappers, `mgpu*`
+/// runtime calls) plus a `gpu.binary` for `chip`.
+void buildGPULoweringPipeline(OpPassManager &pm,
+                              const GPULoweringPipelineOptions &options);
+
+/// The binary format `format` resolves to: 'auto' is 'bin' when ptxas is
+/// on PATH or under $CUDA_HOME/bin, 'isa' otherwise.
+std::string resolveGPUBinaryFormat(llvm::StringRef format);
+
+/// Registers `--spacefusion-pipeline`, `--spacefusion-lower-cpu` and
+/// `--spacefusion-lower-gpu` with the global pipeline registry.
 void registerSpaceFusionPipeline();
 
 } // namespace spacefusion
