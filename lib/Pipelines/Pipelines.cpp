@@ -81,6 +81,9 @@ std::string mlir::spacefusion::resolveGPUBinaryFormat(llvm::StringRef format) {
 void mlir::spacefusion::buildGPULoweringPipeline(
     OpPassManager &pm, const GPULoweringPipelineOptions &options) {
   pm.addPass(smap::createSMapFormGraphs());
+  // Named aggregates (linalg.softmax) become the generics a row kernel
+  // evaluates.
+  pm.addPass(smap::createSMapDecomposeAggregates());
   pm.addPass(smap::createSMapAnalyze());
   pm.addPass(smap::createSMapLowerToGPU());
 

@@ -1,6 +1,8 @@
 // REQUIRES: libdevice
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=chip=sm_80 format=isa' | FileCheck %s
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=HOPPER
+// RUN: spacefusion-opt %examples/softmax_named.mlir '--spacefusion-lower-gpu=format=isa' \
+// RUN:   | FileCheck %s --check-prefix=NAMED
 
 // The whole GPU path in one pipeline, from linalg on tensors: a row softmax
 // becomes a host function with a C interface that launches one kernel, and
@@ -21,6 +23,11 @@
 // HOPPER:      gpu.binary @softmax_kernel
 // HOPPER-SAME:   chip = "sm_90a"
 // HOPPER-SAME:   .target sm_90a
+
+// linalg.softmax is decomposed before the row lowering.
+// NAMED:       llvm.func @_mlir_ciface_softmax_named(
+// NAMED:       gpu.binary @softmax_named_kernel
+// NAMED-SAME:    shfl.sync.bfly
 
 func.func @softmax(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
   %ninf = arith.constant 0xFF800000 : f32
