@@ -85,7 +85,9 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // evaluates.
   pm.addPass(smap::createSMapDecomposeAggregates());
   pm.addPass(smap::createSMapAnalyze());
-  pm.addPass(smap::createSMapLowerToGPU());
+  smap::SMapLowerToGPUOptions gpuOptions;
+  gpuOptions.approxMath = options.approxMath;
+  pm.addPass(smap::createSMapLowerToGPU(gpuOptions));
 
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;

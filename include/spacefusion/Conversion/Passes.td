@@ -107,7 +107,13 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
     Follow with `gpu-lower-to-nvvm-pipeline` for PTX/cubin and host code
     calling the `mgpu*` runtime (`libspacefusion_cuda_runtime.so`).
   }];
+  let options = [
+    Option<"approxMath", "approx-math", "bool", /*default=*/"true",
+           "f32 exp through the fast hardware exp2 (ex2.approx, as Triton "
+           "and torch.compile do); false keeps libdevice's exact-range expf">
+  ];
   let dependentDialects = [
+    "::mlir::math::MathDialect",
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"

@@ -75,6 +75,11 @@ struct GPULoweringPipelineOptions
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level of kernels"),
       llvm::cl::init(3)};
+  PassOptions::Option<bool> approxMath{
+      *this, "approx-math",
+      llvm::cl::desc("f32 exp through the fast hardware exp2 (see "
+                     "smap-lower-to-gpu)"),
+      llvm::cl::init(true)};
 };
 
 /// Appends the GPU path for memory-bound graphs: form fusion groups, analyze

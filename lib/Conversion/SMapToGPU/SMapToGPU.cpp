@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
@@ -57,8 +58,9 @@ struct KernelValue {
 
 class RowKernelBuilder {
 public:
-  RowKernelBuilder(func::FuncOp fn, GraphOp graph, const SpaceMappingGraph &smg)
-      : fn(fn), graph(graph), smg(smg) {}
+  RowKernelBuilder(func::FuncOp fn, GraphOp graph, const SpaceMappingGraph &smg,
+                   bool approxMath)
+      : fn(fn), graph(graph), smg(smg), approxMath(approxMath) {}
 
   /// Checks the graph is in the class; sets `whyNot` otherwise.
   LogicalResult plan();
@@ -70,8 +72,15 @@ public:
 private:
   FailureOr<Shape> shapeOf(Value v);
   Value scalarOf(OpBuilder &b, const KernelValue &v, unsigned e) {
-    return v.elements.size() == 1 ? v.elements[0] : v.elements[e];
+    if (v.elements.size() != 1)
+      return v.elements[e];
+    rowUniform.insert(v.elements[0]);
+    return v.elements[0];
   }
+  /// Clones one scalar body op. Divisions by a value uniform over the row
+  /// (a sum, a norm) become one reciprocal per row and a multiply per
+  /// element; with `approxMath`, f32 exp uses the fast hardware exp2.
+  void cloneBodyOp(OpBuilder &b, Operation &inner, IRMapping &mapping);
   LogicalResult evaluate(OpBuilder &b, Operation *op);
   Value blockReduce(OpBuilder &b, Value partial, Combiner combiner);
   Value combine(OpBuilder &b, Combiner c, Value x, Value y);
@@ -84,6 +93,7 @@ private:
   func::FuncOp fn;
   GraphOp graph;
   const SpaceMappingGraph &smg;
+  bool approxMath;
   unsigned reducedDim = ~0u;
   SmallVector<unsigned> rowDims;
   // `threads` threads share a row; a block holds `rowsPerBlock` rows.
@@ -93,6 +103,8 @@ private:
   Value row, tid, lane, warp, smem;
   SmallVector<Value> columns; // the column index of each of this thread's elements
   DenseMap<Value, Value> flat; // graph input -> its flattened memref
+  DenseSet<Value> rowUniform;   // kernel values equal for the whole row
+  DenseMap<Value, Value> reciprocals; // row-uniform divisor -> 1 / divisor
 };
 
 } // namespace
@@ -336,12 +348,41 @@ FailureOr<Value> RowKernelBuilder::cloneScalar(OpBuilder &b,
       return failure();
     if (llvm::all_of(inner.getOperands(),
                      [&](Value v) { return mapping.contains(v); }))
-      b.clone(inner, mapping);
+      cloneBodyOp(b, inner, mapping);
   }
   Value result = mapping.lookupOrNull(yielded);
   if (!result)
     return failure();
   return result;
+}
+
+void RowKernelBuilder::cloneBodyOp(OpBuilder &b, Operation &inner,
+                                   IRMapping &mapping) {
+  Location loc = inner.getLoc();
+  auto isUniform = [&](Value v) { return rowUniform.contains(v); };
+  if (auto div = dyn_cast<arith::DivFOp>(inner)) {
+    Value lhs = mapping.lookup(div.getLhs());
+    Value rhs = mapping.lookup(div.getRhs());
+    if (isUniform(rhs) && !isUniform(lhs)) {
+      Value &reciprocal = reciprocals[rhs];
+      if (!reciprocal) {
+        Value one = arith::ConstantOp::create(
+            b, loc, b.getFloatAttr(rhs.getType(), 1.0));
+        reciprocal = arith::DivFOp::create(b, loc, one, rhs);
+        rowUniform.insert(reciprocal);
+      }
+      mapping.map(div.getResult(),
+                  arith::MulFOp::create(b, loc, lhs, reciprocal));
+      return;
+    }
+  }
+  Operation *clone = b.clone(inner, mapping);
+  if (auto exp = dyn_cast<math::ExpOp>(clone); exp && approxMath)
+    exp.setFastmath(exp.getFastmath() | arith::FastMathFlags::afn);
+  // What is computed only from row-uniform values is row-uniform.
+  if (clone->getNumOperands() > 0 && llvm::all_of(clone->getOperands(), isUniform))
+    for (Value result : clone->getResults())
+      rowUniform.insert(result);
 }
 
 LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
@@ -606,6 +647,7 @@ LogicalResult RowKernelBuilder::build() {
 
 namespace {
 struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
@@ -632,7 +674,7 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
       FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
       if (failed(smg))
         return signalPassFailure();
-      RowKernelBuilder builder(fn, graph, *smg);
+      RowKernelBuilder builder(fn, graph, *smg, approxMath);
       if (failed(builder.plan()) || failed(builder.build())) {
         remark::failed(graph.getLoc(),
                        remarkOpts("lower-to-gpu", "not-lowered"))

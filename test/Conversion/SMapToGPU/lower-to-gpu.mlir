@@ -1,4 +1,6 @@
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu -split-input-file | FileCheck %s
+// RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=approx-math=false' \
+// RUN:   -split-input-file | FileCheck %s --check-prefix=EXACT
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu -split-input-file \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
@@ -18,11 +20,22 @@
 // CHECK-NOT:       vector.load
 // The row max: five xor shuffles, then the row sum: five more.
 // CHECK-COUNT-5:   gpu.shuffle  xor %{{.*}} : f32
-// CHECK:           math.exp
+// CHECK:           math.exp %{{.*}} fastmath<afn> : f32
 // CHECK-COUNT-5:   gpu.shuffle  xor %{{.*}} : f32
+// Dividing by the row sum: one reciprocal per row, a multiply per element.
+// CHECK:           %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:           %[[RECIP:.*]] = arith.divf %[[ONE]], %{{.*}} : f32
+// CHECK-COUNT-16:  arith.mulf %{{.*}}, %[[RECIP]] : f32
+// CHECK-NOT:       arith.divf
 // CHECK-NOT:       gpu.barrier
 // CHECK-COUNT-2:   vector.store %{{.*}}, %[[YF]][{{.*}}] {alignment = 16 : i64} : memref<4096xf16>, vector<8xf16>
 // CHECK:           gpu.terminator
+
+// With approx-math=false, exp keeps libdevice's exact-range expf.
+// EXACT-LABEL: func.func @softmax(
+// EXACT:         math.exp %{{[0-9]+}} : f32
+// EXACT-NOT:     fastmath<afn>
+// EXACT-LABEL: func.func @rmsnorm(
 
 // REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=8 rows_per_block=4 threads=32 vec=8 chunks=2"
 // REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=4 rows_per_block=1 threads=512 vec=4 chunks=4"
