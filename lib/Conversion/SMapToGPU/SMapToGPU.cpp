@@ -33,6 +33,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <functional>
+
 namespace mlir {
 namespace smap {
 #define GEN_PASS_DEF_SMAPLOWERTOGPU
@@ -550,21 +552,22 @@ LogicalResult RowKernelBuilder::build() {
         kb, loc, kt, arith::ConstantIndexOp::create(kb, loc, vec)));
   }
 
-  // Loads of the graph's inputs.
-  for (BlockArgument arg : graph.getBody().getArguments()) {
-    if (arg.use_empty())
-      continue;
-    Value memref = flat.lookup(arg);
-    auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type) {
+  // Inputs are loaded, and members evaluated, on first use from the outputs
+  // backwards: a row's per-column parameters (gamma, beta) are loaded only
+  // once the reductions that precede their use are done, which keeps them
+  // out of registers meanwhile.
+  for (BlockArgument arg : graph.getBody().getArguments())
+    if (!arg.use_empty() && !isa<RankedTensorType>(arg.getType())) {
       whyNot = "scalar graph inputs are not supported on the GPU yet";
       return failure();
     }
-    Type elementType = type.getElementType();
-    FailureOr<Shape> shape = shapeOf(arg);
-    KernelValue value{*shape, {}};
-    if (*shape == Shape::Row || *shape == Shape::Scalar) {
-      Value index = *shape == Shape::Row
+  auto loadInput = [&](BlockArgument arg) {
+    Value memref = flat.lookup(arg);
+    Type elementType = cast<RankedTensorType>(arg.getType()).getElementType();
+    Shape shape = *shapeOf(arg);
+    KernelValue value{shape, {}};
+    if (shape == Shape::Row || shape == Shape::Scalar) {
+      Value index = shape == Shape::Row
                         ? row
                         : arith::ConstantIndexOp::create(kb, loc, 0);
       value.elements.push_back(
@@ -572,7 +575,7 @@ LogicalResult RowKernelBuilder::build() {
     } else {
       auto vecType = VectorType::get({vec}, elementType);
       for (int64_t k = 0; k < chunks; ++k) {
-        Value index = *shape == Shape::Full
+        Value index = shape == Shape::Full
                           ? arith::AddIOp::create(kb, loc, rowBase,
                                                   chunkStart[k])
                           : chunkStart[k];
@@ -587,14 +590,38 @@ LogicalResult RowKernelBuilder::build() {
       }
     }
     values[arg] = value;
-  }
-
-  for (Operation &op : graph.getBody().front().without_terminator())
-    if (failed(evaluate(kb, &op))) {
-      whyNot = "cannot evaluate '" + op.getName().getStringRef().str() +
+  };
+  DenseSet<Operation *> evaluated;
+  std::function<LogicalResult(Value)> ensure = [&](Value v) -> LogicalResult {
+    if (values.count(v))
+      return success();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == &graph.getBody().front())
+        loadInput(arg);
+      return success();
+    }
+    Operation *op = v.getDefiningOp();
+    if (!op || op->getBlock() != &graph.getBody().front() ||
+        !evaluated.insert(op).second)
+      return success();
+    for (Value operand : op->getOperands())
+      if (failed(ensure(operand)))
+        return failure();
+    if (failed(evaluate(kb, op))) {
+      whyNot = "cannot evaluate '" + op->getName().getStringRef().str() +
                "' per row";
       return failure();
     }
+    return success();
+  };
+  // Scalar constants are captured by the members' bodies, not operands.
+  for (Operation &op : graph.getBody().front().without_terminator())
+    if (isa<arith::ConstantOp>(op))
+      if (failed(ensure(op.getResult(0))))
+        return failure();
+  for (Value output : graph.getYield().getValues())
+    if (failed(ensure(output)))
+      return failure();
 
   // Stores of the outputs.
   Value zero = arith::ConstantIndexOp::create(kb, loc, 0);

@@ -102,14 +102,15 @@ func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
 // CHECK:         gpu.launch
 // CHECK-SAME:        workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-4:   vector.load {{.*}} : memref<32768xf32>, vector<4xf32>
-// gamma is read along the row only: no row offset.
-// CHECK-COUNT-4:   vector.load %[[G]][{{.*}}] {alignment = 16 : i64} : memref<8192xf32>, vector<4xf32>
 // CHECK-COUNT-5:   gpu.shuffle  xor
 // CHECK:           memref.store %{{.*}}, %[[SMEM]]
 // CHECK:           gpu.barrier
 // CHECK-COUNT-16:  memref.load %[[SMEM]]
 // CHECK:           gpu.barrier
 // CHECK:           math.rsqrt
+// gamma is loaded on first use, after the reduction, and read along the row
+// only: no row offset.
+// CHECK-COUNT-4:   vector.load %[[G]][{{.*}}] {alignment = 16 : i64} : memref<8192xf32>, vector<4xf32>
 // CHECK-COUNT-4:   vector.store {{.*}} : memref<32768xf32>, vector<4xf32>
 
 func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4x8192xf32> {
