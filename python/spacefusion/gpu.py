@@ -95,6 +95,9 @@ class GPUModule:
             raise TypeError("%s must be %s, got %s" % (what, dtype, tensor.dtype))
         if not tensor.is_cuda or not tensor.is_contiguous():
             raise ValueError("%s must be a contiguous CUDA tensor" % what)
+        if tensor.data_ptr() % 16:
+            # The kernels use 16-byte vector accesses (see smap-lower-to-gpu).
+            raise ValueError("%s must be 16-byte aligned (a view at an offset is not)" % what)
         rank = len(shape)
         fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64)]
         if rank:

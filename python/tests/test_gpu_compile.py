@@ -1,0 +1,89 @@
+"""The GPU path up to the launch, on any machine with a CUDA toolkit (no GPU
+needed): compile to a shared object, its metadata and C entry point, the
+diagnostics for graphs the row kernels do not take, and argument checks that
+run before anything is launched. The launches themselves run in bench/ on
+the GPU machine."""
+
+import ctypes
+import json
+import os
+
+import pytest
+
+import spacefusion as sf
+from spacefusion.gpu import GPUModule, compile_gpu
+
+try:
+    import torch
+except ImportError:
+    torch = None
+needs_torch = pytest.mark.skipif(torch is None, reason="the argument checks take torch tensors")
+
+CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(os.path.join(CUDA_HOME, "nvvm", "libdevice", "libdevice.10.bc"))
+    or not os.path.exists(os.path.join(CUDA_HOME, "bin", "ptxas")),
+    reason="needs a CUDA toolkit (libdevice, ptxas)")
+
+
+@pytest.fixture(scope="module")
+def layernorm(tmp_path_factory):
+    directory = str(tmp_path_factory.mktemp("layernorm"))
+    try:
+        compile_gpu(sf.workloads.layernorm(64, 768, dtype="f16"), directory)
+    except sf.CompileError as error:
+        if "libspacefusion_cuda_runtime.so is not built" in str(error):
+            pytest.skip(str(error))
+        raise
+    return directory
+
+
+def test_shared_object_and_metadata(layernorm):
+    with open(os.path.join(layernorm, "layernorm.json")) as f:
+        meta = json.load(f)
+    assert meta["inputs"] == [[[64, 768], "f16"], [[768], "f16"], [[768], "f16"]]
+    assert meta["outputs"] == [[[64, 768], "f16"]]
+    # 768 f16 = 24 per lane: one warp per row, 3 16-byte accesses per lane.
+    assert meta["kernel"] == "rows=64 rows_per_block=4 threads=32 vec=8 chunks=3"
+    lib = ctypes.CDLL(os.path.join(layernorm, meta["library"]))
+    assert hasattr(lib, "_mlir_ciface_layernorm")
+    assert hasattr(lib, "spacefusionRuntimeGetError")
+
+
+@needs_torch
+def test_wrong_shape_is_rejected_before_launch(layernorm):
+    module = GPUModule(layernorm, "layernorm")
+    x = torch.zeros(64, 512, dtype=torch.float16)
+    g = torch.zeros(768, dtype=torch.float16)
+    with pytest.raises(ValueError, match=r"input #0 must have shape \(64, 768\), got \(64, 512\)"):
+        module(x, g, g, torch.zeros(64, 768, dtype=torch.float16))
+
+
+@needs_torch
+def test_wrong_dtype_is_rejected_before_launch(layernorm):
+    module = GPUModule(layernorm, "layernorm")
+    x = torch.zeros(64, 768, dtype=torch.float32)
+    g = torch.zeros(768, dtype=torch.float16)
+    with pytest.raises(TypeError, match="input #0 must be f16"):
+        module(x, g, g, torch.zeros(64, 768, dtype=torch.float16))
+
+
+@needs_torch
+def test_host_tensors_are_rejected(layernorm):
+    module = GPUModule(layernorm, "layernorm")
+    x = torch.zeros(64, 768, dtype=torch.float16)
+    g = torch.zeros(768, dtype=torch.float16)
+    with pytest.raises(ValueError, match="input #0 must be a contiguous CUDA tensor"):
+        module(x, g, g, torch.zeros(64, 768, dtype=torch.float16))
+
+
+@needs_torch
+def test_wrong_arity_is_rejected(layernorm):
+    module = GPUModule(layernorm, "layernorm")
+    with pytest.raises(TypeError, match="takes 3 inputs and 1 outputs, got 1 tensors"):
+        module(torch.zeros(64, 768, dtype=torch.float16))
+
+
+def test_contraction_is_a_compile_error(tmp_path):
+    with pytest.raises(sf.CompileError, match="is a contraction"):
+        compile_gpu(sf.workloads.gemm(64, 64, 64, dtype="f16"), str(tmp_path))
