@@ -20,6 +20,8 @@ WORKLOADS = [
     ("layernorm", (65536, 1024)),
     ("rmsnorm", (16384, 1024)), ("rmsnorm", (65536, 1024)),
     ("softmax", (196608, 512)), ("softmax", (131072, 1024)), ("softmax", (4096, 32768)),
+    # Ragged rows (not a multiple of 32 lanes x 16 bytes): masked last chunk.
+    ("softmax", (65536, 1000)), ("layernorm", (16384, 5000)), ("softmax", (4096, 32000)),
 ]
 
 

@@ -86,6 +86,8 @@ private:
   LogicalResult evaluate(OpBuilder &b, Operation *op);
   Value blockReduce(OpBuilder &b, Value partial, Combiner combiner);
   Value combine(OpBuilder &b, Combiner c, Value x, Value y);
+  /// The value that leaves a reduction unchanged (for masked elements).
+  Value identity(OpBuilder &b, Combiner c, Type type);
   /// Clones the scalar body ops `yielded` depends on (except those
   /// depending on `skip`) for element `e`.
   FailureOr<Value> cloneScalar(OpBuilder &b, linalg::LinalgOp op,
@@ -105,6 +107,10 @@ private:
   Value row, tid, lane, warp, smem;
   SmallVector<Value> columns; // the column index of each of this thread's elements
   DenseMap<Value, Value> flat; // graph input -> its flattened memref
+  // Rows that the threads do not split evenly: the last chunks are valid
+  // only in some threads (`chunkValid[k]`, null when always valid).
+  bool ragged = false;
+  SmallVector<Value> chunkValid;
   DenseSet<Value> rowUniform;   // kernel values equal for the whole row
   DenseMap<Value, Value> reciprocals; // row-uniform divisor -> 1 / divisor
 };
@@ -244,30 +250,52 @@ LogicalResult RowKernelBuilder::plan() {
   for (vec = 16 / widest; vec >= 1 && !found; vec /= 2)
     for (threads = 512; threads >= 32 && !found; threads /= 2)
       found = n % (threads * vec) == 0;
-  if (!found) {
-    whyNot = "the reduced dim (" + std::to_string(n) +
-             ") is not a multiple of 32 elements";
-    return failure();
-  }
   // The loops above stepped once past the choice.
   vec *= 2;
   threads *= 2;
+  // An even split that leaves each thread too much of the row (few threads
+  // divide it) loses to a masked one with more threads.
+  if (found && n / (threads * vec) * vec > 64)
+    found = false;
+  if (!found) {
+    // A ragged row: the widest access that divides it, as many threads as
+    // its vectors need (up to 512), and the last chunk masked.
+    ragged = true;
+    for (vec = 16 / widest; n % vec != 0; vec /= 2)
+      ;
+    int64_t vectors = n / vec;
+    threads = std::min<int64_t>(512, llvm::alignTo(vectors, 32));
+  }
   // Short rows (up to 32 elements per thread) go one warp per row: the
   // reductions are shuffles only, with no shared memory or barrier, and a
   // block of several rows keeps the SM's block slots from limiting
   // occupancy.
-  if (n % (32 * vec) == 0 && n / 32 <= 32) {
+  if ((ragged || n % (32 * vec) == 0) && llvm::divideCeil(n, 32 * vec) * vec <= 32) {
     threads = 32;
     for (rowsPerBlock = 4; rows % rowsPerBlock != 0; rowsPerBlock /= 2)
       ;
   }
-  chunks = n / (threads * vec);
+  chunks = llvm::divideCeil(n, threads * vec);
   if (chunks * vec > 64) {
     whyNot = "rows of " + std::to_string(n) +
              " elements do not fit in registers; slice them temporally";
     return failure();
   }
   return success();
+}
+
+Value RowKernelBuilder::identity(OpBuilder &b, Combiner c, Type type) {
+  auto floatType = cast<FloatType>(type);
+  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+  APFloat value = APFloat::getZero(semantics);
+  if (c == Combiner::Max)
+    value = APFloat::getInf(semantics, /*Negative=*/true);
+  else if (c == Combiner::Min)
+    value = APFloat::getInf(semantics);
+  else if (c == Combiner::Mul)
+    value = APFloat::getOne(semantics);
+  return arith::ConstantOp::create(b, graph.getLoc(),
+                                   b.getFloatAttr(type, value));
 }
 
 Value RowKernelBuilder::combine(OpBuilder &b, Combiner c, Value x, Value y) {
@@ -445,7 +473,13 @@ LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
         cloneScalar(b, generic, contribution, e, acc, Value());
     if (failed(v))
       return failure();
-    partial = partial ? combine(b, *combiner, partial, *v) : *v;
+    Value contributionValue = *v;
+    if (Value valid = chunkValid[e / vec])
+      contributionValue = arith::SelectOp::create(
+          b, loc, valid, contributionValue,
+          identity(b, *combiner, contributionValue.getType()));
+    partial = partial ? combine(b, *combiner, partial, contributionValue)
+                      : contributionValue;
   }
   Value total = blockReduce(b, partial, *combiner);
   // Start from the init (the combiner's identity when it is a fill).
@@ -453,7 +487,6 @@ LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
   if (init != values.end())
     total = combine(b, *combiner, init->second.elements[0], total);
   values[op->getResult(0)] = {Shape::Row, {total}};
-  (void)loc;
   return success();
 }
 
@@ -550,6 +583,18 @@ LogicalResult RowKernelBuilder::build() {
         kb, loc, arith::ConstantIndexOp::create(kb, loc, k * threads), tid);
     chunkStart.push_back(arith::MulIOp::create(
         kb, loc, kt, arith::ConstantIndexOp::create(kb, loc, vec)));
+    // Chunks past the row's end (ragged rows only) are not stored and do not
+    // contribute to reductions; their loads read the row's last vector
+    // instead, so that every value computed is finite.
+    Value valid;
+    if ((k + 1) * threads * vec > n) {
+      valid = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
+                                    chunkStart.back(), nValue);
+      chunkStart.back() = arith::MinUIOp::create(
+          kb, loc, chunkStart.back(),
+          arith::ConstantIndexOp::create(kb, loc, n - vec));
+    }
+    chunkValid.push_back(valid);
   }
 
   // Inputs are loaded, and members evaluated, on first use from the outputs
@@ -653,9 +698,19 @@ LogicalResult RowKernelBuilder::build() {
       Value index = value.shape == Shape::Full
                         ? arith::AddIOp::create(kb, loc, rowBase, chunkStart[k])
                         : chunkStart[k];
-      vector::StoreOp::create(
-          kb, loc, packed, memref, ValueRange{index}, /*nontemporal=*/false,
-          llvm::Align(vec * std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
+      auto store = [&](OpBuilder &sb) {
+        vector::StoreOp::create(
+            sb, loc, packed, memref, ValueRange{index}, /*nontemporal=*/false,
+            llvm::Align(vec * std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
+      };
+      if (!chunkValid[k]) {
+        store(kb);
+        continue;
+      }
+      scf::IfOp::create(kb, loc, chunkValid[k], [&](OpBuilder &then, Location l) {
+        store(then);
+        scf::YieldOp::create(then, l);
+      });
     }
   }
   gpu::TerminatorOp::create(kb, loc);
@@ -664,7 +719,8 @@ LogicalResult RowKernelBuilder::build() {
                        " rows_per_block=" + std::to_string(rowsPerBlock) +
                        " threads=" + std::to_string(threads) +
                        " vec=" + std::to_string(vec) +
-                       " chunks=" + std::to_string(chunks);
+                       " chunks=" + std::to_string(chunks) +
+                       (ragged ? " ragged" : "");
   kernelFn->setAttr("smap.gpu_kernel", StringAttr::get(ctx, config));
   remark::passed(graph.getLoc(), remarkOpts("lower-to-gpu", "row-kernel"))
       << ("lowered to one kernel: " + config);

@@ -151,3 +151,63 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
   } -> tensor<4x8192xf32>
   return %g12 : tensor<4x8192xf32>
 }
+
+// -----
+
+// A ragged row (100 f32 = 25 vectors of 4 for 32 lanes): one chunk per lane,
+// valid in lanes 0-24 only. Masked lanes load the row's last vector (so
+// everything stays finite), contribute the combiner's identity to the
+// reductions and store nothing.
+
+// CHECK-LABEL: func.func @softmax(
+// CHECK-SAME:      smap.gpu_kernel = "rows=8 rows_per_block=4 threads=32 vec=4 chunks=1 ragged"
+// CHECK:         %[[VALID:.*]] = arith.cmpi ult, %[[START:.*]], %c100 : index
+// CHECK:         %[[CLAMPED:.*]] = arith.minui %[[START]], %c96 : index
+// CHECK:         %[[INDEX:.*]] = arith.addi %{{.*}}, %[[CLAMPED]] : index
+// CHECK:         vector.load %{{.*}}[%[[INDEX]]] {alignment = 16 : i64} : memref<800xf32>, vector<4xf32>
+// The max ignores masked lanes through -inf, the sum through 0.
+// CHECK-COUNT-4: arith.select %[[VALID]], %{{.*}}, %cst{{.*}} : f32
+// CHECK:         gpu.shuffle  xor
+// CHECK-COUNT-4: arith.select %[[VALID]], %{{.*}}, %cst{{.*}} : f32
+// CHECK:         gpu.shuffle  xor
+// CHECK:         scf.if %[[VALID]] {
+// CHECK-NEXT:      vector.store %{{.*}} : memref<800xf32>, vector<4xf32>
+
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=8 rows_per_block=4 threads=32 vec=4 chunks=1 ragged"
+
+func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
+  %c1 = arith.constant 0xFF800000 : f32
+  %e3 = tensor.empty() : tensor<8xf32>
+  %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<8xf32>) -> tensor<8xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x100xf32>) outs(%f2 : tensor<8xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.maximumf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %e5 = tensor.empty() : tensor<8x100xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %g4 : tensor<8x100xf32>, tensor<8xf32>) outs(%e5 : tensor<8x100xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %d = arith.subf %in0, %in1 : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<8x100xf32>
+  %c7 = arith.constant 0.000000000e+00 : f32
+  %e9 = tensor.empty() : tensor<8xf32>
+  %f8 = linalg.fill ins(%c7 : f32) outs(%e9 : tensor<8xf32>) -> tensor<8xf32>
+  %g10 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%g6 : tensor<8x100xf32>) outs(%f8 : tensor<8xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.addf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %e11 = tensor.empty() : tensor<8x100xf32>
+  %g12 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g6, %g10 : tensor<8x100xf32>, tensor<8xf32>) outs(%e11 : tensor<8x100xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %y = arith.divf %in0, %in1 : f32
+    linalg.yield %y : f32
+  } -> tensor<8x100xf32>
+  return %g12 : tensor<8x100xf32>
+}
