@@ -244,28 +244,18 @@ LogicalResult RowKernelBuilder::plan() {
         return failure();
   }
 
-  // The widest accesses (16 bytes) the row allows, then the most threads
-  // (up to 512) that split it evenly.
-  bool found = false;
-  for (vec = 16 / widest; vec >= 1 && !found; vec /= 2)
-    for (threads = 512; threads >= 32 && !found; threads /= 2)
-      found = n % (threads * vec) == 0;
-  // The loops above stepped once past the choice.
-  vec *= 2;
-  threads *= 2;
-  // An even split that leaves each thread too much of the row (few threads
-  // divide it) loses to a masked one with more threads.
-  if (found && n / (threads * vec) * vec > 64)
-    found = false;
-  if (!found) {
-    // A ragged row: the widest access that divides it, as many threads as
-    // its vectors need (up to 512), and the last chunk masked.
-    ragged = true;
-    for (vec = 16 / widest; n % vec != 0; vec /= 2)
-      ;
-    int64_t vectors = n / vec;
+  // The widest accesses (up to 16 bytes) that divide the row, then the most
+  // threads (up to 512) that split its vectors evenly. When none does, or
+  // the split leaves a thread too much of the row, the row is ragged: as
+  // many threads as its vectors need and the last chunk masked.
+  for (vec = 16 / widest; n % vec != 0; vec /= 2)
+    ;
+  int64_t vectors = n / vec;
+  for (threads = 512; threads >= 32 && vectors % threads != 0; threads /= 2)
+    ;
+  ragged = threads < 32 || vectors / threads * vec > 64;
+  if (ragged)
     threads = std::min<int64_t>(512, llvm::alignTo(vectors, 32));
-  }
   // Short rows (up to 32 elements per thread) go one warp per row: the
   // reductions are shuffles only, with no shared memory or barrier, and a
   // block of several rows keeps the SM's block slots from limiting

@@ -211,3 +211,54 @@ func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
   } -> tensor<8x100xf32>
   return %g12 : tensor<8x100xf32>
 }
+
+// -----
+
+// 96 f32 is 24 vectors of 4: fewer than a warp's lanes, so the 16-byte
+// accesses are kept and lanes 24-31 masked (this shape once crashed the
+// access-width search).
+
+// CHECK-LABEL: func.func @rmsnorm_96(
+// CHECK-SAME:      smap.gpu_kernel = "rows=3 rows_per_block=1 threads=32 vec=4 chunks=1 ragged"
+// CHECK:         vector.load {{.*}} : memref<288xf32>, vector<4xf32>
+
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=3 rows_per_block=1 threads=32 vec=4 chunks=1 ragged"
+
+func.func @rmsnorm_96(%x: tensor<3x96xf32>, %gamma: tensor<96xf32>) -> tensor<3x96xf32> {
+  %c1 = arith.constant 0.000000000e+00 : f32
+  %e3 = tensor.empty() : tensor<3xf32>
+  %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<3xf32>) -> tensor<3xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x96xf32>) outs(%f2 : tensor<3xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %sq = arith.mulf %in0, %in0 : f32
+    %y = arith.addf %sq, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<3xf32>
+  %c5 = arith.constant 9.600000000e+01 : f32
+  %e6 = tensor.empty() : tensor<3xf32>
+  %g7 = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
+      ins(%g4 : tensor<3xf32>) outs(%e6 : tensor<3xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.divf %in0, %c5 : f32
+    linalg.yield %y : f32
+  } -> tensor<3xf32>
+  %c8 = arith.constant 1.000000000e-06 : f32
+  %e9 = tensor.empty() : tensor<3xf32>
+  %g10 = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
+      ins(%g7 : tensor<3xf32>) outs(%e9 : tensor<3xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %v = arith.addf %in0, %c8 : f32
+    %y = math.rsqrt %v : f32
+    linalg.yield %y : f32
+  } -> tensor<3xf32>
+  %e11 = tensor.empty() : tensor<3x96xf32>
+  %g12 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %g10, %gamma : tensor<3x96xf32>, tensor<3xf32>, tensor<96xf32>) outs(%e11 : tensor<3x96xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %in2: f32, %acc: f32):
+    %t = arith.mulf %in0, %in1 : f32
+    %y = arith.mulf %t, %in2 : f32
+    linalg.yield %y : f32
+  } -> tensor<3x96xf32>
+  return %g12 : tensor<3x96xf32>
+}
