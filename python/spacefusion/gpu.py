@@ -39,7 +39,7 @@ def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None):
     name, inputs, outputs = _signature(source, entry)
     os.makedirs(out_dir, exist_ok=True)
     # A cubin, so that the shared object needs only the driver at run time.
-    lowered = _run([tools["spacefusion-opt"],
+    lowered = _run([tools["spacefusion-opt"], "--mlir-print-op-on-diagnostic=false",
                     "--spacefusion-lower-gpu=chip=%s format=bin opt-level=3" % chip, "-"],
                    stdin=source, env=_cuda_env())
     llvm_ir = _run([tools["mlir-translate"], "--mlir-to-llvmir", "-"], stdin=lowered)

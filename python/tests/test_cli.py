@@ -1,0 +1,40 @@
+"""`python3 -m spacefusion`: one command from a linalg file to a shared object."""
+
+import ctypes
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+
+
+def run_cli(*args):
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    return subprocess.run([sys.executable, "-m", "spacefusion", *args], capture_output=True, text=True,
+                          env=env)
+
+
+def test_cpu_shared_object(tmp_path):
+    result = run_cli("cpu", os.path.join(ROOT, "examples", "softmax_last.mlir"), "-o", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tmp_path / "softmax_last.json").read_text())
+    assert meta["inputs"] == [[[4096, 1024], "f32"]] and meta["outputs"] == [[[4096, 1024], "f32"]]
+    assert any("formed smap.graph" in d for d in meta["decisions"])
+    assert hasattr(ctypes.CDLL(str(tmp_path / meta["library"])), "_mlir_ciface_softmax_last")
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(CUDA_HOME, "bin", "ptxas")), reason="needs ptxas")
+def test_gpu_rejects_a_contraction_with_the_diagnostic_only(tmp_path):
+    result = run_cli("gpu", os.path.join(ROOT, "examples", "gemm_chain.mlir"), "-o", str(tmp_path))
+    assert result.returncode == 1
+    assert "is a contraction (GEMM-like)" in result.stderr
+    assert "see current operation" not in result.stderr
+
+
+def test_missing_output_is_a_usage_error():
+    result = run_cli("cpu", os.path.join(ROOT, "examples", "softmax_last.mlir"))
+    assert result.returncode == 2 and "-o/--output" in result.stderr
