@@ -17,9 +17,15 @@ build)
   echo 'set -u; cd "$(dirname "$0")"; out="${OUT:-out}"; mkdir -p "$out"; status=0' > "$bundle/run.sh"
   for test in "$root"/test/Integration/GPU/*.mlir; do
     name="$(basename "$test" .mlir)"
-    pipeline="$(sed -n 's/.*--gpu-lower-to-nvvm-pipeline="\([^"]*\)".*/\1/p' "$test" | head -1)"
-    "$tools/mlir-opt" "$test" --gpu-lower-to-nvvm-pipeline="$pipeline" \
-      | "$tools/mlir-translate" --mlir-to-llvmir -o "$bundle/$name.ll"
+    if grep -q -- '--spacefusion-lower-gpu' "$test"; then
+      # Linalg input: the project's GPU pipeline.
+      "$build/bin/spacefusion-opt" "$test" --spacefusion-lower-gpu=format=bin \
+        | "$tools/mlir-translate" --mlir-to-llvmir -o "$bundle/$name.ll"
+    else
+      pipeline="$(sed -n 's/.*--gpu-lower-to-nvvm-pipeline="\([^"]*\)".*/\1/p' "$test" | head -1)"
+      "$tools/mlir-opt" "$test" --gpu-lower-to-nvvm-pipeline="$pipeline" \
+        | "$tools/mlir-translate" --mlir-to-llvmir -o "$bundle/$name.ll"
+    fi
     "$tools/clang" -O2 -shared -fPIC "$bundle/$name.ll" -o "$bundle/lib$name.so" \
       -L"$bundle" -lspacefusion_cuda_runtime -Wl,-rpath,'$ORIGIN'
     "$tools/clang" -O2 "$root/test/Integration/GPU/$name-main.c" -I"$root/include" \
