@@ -6,6 +6,7 @@ this project's build; the GPU machine has no MLIR):
 
 then, on the GPU machine: python3 bench/run_rows.py build/bench-bundle OUTDIR
 """
+import argparse
 import json
 import os
 import sys
@@ -26,7 +27,12 @@ WORKLOADS = [
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "build/bench-bundle"
+    parser = argparse.ArgumentParser(description="Builds the GPU row benchmarks.")
+    parser.add_argument("out", nargs="?", default="build/bench-bundle")
+    parser.add_argument("--options", default="",
+                        help='more --spacefusion-lower-gpu options, e.g. "rows-per-block=8"')
+    args = parser.parse_args()
+    out = args.out
     manifest = []
     for name, (rows, cols) in WORKLOADS:
         generator = getattr(sf.workloads, name)
@@ -34,7 +40,7 @@ def main():
         tag = "%s_%dx%d" % (name, rows, cols)
         directory = os.path.join(out, tag)
         try:
-            compile_gpu(source, directory)
+            compile_gpu(source, directory, options=args.options)
             manifest.append({"workload": name, "shape": [rows, cols], "dtype": "f16", "dir": tag,
                              "function": name})
             print("built", tag)

@@ -87,6 +87,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   pm.addPass(smap::createSMapAnalyze());
   smap::SMapLowerToGPUOptions gpuOptions;
   gpuOptions.approxMath = options.approxMath;
+  gpuOptions.rowsPerBlock = options.rowsPerBlock;
   pm.addPass(smap::createSMapLowerToGPU(gpuOptions));
 
   gpu::GPUToNVVMPipelineOptions nvvm;

@@ -31,16 +31,18 @@ def _cuda_env():
     return env
 
 
-def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None):
+def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None, options=""):
     """Compiles `source` for the GPU into `out_dir`; returns the path of the
     shared object. The function becomes `_mlir_ciface_NAME(inputs..., outputs...)`
-    on memref descriptors of device pointers."""
+    on memref descriptors of device pointers. `options` are more options of
+    --spacefusion-lower-gpu, e.g. "rows-per-block=8 approx-math=false"."""
     tools = find_tools(build_dir)
     name, inputs, outputs = _signature(source, entry)
     os.makedirs(out_dir, exist_ok=True)
     # A cubin, so that the shared object needs only the driver at run time.
     lowered = _run([tools["spacefusion-opt"], "--mlir-print-op-on-diagnostic=false",
-                    "--spacefusion-lower-gpu=chip=%s format=bin opt-level=3" % chip, "-"],
+                    "--spacefusion-lower-gpu=chip=%s format=bin opt-level=3 %s" % (chip, options),
+                    "-"],
                    stdin=source, env=_cuda_env())
     llvm_ir = _run([tools["mlir-translate"], "--mlir-to-llvmir", "-"], stdin=lowered)
     runtime = os.path.join(os.path.dirname(tools["spacefusion-opt"]), "..", "lib",

@@ -44,7 +44,7 @@ def test_shared_object_and_metadata(layernorm):
     assert meta["inputs"] == [[[64, 768], "f16"], [[768], "f16"], [[768], "f16"]]
     assert meta["outputs"] == [[[64, 768], "f16"]]
     # 768 f16 = 24 per lane: one warp per row, 3 16-byte accesses per lane.
-    assert meta["kernel"] == "rows=64 rows_per_block=4 threads=32 vec=8 chunks=3"
+    assert meta["kernel"] == "rows=64 rows_per_block=2 threads=32 vec=8 chunks=3"
     lib = ctypes.CDLL(os.path.join(layernorm, meta["library"]))
     assert hasattr(lib, "_mlir_ciface_layernorm")
     assert hasattr(lib, "spacefusionRuntimeGetError")

@@ -87,7 +87,7 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
     f16/bf16 inputs computed in f32) becomes a function on memrefs (inputs,
     then one out-parameter per result, `llvm.emit_c_interface`) that
     launches one kernel. Rows of up to 32 elements per lane run one warp
-    per row (4 rows per block; reductions are shuffles only); longer rows
+    per row (2 rows per block; reductions are shuffles only); longer rows
     run one block per row (up to 512 threads, with one shared-memory step
     across warps). Threads load the row with 16-byte vector loads into
     registers, evaluate the members in order, reduce along `n` with warp
@@ -99,7 +99,7 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
     Example: `spacefusion-opt --smap-form-graphs --smap-lower-to-gpu
     softmax.mlir` on a `196608x512xf16` softmax gives one `gpu.launch` of
     49152 blocks x 128 threads, `smap.gpu_kernel = "rows=196608
-    rows_per_block=4 threads=32 vec=8 chunks=2"`.
+    rows_per_block=2 threads=32 vec=8 chunks=2"`.
 
     Any other graph (GEMMs, attention: several reduced dims) is an error
     that says so; those need the tensor-core lowering.
@@ -110,7 +110,10 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",
            "f32 exp through the fast hardware exp2 (ex2.approx, as Triton "
-           "and torch.compile do); false keeps libdevice's exact-range expf">
+           "and torch.compile do); false keeps libdevice's exact-range expf">,
+    Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
+           "Rows per block when a warp holds a row (0: 2, or 1 for an odd "
+           "number of rows); must divide the rows">
   ];
   let dependentDialects = [
     "::mlir::math::MathDialect",

@@ -80,6 +80,11 @@ struct GPULoweringPipelineOptions
       llvm::cl::desc("f32 exp through the fast hardware exp2 (see "
                      "smap-lower-to-gpu)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> rowsPerBlock{
+      *this, "rows-per-block",
+      llvm::cl::desc("Rows per block of warp-per-row kernels (0: automatic; "
+                     "see smap-lower-to-gpu)"),
+      llvm::cl::init(0)};
 };
 
 /// Appends the GPU path for memory-bound graphs: form fusion groups, analyze

@@ -4,17 +4,17 @@
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu -split-input-file \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
-// A short row (512 f16 = 16 per lane): one warp per row, 4 rows per block,
+// A short row (512 f16 = 16 per lane): one warp per row, 2 rows per block,
 // two 16-byte loads per lane, butterfly shuffles only (no shared memory).
 
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME:      %[[X:.*]]: memref<8x512xf16>, %[[Y:.*]]: memref<8x512xf16>)
 // CHECK-SAME:      llvm.emit_c_interface
-// CHECK-SAME:      smap.gpu_kernel = "rows=8 rows_per_block=4 threads=32 vec=8 chunks=2"
+// CHECK-SAME:      smap.gpu_kernel = "rows=8 rows_per_block=2 threads=32 vec=8 chunks=2"
 // CHECK-DAG:     %[[XF:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
 // CHECK-DAG:     %[[YF:.*]] = memref.collapse_shape %[[Y]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
-// CHECK-DAG:     %[[GRID:.*]] = arith.constant 2 : index
-// CHECK-DAG:     %[[BLOCK:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[GRID:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[BLOCK:.*]] = arith.constant 64 : index
 // CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[GRID]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[BLOCK]], {{.*}}) {
 // CHECK-COUNT-2:   vector.load %[[XF]][{{.*}}] {alignment = 16 : i64} : memref<4096xf16>, vector<8xf16>
 // CHECK-NOT:       vector.load
@@ -37,7 +37,7 @@
 // EXACT-NOT:     fastmath<afn>
 // EXACT-LABEL: func.func @rmsnorm(
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=8 rows_per_block=4 threads=32 vec=8 chunks=2"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=8 rows_per_block=2 threads=32 vec=8 chunks=2"
 // REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=4 rows_per_block=1 threads=512 vec=4 chunks=4"
 
 func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
@@ -160,7 +160,7 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
 // reductions and store nothing.
 
 // CHECK-LABEL: func.func @softmax(
-// CHECK-SAME:      smap.gpu_kernel = "rows=8 rows_per_block=4 threads=32 vec=4 chunks=1 ragged"
+// CHECK-SAME:      smap.gpu_kernel = "rows=8 rows_per_block=2 threads=32 vec=4 chunks=1 ragged"
 // CHECK:         %[[VALID:.*]] = arith.cmpi ult, %[[START:.*]], %c100 : index
 // CHECK:         %[[CLAMPED:.*]] = arith.minui %[[START]], %c96 : index
 // CHECK:         %[[INDEX:.*]] = arith.addi %{{.*}}, %[[CLAMPED]] : index
@@ -173,7 +173,7 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
 // CHECK:         scf.if %[[VALID]] {
 // CHECK-NEXT:      vector.store %{{.*}} : memref<800xf32>, vector<4xf32>
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=8 rows_per_block=4 threads=32 vec=4 chunks=1 ragged"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=8 rows_per_block=2 threads=32 vec=4 chunks=1 ragged"
 
 func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
   %c1 = arith.constant 0xFF800000 : f32
