@@ -127,6 +127,37 @@ std::optional<Combiner> mlir::smap::matchCombiner(Value yielded, Value acc) {
   return std::nullopt;
 }
 
+Value mlir::smap::buildCombine(OpBuilder &b, Location loc, Combiner c, Value x,
+                               Value y) {
+  switch (c) {
+  case Combiner::Max:
+    return arith::MaximumFOp::create(b, loc, x, y);
+  case Combiner::Min:
+    return arith::MinimumFOp::create(b, loc, x, y);
+  case Combiner::Mul:
+    return arith::MulFOp::create(b, loc, x, y);
+  case Combiner::Add:
+    return arith::AddFOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("unknown combiner");
+}
+
+FloatAttr mlir::smap::getCombinerIdentity(Builder &b, Combiner c,
+                                          FloatType type) {
+  const llvm::fltSemantics &semantics = type.getFloatSemantics();
+  switch (c) {
+  case Combiner::Max:
+    return b.getFloatAttr(type, APFloat::getInf(semantics, /*Negative=*/true));
+  case Combiner::Min:
+    return b.getFloatAttr(type, APFloat::getInf(semantics));
+  case Combiner::Mul:
+    return b.getFloatAttr(type, APFloat::getOne(semantics));
+  case Combiner::Add:
+    return b.getFloatAttr(type, APFloat::getZero(semantics));
+  }
+  llvm_unreachable("unknown combiner");
+}
+
 //===----------------------------------------------------------------------===//
 // Dim alignment: union-find over atoms that can be split by reshapes
 //===----------------------------------------------------------------------===//

@@ -69,7 +69,8 @@ std::string mlir::spacefusion::resolveGPUBinaryFormat(llvm::StringRef format) {
   if (llvm::sys::findProgramByName("ptxas"))
     return "bin";
   for (const char *variable : {"CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"})
-    if (std::optional<std::string> home = llvm::sys::Process::GetEnv(variable)) {
+    if (std::optional<std::string> home =
+            llvm::sys::Process::GetEnv(variable)) {
       llvm::SmallString<128> ptxas(*home);
       llvm::sys::path::append(ptxas, "bin", "ptxas");
       if (llvm::sys::fs::can_execute(ptxas))
@@ -84,7 +85,6 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // Named aggregates (linalg.softmax) become the generics a row kernel
   // evaluates.
   pm.addPass(smap::createSMapDecomposeAggregates());
-  pm.addPass(smap::createSMapAnalyze());
   smap::SMapLowerToGPUOptions gpuOptions;
   gpuOptions.approxMath = options.approxMath;
   gpuOptions.rowsPerBlock = options.rowsPerBlock;

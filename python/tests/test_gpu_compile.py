@@ -51,29 +51,17 @@ def test_shared_object_and_metadata(layernorm):
 
 
 @needs_torch
-def test_wrong_shape_is_rejected_before_launch(layernorm):
+@pytest.mark.parametrize("x_shape, x_dtype, error, message", [
+    ((64, 512), "float16", ValueError, r"input #0 must have shape \(64, 768\), got \(64, 512\)"),
+    ((64, 768), "float32", TypeError, "input #0 must be f16"),
+    # Right shape and dtype, but in host memory.
+    ((64, 768), "float16", ValueError, "input #0 must be a contiguous CUDA tensor"),
+])
+def test_bad_arguments_are_rejected_before_launch(layernorm, x_shape, x_dtype, error, message):
     module = GPUModule(layernorm, "layernorm")
-    x = torch.zeros(64, 512, dtype=torch.float16)
+    x = torch.zeros(*x_shape, dtype=getattr(torch, x_dtype))
     g = torch.zeros(768, dtype=torch.float16)
-    with pytest.raises(ValueError, match=r"input #0 must have shape \(64, 768\), got \(64, 512\)"):
-        module(x, g, g, torch.zeros(64, 768, dtype=torch.float16))
-
-
-@needs_torch
-def test_wrong_dtype_is_rejected_before_launch(layernorm):
-    module = GPUModule(layernorm, "layernorm")
-    x = torch.zeros(64, 768, dtype=torch.float32)
-    g = torch.zeros(768, dtype=torch.float16)
-    with pytest.raises(TypeError, match="input #0 must be f16"):
-        module(x, g, g, torch.zeros(64, 768, dtype=torch.float16))
-
-
-@needs_torch
-def test_host_tensors_are_rejected(layernorm):
-    module = GPUModule(layernorm, "layernorm")
-    x = torch.zeros(64, 768, dtype=torch.float16)
-    g = torch.zeros(768, dtype=torch.float16)
-    with pytest.raises(ValueError, match="input #0 must be a contiguous CUDA tensor"):
+    with pytest.raises(error, match=message):
         module(x, g, g, torch.zeros(64, 768, dtype=torch.float16))
 
 

@@ -172,6 +172,13 @@ std::string getShortOpName(Operation *op);
 /// `acc`, if it is one the SMG knows (add, max, min, mul).
 std::optional<Combiner> matchCombiner(Value yielded, Value acc);
 
+/// The float combiner op of `c` on `x` and `y` (addf, mulf, maximumf,
+/// minimumf).
+Value buildCombine(OpBuilder &b, Location loc, Combiner c, Value x, Value y);
+
+/// The value that leaves a reduction by `c` unchanged: 0, 1, -inf or +inf.
+FloatAttr getCombinerIdentity(Builder &b, Combiner c, FloatType type);
+
 } // namespace smap
 } // namespace mlir
 

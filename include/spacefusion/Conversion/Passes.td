@@ -89,7 +89,9 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
     launches one kernel. Rows of up to 32 elements per lane run one warp
     per row (2 rows per block; reductions are shuffles only); longer rows
     run one block per row (up to 512 threads, with one shared-memory step
-    across warps). Threads load the row with 16-byte vector loads into
+    across warps). Rows that the threads do not split evenly (n = 1000)
+    mask their last chunk: clamped loads, the combiner's identity in
+    reductions, no store. Threads load the row with 16-byte vector loads into
     registers, evaluate the members in order, reduce along `n` with warp
     shuffles (`gpu.shuffle xor`) and store with 16-byte vector stores.
     Nothing intermediate goes through global memory. The chosen
@@ -98,14 +100,17 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
 
     Example: `spacefusion-opt --smap-form-graphs --smap-lower-to-gpu
     softmax.mlir` on a `196608x512xf16` softmax gives one `gpu.launch` of
-    49152 blocks x 128 threads, `smap.gpu_kernel = "rows=196608
+    98304 blocks x 64 threads, `smap.gpu_kernel = "rows=196608
     rows_per_block=2 threads=32 vec=8 chunks=2"`.
 
-    Any other graph (GEMMs, attention: several reduced dims) is an error
-    that says so; those need the tensor-core lowering.
+    Any other graph (a contraction such as a GEMM or attention, several
+    reduced dims, a reduced dim that is not innermost, rows too long for
+    registers) is an error that says why; contractions need the
+    tensor-core lowering.
 
     Follow with `gpu-lower-to-nvvm-pipeline` for PTX/cubin and host code
-    calling the `mgpu*` runtime (`libspacefusion_cuda_runtime.so`).
+    calling the `mgpu*` runtime (`libspacefusion_cuda_runtime.so`), or use
+    `--spacefusion-lower-gpu`, which does both.
   }];
   let options = [
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",

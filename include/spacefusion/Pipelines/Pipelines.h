@@ -37,8 +37,7 @@ struct SpaceFusionPipelineOptions
                      "(0: unbounded)"),
       llvm::cl::init(0)};
   PassOptions::ListOption<std::string> exclude{
-      *this, "exclude",
-      llvm::cl::desc("Op names never put in a fusion group")};
+      *this, "exclude", llvm::cl::desc("Op names never put in a fusion group")};
   PassOptions::Option<bool> lowerToLoops{
       *this, "lower-to-loops",
       llvm::cl::desc("End with smap-lower-to-loops (the CPU path): linalg, "
@@ -87,8 +86,9 @@ struct GPULoweringPipelineOptions
       llvm::cl::init(0)};
 };
 
-/// Appends the GPU path for memory-bound graphs: form fusion groups, analyze
-/// them, lower each function's graph to one row kernel (smap-lower-to-gpu),
+/// Appends the GPU path for memory-bound graphs: form fusion groups, lower
+/// each function's graph to one row kernel (smap-lower-to-gpu, which builds
+/// the graph's SMG itself),
 /// then upstream's NVVM pipeline to host LLVM code (C wrappers, `mgpu*`
 /// runtime calls) plus a `gpu.binary` for `chip`.
 void buildGPULoweringPipeline(OpPassManager &pm,

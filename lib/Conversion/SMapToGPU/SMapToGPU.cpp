@@ -7,12 +7,13 @@
 //
 // The first GPU lowering: graphs whose reductions all run along one dim n,
 // with every other dim parallel (softmax, LayerNorm, RMSNorm, elementwise
-// chains, in any dtype computed in f32). Each block owns one row: its
-// threads hold the row in registers (16-byte vector loads, VEC elements per
-// load, K loads per thread), evaluate the members in order on their
-// elements, reduce along n with warp shuffles and a shared-memory step
-// across warps, and store the outputs with 16-byte vector stores. The whole
-// fused graph is one kernel; nothing intermediate touches global memory.
+// chains, in any dtype computed in f32). A warp (short rows) or a block
+// (long rows) owns each row: its threads hold the row in registers (16-byte
+// vector loads, VEC elements per load, K loads per thread; a ragged last
+// chunk masked), evaluate the members on their elements, reduce along n with
+// warp shuffles (and a shared-memory step across warps), and store the
+// outputs with 16-byte vector stores. The whole fused graph is one kernel;
+// nothing intermediate touches global memory.
 //
 // Graphs outside this class (GEMMs, attention) are rejected with a
 // diagnostic that says so: their tensor-core lowering is separate work.
@@ -86,14 +87,10 @@ private:
   void cloneBodyOp(OpBuilder &b, Operation &inner, IRMapping &mapping);
   LogicalResult evaluate(OpBuilder &b, Operation *op);
   Value blockReduce(OpBuilder &b, Value partial, Combiner combiner);
-  Value combine(OpBuilder &b, Combiner c, Value x, Value y);
-  /// The value that leaves a reduction unchanged (for masked elements).
-  Value identity(OpBuilder &b, Combiner c, Type type);
   /// Clones the scalar body ops `yielded` depends on (except those
   /// depending on `skip`) for element `e`.
-  FailureOr<Value> cloneScalar(OpBuilder &b, linalg::LinalgOp op,
-                               Value yielded, unsigned e, Value skip,
-                               Value accValue);
+  FailureOr<Value> cloneScalar(OpBuilder &b, linalg::LinalgOp op, Value yielded,
+                               unsigned e, Value skip, Value accValue);
 
   func::FuncOp fn;
   GraphOp graph;
@@ -107,13 +104,12 @@ private:
   // Kernel state. `tid` is the thread's position within its row.
   DenseMap<Value, KernelValue> values;
   Value row, tid, lane, warp, smem;
-  SmallVector<Value> columns; // the column index of each of this thread's elements
   DenseMap<Value, Value> flat; // graph input -> its flattened memref
   // Rows that the threads do not split evenly: the last chunks are valid
   // only in some threads (`chunkValid[k]`, null when always valid).
   bool ragged = false;
   SmallVector<Value> chunkValid;
-  DenseSet<Value> rowUniform;   // kernel values equal for the whole row
+  DenseSet<Value> rowUniform;         // kernel values equal for the whole row
   DenseMap<Value, Value> reciprocals; // row-uniform divisor -> 1 / divisor
 };
 
@@ -181,8 +177,9 @@ LogicalResult RowKernelBuilder::plan() {
       if (reducedDim != ~0u && reducedDim != d) {
         whyNot = "it reduces along more than one dim ('" +
                  smg.getDims()[reducedDim].name + "' and '" +
-                 smg.getDims()[d].name + "'); GEMM-like graphs need the "
-                                         "tensor-core lowering";
+                 smg.getDims()[d].name +
+                 "'); GEMM-like graphs need the "
+                 "tensor-core lowering";
         return failure();
       }
       reducedDim = d;
@@ -262,7 +259,8 @@ LogicalResult RowKernelBuilder::plan() {
   // reductions are shuffles only, with no shared memory or barrier, and a
   // block of two rows keeps the SM's block slots from limiting occupancy
   // (2 measured best on the H200 against 1, 4 and 8; bench/results).
-  if ((ragged || n % (32 * vec) == 0) && llvm::divideCeil(n, 32 * vec) * vec <= 32) {
+  if ((ragged || n % (32 * vec) == 0) &&
+      llvm::divideCeil(n, 32 * vec) * vec <= 32) {
     threads = 32;
     for (rowsPerBlock = 2; rows % rowsPerBlock != 0; rowsPerBlock /= 2)
       ;
@@ -285,44 +283,16 @@ LogicalResult RowKernelBuilder::plan() {
   return success();
 }
 
-Value RowKernelBuilder::identity(OpBuilder &b, Combiner c, Type type) {
-  auto floatType = cast<FloatType>(type);
-  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-  APFloat value = APFloat::getZero(semantics);
-  if (c == Combiner::Max)
-    value = APFloat::getInf(semantics, /*Negative=*/true);
-  else if (c == Combiner::Min)
-    value = APFloat::getInf(semantics);
-  else if (c == Combiner::Mul)
-    value = APFloat::getOne(semantics);
-  return arith::ConstantOp::create(b, graph.getLoc(),
-                                   b.getFloatAttr(type, value));
-}
-
-Value RowKernelBuilder::combine(OpBuilder &b, Combiner c, Value x, Value y) {
-  Location loc = graph.getLoc();
-  switch (c) {
-  case Combiner::Max:
-    return arith::MaximumFOp::create(b, loc, x, y);
-  case Combiner::Min:
-    return arith::MinimumFOp::create(b, loc, x, y);
-  case Combiner::Mul:
-    return arith::MulFOp::create(b, loc, x, y);
-  default:
-    return arith::AddFOp::create(b, loc, x, y);
-  }
-}
-
 Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
                                     Combiner combiner) {
   Location loc = graph.getLoc();
   // Within each warp: a butterfly of shuffles.
   Value v = partial;
   for (int32_t offset = 16; offset >= 1; offset /= 2) {
-    Value other = gpu::ShuffleOp::create(b, loc, v, offset, 32,
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
-    v = combine(b, combiner, v, other);
+    Value other =
+        gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+    v = buildCombine(b, loc, combiner, v, other);
   }
   int64_t warps = threads / 32;
   if (warps == 1)
@@ -338,8 +308,8 @@ Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
   gpu::BarrierOp::create(b, loc);
   Value total = memref::LoadOp::create(b, loc, smem, ValueRange{zero});
   for (int64_t w = 1; w < warps; ++w)
-    total = combine(
-        b, combiner, total,
+    total = buildCombine(
+        b, loc, combiner, total,
         memref::LoadOp::create(
             b, loc, smem,
             ValueRange{arith::ConstantIndexOp::create(b, loc, w)}));
@@ -411,7 +381,8 @@ void RowKernelBuilder::cloneBodyOp(OpBuilder &b, Operation &inner,
   if (auto exp = dyn_cast<math::ExpOp>(clone); exp && approxMath)
     exp.setFastmath(exp.getFastmath() | arith::FastMathFlags::afn);
   // What is computed only from row-uniform values is row-uniform.
-  if (clone->getNumOperands() > 0 && llvm::all_of(clone->getOperands(), isUniform))
+  if (clone->getNumOperands() > 0 &&
+      llvm::all_of(clone->getOperands(), isUniform))
     for (Value result : clone->getResults())
       rowUniform.insert(result);
 }
@@ -470,23 +441,26 @@ LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
                            : combineOp->getOperand(0);
   Value partial;
   for (unsigned e = 0; e < chunks * vec; ++e) {
-    FailureOr<Value> v =
-        cloneScalar(b, generic, contribution, e, acc, Value());
+    FailureOr<Value> v = cloneScalar(b, generic, contribution, e, acc, Value());
     if (failed(v))
       return failure();
     Value contributionValue = *v;
     if (Value valid = chunkValid[e / vec])
       contributionValue = arith::SelectOp::create(
           b, loc, valid, contributionValue,
-          identity(b, *combiner, contributionValue.getType()));
-    partial = partial ? combine(b, *combiner, partial, contributionValue)
-                      : contributionValue;
+          arith::ConstantOp::create(
+              b, loc,
+              getCombinerIdentity(
+                  b, *combiner, cast<FloatType>(contributionValue.getType()))));
+    partial = partial
+                  ? buildCombine(b, loc, *combiner, partial, contributionValue)
+                  : contributionValue;
   }
   Value total = blockReduce(b, partial, *combiner);
   // Start from the init (the combiner's identity when it is a fill).
   auto init = values.find(generic.getDpsInitOperand(0)->get());
   if (init != values.end())
-    total = combine(b, *combiner, init->second.elements[0], total);
+    total = buildCombine(b, loc, *combiner, init->second.elements[0], total);
   values[op->getResult(0)] = {Shape::Row, {total}};
   return success();
 }
@@ -572,8 +546,11 @@ LogicalResult RowKernelBuilder::build() {
         rowInBlock);
     tid = arith::RemUIOp::create(kb, loc, tid, c32);
   }
-  lane = arith::RemUIOp::create(kb, loc, tid, c32);
-  warp = arith::DivUIOp::create(kb, loc, tid, c32);
+  if (threads > 32) {
+    // Only reductions across the warps of a row need these.
+    lane = arith::RemUIOp::create(kb, loc, tid, c32);
+    warp = arith::DivUIOp::create(kb, loc, tid, c32);
+  }
   Value nValue = arith::ConstantIndexOp::create(kb, loc, n);
   Value rowBase = arith::MulIOp::create(kb, loc, row, nValue);
   // Element e = k * vec + v of this thread sits at column
@@ -621,15 +598,16 @@ LogicalResult RowKernelBuilder::build() {
     } else {
       auto vecType = VectorType::get({vec}, elementType);
       for (int64_t k = 0; k < chunks; ++k) {
-        Value index = shape == Shape::Full
-                          ? arith::AddIOp::create(kb, loc, rowBase,
-                                                  chunkStart[k])
-                          : chunkStart[k];
+        Value index =
+            shape == Shape::Full
+                ? arith::AddIOp::create(kb, loc, rowBase, chunkStart[k])
+                : chunkStart[k];
         // Indices are multiples of vec and rows start at multiples of n:
         // the access is aligned to its size when the buffer is.
         Value loaded = vector::LoadOp::create(
             kb, loc, vecType, memref, ValueRange{index}, /*nontemporal=*/false,
-            llvm::Align(vec * std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
+            llvm::Align(vec *
+                        std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
         for (int64_t v = 0; v < vec; ++v)
           value.elements.push_back(
               vector::ExtractOp::create(kb, loc, loaded, ArrayRef<int64_t>{v}));
@@ -702,26 +680,27 @@ LogicalResult RowKernelBuilder::build() {
       auto store = [&](OpBuilder &sb) {
         vector::StoreOp::create(
             sb, loc, packed, memref, ValueRange{index}, /*nontemporal=*/false,
-            llvm::Align(vec * std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
+            llvm::Align(vec *
+                        std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
       };
       if (!chunkValid[k]) {
         store(kb);
         continue;
       }
-      scf::IfOp::create(kb, loc, chunkValid[k], [&](OpBuilder &then, Location l) {
-        store(then);
-        scf::YieldOp::create(then, l);
-      });
+      scf::IfOp::create(kb, loc, chunkValid[k],
+                        [&](OpBuilder &then, Location l) {
+                          store(then);
+                          scf::YieldOp::create(then, l);
+                        });
     }
   }
   gpu::TerminatorOp::create(kb, loc);
 
-  std::string config = "rows=" + std::to_string(rows) +
-                       " rows_per_block=" + std::to_string(rowsPerBlock) +
-                       " threads=" + std::to_string(threads) +
-                       " vec=" + std::to_string(vec) +
-                       " chunks=" + std::to_string(chunks) +
-                       (ragged ? " ragged" : "");
+  std::string config =
+      "rows=" + std::to_string(rows) +
+      " rows_per_block=" + std::to_string(rowsPerBlock) +
+      " threads=" + std::to_string(threads) + " vec=" + std::to_string(vec) +
+      " chunks=" + std::to_string(chunks) + (ragged ? " ragged" : "");
   kernelFn->setAttr("smap.gpu_kernel", StringAttr::get(ctx, config));
   remark::passed(graph.getLoc(), remarkOpts("lower-to-gpu", "row-kernel"))
       << ("lowered to one kernel: " + config);
@@ -740,9 +719,9 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
       if (fn.isExternal())
         continue;
       SmallVector<GraphOp> graphs(fn.getOps<GraphOp>());
-      if (graphs.size() != 1 ||
-          !llvm::all_of(fn.getResultTypes(),
-                        [](Type t) { return isa<RankedTensorType>(t); })) {
+      if (graphs.size() != 1 || !llvm::all_of(fn.getResultTypes(), [](Type t) {
+            return isa<RankedTensorType>(t);
+          })) {
         fn.emitError("smap-lower-to-gpu: @")
             << fn.getName()
             << " must be one fusion graph whose results it returns";

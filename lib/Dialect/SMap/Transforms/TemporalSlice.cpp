@@ -544,16 +544,8 @@ Value TemporalSlicer::identityFill(OpBuilder &b, Location loc, Type type,
                                    Combiner c) {
   auto tensorType = cast<RankedTensorType>(type);
   auto elementType = cast<FloatType>(tensorType.getElementType());
-  const llvm::fltSemantics &sem = elementType.getFloatSemantics();
-  APFloat value = APFloat::getZero(sem);
-  if (c == Combiner::Max)
-    value = APFloat::getInf(sem, /*Negative=*/true);
-  else if (c == Combiner::Min)
-    value = APFloat::getInf(sem, /*Negative=*/false);
-  else if (c == Combiner::Mul)
-    value = APFloat(sem, 1);
   Value scalar = arith::ConstantOp::create(
-      b, loc, b.getFloatAttr(elementType, value));
+      b, loc, getCombinerIdentity(b, c, elementType));
   Value empty = tensor::EmptyOp::create(b, loc, tensorType.getShape(),
                                         elementType);
   return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{empty})
@@ -565,21 +557,6 @@ static Value castFloat(OpBuilder &b, Location loc, Value value, Type type) {
   if (value.getType() == type)
     return value;
   return arith::TruncFOp::create(b, loc, type, value);
-}
-
-/// The scalar combiner op of `c` on `a` and `b`.
-static Value combineScalars(OpBuilder &b, Location loc, Combiner c, Value x,
-                            Value y) {
-  switch (c) {
-  case Combiner::Max:
-    return arith::MaximumFOp::create(b, loc, x, y);
-  case Combiner::Min:
-    return arith::MinimumFOp::create(b, loc, x, y);
-  case Combiner::Mul:
-    return arith::MulFOp::create(b, loc, x, y);
-  default:
-    return arith::AddFOp::create(b, loc, x, y);
-  }
 }
 
 FailureOr<Value> TemporalSlicer::runningValue(OpBuilder &b, Value orig,
@@ -598,7 +575,7 @@ FailureOr<Value> TemporalSlicer::runningValue(OpBuilder &b, Value orig,
       FailureOr<Value> combined = elementwise.build(
           b, loc, state, orig, {{state, orig}, {partials.lookup(def), orig}},
           [&](OpBuilder &nb, Location nl, ValueRange args) {
-            return combineScalars(nb, nl, r.combiner, args[0], args[1]);
+            return buildCombine(nb, nl, r.combiner, args[0], args[1]);
           });
       if (failed(combined))
         return failure();
@@ -902,7 +879,7 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
       next = elementwise.build(
           ub, loc, state, orig, {{state, orig}, {partial, orig}},
           [&](OpBuilder &nb, Location nl, ValueRange a) {
-            return combineScalars(nb, nl, r.combiner, a[0], a[1]);
+            return buildCombine(nb, nl, r.combiner, a[0], a[1]);
           });
     } else if (r.kind == ReductionKind::Rescaled) {
       SmallVector<std::pair<Value, Value>> inputs{{state, orig},
