@@ -243,11 +243,24 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
   ArrayRef<GlobalDim> dims = smg.getDims();
   llvm::SmallBitVector blocked = unsliceableDims(smg);
 
+  // A block writes a tile of every output, so a spatially sliced dim must
+  // be a dim of every output (independent outputs, as in the LSTM cell's two
+  // GEMMs, have none in common and are not spatially sliced).
+  llvm::SmallBitVector inAllOutputs(dims.size(), true);
+  for (Value out :
+       smg.getGraph().getBody().front().getTerminator()->getOperands()) {
+    llvm::SmallBitVector has(dims.size());
+    for (auto &ids : smg.getValueDims(out))
+      for (unsigned d : ids)
+        has.set(d);
+    inAllOutputs &= has;
+  }
+
   SmallVector<SmallVector<int64_t>> options;
   for (auto [d, dim] : llvm::enumerate(dims)) {
     bool spatial = (dim.dimClass == DimClass::Parallel ||
                     dim.dimClass == DimClass::ParallelRecompute) &&
-                   !blocked.test(d);
+                   !blocked.test(d) && inAllOutputs.test(d);
     options.push_back(spatial ? tileOptions(dim.extent)
                               : SmallVector<int64_t>{dim.extent});
   }

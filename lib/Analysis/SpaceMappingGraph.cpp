@@ -617,16 +617,34 @@ void SMGBuilder::nameDims() {
   // a part of a partition) names its dims as its origin did.
   for (auto [index, space] : llvm::enumerate(smg.spaces)) {
     auto hint = space.op->getAttrOfType<SpaceAttr>("smap.space");
-    if (!hint || hint.getDims().size() != loopAtoms[index].size())
+    if (!hint)
       continue;
-    for (auto [loop, name] : llvm::zip(loopAtoms[index], hint.getDims())) {
+    // The hint lists the dims of the space it was written for: one per loop,
+    // or one per loop that is not a unit loop (a block's unit batch or row
+    // dim). Match it by position against whichever has its length.
+    SmallVector<std::optional<unsigned>> loopDims, nonUnitLoopDims;
+    SmallVector<int64_t> ranges;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op))
+      ranges = linalgOp.getStaticLoopRanges();
+    for (auto [l, loop] : llvm::enumerate(loopAtoms[index])) {
       SmallVector<unsigned> resolved = aligner.resolve(loop);
       auto it = resolved.size() == 1
                     ? dimOfAtom.find(aligner.find(resolved.front()))
                     : dimOfAtom.end();
-      if (it != dimOfAtom.end() && !used.contains(cast<StringAttr>(name)))
-        assign(it->second, cast<StringAttr>(name).getValue());
+      std::optional<unsigned> dim;
+      if (it != dimOfAtom.end())
+        dim = it->second;
+      loopDims.push_back(dim);
+      if (!resolved.empty() && !(l < ranges.size() && ranges[l] == 1))
+        nonUnitLoopDims.push_back(dim);
     }
+    if (hint.getDims().size() != loopDims.size())
+      loopDims = nonUnitLoopDims;
+    if (hint.getDims().size() != loopDims.size())
+      continue;
+    for (auto [dim, name] : llvm::zip(loopDims, hint.getDims()))
+      if (dim && !used.contains(cast<StringAttr>(name)))
+        assign(*dim, cast<StringAttr>(name).getValue());
   }
 
   // Output dims, by position: rows m and columns n, batch dims before them.

@@ -88,7 +88,32 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   smap::SMapLowerToGPUOptions gpuOptions;
   gpuOptions.approxMath = options.approxMath;
   gpuOptions.rowsPerBlock = options.rowsPerBlock;
+  gpuOptions.otherGraphs = true;
   pm.addPass(smap::createSMapLowerToGPU(gpuOptions));
+
+  // Every other graph: the slicing pipeline, then blocks on CUDA cores.
+  smap::SMapSetTargetOptions targetOptions;
+  targetOptions.target = options.target;
+  if (targetOptions.target.empty())
+    targetOptions.target =
+        StringRef(options.chip).starts_with("sm_8") ? "sm_80" : "sm_90a";
+  pm.addPass(smap::createSMapSetTarget(targetOptions));
+  pm.addPass(smap::createSMapAnalyze());
+  pm.addPass(smap::createSMapSchedule());
+  pm.addPass(smap::createSMapSpatialSlice());
+  pm.addPass(smap::createSMapTemporalSlice());
+  smap::SMapLowerToLoopsOptions loopsOptions;
+  loopsOptions.blocksAsForall = true;
+  pm.addPass(smap::createSMapLowerToLoops(loopsOptions));
+  if (failed(parsePassPipeline(
+          "canonicalize,cse,one-shot-bufferize{bufferize-function-boundaries "
+          "function-boundary-type-conversion=identity-layout-map},"
+          "buffer-results-to-out-params{hoist-static-allocs "
+          "modify-public-functions},canonicalize,cse",
+          pm)))
+    llvm::report_fatal_error("spacefusion: the bufferization pipeline does "
+                             "not parse");
+  pm.addPass(smap::createSMapDistributeBlocks());
 
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;

@@ -41,9 +41,18 @@ def SMapLowerToLoops : Pass<"smap-lower-to-loops"> {
     }
     ```
   }];
+  let options = [
+    Option<"blocksAsForall", "blocks-as-forall", "bool", /*default=*/"false",
+           "The GPU path: each `smap.spatial_slice` becomes one "
+           "`scf.forall` over its blocks, linearized and mapped to "
+           "`#gpu.block<x>` (offsets recovered by delinearization), with "
+           "`tensor.parallel_insert_slice` of each block's tiles; "
+           "`smap-distribute-blocks` later turns it into a `gpu.launch`">
+  ];
   let dependentDialects = [
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
-    "::mlir::arith::ArithDialect"
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect"
   ];
 }
 
@@ -118,13 +127,75 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
            "and torch.compile do); false keeps libdevice's exact-range expf">,
     Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
            "Rows per block when a warp holds a row (0: 2, or 1 for an odd "
-           "number of rows); must divide the rows">
+           "number of rows); must divide the rows">,
+    Option<"otherGraphs", "other-graphs", "bool", /*default=*/"false",
+           "Leave functions outside the row class unchanged (with a missed "
+           "remark) for the general lowering (`smap-distribute-blocks`) "
+           "instead of failing">
   ];
   let dependentDialects = [
     "::mlir::math::MathDialect",
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// smap-distribute-blocks
+//===----------------------------------------------------------------------===//
+
+def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
+  let summary = "Turn bufferized spatial blocks into GPU thread blocks";
+  let description = [{
+    The general GPU lowering, for every graph the slicers produce
+    (contractions and attention included) on CUDA cores. Input: the
+    bufferized output of `smap-lower-to-loops{blocks-as-forall}`, where each
+    spatial slice is an `scf.forall` over its blocks carrying `smap.threads`
+    (the schedule's threads per block) and `smap.target`.
+
+    Each such `scf.forall` becomes a `gpu.launch` of one thread block per
+    spatial block:
+
+    * every buffer the block allocates (intermediate tiles, the temporal
+      state) gets a fixed, 16-byte aligned place in dynamic shared memory
+      (`gpu.dynamic_shared_memory` + `memref.view`, used through a generic
+      pointer); more than the target's `smem_per_block` is an error;
+    * each `linalg` op and `memref.copy` is distributed over the threads:
+      its parallel iterations, linearized with the output's last dim
+      fastest (coalesced), strided by the thread count; each thread runs
+      the reduction loops with the accumulators in registers; a
+      `gpu.barrier` follows;
+    * the temporal loop (`scf.for`) runs uniformly in all threads.
+
+    Host code may only allocate (becomes `gpu.alloc`/`gpu.dealloc`) and copy
+    (`gpu.memcpy`); any other host op is an error naming it. The function
+    gets `llvm.emit_c_interface`; the launch gets `smap.gpu_kernel =
+    "blocks=B threads=T smem=S"` and a `distribute-blocks` remark.
+
+    ```mlir
+    // Before (after one-shot-bufferize)
+    scf.forall (%blk) in (128) {
+      %acc = memref.alloc() : memref<1x1x64x64xf32>
+      linalg.fill ins(%zero : f32) outs(%acc : memref<1x1x64x64xf32>)
+      ...
+    } {mapping = [#gpu.block<x>], smap.threads = 256 : i64}
+    // After
+    gpu.launch blocks(%bx, ...) in (%gx = %c128, ...)
+               threads(%tx, ...) in (%tbx = %c256, ...)
+               dynamic_shared_memory_size %c16384_i32 {
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      ...
+      scf.for %i = %tx to %c4096 step %c256 { ... memref.store ... }
+      gpu.barrier
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::affine::AffineDialect"
   ];
 }
 

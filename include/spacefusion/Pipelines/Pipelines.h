@@ -84,13 +84,20 @@ struct GPULoweringPipelineOptions
       llvm::cl::desc("Rows per block of warp-per-row kernels (0: automatic; "
                      "see smap-lower-to-gpu)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Built-in target that schedules graphs outside the row "
+                     "class (sm_90a, sm_80; default: sm_80 for sm_8x chips, "
+                     "sm_90a otherwise)"),
+      llvm::cl::init("")};
 };
 
-/// Appends the GPU path for memory-bound graphs: form fusion groups, lower
-/// each function's graph to one row kernel (smap-lower-to-gpu, which builds
-/// the graph's SMG itself),
-/// then upstream's NVVM pipeline to host LLVM code (C wrappers, `mgpu*`
-/// runtime calls) plus a `gpu.binary` for `chip`.
+/// Appends the GPU path: form fusion groups; lower each function whose graph
+/// is a row graph to one row kernel (smap-lower-to-gpu, which builds the
+/// graph's SMG itself); schedule and slice every other graph, bufferize it
+/// and make its spatial blocks thread blocks (smap-distribute-blocks); then
+/// upstream's NVVM pipeline to host LLVM code (C wrappers, `mgpu*` runtime
+/// calls) plus a `gpu.binary` for `chip`.
 void buildGPULoweringPipeline(OpPassManager &pm,
                               const GPULoweringPipelineOptions &options);
 

@@ -68,10 +68,14 @@ public:
 
   /// Checks the graph is in the class; sets `whyNot` otherwise.
   LogicalResult plan();
-  /// Replaces `fn` by a function on memrefs that launches the kernel.
+  /// Replaces `fn` by a function on memrefs that launches the kernel; on
+  /// failure `fn` is left as it was.
   LogicalResult build();
 
   std::string whyNot;
+
+private:
+  LogicalResult buildKernel(func::FuncOp kernelFn);
 
 private:
   FailureOr<Shape> shapeOf(Value v);
@@ -483,6 +487,17 @@ LogicalResult RowKernelBuilder::build() {
   }
   auto kernelFn = func::FuncOp::create(b, loc, fn.getName(),
                                        FunctionType::get(ctx, argTypes, {}));
+  if (failed(buildKernel(kernelFn))) {
+    kernelFn.erase();
+    return failure();
+  }
+  fn.erase();
+  return success();
+}
+
+LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
+  MLIRContext *ctx = fn.getContext();
+  Location loc = fn.getLoc();
   kernelFn->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
   Block *entry = kernelFn.addEntryBlock();
   OpBuilder hb = OpBuilder::atBlockBegin(entry);
@@ -704,7 +719,6 @@ LogicalResult RowKernelBuilder::build() {
   kernelFn->setAttr("smap.gpu_kernel", StringAttr::get(ctx, config));
   remark::passed(graph.getLoc(), remarkOpts("lower-to-gpu", "row-kernel"))
       << ("lowered to one kernel: " + config);
-  fn.erase();
   return success();
 }
 
@@ -722,6 +736,8 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
       if (graphs.size() != 1 || !llvm::all_of(fn.getResultTypes(), [](Type t) {
             return isa<RankedTensorType>(t);
           })) {
+        if (otherGraphs)
+          continue;
         fn.emitError("smap-lower-to-gpu: @")
             << fn.getName()
             << " must be one fusion graph whose results it returns";
@@ -730,6 +746,8 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
       GraphOp graph = graphs.front();
       auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
       if (ret.getOperands() != ValueRange(graph.getResults())) {
+        if (otherGraphs)
+          continue;
         fn.emitError("smap-lower-to-gpu: @")
             << fn.getName() << " must return its graph's results in order";
         return signalPassFailure();
@@ -739,6 +757,12 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
         return signalPassFailure();
       RowKernelBuilder builder(fn, graph, *smg, approxMath, rowsPerBlock);
       if (failed(builder.plan()) || failed(builder.build())) {
+        if (otherGraphs) {
+          remark::missed(graph.getLoc(),
+                         remarkOpts("lower-to-gpu", "not-a-row-graph"))
+              << ("left for the block lowering: " + builder.whyNot);
+          continue;
+        }
         remark::failed(graph.getLoc(),
                        remarkOpts("lower-to-gpu", "not-lowered"))
             << builder.whyNot;

@@ -8,7 +8,10 @@
 #include "spacefusion/Conversion/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace smap {
@@ -35,7 +38,28 @@ static SmallVector<Value> inlineRegion(OpBuilder &b, Region &region,
   return yielded;
 }
 
-static void lowerTemporalSlice(TemporalSliceOp op) {
+/// The offsets of a tile in a result whose dims are `names`, given the
+/// sliced `dims` and the block's offsets along them.
+static SmallVector<OpFoldResult>
+tileOffsets(OpBuilder &b, ArrayAttr names, ArrayRef<DimAttr> dims,
+            ArrayRef<Value> offsets) {
+  SmallVector<OpFoldResult> at;
+  for (Attribute name : names) {
+    OpFoldResult offset = b.getIndexAttr(0);
+    for (auto [k, dim] : llvm::enumerate(dims))
+      if (dim.getName() == cast<StringAttr>(name).getValue())
+        offset = offsets[k];
+    at.push_back(offset);
+  }
+  return at;
+}
+
+/// With `stateInPlace`, each iteration ends by copying the new state into
+/// the iteration arguments (`linalg.copy`), so that bufferization keeps the
+/// state in one buffer per value for the whole loop: the GPU path gives
+/// every buffer of a block one fixed place in shared memory, which a loop
+/// yielding fresh buffers would overwrite while the old state is read.
+static void lowerTemporalSlice(TemporalSliceOp op, bool stateInPlace) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
@@ -53,6 +77,11 @@ static void lowerTemporalSlice(TemporalSliceOp op) {
         llvm::append_range(updateArgs, contributions);
         SmallVector<Value> next =
             inlineRegion(nested, op.getUpdate(), updateArgs);
+        if (stateInPlace)
+          for (auto [value, old] : llvm::zip(next, state))
+            if (isa<RankedTensorType>(value.getType()))
+              value = linalg::CopyOp::create(nested, loc, value, old)
+                          .getResult(0);
         scf::YieldOp::create(nested, loc, next);
       });
   op.replaceAllUsesWith(loop.getResults());
@@ -83,16 +112,12 @@ static void lowerSpatialSlice(SpatialSliceOp op) {
       SmallVector<Value> tilesOut = inlineRegion(builder, op.getBody(), offsets);
       SmallVector<Value> updated;
       for (auto [i, tile] : llvm::enumerate(tilesOut)) {
-        auto names = cast<ArrayAttr>(op.getResultDims()[i]);
         auto tileType = cast<RankedTensorType>(tile.getType());
-        SmallVector<OpFoldResult> at, sizes, strides;
-        for (auto [j, name] : llvm::enumerate(names)) {
-          OpFoldResult offset = builder.getIndexAttr(0);
-          for (auto [k, dim] : llvm::enumerate(dims))
-            if (dim.getName() == name)
-              offset = offsets[k];
-          at.push_back(offset);
-          sizes.push_back(builder.getIndexAttr(tileType.getDimSize(j)));
+        SmallVector<OpFoldResult> at = tileOffsets(
+            builder, cast<ArrayAttr>(op.getResultDims()[i]), dims, offsets);
+        SmallVector<OpFoldResult> sizes, strides;
+        for (int64_t size : tileType.getShape()) {
+          sizes.push_back(builder.getIndexAttr(size));
           strides.push_back(builder.getIndexAttr(1));
         }
         updated.push_back(tensor::InsertSliceOp::create(
@@ -119,6 +144,76 @@ static void lowerSpatialSlice(SpatialSliceOp op) {
   op.erase();
 }
 
+/// The GPU form: one scf.forall over all blocks, linearized (the grid's x
+/// dim on the GPU), whose body recovers each sliced dim's offset and writes
+/// its tiles with tensor.parallel_insert_slice.
+static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
+                                      TargetAttr target) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<DimAttr> dims;
+  for (Attribute attr : op.getDims())
+    dims.push_back(cast<DimAttr>(attr));
+  ArrayRef<int64_t> tiles = op.getTiles();
+  SmallVector<int64_t> counts;
+  int64_t blocks = 1;
+  for (auto [dim, tile] : llvm::zip(dims, tiles)) {
+    counts.push_back(llvm::divideCeil(dim.getExtent(), tile));
+    blocks *= counts.back();
+  }
+  SmallVector<Value> inits;
+  for (Type t : op.getResultTypes()) {
+    auto type = cast<RankedTensorType>(t);
+    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType()));
+  }
+  MLIRContext *ctx = b.getContext();
+  auto mapping = b.getArrayAttr(
+      {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)});
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(blocks)}, inits, mapping,
+      [&](OpBuilder &nested, Location, ValueRange args) {
+        // Row-major over the sliced dims: the last one varies fastest.
+        Value linear = args[0];
+        SmallVector<Value> offsets(dims.size());
+        for (int64_t k = dims.size() - 1; k >= 0; --k) {
+          Value count = arith::ConstantIndexOp::create(nested, loc, counts[k]);
+          Value index = k == 0 ? linear
+                               : arith::RemUIOp::create(nested, loc, linear,
+                                                        count)
+                                     .getResult();
+          offsets[k] = arith::MulIOp::create(
+              nested, loc, index,
+              arith::ConstantIndexOp::create(nested, loc, tiles[k]));
+          if (k != 0)
+            linear = arith::DivUIOp::create(nested, loc, linear, count);
+        }
+        SmallVector<Value> tilesOut =
+            inlineRegion(nested, op.getBody(), offsets);
+        auto terminator = scf::InParallelOp::create(nested, loc);
+        OpBuilder tb = OpBuilder::atBlockBegin(terminator.getBody());
+        ValueRange outs = args.drop_front();
+        for (auto [i, tile] : llvm::enumerate(tilesOut)) {
+          auto tileType = cast<RankedTensorType>(tile.getType());
+          SmallVector<OpFoldResult> sizes, strides;
+          for (int64_t size : tileType.getShape()) {
+            sizes.push_back(tb.getIndexAttr(size));
+            strides.push_back(tb.getIndexAttr(1));
+          }
+          tensor::ParallelInsertSliceOp::create(
+              tb, loc, tile, outs[i],
+              tileOffsets(tb, cast<ArrayAttr>(op.getResultDims()[i]), dims,
+                          offsets),
+              sizes, strides);
+        }
+      });
+  forall->setAttr("smap.threads", b.getI64IntegerAttr(threads));
+  if (target)
+    forall->setAttr("smap.target", target);
+  op.replaceAllUsesWith(forall.getResults());
+  op.erase();
+}
+
 static void inlineGraphBody(GraphOp graph) {
   OpBuilder b(graph);
   SmallVector<Value> results =
@@ -130,7 +225,17 @@ static void inlineGraphBody(GraphOp graph) {
 namespace {
 struct LowerToLoopsPass
     : public smap::impl::SMapLowerToLoopsBase<LowerToLoopsPass> {
+  using Base::Base;
   void runOnOperation() override {
+    if (blocksAsForall) {
+      // A slice of a filled tensor becomes a fill of the slice, so that a
+      // block fills only what one step needs (a contraction's output slice)
+      // instead of keeping the whole filled tensor on chip.
+      RewritePatternSet patterns(&getContext());
+      linalg::populateSwapExtractSliceWithFillPatterns(patterns);
+      tensor::populateFoldTensorEmptyPatterns(patterns);
+      (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    }
     // Innermost first, so that every op is lowered inside its final parent.
     SmallVector<Operation *> ops;
     getOperation()->walk<WalkOrder::PostOrder>([&](Operation *op) {
@@ -138,12 +243,22 @@ struct LowerToLoopsPass
         ops.push_back(op);
     });
     for (Operation *op : ops) {
-      if (auto temporal = dyn_cast<TemporalSliceOp>(op))
-        lowerTemporalSlice(temporal);
-      else if (auto spatial = dyn_cast<SpatialSliceOp>(op))
-        lowerSpatialSlice(spatial);
-      else
+      if (auto temporal = dyn_cast<TemporalSliceOp>(op)) {
+        lowerTemporalSlice(temporal, /*stateInPlace=*/blocksAsForall);
+      } else if (auto spatial = dyn_cast<SpatialSliceOp>(op)) {
+        if (!blocksAsForall) {
+          lowerSpatialSlice(spatial);
+          continue;
+        }
+        auto graph = spatial->getParentOfType<GraphOp>();
+        auto schedule =
+            graph ? graph->getAttrOfType<ScheduleAttr>("schedule") : nullptr;
+        lowerSpatialSliceToForall(
+            spatial, schedule ? schedule.getThreads() : 256,
+            graph ? graph->getAttrOfType<TargetAttr>("target") : nullptr);
+      } else {
         inlineGraphBody(cast<GraphOp>(op));
+      }
     }
   }
 };

@@ -1,0 +1,450 @@
+//===- DistributeBlocks.cpp - Spatial blocks to GPU thread blocks ---------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The general GPU lowering, for any sliced graph (contractions and attention
+// included). After bufferization, each spatial slice is an scf.forall over
+// its blocks (smap-lower-to-loops{blocks-as-forall}); this pass makes it a
+// gpu.launch with one thread block per spatial block, in which
+//
+//  * every buffer the block allocates (tiles of intermediates, the temporal
+//    state) gets a fixed place in dynamic shared memory;
+//  * every linalg op and copy is distributed over the block's threads: the
+//    parallel iterations, linearized with the output's last dim fastest so
+//    that neighbouring threads touch neighbouring elements, are strided by
+//    the thread count; each thread runs the reduction loops of its
+//    iterations with the accumulator in registers;
+//  * a barrier follows each distributed op, since the next one may read
+//    what another thread wrote;
+//  * the temporal loop runs uniformly in all threads.
+//
+// This is the CUDA-core baseline the tensor-core lowering replaces for
+// contractions; it is correct for every graph the slicers produce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Conversion/Passes.h"
+#include "spacefusion/Analysis/Remarks.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir {
+namespace smap {
+#define GEN_PASS_DEF_SMAPDISTRIBUTEBLOCKS
+#include "spacefusion/Conversion/Passes.h.inc"
+} // namespace smap
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::smap;
+
+namespace {
+
+/// Distributes the ops of one block body over its threads.
+class BlockDistributor {
+public:
+  BlockDistributor(Value tid, int64_t threads) : tid(tid), threads(threads) {}
+
+  LogicalResult distribute(Block &block);
+  std::string whyNot;
+
+private:
+  /// One thread-strided loop over `parallelExtents` (row-major, the last
+  /// fastest), calling `body` with the delinearized indices.
+  void buildStridedLoop(
+      OpBuilder &b, Location loc, ArrayRef<int64_t> parallelExtents,
+      function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
+  LogicalResult distributeLinalg(linalg::LinalgOp op);
+  void distributeCopy(memref::CopyOp op);
+
+  Value tid;
+  int64_t threads;
+};
+
+} // namespace
+
+void BlockDistributor::buildStridedLoop(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> parallelExtents,
+    function_ref<void(OpBuilder &, ArrayRef<Value>)> body) {
+  int64_t total = 1;
+  for (int64_t extent : parallelExtents)
+    total *= extent;
+  Value ub = arith::ConstantIndexOp::create(b, loc, total);
+  Value step = arith::ConstantIndexOp::create(b, loc, threads);
+  scf::ForOp::create(
+      b, loc, tid, ub, step, ValueRange(),
+      [&](OpBuilder &nested, Location, Value linear, ValueRange) {
+        SmallVector<Value> indices(parallelExtents.size());
+        for (int64_t k = parallelExtents.size() - 1; k >= 0; --k) {
+          if (parallelExtents[k] == 1) {
+            indices[k] = arith::ConstantIndexOp::create(nested, loc, 0);
+            continue;
+          }
+          if (k == 0 || llvm::all_of(parallelExtents.take_front(k),
+                                     [](int64_t e) { return e == 1; })) {
+            indices[k] = linear;
+            continue;
+          }
+          Value extent =
+              arith::ConstantIndexOp::create(nested, loc, parallelExtents[k]);
+          indices[k] = arith::RemUIOp::create(nested, loc, linear, extent);
+          linear = arith::DivUIOp::create(nested, loc, linear, extent);
+        }
+        body(nested, indices);
+        scf::YieldOp::create(nested, loc);
+      });
+}
+
+/// The indices of `map`'s results given the loop indices.
+static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                                   ArrayRef<Value> loopIndices) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      indices.push_back(loopIndices[dim.getPosition()]);
+    else
+      indices.push_back(
+          affine::expandAffineExpr(b, loc, expr, loopIndices, ValueRange()));
+  }
+  return indices;
+}
+
+LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics()) {
+    whyNot = "'" + op->getName().getStringRef().str() +
+             "' is not on buffers after bufferization";
+    return failure();
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+    whyNot = "'" + op->getName().getStringRef().str() + "' has dynamic sizes";
+    return failure();
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> parallel, reduction;
+  for (auto [d, kind] : llvm::enumerate(iterators))
+    (kind == utils::IteratorType::parallel ? parallel : reduction)
+        .push_back(d);
+  // The parallel dims in the order of the first output's indices, so that
+  // the fastest-varying thread index walks its contiguous last dim.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<unsigned> order;
+  for (AffineExpr expr : outMap.getResults())
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      if (llvm::is_contained(parallel, dim.getPosition()) &&
+          !llvm::is_contained(order, dim.getPosition()))
+        order.push_back(dim.getPosition());
+  for (unsigned d : parallel)
+    if (!llvm::is_contained(order, d))
+      order.insert(order.begin(), d);
+  SmallVector<int64_t> extents;
+  for (unsigned d : order)
+    extents.push_back(ranges[d]);
+
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  Block *body = op.getBlock();
+  unsigned numLoops = ranges.size();
+  buildStridedLoop(b, loc, extents, [&](OpBuilder &tb,
+                                        ArrayRef<Value> orderedIndices) {
+    SmallVector<Value> loopIndices(numLoops);
+    for (auto [d, index] : llvm::zip(order, orderedIndices))
+      loopIndices[d] = index;
+
+    // The payload at full loop indices, with `outs` as the output args.
+    auto evaluate = [&](OpBuilder &eb, ArrayRef<Value> indices,
+                        ValueRange outs) -> SmallVector<Value> {
+      IRMapping mapping;
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        Value value = input->get();
+        Value arg = body->getArgument(input->getOperandNumber());
+        if (isa<MemRefType>(value.getType()))
+          value = memref::LoadOp::create(
+              eb, loc, value,
+              applyMap(eb, loc, op.getMatchingIndexingMap(input), indices));
+        mapping.map(arg, value);
+      }
+      for (auto [i, out] : llvm::enumerate(outs))
+        if (out)
+          mapping.map(body->getArgument(op.getNumDpsInputs() + i), out);
+      for (Operation &payload : body->without_terminator()) {
+        if (auto index = dyn_cast<linalg::IndexOp>(payload)) {
+          mapping.map(index.getResult(), indices[index.getDim()]);
+          continue;
+        }
+        eb.clone(payload, mapping);
+      }
+      SmallVector<Value> yielded;
+      for (Value v : body->getTerminator()->getOperands())
+        yielded.push_back(mapping.lookupOrDefault(v));
+      return yielded;
+    };
+
+    // Current output values: the accumulators' initial values, or what a
+    // payload reading its output sees.
+    SmallVector<Value> outValues;
+    SmallVector<SmallVector<Value>> outIndices;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      outIndices.push_back(
+          applyMap(tb, loc, op.getMatchingIndexingMap(&init), loopIndices));
+      bool read = !reduction.empty() ||
+                  !body->getArgument(init.getOperandNumber()).use_empty();
+      outValues.push_back(read ? memref::LoadOp::create(tb, loc, init.get(),
+                                                        outIndices.back())
+                                     .getResult()
+                               : Value());
+    }
+
+    // Reduction loops, innermost last, carrying the accumulators.
+    std::function<SmallVector<Value>(OpBuilder &, unsigned, ValueRange)> nest =
+        [&](OpBuilder &nb, unsigned level,
+            ValueRange accs) -> SmallVector<Value> {
+      if (level == reduction.size())
+        return evaluate(nb, loopIndices, accs);
+      Value lb = arith::ConstantIndexOp::create(nb, loc, 0);
+      Value ub =
+          arith::ConstantIndexOp::create(nb, loc, ranges[reduction[level]]);
+      Value one = arith::ConstantIndexOp::create(nb, loc, 1);
+      auto loop = scf::ForOp::create(
+          nb, loc, lb, ub, one, accs,
+          [&](OpBuilder &inner, Location, Value iv, ValueRange iterAccs) {
+            loopIndices[reduction[level]] = iv;
+            scf::YieldOp::create(inner, loc, nest(inner, level + 1, iterAccs));
+          });
+      return SmallVector<Value>(loop.getResults());
+    };
+    SmallVector<Value> results = nest(tb, 0, outValues);
+    for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
+      memref::StoreOp::create(tb, loc, results[i], init, outIndices[i]);
+  });
+  gpu::BarrierOp::create(b, loc);
+  op->erase();
+  return success();
+}
+
+void BlockDistributor::distributeCopy(memref::CopyOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto type = cast<MemRefType>(op.getTarget().getType());
+  buildStridedLoop(b, loc, type.getShape(),
+                   [&](OpBuilder &tb, ArrayRef<Value> indices) {
+                     Value v =
+                         memref::LoadOp::create(tb, loc, op.getSource(), indices);
+                     memref::StoreOp::create(tb, loc, v, op.getTarget(),
+                                             indices);
+                   });
+  gpu::BarrierOp::create(b, loc);
+  op->erase();
+}
+
+LogicalResult BlockDistributor::distribute(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      if (failed(distributeLinalg(linalgOp)))
+        return failure();
+      continue;
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      if (!cast<MemRefType>(copy.getTarget().getType()).hasStaticShape()) {
+        whyNot = "a copy has dynamic sizes";
+        return failure();
+      }
+      distributeCopy(copy);
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      // The temporal loop: uniform across the block.
+      if (failed(distribute(*loop.getBody())))
+        return failure();
+      continue;
+    }
+    if (isa<memref::AllocOp, memref::AllocaOp>(op) || isPure(&op) ||
+        op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    whyNot = "'" + op.getName().getStringRef().str() +
+             "' inside a block has effects the distribution does not know";
+    return failure();
+  }
+  return success();
+}
+
+/// Gives each static allocation of the kernel `body` a fixed, 16-byte
+/// aligned place in dynamic shared memory; returns the bytes used.
+static FailureOr<int64_t> placeInSharedMemory(Block &body, std::string &why) {
+  SmallVector<memref::AllocOp> allocs;
+  body.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
+  if (allocs.empty())
+    return 0;
+  MLIRContext *ctx = body.getParentOp()->getContext();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  Location loc = body.getParentOp()->getLoc();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value base = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8),
+                      AffineMap(), workgroup));
+  int64_t bytes = 0;
+  for (memref::AllocOp alloc : allocs) {
+    MemRefType type = alloc.getType();
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        type.getMemorySpace()) {
+      why = "a buffer of the block has dynamic sizes or a non-identity layout";
+      return failure();
+    }
+    int64_t size =
+        type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(),
+                                                 8);
+    OpBuilder ab(alloc);
+    Value offset = arith::ConstantIndexOp::create(ab, alloc.getLoc(), bytes);
+    auto shared = MemRefType::get(type.getShape(), type.getElementType(),
+                                  AffineMap(), workgroup);
+    Value view = memref::ViewOp::create(ab, alloc.getLoc(), shared, base,
+                                        offset, ValueRange());
+    // Generic pointers keep every user's type; the PTX backend turns loads
+    // through them back into shared-memory loads where it can see the base.
+    Value generic =
+        memref::MemorySpaceCastOp::create(ab, alloc.getLoc(), type, view);
+    alloc.replaceAllUsesWith(generic);
+    alloc.erase();
+    bytes += llvm::alignTo(size, 16);
+  }
+  return bytes;
+}
+
+namespace {
+struct DistributeBlocksPass
+    : public smap::impl::SMapDistributeBlocksBase<DistributeBlocksPass> {
+  using Base::Base;
+
+  LogicalResult lowerForall(scf::ForallOp forall);
+  LogicalResult lowerHostBuffers(func::FuncOp fn);
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool any = false;
+    for (func::FuncOp fn : module.getOps<func::FuncOp>()) {
+      SmallVector<scf::ForallOp> foralls;
+      fn.walk([&](scf::ForallOp forall) {
+        if (forall->hasAttr("smap.threads"))
+          foralls.push_back(forall);
+      });
+      if (foralls.empty())
+        continue;
+      for (scf::ForallOp forall : foralls)
+        if (failed(lowerForall(forall)))
+          return signalPassFailure();
+      if (failed(lowerHostBuffers(fn)))
+        return signalPassFailure();
+      fn->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
+      any = true;
+    }
+    if (any)
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      UnitAttr::get(module.getContext()));
+  }
+};
+} // namespace
+
+LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
+  Location loc = forall.getLoc();
+  if (forall.getRank() != 1 || !forall.getOutputs().empty() ||
+      !forall.getStaticUpperBound()[0] ||
+      ShapedType::isDynamic(forall.getStaticUpperBound()[0])) {
+    return forall.emitError("smap-distribute-blocks: expected a bufferized "
+                            "1-d scf.forall over a static number of blocks");
+  }
+  int64_t blocks = forall.getStaticUpperBound()[0];
+  int64_t threads =
+      forall->getAttrOfType<IntegerAttr>("smap.threads").getInt();
+  int64_t smemLimit = 48 * 1024;
+  if (auto target = forall->getAttrOfType<TargetAttr>("smap.target"))
+    smemLimit = target.getSmemPerBlock();
+
+  OpBuilder b(forall);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value grid = arith::ConstantIndexOp::create(b, loc, blocks);
+  Value block = arith::ConstantIndexOp::create(b, loc, threads);
+  // The size is set once the buffers are placed.
+  Value smemPlaceholder = arith::ConstantIntOp::create(b, loc, 0, 32);
+  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one,
+                                      smemPlaceholder);
+  Block &kernel = launch.getBody().front();
+  Block &forallBody = *forall.getBody();
+  forallBody.getTerminator()->erase();
+  kernel.getOperations().splice(kernel.end(), forallBody.getOperations());
+  forall.getInductionVar(0).replaceAllUsesWith(launch.getBlockIds().x);
+  OpBuilder kb = OpBuilder::atBlockEnd(&kernel);
+  gpu::TerminatorOp::create(kb, loc);
+  forall.erase();
+
+  BlockDistributor distributor(launch.getThreadIds().x, threads);
+  if (failed(distributor.distribute(kernel)))
+    return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
+  std::string why;
+  FailureOr<int64_t> bytes = placeInSharedMemory(kernel, why);
+  if (failed(bytes))
+    return launch.emitError("smap-distribute-blocks: ") << why;
+  if (*bytes > smemLimit)
+    return launch.emitError("smap-distribute-blocks: a block needs ")
+           << *bytes << " bytes of shared memory, more than the target's "
+           << smemLimit << "; schedule smaller tiles or a temporal slice";
+  OpBuilder sb(launch);
+  Value smem = arith::ConstantIntOp::create(sb, loc, *bytes, 32);
+  launch.getDynamicSharedMemorySizeMutable().assign(smem);
+  smemPlaceholder.getDefiningOp()->erase();
+  std::string config = "blocks=" + std::to_string(blocks) +
+                       " threads=" + std::to_string(threads) +
+                       " smem=" + std::to_string(*bytes);
+  launch->setAttr("smap.gpu_kernel",
+                  StringAttr::get(launch.getContext(), config));
+  remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel"))
+      << ("lowered to one kernel, CUDA cores: " + config);
+  return success();
+}
+
+/// Buffers the host code allocates (intermediates between kernels) live on
+/// the device; host copies become device copies. Anything else the host
+/// would compute cannot run: its operands are device pointers.
+LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
+  SmallVector<Operation *> toErase;
+  SmallVector<Value> deviceBuffers;
+  for (Operation &op : fn.getBody().front()) {
+    OpBuilder b(&op);
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      auto deviceAlloc = gpu::AllocOp::create(
+          b, op.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
+          ValueRange(), alloc.getDynamicSizes(), ValueRange());
+      alloc.replaceAllUsesWith(deviceAlloc.getMemref());
+      deviceBuffers.push_back(deviceAlloc.getMemref());
+      toErase.push_back(&op);
+    } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      gpu::MemcpyOp::create(b, op.getLoc(), TypeRange(), ValueRange(),
+                            copy.getTarget(), copy.getSource());
+      toErase.push_back(&op);
+    } else if (isa<memref::DeallocOp>(op)) {
+      toErase.push_back(&op);
+    } else if (isa<func::ReturnOp, gpu::LaunchOp>(op) || isPure(&op)) {
+      continue;
+    } else {
+      return op.emitError("smap-distribute-blocks: '")
+             << op.getName()
+             << "' would run on the host on device buffers; only fusion "
+                "graphs run on the GPU (is it outside every group?)";
+    }
+  }
+  for (Operation *op : toErase)
+    op->erase();
+  if (!deviceBuffers.empty()) {
+    OpBuilder b(fn.getBody().front().getTerminator());
+    for (Value buffer : deviceBuffers)
+      gpu::DeallocOp::create(b, fn.getLoc(), TypeRange(), ValueRange(),
+                             buffer);
+  }
+  return success();
+}
