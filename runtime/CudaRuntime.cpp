@@ -63,6 +63,8 @@ struct Driver {
   SPACEFUSION_DRIVER_FN(cuMemAlloc)
   SPACEFUSION_DRIVER_FN(cuMemAllocManaged)
   SPACEFUSION_DRIVER_FN(cuMemFree)
+  SPACEFUSION_DRIVER_FN(cuMemAllocAsync)
+  SPACEFUSION_DRIVER_FN(cuMemFreeAsync)
   SPACEFUSION_DRIVER_FN(cuMemcpyAsync)
   SPACEFUSION_DRIVER_FN(cuMemsetD32Async)
   SPACEFUSION_DRIVER_FN(cuMemsetD16Async)
@@ -152,6 +154,8 @@ void loadDriver() {
   SPACEFUSION_RESOLVE(cuMemAlloc)
   SPACEFUSION_RESOLVE(cuMemAllocManaged)
   SPACEFUSION_RESOLVE(cuMemFree)
+  SPACEFUSION_RESOLVE(cuMemAllocAsync)
+  SPACEFUSION_RESOLVE(cuMemFreeAsync)
   SPACEFUSION_RESOLVE(cuMemcpyAsync)
   SPACEFUSION_RESOLVE(cuMemsetD32Async)
   SPACEFUSION_RESOLVE(cuMemsetD16Async)
@@ -403,7 +407,10 @@ extern "C" void mgpuEventRecord(CUevent event, CUstream stream) {
     CHECK(driver.cuEventRecord(event, stream));
 }
 
-extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
+// Device buffers are stream-ordered (cuMemAllocAsync / cuMemFreeAsync) when
+// a stream is given: they follow the kernels on it without synchronizing the
+// device, and can be captured in a CUDA graph.
+extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
                               bool isHostShared) {
   if (!ready())
     return nullptr;
@@ -411,18 +418,23 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
   if (sizeBytes == 0)
     return nullptr;
   std::string context = "allocating " + std::to_string(sizeBytes) + " bytes";
-  if (isHostShared
-          ? CHECK(driver.cuMemAllocManaged(&ptr, sizeBytes,
-                                           CU_MEM_ATTACH_GLOBAL),
-                  context)
-          : CHECK(driver.cuMemAlloc(&ptr, sizeBytes), context))
+  bool failedToAllocate =
+      isHostShared ? CHECK(driver.cuMemAllocManaged(&ptr, sizeBytes,
+                                                    CU_MEM_ATTACH_GLOBAL),
+                           context)
+      : stream     ? CHECK(driver.cuMemAllocAsync(&ptr, sizeBytes, stream),
+                           context)
+                   : CHECK(driver.cuMemAlloc(&ptr, sizeBytes), context);
+  if (failedToAllocate)
     return nullptr;
   return reinterpret_cast<void *>(ptr);
 }
 
-extern "C" void mgpuMemFree(void *ptr, CUstream /*stream*/) {
+extern "C" void mgpuMemFree(void *ptr, CUstream stream) {
   if (ptr && ready())
-    CHECK(driver.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
+    stream ? CHECK(driver.cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
+                                         stream))
+           : CHECK(driver.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
 }
 
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,

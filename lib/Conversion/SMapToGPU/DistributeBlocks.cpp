@@ -273,23 +273,60 @@ LogicalResult BlockDistributor::distribute(Block &block) {
   return success();
 }
 
-/// Gives each static allocation of the kernel `body` a fixed, 16-byte
-/// aligned place in dynamic shared memory; returns the bytes used.
-static FailureOr<int64_t> placeInSharedMemory(Block &body, std::string &why) {
+/// Host-side device memory operations. `gpu-to-llvm` lowers them in their
+/// async form: each runs on a stream of its own (the caller's stream when
+/// one is set, see Runtime.h) and is waited for, so that the buffers are
+/// ready before the next launch and released after it.
+static Value createAsyncToken(OpBuilder &b, Location loc) {
+  return gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
+                             ValueRange())
+      .getAsyncToken();
+}
+
+static Value allocOnDevice(OpBuilder &b, Location loc, MemRefType type,
+                           ValueRange dynamicSizes = {}) {
+  auto alloc = gpu::AllocOp::create(
+      b, loc, type, gpu::AsyncTokenType::get(b.getContext()),
+      ValueRange{createAsyncToken(b, loc)}, dynamicSizes, ValueRange());
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{alloc.getAsyncToken()});
+  return alloc.getMemref();
+}
+
+static void freeOnDevice(OpBuilder &b, Location loc, Value buffer) {
+  auto dealloc =
+      gpu::DeallocOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
+                             ValueRange{createAsyncToken(b, loc)}, buffer);
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{dealloc.getAsyncToken()});
+}
+
+static void copyOnDevice(OpBuilder &b, Location loc, Value target,
+                         Value source) {
+  auto copy =
+      gpu::MemcpyOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
+                            ValueRange{createAsyncToken(b, loc)}, target,
+                            source);
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{copy.getAsyncToken()});
+}
+
+namespace {
+/// Where the buffers of one block live.
+struct BufferPlacement {
+  int64_t sharedBytes = 0;  // dynamic shared memory per block
+  int64_t scratchBytes = 0; // global scratch per block
+};
+} // namespace
+
+/// Gives each static allocation of `launch`'s body a fixed, 16-byte aligned
+/// place: in dynamic shared memory while `smemLimit` allows, buffers inside
+/// loops (the temporal step's tiles, read most often) first; the rest in a
+/// global scratch buffer with one region per block, allocated around the
+/// launch.
+static FailureOr<BufferPlacement> placeBuffers(gpu::LaunchOp launch,
+                                               int64_t smemLimit,
+                                               std::string &why) {
+  Block &body = launch.getBody().front();
   SmallVector<memref::AllocOp> allocs;
   body.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
-  if (allocs.empty())
-    return 0;
-  MLIRContext *ctx = body.getParentOp()->getContext();
-  OpBuilder b = OpBuilder::atBlockBegin(&body);
-  Location loc = body.getParentOp()->getLoc();
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Value base = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8),
-                      AffineMap(), workgroup));
-  int64_t bytes = 0;
   for (memref::AllocOp alloc : allocs) {
     MemRefType type = alloc.getType();
     if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
@@ -297,24 +334,79 @@ static FailureOr<int64_t> placeInSharedMemory(Block &body, std::string &why) {
       why = "a buffer of the block has dynamic sizes or a non-identity layout";
       return failure();
     }
-    int64_t size =
-        type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(),
-                                                 8);
-    OpBuilder ab(alloc);
-    Value offset = arith::ConstantIndexOp::create(ab, alloc.getLoc(), bytes);
-    auto shared = MemRefType::get(type.getShape(), type.getElementType(),
-                                  AffineMap(), workgroup);
-    Value view = memref::ViewOp::create(ab, alloc.getLoc(), shared, base,
-                                        offset, ValueRange());
-    // Generic pointers keep every user's type; the PTX backend turns loads
-    // through them back into shared-memory loads where it can see the base.
-    Value generic =
-        memref::MemorySpaceCastOp::create(ab, alloc.getLoc(), type, view);
-    alloc.replaceAllUsesWith(generic);
-    alloc.erase();
-    bytes += llvm::alignTo(size, 16);
   }
-  return bytes;
+  auto sizeOf = [](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    return static_cast<int64_t>(llvm::alignTo(
+        type.getNumElements() *
+            llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+        16));
+  };
+  std::stable_partition(allocs.begin(), allocs.end(), [&](memref::AllocOp alloc) {
+    return alloc->getParentOp() != launch.getOperation();
+  });
+  BufferPlacement placement;
+  SmallVector<std::pair<memref::AllocOp, bool>> placed; // (alloc, shared)
+  for (memref::AllocOp alloc : allocs) {
+    bool shared = placement.sharedBytes + sizeOf(alloc) <= smemLimit;
+    (shared ? placement.sharedBytes : placement.scratchBytes) += sizeOf(alloc);
+    placed.push_back({alloc, shared});
+  }
+
+  MLIRContext *ctx = launch.getContext();
+  Location loc = launch.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value sharedBase, scratchBase, scratchOffset;
+  if (placement.sharedBytes)
+    sharedBase = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8),
+                        AffineMap(), workgroup));
+  if (placement.scratchBytes) {
+    int64_t blocks =
+        getConstantIntValue(launch.getGridSizeX()).value_or(1);
+    OpBuilder hb(launch);
+    auto scratchType = MemRefType::get({blocks * placement.scratchBytes},
+                                       IntegerType::get(ctx, 8));
+    scratchBase = allocOnDevice(hb, loc, scratchType);
+    hb.setInsertionPointAfter(launch);
+    freeOnDevice(hb, loc, scratchBase);
+    scratchOffset = arith::MulIOp::create(
+        b, loc, launch.getBlockIds().x,
+        arith::ConstantIndexOp::create(b, loc, placement.scratchBytes));
+  }
+  int64_t sharedAt = 0, scratchAt = 0;
+  for (auto [alloc, shared] : placed) {
+    MemRefType type = alloc.getType();
+    OpBuilder ab(alloc);
+    Location allocLoc = alloc.getLoc();
+    Value replacement;
+    if (shared) {
+      Value offset = arith::ConstantIndexOp::create(ab, allocLoc, sharedAt);
+      auto sharedType = MemRefType::get(type.getShape(), type.getElementType(),
+                                        AffineMap(), workgroup);
+      Value view = memref::ViewOp::create(ab, allocLoc, sharedType, sharedBase,
+                                          offset, ValueRange());
+      // Generic pointers keep every user's type; the PTX backend turns
+      // accesses through them back into shared-memory ones where it can see
+      // the base.
+      replacement =
+          memref::MemorySpaceCastOp::create(ab, allocLoc, type, view);
+      sharedAt += sizeOf(alloc);
+    } else {
+      Value offset = arith::AddIOp::create(
+          ab, allocLoc, scratchOffset,
+          arith::ConstantIndexOp::create(ab, allocLoc, scratchAt));
+      replacement = memref::ViewOp::create(ab, allocLoc, type, scratchBase,
+                                           offset, ValueRange());
+      scratchAt += sizeOf(alloc);
+    }
+    alloc.replaceAllUsesWith(replacement);
+    alloc.erase();
+  }
+  return placement;
 }
 
 namespace {
@@ -387,20 +479,19 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (failed(distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
   std::string why;
-  FailureOr<int64_t> bytes = placeInSharedMemory(kernel, why);
-  if (failed(bytes))
+  FailureOr<BufferPlacement> placement = placeBuffers(launch, smemLimit, why);
+  if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
-  if (*bytes > smemLimit)
-    return launch.emitError("smap-distribute-blocks: a block needs ")
-           << *bytes << " bytes of shared memory, more than the target's "
-           << smemLimit << "; schedule smaller tiles or a temporal slice";
   OpBuilder sb(launch);
-  Value smem = arith::ConstantIntOp::create(sb, loc, *bytes, 32);
+  Value smem =
+      arith::ConstantIntOp::create(sb, loc, placement->sharedBytes, 32);
   launch.getDynamicSharedMemorySizeMutable().assign(smem);
   smemPlaceholder.getDefiningOp()->erase();
   std::string config = "blocks=" + std::to_string(blocks) +
                        " threads=" + std::to_string(threads) +
-                       " smem=" + std::to_string(*bytes);
+                       " smem=" + std::to_string(placement->sharedBytes);
+  if (placement->scratchBytes)
+    config += " scratch=" + std::to_string(placement->scratchBytes);
   launch->setAttr("smap.gpu_kernel",
                   StringAttr::get(launch.getContext(), config));
   remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel"))
@@ -417,19 +508,19 @@ LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
   for (Operation &op : fn.getBody().front()) {
     OpBuilder b(&op);
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      auto deviceAlloc = gpu::AllocOp::create(
-          b, op.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
-          ValueRange(), alloc.getDynamicSizes(), ValueRange());
-      alloc.replaceAllUsesWith(deviceAlloc.getMemref());
-      deviceBuffers.push_back(deviceAlloc.getMemref());
+      Value buffer = allocOnDevice(b, op.getLoc(), alloc.getType(),
+                                   alloc.getDynamicSizes());
+      alloc.replaceAllUsesWith(buffer);
+      deviceBuffers.push_back(buffer);
       toErase.push_back(&op);
     } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-      gpu::MemcpyOp::create(b, op.getLoc(), TypeRange(), ValueRange(),
-                            copy.getTarget(), copy.getSource());
+      copyOnDevice(b, op.getLoc(), copy.getTarget(), copy.getSource());
       toErase.push_back(&op);
     } else if (isa<memref::DeallocOp>(op)) {
       toErase.push_back(&op);
-    } else if (isa<func::ReturnOp, gpu::LaunchOp>(op) || isPure(&op)) {
+    } else if (isa<func::ReturnOp, gpu::LaunchOp, gpu::AllocOp,
+                   gpu::DeallocOp, gpu::WaitOp>(op) ||
+               isPure(&op)) {
       continue;
     } else {
       return op.emitError("smap-distribute-blocks: '")
@@ -443,8 +534,7 @@ LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
   if (!deviceBuffers.empty()) {
     OpBuilder b(fn.getBody().front().getTerminator());
     for (Value buffer : deviceBuffers)
-      gpu::DeallocOp::create(b, fn.getLoc(), TypeRange(), ValueRange(),
-                             buffer);
+      freeOnDevice(b, fn.getLoc(), buffer);
   }
   return success();
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Builds the compute-bound benchmark workloads (attention, GEMM, MLP, GEMM
+chain, LSTM cell) for the GPU, on a machine with this project's build (the
+GPU machine has no MLIR):
+
+    /usr/bin/python3 bench/build_fused.py build/fused-bundle
+
+then, on the GPU machine: python3 bench/run_fused.py build/fused-bundle OUTDIR
+
+Small shapes check correctness (some not multiples of any power-of-two tile);
+the shapes of ../shared/docs/baselines.md are timed against PyTorch.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import spacefusion as sf  # noqa: E402
+from spacefusion.gpu import compile_gpu  # noqa: E402
+
+# (tag, generator, arguments, dtype, timed)
+WORKLOADS = [
+    ("attention", "attention", (1, 2, 256, 64), "f16", False),
+    ("attention", "attention", (2, 4, 128, 64), "f32", False),
+    ("attention", "attention", (1, 2, 200, 64), "f16", False),
+    ("attention_d128", "attention", (1, 2, 256, 128), "f16", False),
+    ("attention_mask", "attention_mask", (1, 2, 128, 64), "f16", False),
+    ("gemm", "gemm", (256, 384, 128), "f16", False),
+    ("gemm", "gemm", (200, 120, 72), "f16", False),
+    ("mlp", "mlp", (256, 128, 512), "f16", False),
+    ("gemm_chain", "gemm_chain", (256, (128, 256, 128)), "f16", False),
+    ("lstm_cell", "lstm_cell", (64, 256, 256), "f16", False),
+    ("lstm_cell", "lstm_cell", (64, 256, 256), "f32", False),
+    # ../shared/docs/baselines.md
+    ("attention", "attention", (32, 12, 512, 64), "f16", True),
+    ("attention", "attention", (4, 32, 2048, 128), "f16", True),
+    ("gemm", "gemm", (8192, 4096, 4096), "f16", True),
+    ("mlp", "mlp", (16384, 768, 3072), "f16", True),
+    ("gemm_chain", "gemm_chain", (8192, (1024, 1024, 1024)), "f16", True),
+    ("lstm_cell", "lstm_cell", (256, 1024, 1024), "f16", True),
+]
+
+
+def source_of(generator, args, dtype):
+    if generator == "attention_mask":
+        return sf.workloads.attention(*args, dtype=dtype, mask=True), "attention_mask"
+    if generator == "gemm_chain":
+        return sf.workloads.gemm_chain(args[0], list(args[1]), dtype=dtype), generator
+    return getattr(sf.workloads, generator)(*args, dtype=dtype), generator
+
+
+def shape_tag(args):
+    flat = []
+    for a in args:
+        flat += list(a) if isinstance(a, (tuple, list)) else [a]
+    return "x".join(str(a) for a in flat)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Builds the GPU fused-graph benchmarks.")
+    parser.add_argument("out", nargs="?", default="build/fused-bundle")
+    parser.add_argument("--options", default="", help="more --spacefusion-lower-gpu options")
+    args = parser.parse_args()
+    manifest = []
+    for tag, generator, shape, dtype, timed in WORKLOADS:
+        source, function = source_of(generator, shape, dtype)
+        directory = "%s_%s_%s" % (tag, shape_tag(shape), dtype)
+        entry = {"workload": generator, "tag": tag, "args": shape, "dtype": dtype, "timed": timed,
+                 "function": function}
+        start = time.time()
+        try:
+            compile_gpu(source, os.path.join(args.out, directory), options=args.options)
+            entry["dir"] = directory
+            entry["compile_s"] = round(time.time() - start, 2)
+            print("built", directory, "in %.1f s" % entry["compile_s"], flush=True)
+        except sf.CompileError as error:
+            entry["error"] = str(error).strip().splitlines()[-1]
+            print("not built", directory, entry["error"], flush=True)
+        manifest.append(entry)
+    with open(os.path.join(args.out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Runs the compute-bound fused graphs on the GPU machine: correctness first
+(fresh random inputs, outputs poisoned, a float32 numpy reference, every
+runtime error checked), then, for the shapes of ../shared/docs/baselines.md,
+median times of SpaceFusion's kernels against PyTorch eager, torch.compile,
+SDPA (FlashAttention-2 and cuDNN backends) for attention and cuBLAS for
+GEMM, in the same process.
+
+    python3 bench/run_fused.py build/fused-bundle OUTDIR
+
+Writes OUTDIR/fused.json and OUTDIR/fused.md.
+"""
+import datetime
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from spacefusion import workloads  # noqa: E402
+from spacefusion.gpu import GPUModule  # noqa: E402
+
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+
+
+def flops(name, args):
+    if name in ("attention", "attention_mask"):
+        b, h, s, d = args
+        return 4 * b * h * s * s * d
+    if name == "gemm":
+        m, n, k = args
+        return 2 * m * n * k
+    if name == "mlp":
+        t, hid, inner = args
+        return 4 * t * hid * inner
+    if name == "gemm_chain":
+        m, dims = args
+        return sum(2 * m * dims[i - 1] * dims[i] for i in range(1, len(dims)))
+    if name == "lstm_cell":
+        batch, inputs, hidden = args
+        return 2 * batch * 4 * hidden * (inputs + hidden)
+    return 0
+
+
+def baselines(name, args):
+    """Callables on the same torch inputs: label -> fn(*inputs)."""
+    if name in ("attention", "attention_mask"):
+        scale = 1.0 / math.sqrt(args[3])
+
+        def eager(q, k, v, mask=None):
+            s = torch.matmul(q, k.transpose(-1, -2)) * scale
+            if mask is not None:
+                s = s + mask
+            return torch.matmul(torch.softmax(s.float(), dim=-1).to(q.dtype), v)
+
+        calls = {"eager": eager, "torch.compile": torch.compile(eager, dynamic=False)}
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+
+        def sdpa(backend):
+            def call(q, k, v, mask=None):
+                with sdpa_kernel(backend):
+                    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+            return call
+
+        calls["SDPA flash"] = sdpa(SDPBackend.FLASH_ATTENTION)
+        calls["SDPA cuDNN"] = sdpa(SDPBackend.CUDNN_ATTENTION)
+        return calls
+    if name == "gemm":
+        return {"cuBLAS": torch.matmul}
+    if name == "mlp":
+        def mlp(x, w1, b1, w2, b2):
+            return F.gelu(x @ w1 + b1, approximate="tanh") @ w2 + b2
+        return {"eager": mlp, "torch.compile": torch.compile(mlp, dynamic=False)}
+    if name == "gemm_chain":
+        def chain(a, *ws):
+            for w in ws:
+                a = a @ w
+            return a
+        return {"eager": chain, "torch.compile": torch.compile(chain, dynamic=False)}
+    if name == "lstm_cell":
+        def cell(x, wx, h, wh, bias, c):
+            gates = x @ wx + h @ wh + bias
+            i, f, g, o = gates.chunk(4, dim=1)
+            c2 = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+            return torch.sigmoid(o) * torch.tanh(c2), c2
+        return {"eager": cell, "torch.compile": torch.compile(cell, dynamic=False)}
+    return {}
+
+
+def median_ms(call):
+    import triton.testing
+    return triton.testing.do_bench(call, warmup=25, rep=200, return_mode="median")
+
+
+def main():
+    bundle, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(bundle, "manifest.json")) as f:
+        manifest = json.load(f)
+    results = []
+    for entry in manifest:
+        name, args, dtype = entry["workload"], entry["args"], entry["dtype"]
+        row = {"workload": entry["tag"], "args": args, "dtype": dtype, "timed": entry["timed"]}
+        if not entry.get("dir"):
+            row["error"] = entry.get("error", "not built")
+            print(json.dumps(row), flush=True)
+            results.append(row)
+            continue
+        directory = os.path.join(bundle, entry["dir"])
+        module = GPUModule(directory, entry["function"])
+        with open(os.path.join(directory, entry["function"] + ".json")) as f:
+            row["kernel"] = json.load(f).get("kernel")
+        torch_dtype = DTYPES[dtype]
+        rng = np.random.default_rng(0)
+        arrays = [rng.uniform(-1, 1, shape).astype(np.float32) for shape, _ in module.inputs]
+        inputs = [torch.from_numpy(a).to("cuda", torch_dtype) for a in arrays]
+        outputs = [torch.full(shape, float("nan"), device="cuda", dtype=torch_dtype)
+                   for shape, _ in module.outputs]
+        module.use_stream(torch.cuda.current_stream().cuda_stream)
+
+        # Correctness first: poisoned outputs, a float32 reference computed
+        # from the inputs as rounded to the kernel's dtype.
+        module(*inputs, *outputs)
+        torch.cuda.synchronize()
+        error = module.error()
+        refs = workloads.reference(name, *[t.float().cpu().numpy() for t in inputs])
+        worst, ok = 0.0, error is None
+        for got, ref in zip(outputs, refs):
+            got = got.float().cpu().numpy()
+            err = np.abs(got - ref)
+            bound = 1e-2 * np.abs(ref).max() + 1e-2 * np.abs(ref)
+            worst = max(worst, float(np.nanmax(err)) if np.isfinite(got).all() else float("inf"))
+            ok = ok and bool(np.isfinite(got).all() and (err <= bound).all())
+        row["max_abs_error"] = worst
+        row["correct"] = ok
+        if error:
+            row["runtime_error"] = error[1]
+        if entry["timed"] and ok:
+            fl = flops(name, args)
+            bound_call = module.bind(*inputs, *outputs)
+            row["spacefusion_ms"] = median_ms(bound_call)
+            for label, fn in baselines(name, args).items():
+                try:
+                    fn(*inputs)
+                    row[label + "_ms"] = median_ms(lambda: fn(*inputs))
+                except Exception as e:  # a backend may not support a shape
+                    row[label + "_error"] = str(e).splitlines()[0][:120]
+            for key in list(row):
+                if key.endswith("_ms"):
+                    row[key[:-3] + "_TFLOPs"] = fl / (row[key] * 1e-3) / 1e12
+        print(json.dumps(row), flush=True)
+        results.append(row)
+
+    info = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+            "cuda": torch.version.cuda, "date": str(datetime.date.today())}
+    with open(os.path.join(out, "fused.json"), "w") as f:
+        json.dump({"info": info, "results": results}, f, indent=1)
+    lines = ["# Compute-bound fused graphs on the GPU", "",
+             "%s, PyTorch %s, CUDA %s, %s. Correctness: outputs poisoned with NaN, inputs uniform in "
+             "[-1, 1], float32 numpy reference, |err| <= 1e-2 max|ref| + 1e-2 |ref|. Times: median of "
+             "`triton.testing.do_bench` (200 ms of runs, L2 flushed); TFLOP/s of the graph's "
+             "multiply-adds." % (info["device"], info["torch"], info["cuda"], info["date"]), "",
+             "| workload | shape | dtype | correct | max error | SpaceFusion TFLOP/s | baselines TFLOP/s | "
+             "our kernel |", "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        shape = "x".join(str(a) for a in (r["args"][:1] + r["args"][1] if r["workload"] == "gemm_chain"
+                                          else r["args"]))
+        if "error" in r:
+            lines.append("| %s | %s | %s | not built: %s | | | | |" % (r["workload"], shape, r["dtype"], r["error"]))
+            continue
+        base = ", ".join("%s %.1f" % (k[:-7], v) for k, v in r.items()
+                         if k.endswith("_TFLOPs") and not k.startswith("spacefusion"))
+        ours = "%.2f" % r["spacefusion_TFLOPs"] if "spacefusion_TFLOPs" in r else ""
+        lines.append("| %s | %s | %s | %s | %.2g | %s | %s | %s |" % (
+            r["workload"], shape, r["dtype"], "yes" if r["correct"] else "NO", r["max_abs_error"], ours, base,
+            r.get("kernel") or ""))
+    with open(os.path.join(out, "fused.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
