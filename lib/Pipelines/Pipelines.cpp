@@ -92,6 +92,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   pm.addPass(smap::createSMapLowerToGPU(gpuOptions));
 
   // Every other graph: the slicing pipeline, then blocks on CUDA cores.
+  pm.addPass(smap::createSMapFuseConversions());
   smap::SMapSetTargetOptions targetOptions;
   targetOptions.target = options.target;
   if (targetOptions.target.empty())

@@ -40,3 +40,12 @@
 // LOOPS-LABEL: func.func @softmax_last
 // LOOPS: scf.for
 // LOOPS-NOT: smap.{{graph|spatial_slice|temporal_slice}}
+
+// The LSTM cell on the H200 (partitioned): each part's blocks slice only
+// dims all its outputs have, and the second part's k1 keeps its name inside
+// the unit-row blocks, where its temporal slice is materialized.
+// RUN: spacefusion-opt --spacefusion-pipeline=target=sm_90a %examples/lstm_cell.mlir \
+// RUN:   | FileCheck %s --check-prefix=LSTM
+// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>, #smap.dim<"l", 1024, parallel>] tiles [4, 128]
+// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>] tiles [1]
+// LSTM: smap.temporal_slice #smap.dim<"k1", 256, temporal> step 32

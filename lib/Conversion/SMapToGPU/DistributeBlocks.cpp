@@ -433,6 +433,14 @@ struct DistributeBlocksPass
           return signalPassFailure();
       if (failed(lowerHostBuffers(fn)))
         return signalPassFailure();
+      // Outlining drops the launches' attributes: the function keeps them.
+      SmallVector<std::string> kernels;
+      fn.walk([&](gpu::LaunchOp launch) {
+        if (auto config = launch->getAttrOfType<StringAttr>("smap.gpu_kernel"))
+          kernels.push_back(config.str());
+      });
+      fn->setAttr("smap.gpu_kernel",
+                  StringAttr::get(&getContext(), llvm::join(kernels, "; ")));
       fn->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
       any = true;
     }

@@ -57,6 +57,36 @@ def SMapFormGraphs : Pass<"smap-form-graphs"> {
 }
 
 //===----------------------------------------------------------------------===//
+// smap-fuse-conversions
+//===----------------------------------------------------------------------===//
+
+def SMapFuseConversions : Pass<"smap-fuse-conversions"> {
+  let summary = "Fold elementwise float extensions into the ops that read them";
+  let description = [{
+    Frontends computing in f32 from f16/bf16 tensors emit a whole-tensor
+    `arith.extf` generic per input. As separate members they become f32
+    intermediates that a block keeps on chip (a GEMM's converted operand
+    tiles, twice the bytes of the inputs). This pass fuses every
+    `linalg.generic` whose body is one `arith.extf` into its consumers
+    (upstream elementwise fusion, restricted to these producers), so that the
+    consumers read the inputs in their storage type and extend each element
+    where they use it. Nothing else is fused.
+
+    ```mlir
+    // Before
+    %af = linalg.generic ... ins(%a : tensor<256x128xf16>) ... { arith.extf }
+    %c  = linalg.generic ... ins(%af, %bf : tensor<256x128xf32>, ...) ...
+    // After
+    %c  = linalg.generic ... ins(%a, %b : tensor<256x128xf16>, ...) {
+    ^bb0(%x: f16, %y: f16, %acc: f32):
+      %xf = arith.extf %x : f16 to f32
+      ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // smap-analyze
 //===----------------------------------------------------------------------===//
 

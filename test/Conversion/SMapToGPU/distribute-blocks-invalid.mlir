@@ -1,0 +1,48 @@
+// RUN: spacefusion-opt --split-input-file --verify-diagnostics --smap-distribute-blocks %s
+
+// Work left on the host would run on device pointers.
+func.func @host_compute(%x: memref<64xf32>, %out: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{smap-distribute-blocks: 'linalg.fill' would run on the host on device buffers; only fusion graphs run on the GPU (is it outside every group?)}}
+  linalg.fill ins(%zero : f32) outs(%out : memref<64xf32>)
+  scf.forall (%blk) in (1) {
+    memref.copy %x, %out : memref<64xf32> to memref<64xf32>
+  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  return
+}
+
+// -----
+
+// An op with effects the distribution cannot split across threads.
+func.func @unknown_effect(%x: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{smap-distribute-blocks: 'memref.store' inside a block has effects the distribution does not know}}
+  scf.forall (%blk) in (1) {
+    memref.store %zero, %x[%c0] : memref<64xf32>
+  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  return
+}
+
+// -----
+
+// Block buffers need static sizes to get a place in shared memory.
+func.func @dynamic_buffer(%x: memref<64xf32>, %n: index) {
+  // expected-error @+1 {{smap-distribute-blocks: a buffer of the block has dynamic sizes or a non-identity layout}}
+  scf.forall (%blk) in (1) {
+    %tmp = memref.alloc(%n) : memref<?xf32>
+  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  return
+}
+
+// -----
+
+func.func @not_bufferized(%x: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{smap-distribute-blocks: expected a bufferized 1-d scf.forall over a static number of blocks}}
+  %r = scf.forall (%blk) in (1) shared_outs(%o = %x) -> (tensor<64xf32>) {
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %x into %o[0] [64] [1] : tensor<64xf32> into tensor<64xf32>
+    }
+  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  return %r : tensor<64xf32>
+}

@@ -1,0 +1,30 @@
+// RUN: spacefusion-opt --spacefusion-pipeline=target=sm_90a %examples/attention.mlir \
+// RUN:   | spacefusion-opt --smap-lower-to-loops=blocks-as-forall | FileCheck %s
+
+// The GPU form of the slicing ops: the 2x8x8 spatial blocks of attention
+// become one scf.forall of 128 blocks mapped to #gpu.block<x>, whose body
+// recovers the (b, h, m) offsets by delinearization (m fastest) and writes
+// its 1x1x64x64 tile with tensor.parallel_insert_slice. The temporal loop
+// over l copies its new state into the iteration arguments so that
+// bufferization keeps one buffer per state value; the slice of the first
+// GEMM's zero-filled output is a fill of the slice (no whole 64x512 tile).
+
+// CHECK-LABEL: func.func @attention
+// CHECK:       %[[INIT:.*]] = tensor.empty() : tensor<2x8x512x64xf32>
+// CHECK:       scf.forall (%[[BLK:.*]]) in (128) shared_outs(%[[OUT:.*]] = %[[INIT]])
+// CHECK:         %[[MIDX:.*]] = arith.remui %[[BLK]], %{{.*}} : index
+// CHECK:         %[[M:.*]] = arith.muli %[[MIDX]], %{{.*}} : index
+// CHECK:         %[[REST:.*]] = arith.divui %[[BLK]], %{{.*}} : index
+// CHECK:         tensor.extract_slice %arg0[%[[B:.*]], %[[H:.*]], %[[M]], 0] [1, 1, 64, 64]
+// CHECK:         scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[MAX:.*]] = %{{.*}}, %[[SUM:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}})
+// CHECK:           %[[QKE:.*]] = tensor.empty() : tensor<1x1x64x128xf32>
+// CHECK-NEXT:      %[[QK0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[QKE]] : tensor<1x1x64x128xf32>)
+// CHECK-NEXT:      linalg.generic {{.*}} outs(%[[QK0]] : tensor<1x1x64x128xf32>)
+// CHECK:           %[[NM:.*]] = linalg.copy ins(%{{.*}} : tensor<1x1x64xf32>) outs(%[[MAX]] : tensor<1x1x64xf32>)
+// CHECK-NEXT:      %[[NS:.*]] = linalg.copy ins(%{{.*}} : tensor<1x1x64xf32>) outs(%[[SUM]] : tensor<1x1x64xf32>)
+// CHECK-NEXT:      %[[NA:.*]] = linalg.copy ins(%{{.*}} : tensor<1x1x64x64xf32>) outs(%[[ACC]] : tensor<1x1x64x64xf32>)
+// CHECK-NEXT:      scf.yield %[[NM]], %[[NS]], %[[NA]]
+// CHECK:         scf.forall.in_parallel {
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[B]], %[[H]], %[[M]], 0] [1, 1, 64, 64] [1, 1, 1, 1]
+// CHECK:       } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a"
+// CHECK-SAME:    smap.threads = 256 : i64}

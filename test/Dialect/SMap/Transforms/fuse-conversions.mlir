@@ -1,0 +1,81 @@
+// RUN: spacefusion-opt --smap-fuse-conversions %s | FileCheck %s
+
+// The f16 GEMM a frontend computing in f32 emits: whole-tensor extensions of
+// both operands, the f32 contraction, a truncation. The extensions fold into
+// the contraction, which then reads f16 and extends each element where it
+// multiplies; the truncation (not an extension) and the fill stay.
+
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME:    (%[[A:.*]]: tensor<64x16xf16>, %[[B:.*]]: tensor<16x32xf16>)
+// CHECK:         %[[ZERO:.*]] = linalg.fill
+// CHECK-NEXT:    %[[C:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[A]], %[[B]] : tensor<64x16xf16>, tensor<16x32xf16>) outs(%[[ZERO]] : tensor<64x32xf32>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f16, %[[Y:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK-DAG:       %[[YF:.*]] = arith.extf %[[Y]] : f16 to f32
+// CHECK-DAG:       %[[XF:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK:           %[[P:.*]] = arith.mulf %[[XF]], %[[YF]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]] : f32
+// CHECK:         linalg.generic {{.*}} ins(%[[C]] : tensor<64x32xf32>)
+// CHECK:           arith.truncf
+// CHECK-NOT:     linalg.generic
+func.func @gemm(%a: tensor<64x16xf16>, %b: tensor<16x32xf16>) -> tensor<64x32xf16> {
+  %e1 = tensor.empty() : tensor<64x16xf32>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<64x16xf16>) outs(%e1 : tensor<64x16xf32>) {
+  ^bb0(%in0: f16, %acc: f32):
+    %y = arith.extf %in0 : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<64x16xf32>
+  %e3 = tensor.empty() : tensor<16x32xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<16x32xf16>) outs(%e3 : tensor<16x32xf32>) {
+  ^bb0(%in0: f16, %acc: f32):
+    %y = arith.extf %in0 : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<16x32xf32>
+  %c5 = arith.constant 0.000000000e+00 : f32
+  %e7 = tensor.empty() : tensor<64x32xf32>
+  %f6 = linalg.fill ins(%c5 : f32) outs(%e7 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %g8 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g2, %g4 : tensor<64x16xf32>, tensor<16x32xf32>) outs(%f6 : tensor<64x32xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %p = arith.mulf %in0, %in1 : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<64x32xf32>
+  %e9 = tensor.empty() : tensor<64x32xf16>
+  %g10 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g8 : tensor<64x32xf32>) outs(%e9 : tensor<64x32xf16>) {
+  ^bb0(%in0: f32, %acc: f16):
+    %y = arith.truncf %in0 : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<64x32xf16>
+  return %g10 : tensor<64x32xf16>
+}
+
+
+// An extension with another body op is not a plain conversion: unchanged.
+// CHECK-LABEL: func.func @scaled_extension
+// CHECK:         arith.extf
+// CHECK-NEXT:    arith.mulf
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}} : tensor<8xf32>)
+func.func @scaled_extension(%a: tensor<8xf16>) -> tensor<8xf32> {
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<8xf16>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %f = arith.extf %in : f16 to f32
+    %y = arith.mulf %f, %two : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %z = math.exp %in : f32
+    linalg.yield %z : f32
+  } -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}

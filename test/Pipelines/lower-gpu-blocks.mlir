@@ -1,0 +1,28 @@
+// RUN: spacefusion-opt %examples/gemm_chain.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s
+// RUN: spacefusion-opt %examples/attention.mlir '--spacefusion-lower-gpu=format=isa' \
+// RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+
+// Graphs outside the row class take the general path of the same pipeline:
+// scheduled and sliced, bufferized, and each spatial block a thread block
+// (smap-distribute-blocks). The chain of three GEMMs is one kernel whose
+// blocks keep their intermediates in dynamic shared memory, synchronize
+// between ops, and accumulate on CUDA cores.
+
+// CHECK:       llvm.func @gemm_chain(
+// CHECK-SAME:    smap.gpu_kernel = "blocks=128 threads=256 smem=73728"
+// CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(73728 : i32) : i32
+// CHECK:         %[[GRID:.*]] = llvm.mlir.constant(128 : index) : i64
+// CHECK:         gpu.launch_func @gemm_chain_kernel::@gemm_chain_kernel blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %[[SMEM]]
+// CHECK:       llvm.func @_mlir_ciface_gemm_chain(
+// CHECK:       gpu.binary @gemm_chain_kernel
+// CHECK-SAME:    .target sm_90a
+// CHECK-SAME:    .shared .align 16 .b8 __dynamic_shmem__0
+// CHECK-SAME:    st.shared.b32
+// CHECK-SAME:    bar.sync
+// CHECK-SAME:    ld.shared.b32
+// CHECK-SAME:    mul.rn.f32
+// CHECK-SAME:    add.rn.f32
+
+// Attention: the row lowering declines it, the block lowering takes it.
+// REMARK: remark: [Missed] not-a-row-graph | Category:smap:lower-to-gpu | Remark="left for the block lowering: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel, CUDA cores: blocks=128 threads=256 smem=100352"
