@@ -22,8 +22,40 @@
 using namespace mlir;
 using namespace mlir::spacefusion;
 
+namespace {
+/// Fails with `message`: how a pipeline builder, which cannot return an
+/// error, rejects options that contradict each other.
+struct ReportErrorPass
+    : public PassWrapper<ReportErrorPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReportErrorPass)
+  explicit ReportErrorPass(std::string message) : message(std::move(message)) {}
+  StringRef getArgument() const override { return "spacefusion-report-error"; }
+  void runOnOperation() override {
+    getOperation().emitError(message);
+    signalPassFailure();
+  }
+  std::string message;
+};
+} // namespace
+
 void mlir::spacefusion::buildSpaceFusionPipeline(
     OpPassManager &pm, const SpaceFusionPipelineOptions &options) {
+  if (options.lowerToGPU) {
+    if (!StringRef(options.target).starts_with("sm_")) {
+      pm.addPass(std::make_unique<ReportErrorPass>(
+          "--spacefusion-pipeline: lower-to-gpu needs a GPU target (sm_90a, "
+          "sm_80), not '" +
+          options.target + "'"));
+      return;
+    }
+    // Row graphs are lowered from their unsliced form, so the GPU path
+    // orders the same passes itself.
+    GPULoweringPipelineOptions gpuOptions;
+    gpuOptions.chip = options.target;
+    gpuOptions.target = options.target;
+    buildGPULoweringPipeline(pm, gpuOptions);
+    return;
+  }
   smap::SMapFormGraphsOptions formOptions;
   formOptions.maxGroupSize = options.maxGroupSize;
   formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());

@@ -1,4 +1,8 @@
 // RUN: spacefusion-opt %examples/gemm_chain.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s
+// RUN: spacefusion-opt %examples/gemm_chain.mlir '--spacefusion-pipeline=target=sm_90a lower-to-gpu' \
+// RUN:   | FileCheck %s --check-prefix=PIPELINE
+// RUN: not spacefusion-opt %examples/gemm_chain.mlir '--spacefusion-pipeline=target=cpu lower-to-gpu' \
+// RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTGPU
 // RUN: spacefusion-opt %examples/attention.mlir '--spacefusion-lower-gpu=format=isa' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
@@ -22,6 +26,12 @@
 // CHECK-SAME:    ld.shared.b32
 // CHECK-SAME:    mul.rn.f32
 // CHECK-SAME:    add.rn.f32
+
+// --spacefusion-pipeline goes the same way with lower-to-gpu, for a GPU target.
+// PIPELINE:    llvm.func @_mlir_ciface_gemm_chain(
+// PIPELINE:    gpu.binary @gemm_chain_kernel
+// PIPELINE-SAME: chip = "sm_90a"
+// NOTGPU: error: --spacefusion-pipeline: lower-to-gpu needs a GPU target (sm_90a, sm_80), not 'cpu'
 
 // Attention: the row lowering declines it, the block lowering takes it.
 // REMARK: remark: [Missed] not-a-row-graph | Category:smap:lower-to-gpu | Remark="left for the block lowering: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"

@@ -43,12 +43,20 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("End with smap-lower-to-loops (the CPU path): linalg, "
                      "tensor and scf on tensors, ready for bufferization"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> lowerToGPU{
+      *this, "lower-to-gpu",
+      llvm::cl::desc("Go all the way for the GPU `target` (sm_90a, sm_80): "
+                     "host LLVM code plus a gpu.binary, as "
+                     "--spacefusion-lower-gpu with chip=target (a cubin when "
+                     "ptxas is found, PTX otherwise)"),
+      llvm::cl::init(false)};
 };
 
 /// Appends the SpaceFusion pipeline to `pm` (anchored on a module): form
 /// fusion groups, attach the target, build and classify each group's
 /// Space-Mapping Graph, schedule it, and slice it spatially and temporally;
-/// with `lowerToLoops`, lower the sliced graphs to scf loops for the CPU.
+/// with `lowerToLoops`, lower the sliced graphs to scf loops for the CPU;
+/// with `lowerToGPU`, the whole GPU path (buildGPULoweringPipeline).
 void buildSpaceFusionPipeline(OpPassManager &pm,
                               const SpaceFusionPipelineOptions &options);
 
