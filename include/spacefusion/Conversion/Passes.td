@@ -192,10 +192,18 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Run contractions with f16 operands in memory on tensor cores "
+           "(nvgpu.mma.sync m16n8k16, f32 accumulators; an f32 operand "
+           "computed in the block is rounded to f16); false keeps every "
+           "contraction on CUDA cores">
+  ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
-    "::mlir::affine::AffineDialect"
+    "::mlir::affine::AffineDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -30,6 +30,7 @@
 #include "spacefusion/Analysis/Remarks.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -48,10 +49,13 @@ namespace {
 /// Distributes the ops of one block body over its threads.
 class BlockDistributor {
 public:
-  BlockDistributor(Value tid, int64_t threads) : tid(tid), threads(threads) {}
+  BlockDistributor(Value tid, int64_t threads, bool tensorCores)
+      : tid(tid), threads(threads), tensorCores(tensorCores) {}
 
   LogicalResult distribute(Block &block);
   std::string whyNot;
+  /// Contractions run on tensor cores / on CUDA cores.
+  unsigned mmaContractions = 0, simtContractions = 0;
 
 private:
   /// One thread-strided loop over `parallelExtents` (row-major, the last
@@ -60,10 +64,13 @@ private:
       OpBuilder &b, Location loc, ArrayRef<int64_t> parallelExtents,
       function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
   LogicalResult distributeLinalg(linalg::LinalgOp op);
+  void distributeContractionOnTensorCores(linalg::LinalgOp op,
+                                          const struct MmaContraction &mma);
   void distributeCopy(memref::CopyOp op);
 
   Value tid;
   int64_t threads;
+  bool tensorCores;
 };
 
 } // namespace
@@ -114,6 +121,227 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   return indices;
 }
 
+namespace {
+/// A contraction C[m, n] += A[m, k] * B[k, n] the tensor cores can run, in
+/// any operand layout and with unit batch dims: `m`, `n`, `k` are loop
+/// positions.
+struct MmaContraction {
+  unsigned m, n, k;
+  int64_t extentM, extentN, extentK;
+  OpOperand *a, *b;
+};
+} // namespace
+
+/// Matches a contraction for `nvgpu.mma.sync` m16n8k16: f32 accumulators,
+/// operands f16 in memory (one of them may be an f32 intermediate, rounded
+/// to f16 as FlashAttention rounds its probabilities), a body `acc + x * y`
+/// with x, y the operands or their extensions, and extents that are
+/// multiples of the instruction's tile.
+static std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> reductions, parallel;
+  for (auto [d, kind] : llvm::enumerate(iterators)) {
+    if (kind == utils::IteratorType::reduction)
+      reductions.push_back(d);
+    else if (ranges[d] != 1)
+      parallel.push_back(d);
+  }
+  if (reductions.size() != 1 || parallel.size() != 2)
+    return std::nullopt;
+  OpOperand *in0 = op.getDpsInputOperand(0), *in1 = op.getDpsInputOperand(1);
+  auto uses = [&](OpOperand *operand, unsigned d) {
+    return op.getMatchingIndexingMap(operand).isFunctionOfDim(d);
+  };
+  MmaContraction mma;
+  mma.k = reductions[0];
+  mma.a = in0;
+  mma.b = in1;
+  unsigned p0 = parallel[0], p1 = parallel[1];
+  if (!uses(in0, mma.k) || !uses(in1, mma.k))
+    return std::nullopt;
+  if (uses(in0, p0) && !uses(in0, p1) && uses(in1, p1) && !uses(in1, p0)) {
+    mma.m = p0;
+    mma.n = p1;
+  } else if (uses(in0, p1) && !uses(in0, p0) && uses(in1, p0) &&
+             !uses(in1, p1)) {
+    mma.m = p1;
+    mma.n = p0;
+  } else {
+    return std::nullopt;
+  }
+  mma.extentM = ranges[mma.m];
+  mma.extentN = ranges[mma.n];
+  mma.extentK = ranges[mma.k];
+  if (mma.extentM % 16 || mma.extentN % 8 || mma.extentK % 16)
+    return std::nullopt;
+
+  auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+  Type ta = elementType(in0->get()), tb = elementType(in1->get());
+  if (!elementType(op.getDpsInitOperand(0)->get()).isF32() ||
+      !(ta.isF16() || ta.isF32()) || !(tb.isF16() || tb.isF32()) ||
+      !(ta.isF16() || tb.isF16()))
+    return std::nullopt;
+
+  Block *body = op.getBlock();
+  if (std::distance(body->begin(), body->end()) > 5)
+    return std::nullopt;
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return std::nullopt;
+  Value acc = body->getArgument(2);
+  Value product = add.getLhs() == acc   ? add.getRhs()
+                  : add.getRhs() == acc ? add.getLhs()
+                                        : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul)
+    return std::nullopt;
+  auto strip = [](Value v) {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      return ext.getIn();
+    return v;
+  };
+  Value x = strip(mul.getLhs()), y = strip(mul.getRhs());
+  Value arg0 = body->getArgument(0), arg1 = body->getArgument(1);
+  if (!((x == arg0 && y == arg1) || (x == arg1 && y == arg0)))
+    return std::nullopt;
+  return mma;
+}
+
+/// Each warp owns 16 x (8 * nTiles) tiles of the output, strided over the
+/// warps; for each, it loads the accumulator fragments, runs
+/// `nvgpu.mma.sync` m16n8k16 along k with operand fragments gathered per
+/// lane in the instruction's layout (lane = 4 * group + thread-in-group:
+/// A rows group and group + 8, B column group, two consecutive k per
+/// register), and stores the fragments back.
+void BlockDistributor::distributeContractionOnTensorCores(
+    linalg::LinalgOp op, const MmaContraction &mma) {
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  MLIRContext *ctx = b.getContext();
+  auto index = [&](OpBuilder &builder, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  Value lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
+  Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
+  Value group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
+  Value inGroup = arith::RemUIOp::create(b, loc, lane, index(b, 4));
+  Value pairCol = arith::MulIOp::create(b, loc, inGroup, index(b, 2));
+
+  int64_t nTiles = 1;
+  for (int64_t candidate : {4, 2})
+    if ((mma.extentN / 8) % candidate == 0) {
+      nTiles = candidate;
+      break;
+    }
+  int64_t tilesN = mma.extentN / (8 * nTiles);
+  int64_t warpTiles = (mma.extentM / 16) * tilesN;
+  unsigned numLoops = op.getNumLoops();
+  Type f16 = Float16Type::get(ctx), f32 = Float32Type::get(ctx);
+  auto aType = VectorType::get({4, 2}, f16);
+  auto bType = VectorType::get({2, 2}, f16);
+  auto cType = VectorType::get({2, 2}, f32);
+  Value init = op.getDpsInitOperand(0)->get();
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+
+  // Loop indices with the unit dims at 0 and m, n, k as given.
+  auto indicesAt = [&](OpBuilder &ib, Value m, Value n, Value k) {
+    SmallVector<Value> indices(numLoops, index(ib, 0));
+    indices[mma.m] = m;
+    indices[mma.n] = n;
+    indices[mma.k] = k;
+    return indices;
+  };
+  auto loadHalf = [&](OpBuilder &lb, OpOperand *operand,
+                      ArrayRef<Value> loopIndices) -> Value {
+    Value v = memref::LoadOp::create(
+        lb, loc, operand->get(),
+        applyMap(lb, loc, op.getMatchingIndexingMap(operand), loopIndices));
+    return v.getType().isF16() ? v : arith::TruncFOp::create(lb, loc, f16, v);
+  };
+  auto add = [&](OpBuilder &ab, Value x, Value y) -> Value {
+    return arith::AddIOp::create(ab, loc, x, y);
+  };
+
+  scf::ForOp::create(
+      b, loc, warp, index(b, warpTiles), index(b, threads / 32), ValueRange(),
+      [&](OpBuilder &tb, Location, Value tile, ValueRange) {
+        Value row0 = arith::MulIOp::create(
+            tb, loc, arith::DivUIOp::create(tb, loc, tile, index(tb, tilesN)),
+            index(tb, 16));
+        Value col0 = arith::MulIOp::create(
+            tb, loc, arith::RemUIOp::create(tb, loc, tile, index(tb, tilesN)),
+            index(tb, 8 * nTiles));
+        Value zero = index(tb, 0);
+        // Accumulator element (i, e) of n-tile j: row group + 8i, column
+        // 2 * inGroup + e.
+        auto cIndices = [&](OpBuilder &cb, int64_t j, int64_t i, int64_t e) {
+          Value m = add(cb, row0, add(cb, group, index(cb, 8 * i)));
+          Value n = add(cb, col0, add(cb, pairCol, index(cb, 8 * j + e)));
+          return applyMap(cb, loc, outMap, indicesAt(cb, m, n, zero));
+        };
+        SmallVector<Value> accs;
+        for (int64_t j = 0; j < nTiles; ++j) {
+          SmallVector<Value> elements;
+          for (int64_t i = 0; i < 2; ++i)
+            for (int64_t e = 0; e < 2; ++e)
+              elements.push_back(memref::LoadOp::create(tb, loc, init,
+                                                        cIndices(tb, j, i, e)));
+          accs.push_back(
+              vector::FromElementsOp::create(tb, loc, cType, elements));
+        }
+        auto kLoop = scf::ForOp::create(
+            tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
+            [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
+              // A register r: row group + 8 (r % 2), k 2 * inGroup +
+              // 8 (r / 2) + e.
+              SmallVector<Value> aElements;
+              for (int64_t r = 0; r < 4; ++r)
+                for (int64_t e = 0; e < 2; ++e) {
+                  Value m =
+                      add(kb, row0, add(kb, group, index(kb, 8 * (r % 2))));
+                  Value k = add(kb, k0,
+                                add(kb, pairCol, index(kb, 8 * (r / 2) + e)));
+                  aElements.push_back(
+                      loadHalf(kb, mma.a, indicesAt(kb, m, zero, k)));
+                }
+              Value aFragment =
+                  vector::FromElementsOp::create(kb, loc, aType, aElements);
+              SmallVector<Value> next;
+              for (int64_t j = 0; j < nTiles; ++j) {
+                // B register r: k 2 * inGroup + 8 r + e, column group.
+                SmallVector<Value> bElements;
+                Value n = add(kb, col0, add(kb, group, index(kb, 8 * j)));
+                for (int64_t r = 0; r < 2; ++r)
+                  for (int64_t e = 0; e < 2; ++e) {
+                    Value k =
+                        add(kb, k0, add(kb, pairCol, index(kb, 8 * r + e)));
+                    bElements.push_back(
+                        loadHalf(kb, mma.b, indicesAt(kb, zero, n, k)));
+                  }
+                Value bFragment =
+                    vector::FromElementsOp::create(kb, loc, bType, bElements);
+                next.push_back(nvgpu::MmaSyncOp::create(
+                    kb, loc, aFragment, bFragment, iterAccs[j],
+                    ArrayRef<int64_t>{16, 8, 16}));
+              }
+              scf::YieldOp::create(kb, loc, next);
+            });
+        for (int64_t j = 0; j < nTiles; ++j)
+          for (int64_t i = 0; i < 2; ++i)
+            for (int64_t e = 0; e < 2; ++e) {
+              Value v = vector::ExtractOp::create(
+                  tb, loc, kLoop.getResult(j), ArrayRef<int64_t>{i, e});
+              memref::StoreOp::create(tb, loc, v, init, cIndices(tb, j, i, e));
+            }
+        scf::YieldOp::create(tb, loc);
+      });
+  gpu::BarrierOp::create(b, loc);
+  op->erase();
+}
+
 LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics()) {
     whyNot = "'" + op->getName().getStringRef().str() +
@@ -125,11 +353,23 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
     whyNot = "'" + op->getName().getStringRef().str() + "' has dynamic sizes";
     return failure();
   }
+  if (tensorCores)
+    if (std::optional<MmaContraction> mma = matchMmaContraction(op)) {
+      distributeContractionOnTensorCores(op, *mma);
+      ++mmaContractions;
+      return success();
+    }
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<unsigned> parallel, reduction;
   for (auto [d, kind] : llvm::enumerate(iterators))
     (kind == utils::IteratorType::parallel ? parallel : reduction)
         .push_back(d);
+  if (!reduction.empty() && op.getNumDpsInputs() == 2 &&
+      llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *operand) {
+        return op.getMatchingIndexingMap(operand).isFunctionOfDim(
+            reduction.front());
+      }))
+    ++simtContractions;
   // The parallel dims in the order of the first output's indices, so that
   // the fastest-varying thread index walks its contiguous last dim.
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -483,7 +723,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   gpu::TerminatorOp::create(kb, loc);
   forall.erase();
 
-  BlockDistributor distributor(launch.getThreadIds().x, threads);
+  BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores);
   if (failed(distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
   std::string why;
@@ -500,10 +740,14 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                        " smem=" + std::to_string(placement->sharedBytes);
   if (placement->scratchBytes)
     config += " scratch=" + std::to_string(placement->scratchBytes);
+  if (distributor.mmaContractions)
+    config += " mma.sync=" + std::to_string(distributor.mmaContractions);
+  if (distributor.simtContractions)
+    config += " fma=" + std::to_string(distributor.simtContractions);
   launch->setAttr("smap.gpu_kernel",
                   StringAttr::get(launch.getContext(), config));
   remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel"))
-      << ("lowered to one kernel, CUDA cores: " + config);
+      << ("lowered to one kernel: " + config);
   return success();
 }
 
