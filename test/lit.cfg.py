@@ -11,7 +11,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".c", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.spacefusion_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "results"]
+config.excludes = ["CMakeLists.txt", "README.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "results", "Inputs"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(

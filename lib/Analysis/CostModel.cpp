@@ -79,6 +79,33 @@ static bool isContraction(const Space &space) {
          space.inputEdges.size() >= 2;
 }
 
+/// Whether the GPU lowering runs `space` on tensor cores (mma.sync
+/// m16n8k16, see smap-distribute-blocks) with these block extents: a
+/// contraction reading a 16-bit float operand, one reduced dim whose block
+/// extent is a multiple of 16, and two non-unit parallel dims of which one
+/// is a multiple of 16 and the other of 8.
+static bool runsOnTensorCores(const Space &space,
+                              function_ref<int64_t(unsigned)> blockExtent) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+  if (!isContraction(space) || !linalgOp || space.reductions.size() != 1)
+    return false;
+  if (!llvm::any_of(linalgOp.getDpsInputOperands(), [](OpOperand *operand) {
+        auto type = dyn_cast<ShapedType>(operand->get().getType());
+        return type && type.getElementType().isF16();
+      }))
+    return false;
+  unsigned reduced = space.reductions.front().first;
+  if (blockExtent(reduced) % 16)
+    return false;
+  SmallVector<int64_t> parallel;
+  for (unsigned d : space.dims)
+    if (d != reduced && blockExtent(d) > 1)
+      parallel.push_back(blockExtent(d));
+  return parallel.size() == 2 &&
+         ((parallel[0] % 16 == 0 && parallel[1] % 8 == 0) ||
+          (parallel[1] % 16 == 0 && parallel[0] % 8 == 0));
+}
+
 ScheduleEstimate mlir::smap::estimateSchedule(
     const SpaceMappingGraph &smg, const ScheduleCandidate &candidate,
     TargetAttr target) {
@@ -181,9 +208,7 @@ ScheduleEstimate mlir::smap::estimateSchedule(
         points *= grid(d);
     if (finalPass && llvm::is_contained(space.dims, *candidate.temporalDim))
       points *= 2;
-    Type elementType =
-        cast<ShapedType>(space.op->getResult(0).getType()).getElementType();
-    if (isContraction(space) && elementType.getIntOrFloatBitWidth() <= 16)
+    if (!cpu && runsOnTensorCores(space, blockExtent))
       tensorFlops += points;
     else
       scalarFlops += points;

@@ -3,6 +3,7 @@
 // RUN:   | FileCheck %s --check-prefix=PIPELINE
 // RUN: not spacefusion-opt %examples/gemm_chain.mlir '--spacefusion-pipeline=target=cpu lower-to-gpu' \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTGPU
+// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=MMA
 // RUN: spacefusion-opt %examples/attention.mlir '--spacefusion-lower-gpu=format=isa' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
@@ -13,8 +14,8 @@
 // between ops, and accumulate on CUDA cores.
 
 // CHECK:       llvm.func @gemm_chain(
-// CHECK-SAME:    smap.gpu_kernel = "blocks=128 threads=256 smem=73728"
-// CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(73728 : i32) : i32
+// CHECK-SAME:    smap.gpu_kernel = "blocks=128 threads=256 smem=24576 fma=3"
+// CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(24576 : i32) : i32
 // CHECK:         %[[GRID:.*]] = llvm.mlir.constant(128 : index) : i64
 // CHECK:         gpu.launch_func @gemm_chain_kernel::@gemm_chain_kernel blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %[[SMEM]]
 // CHECK:       llvm.func @_mlir_ciface_gemm_chain(
@@ -33,6 +34,13 @@
 // PIPELINE-SAME: chip = "sm_90a"
 // NOTGPU: error: --spacefusion-pipeline: lower-to-gpu needs a GPU target (sm_90a, sm_80), not 'cpu'
 
+// An f16 GEMM: the f16 -> f32 extensions fold into the contraction, the
+// schedule picks tiles that fit m16n8k16, and the kernel runs on mma.sync.
+// MMA:         llvm.func @gemm(
+// MMA-SAME:      smap.gpu_kernel = "blocks={{[0-9]+}} threads=256 smem={{[0-9]+}} mma.sync=1"
+// MMA:         gpu.binary @gemm_kernel
+// MMA-SAME:      mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
 // Attention: the row lowering declines it, the block lowering takes it.
 // REMARK: remark: [Missed] not-a-row-graph | Category:smap:lower-to-gpu | Remark="left for the block lowering: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel, CUDA cores: blocks=128 threads=256 smem=100352"
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=128 threads=256 smem=99584 fma=2"

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -54,6 +55,135 @@ tileOffsets(OpBuilder &b, ArrayAttr names, ArrayRef<DimAttr> dims,
   return at;
 }
 
+/// Whether `op`'s payload is `out + f(ins)`: accumulating into its output
+/// from any starting value gives that value plus what it adds from zero.
+static bool accumulatesIntoOutput(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return false;
+  Block *body = op.getBlock();
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  Value out = body->getArgument(op.getNumDpsInputs());
+  return add && (add.getLhs() == out) != (add.getRhs() == out) &&
+         !llvm::any_of(out.getUsers(),
+                       [&](Operation *user) { return user != add; });
+}
+
+/// A new state `g(state, ...) + X`, where X accumulates from a zero fill (a
+/// slice's GEMM into a fresh zero tile, added to the running sum by the
+/// update, possibly after rescaling it as online softmax does), becomes X
+/// accumulating directly into `g(state, ...)`: no zero tile and no second
+/// pass over the state (for a plain sum, g is the state itself). Returns the
+/// rewritten value or null.
+static Value accumulateInPlace(Value next, Value state) {
+  auto update = next.getDefiningOp<linalg::GenericOp>();
+  // Called before the loop yields it: nothing else may read the update.
+  if (!update || update.getNumDpsInits() != 1 || !update->use_empty() ||
+      update.getNumLoops() != update.getNumParallelLoops() ||
+      next.getType() != state.getType())
+    return nullptr;
+  AffineMap outMap = update.getIndexingMapsArray().back();
+  // Maps that index the same element: results equal, or both 0 along unit
+  // dims (the slicers spell a block's unit dims as constant 0).
+  SmallVector<int64_t> ranges = update.getStaticLoopRanges();
+  auto isZero = [&](AffineExpr e) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return c.getValue() == 0;
+    auto d = dyn_cast<AffineDimExpr>(e);
+    return d && ranges[d.getPosition()] == 1;
+  };
+  auto sameElement = [&](AffineMap map) {
+    return map.getNumResults() == outMap.getNumResults() &&
+           llvm::all_of(llvm::seq<unsigned>(0, map.getNumResults()),
+                        [&](unsigned i) {
+                          AffineExpr x = map.getResult(i),
+                                     y = outMap.getResult(i);
+                          return x == y || (isZero(x) && isZero(y));
+                        });
+  };
+  Block *body = update.getBlock();
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return nullptr;
+  // The contribution: an input read at the output's index that only this
+  // final add uses.
+  OpOperand *contribution = nullptr;
+  Value rest;
+  for (OpOperand *input : update.getDpsInputOperands()) {
+    BlockArgument arg = body->getArgument(input->getOperandNumber());
+    if (!sameElement(update.getMatchingIndexingMap(input)) || !arg.hasOneUse() ||
+        (add.getLhs() != arg && add.getRhs() != arg))
+      continue;
+    contribution = input;
+    rest = add.getLhs() == arg ? add.getRhs() : add.getLhs();
+  }
+  if (!contribution || !contribution->get().hasOneUse() ||
+      contribution->get().getType() != state.getType())
+    return nullptr;
+  auto producer = contribution->get().getDefiningOp<linalg::LinalgOp>();
+  if (!producer || !accumulatesIntoOutput(producer))
+    return nullptr;
+  OpOperand *init = producer.getDpsInitOperand(0);
+  auto fill = init->get().getDefiningOp<linalg::FillOp>();
+  if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+    return nullptr;
+
+  Value start;
+  auto restArg = dyn_cast<BlockArgument>(rest);
+  if (restArg && restArg.getOwner() == body &&
+      restArg.getArgNumber() < update.getNumDpsInputs() &&
+      update.getDpsInputOperand(restArg.getArgNumber())->get() == state &&
+      sameElement(update.getMatchingIndexingMap(
+          update.getDpsInputOperand(restArg.getArgNumber())))) {
+    start = state;
+  } else {
+    // g(state, ...): the update without the contribution, written over the
+    // state, which it reads as its output (so that bufferization sees an
+    // in-place elementwise update).
+    auto readsStateAsOutput = [&](OpOperand *input) {
+      return input->get() == state &&
+             sameElement(update.getMatchingIndexingMap(input));
+    };
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *input : update.getDpsInputOperands())
+      if (input != contribution && !readsStateAsOutput(input)) {
+        inputs.push_back(input->get());
+        maps.push_back(update.getMatchingIndexingMap(input));
+      }
+    maps.push_back(outMap);
+    OpBuilder gb(update);
+    auto scaled = linalg::GenericOp::create(
+        gb, update.getLoc(), TypeRange{state.getType()}, inputs,
+        ValueRange{state}, maps, update.getIteratorTypesArray(),
+        [&](OpBuilder &nb, Location loc, ValueRange args) {
+          IRMapping mapping;
+          unsigned next = 0;
+          for (OpOperand *input : update.getDpsInputOperands()) {
+            BlockArgument arg = body->getArgument(input->getOperandNumber());
+            if (readsStateAsOutput(input))
+              mapping.map(arg, args.back());
+            else if (input != contribution)
+              mapping.map(arg, args[next++]);
+          }
+          mapping.map(body->getArgument(update.getNumDpsInputs()),
+                      args.back());
+          for (Operation &op : body->without_terminator())
+            if (&op != add.getOperation())
+              nb.clone(op, mapping);
+          linalg::YieldOp::create(nb, loc, mapping.lookup(rest));
+        });
+    start = scaled.getResult(0);
+  }
+  init->set(start);
+  // The producer now reads what the update computes first.
+  if (Operation *def = start.getDefiningOp())
+    if (def->getBlock() == producer->getBlock() &&
+        producer->isBeforeInBlock(def))
+      producer->moveAfter(def);
+  update->erase();
+  return producer->getResult(0);
+}
+
 /// With `stateInPlace`, each iteration ends by copying the new state into
 /// the iteration arguments (`linalg.copy`), so that bufferization keeps the
 /// state in one buffer per value for the whole loop: the GPU path gives
@@ -78,10 +208,16 @@ static void lowerTemporalSlice(TemporalSliceOp op, bool stateInPlace) {
         SmallVector<Value> next =
             inlineRegion(nested, op.getUpdate(), updateArgs);
         if (stateInPlace)
-          for (auto [value, old] : llvm::zip(next, state))
-            if (isa<RankedTensorType>(value.getType()))
-              value = linalg::CopyOp::create(nested, loc, value, old)
-                          .getResult(0);
+          for (auto [value, old] : llvm::zip(next, state)) {
+            if (!isa<RankedTensorType>(value.getType()))
+              continue;
+            if (Value accumulated = accumulateInPlace(value, old)) {
+              value = accumulated; // already written into the state
+              continue;
+            }
+            value = linalg::CopyOp::create(nested, loc, value, old)
+                        .getResult(0);
+          }
         scf::YieldOp::create(nested, loc, next);
       });
   op.replaceAllUsesWith(loop.getResults());
