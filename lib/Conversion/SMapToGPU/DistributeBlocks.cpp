@@ -56,6 +56,8 @@ public:
   std::string whyNot;
   /// Contractions run on tensor cores / on CUDA cores.
   unsigned mmaContractions = 0, simtContractions = 0;
+  /// Tensor-core operands loaded with ldmatrix from shared memory.
+  unsigned ldmatrixOperands = 0;
 
 private:
   /// One thread-strided loop over `parallelExtents` (row-major, the last
@@ -66,7 +68,8 @@ private:
   LogicalResult distributeLinalg(linalg::LinalgOp op);
   void distributeContractionOnTensorCores(linalg::LinalgOp op,
                                           const struct MmaContraction &mma);
-  void distributeCopy(memref::CopyOp op);
+  /// A copy between same-shaped buffers (memref.copy, linalg.copy).
+  void distributeCopy(Operation *op, Value source, Value target);
 
   Value tid;
   int64_t threads;
@@ -210,6 +213,28 @@ static std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op) {
   return mma;
 }
 
+/// The shared-memory buffer behind `operand` when ldmatrix can read its
+/// fragments: an f16 block buffer (a generic-pointer cast of a
+/// workgroup view), whose innermost dim is `contiguous` (m or k for A, n or
+/// k for B) with rows of a multiple of 16 bytes; null otherwise.
+static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
+                            unsigned contiguous) {
+  auto cast = operand->get().getDefiningOp<memref::MemorySpaceCastOp>();
+  if (!cast)
+    return nullptr;
+  auto type = dyn_cast<MemRefType>(cast.getSource().getType());
+  if (!type)
+    return nullptr;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
+      !type.getElementType().isF16() || !type.getLayout().isIdentity() ||
+      map.getNumResults() == 0 || type.getShape().back() % 8)
+    return nullptr;
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  return last && last.getPosition() == contiguous ? cast.getSource() : nullptr;
+}
+
 /// Each warp owns 16 x (8 * nTiles) tiles of the output, strided over the
 /// warps; for each, it loads the accumulator fragments, runs
 /// `nvgpu.mma.sync` m16n8k16 along k with operand fragments gathered per
@@ -265,6 +290,31 @@ void BlockDistributor::distributeContractionOnTensorCores(
     return arith::AddIOp::create(ab, loc, x, y);
   };
 
+  // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8. Without
+  // .trans the matrix rows are the operand's rows (m for A, n for B) with k
+  // contiguous; with .trans they are k rows with m (n) contiguous.
+  Value aRows = ldmatrixSource(op, mma.a, mma.k);
+  bool aTrans = false;
+  if (!aRows && (aRows = ldmatrixSource(op, mma.a, mma.m)))
+    aTrans = true;
+  Value bRows = ldmatrixSource(op, mma.b, mma.k);
+  bool bTrans = false;
+  if (!bRows && (bRows = ldmatrixSource(op, mma.b, mma.n)))
+    bTrans = true;
+  ldmatrixOperands += (aRows ? 1 : 0) + (bRows ? 1 : 0);
+  Value matrix = arith::DivUIOp::create(b, loc, lane, index(b, 8));
+  Value matrixRow = arith::RemUIOp::create(b, loc, lane, index(b, 8));
+  Value matrixLow = arith::RemUIOp::create(b, loc, matrix, index(b, 2));
+  Value matrixHigh = arith::DivUIOp::create(b, loc, matrix, index(b, 2));
+  auto ldmatrix = [&](OpBuilder &lb, Value source, OpOperand *operand,
+                      ArrayRef<Value> loopIndices, bool transpose,
+                      int64_t tiles) -> Value {
+    return nvgpu::LdMatrixOp::create(
+        lb, loc, VectorType::get({tiles, 2}, f16), source,
+        applyMap(lb, loc, op.getMatchingIndexingMap(operand), loopIndices),
+        lb.getBoolAttr(transpose), lb.getI32IntegerAttr(tiles));
+  };
+
   scf::ForOp::create(
       b, loc, warp, index(b, warpTiles), index(b, threads / 32), ValueRange(),
       [&](OpBuilder &tb, Location, Value tile, ValueRange) {
@@ -297,20 +347,66 @@ void BlockDistributor::distributeContractionOnTensorCores(
             [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
               // A register r: row group + 8 (r % 2), k 2 * inGroup +
               // 8 (r / 2) + e.
-              SmallVector<Value> aElements;
-              for (int64_t r = 0; r < 4; ++r)
-                for (int64_t e = 0; e < 2; ++e) {
-                  Value m =
-                      add(kb, row0, add(kb, group, index(kb, 8 * (r % 2))));
-                  Value k = add(kb, k0,
-                                add(kb, pairCol, index(kb, 8 * (r / 2) + e)));
-                  aElements.push_back(
-                      loadHalf(kb, mma.a, indicesAt(kb, m, zero, k)));
-                }
-              Value aFragment =
-                  vector::FromElementsOp::create(kb, loc, aType, aElements);
-              SmallVector<Value> next;
+              Value aFragment;
+              if (aRows) {
+                // Matrix q holds rows 8 (q % 2) and k 8 (q / 2) of the tile.
+                Value mAt = add(kb, row0, arith::MulIOp::create(
+                                              kb, loc, matrixLow, index(kb, 8)));
+                Value kAt = add(kb, k0, arith::MulIOp::create(
+                                            kb, loc, matrixHigh, index(kb, 8)));
+                if (aTrans)
+                  kAt = add(kb, kAt, matrixRow);
+                else
+                  mAt = add(kb, mAt, matrixRow);
+                aFragment = ldmatrix(kb, aRows, mma.a,
+                                     indicesAt(kb, mAt, zero, kAt), aTrans, 4);
+              } else {
+                SmallVector<Value> aElements;
+                for (int64_t r = 0; r < 4; ++r)
+                  for (int64_t e = 0; e < 2; ++e) {
+                    Value m =
+                        add(kb, row0, add(kb, group, index(kb, 8 * (r % 2))));
+                    Value k = add(
+                        kb, k0, add(kb, pairCol, index(kb, 8 * (r / 2) + e)));
+                    aElements.push_back(
+                        loadHalf(kb, mma.a, indicesAt(kb, m, zero, k)));
+                  }
+                aFragment =
+                    vector::FromElementsOp::create(kb, loc, aType, aElements);
+              }
+              SmallVector<Value> bFragments;
               for (int64_t j = 0; j < nTiles; ++j) {
+                if (bRows && j % 2 == 0) {
+                  // Two n-tiles per ldmatrix.x4 (one when nTiles is 1):
+                  // matrix q holds k 8 (q % 2) of n-tile j + q / 2.
+                  int64_t tiles = nTiles == 1 ? 2 : 4;
+                  Value nAt = add(
+                      kb, col0,
+                      add(kb, index(kb, 8 * j),
+                          arith::MulIOp::create(kb, loc, matrixHigh,
+                                                index(kb, 8))));
+                  Value kAt = add(kb, k0, arith::MulIOp::create(
+                                              kb, loc, matrixLow, index(kb, 8)));
+                  if (bTrans)
+                    kAt = add(kb, kAt, matrixRow);
+                  else
+                    nAt = add(kb, nAt, matrixRow);
+                  Value pair = ldmatrix(kb, bRows, mma.b,
+                                        indicesAt(kb, zero, nAt, kAt), bTrans,
+                                        tiles);
+                  for (int64_t t = 0; t < tiles / 2; ++t) {
+                    SmallVector<Value> elements;
+                    for (int64_t r = 0; r < 2; ++r)
+                      for (int64_t e = 0; e < 2; ++e)
+                        elements.push_back(vector::ExtractOp::create(
+                            kb, loc, pair, ArrayRef<int64_t>{2 * t + r, e}));
+                    bFragments.push_back(vector::FromElementsOp::create(
+                        kb, loc, bType, elements));
+                  }
+                  continue;
+                }
+                if (bRows)
+                  continue;
                 // B register r: k 2 * inGroup + 8 r + e, column group.
                 SmallVector<Value> bElements;
                 Value n = add(kb, col0, add(kb, group, index(kb, 8 * j)));
@@ -321,12 +417,14 @@ void BlockDistributor::distributeContractionOnTensorCores(
                     bElements.push_back(
                         loadHalf(kb, mma.b, indicesAt(kb, zero, n, k)));
                   }
-                Value bFragment =
-                    vector::FromElementsOp::create(kb, loc, bType, bElements);
-                next.push_back(nvgpu::MmaSyncOp::create(
-                    kb, loc, aFragment, bFragment, iterAccs[j],
-                    ArrayRef<int64_t>{16, 8, 16}));
+                bFragments.push_back(
+                    vector::FromElementsOp::create(kb, loc, bType, bElements));
               }
+              SmallVector<Value> next;
+              for (int64_t j = 0; j < nTiles; ++j)
+                next.push_back(nvgpu::MmaSyncOp::create(
+                    kb, loc, aFragment, bFragments[j], iterAccs[j],
+                    ArrayRef<int64_t>{16, 8, 16}));
               scf::YieldOp::create(kb, loc, next);
             });
         for (int64_t j = 0; j < nTiles; ++j)
@@ -352,6 +450,17 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   if (llvm::any_of(ranges, ShapedType::isDynamic)) {
     whyNot = "'" + op->getName().getStringRef().str() + "' has dynamic sizes";
     return failure();
+  }
+  auto sameShape = [](Value x, Value y) {
+    auto a = dyn_cast<MemRefType>(x.getType());
+    auto b = dyn_cast<MemRefType>(y.getType());
+    return a && b && a.getShape() == b.getShape() &&
+           a.getElementType() == b.getElementType() && a.hasStaticShape();
+  };
+  if (auto copy = dyn_cast<linalg::CopyOp>(op.getOperation());
+      copy && sameShape(copy.getInputs()[0], copy.getOutputs()[0])) {
+    distributeCopy(op, copy.getInputs()[0], copy.getOutputs()[0]);
+    return success();
   }
   if (tensorCores)
     if (std::optional<MmaContraction> mma = matchMmaContraction(op)) {
@@ -467,16 +576,93 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   return success();
 }
 
-void BlockDistributor::distributeCopy(memref::CopyOp op) {
+/// Whether `v` is a multiple of `factor` by construction (constants,
+/// products with one, sums of them, loop indices stepping by one).
+static bool isMultipleOf(Value v, int64_t factor) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c % factor == 0;
+  if (auto mul = v.getDefiningOp<arith::MulIOp>())
+    return isMultipleOf(mul.getLhs(), factor) ||
+           isMultipleOf(mul.getRhs(), factor);
+  if (auto add = v.getDefiningOp<arith::AddIOp>())
+    return isMultipleOf(add.getLhs(), factor) &&
+           isMultipleOf(add.getRhs(), factor);
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      return arg == loop.getInductionVar() &&
+             isMultipleOf(loop.getLowerBound(), factor) &&
+             isMultipleOf(loop.getStep(), factor);
+  return false;
+}
+
+/// Whether every `vector`-element group along the innermost dim of `memref`
+/// starts 16-byte aligned: unit innermost stride, outer strides multiples
+/// of `vector`, and a base that is aligned (a function argument, which the
+/// ABI requires 16-byte aligned, or a block buffer) plus offsets that keep
+/// it so.
+static bool isVectorAligned(Value memref, int64_t vector) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1 || type.getShape().back() % vector)
+    return false;
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % vector)
+      return false;
+  if (isa<BlockArgument>(memref))
+    return !ShapedType::isDynamic(offset) && offset % vector == 0;
+  if (auto cast = memref.getDefiningOp<memref::MemorySpaceCastOp>())
+    return isVectorAligned(cast.getSource(), vector);
+  if (auto view = memref.getDefiningOp<memref::ViewOp>())
+    return isMultipleOf(view.getByteShift(), 16);
+  if (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
+    SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+    OpFoldResult last = offsets.back();
+    bool lastAligned =
+        isa<Attribute>(last)
+            ? getConstantIntValue(last).value_or(1) % vector == 0
+            : isMultipleOf(cast<Value>(last), vector);
+    return lastAligned && isVectorAligned(subview.getSource(), vector);
+  }
+  return false;
+}
+
+void BlockDistributor::distributeCopy(Operation *op, Value source,
+                                      Value target) {
   OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto type = cast<MemRefType>(op.getTarget().getType());
-  buildStridedLoop(b, loc, type.getShape(),
-                   [&](OpBuilder &tb, ArrayRef<Value> indices) {
-                     Value v =
-                         memref::LoadOp::create(tb, loc, op.getSource(), indices);
-                     memref::StoreOp::create(tb, loc, v, op.getTarget(),
-                                             indices);
+  Location loc = op->getLoc();
+  auto type = cast<MemRefType>(target.getType());
+  // 16-byte vectors along the innermost dim when both sides allow them.
+  int64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  int64_t vector = 16 / bytes;
+  if (16 % bytes || !isVectorAligned(source, vector) ||
+      !isVectorAligned(target, vector))
+    vector = 1;
+  SmallVector<int64_t> extents(type.getShape());
+  extents.back() /= vector;
+  buildStridedLoop(b, loc, extents,
+                   [&](OpBuilder &tb, ArrayRef<Value> chunk) {
+                     SmallVector<Value> indices(chunk);
+                     if (vector == 1) {
+                       Value v =
+                           memref::LoadOp::create(tb, loc, source, indices);
+                       memref::StoreOp::create(tb, loc, v, target, indices);
+                       return;
+                     }
+                     indices.back() = arith::MulIOp::create(
+                         tb, loc, indices.back(),
+                         arith::ConstantIndexOp::create(tb, loc, vector));
+                     auto vecType =
+                         VectorType::get({vector}, type.getElementType());
+                     Value v = vector::LoadOp::create(
+                         tb, loc, vecType, source, indices,
+                         /*nontemporal=*/false, llvm::Align(16));
+                     vector::StoreOp::create(tb, loc, v, target, indices,
+                                             /*nontemporal=*/false,
+                                             llvm::Align(16));
                    });
   gpu::BarrierOp::create(b, loc);
   op->erase();
@@ -494,7 +680,7 @@ LogicalResult BlockDistributor::distribute(Block &block) {
         whyNot = "a copy has dynamic sizes";
         return failure();
       }
-      distributeCopy(copy);
+      distributeCopy(copy, copy.getSource(), copy.getTarget());
       continue;
     }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -582,9 +768,11 @@ static FailureOr<BufferPlacement> placeBuffers(gpu::LaunchOp launch,
             llvm::divideCeil(type.getElementTypeBitWidth(), 8),
         16));
   };
-  std::stable_partition(allocs.begin(), allocs.end(), [&](memref::AllocOp alloc) {
-    return alloc->getParentOp() != launch.getOperation();
-  });
+  SmallVector<memref::AllocOp> inLoops, outside;
+  for (memref::AllocOp alloc : allocs)
+    (alloc->getParentOp() != launch.getOperation() ? inLoops : outside)
+        .push_back(alloc);
+  allocs = llvm::to_vector(llvm::concat<memref::AllocOp>(inLoops, outside));
   BufferPlacement placement;
   SmallVector<std::pair<memref::AllocOp, bool>> placed; // (alloc, shared)
   for (memref::AllocOp alloc : allocs) {
@@ -723,13 +911,15 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   gpu::TerminatorOp::create(kb, loc);
   forall.erase();
 
-  BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores);
-  if (failed(distributor.distribute(kernel)))
-    return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
+  // Buffers first, so that the distribution sees which operands live in
+  // shared memory (tensor-core fragments load those with ldmatrix).
   std::string why;
   FailureOr<BufferPlacement> placement = placeBuffers(launch, smemLimit, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
+  BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores);
+  if (failed(distributor.distribute(kernel)))
+    return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
   OpBuilder sb(launch);
   Value smem =
       arith::ConstantIntOp::create(sb, loc, placement->sharedBytes, 32);
@@ -742,6 +932,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     config += " scratch=" + std::to_string(placement->scratchBytes);
   if (distributor.mmaContractions)
     config += " mma.sync=" + std::to_string(distributor.mmaContractions);
+  if (distributor.ldmatrixOperands)
+    config += " ldmatrix=" + std::to_string(distributor.ldmatrixOperands);
   if (distributor.simtContractions)
     config += " fma=" + std::to_string(distributor.simtContractions);
   launch->setAttr("smap.gpu_kernel",

@@ -280,6 +280,36 @@ static void lowerSpatialSlice(SpatialSliceOp op) {
   op.erase();
 }
 
+/// Stages the 16-bit operand tiles of a block's contractions in on-chip
+/// buffers: each operand sliced from a graph input is first copied into a
+/// tile of its own (`linalg.copy` into `tensor.empty`), which bufferization
+/// makes a block buffer (shared memory on the GPU). The copy reads global
+/// memory once, coalesced, instead of once per warp that needs the element,
+/// and the tensor cores' fragments then load from shared memory.
+static void stageContractionOperands(scf::ForallOp forall) {
+  forall.walk([&](linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 ||
+        isa<linalg::CopyOp>(op))
+      return;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      if (!slice || !type || !type.hasStaticShape() ||
+          type.getElementTypeBitWidth() != 16)
+        continue;
+      // Right after the slice: a tile invariant in the temporal loop is
+      // staged once, before it.
+      OpBuilder b(slice->getContext());
+      b.setInsertionPointAfter(slice);
+      Value tile = tensor::EmptyOp::create(b, op.getLoc(), type.getShape(),
+                                           type.getElementType());
+      input->set(
+          linalg::CopyOp::create(b, op.getLoc(), slice.getResult(), tile)
+              .getResult(0));
+    }
+  });
+}
+
 /// The GPU form: one scf.forall over all blocks, linearized (the grid's x
 /// dim on the GPU), whose body recovers each sliced dim's offset and writes
 /// its tiles with tensor.parallel_insert_slice.
@@ -343,6 +373,7 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
               sizes, strides);
         }
       });
+  stageContractionOperands(forall);
   forall->setAttr("smap.threads", b.getI64IntegerAttr(threads));
   if (target)
     forall->setAttr("smap.target", target);
