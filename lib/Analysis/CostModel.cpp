@@ -138,8 +138,14 @@ ScheduleEstimate mlir::smap::estimateSchedule(
   double smem = 0, state = 0;
   GraphOp graph = smg.getGraph();
   for (BlockArgument arg : graph.getBody().getArguments())
-    if (isa<RankedTensorType>(arg.getType()) && !arg.use_empty())
+    if (isa<RankedTensorType>(arg.getType()) && !arg.use_empty()) {
       smem += stepBytes(arg);
+      // 16-bit tiles are staged with rows padded by 16 bytes (see
+      // smap-lower-to-loops{blocks-as-forall}).
+      SmallVector<unsigned> argDims = flatDims(smg, arg);
+      if (!cpu && elementBytes(arg) == 2 && !argDims.empty())
+        smem += 16 * stepBytes(arg) / (2 * blockExtent(argDims.back()));
+    }
   for (const Space &space : smg.getSpaces()) {
     if (space.role == MemberRole::Init)
       continue;
@@ -151,10 +157,11 @@ ScheduleEstimate mlir::smap::estimateSchedule(
     for (Value r : space.op->getResults())
       (reducesTemporal ? state : smem) += stepBytes(r);
   }
+  // The block lowering (smap-distribute-blocks) keeps the reduction state
+  // in shared memory too; a CPU "block" keeps everything in cache.
+  smem += state;
   if (cpu) {
-    // A CPU "block" keeps everything in cache; there are no registers to
-    // budget.
-    smem += state;
+    // There are no registers to budget.
     est.regsPerThread = 0;
   } else {
     est.regsPerThread =

@@ -139,7 +139,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   loopsOptions.blocksAsForall = true;
   pm.addPass(smap::createSMapLowerToLoops(loopsOptions));
   if (failed(parsePassPipeline(
-          "canonicalize,cse,one-shot-bufferize{bufferize-function-boundaries "
+          "canonicalize,cse,eliminate-empty-tensors,"
+          "one-shot-bufferize{bufferize-function-boundaries "
           "function-boundary-type-conversion=identity-layout-map},"
           "buffer-results-to-out-params{hoist-static-allocs "
           "modify-public-functions},canonicalize,cse",

@@ -214,25 +214,44 @@ static std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op) {
 }
 
 /// The shared-memory buffer behind `operand` when ldmatrix can read its
-/// fragments: an f16 block buffer (a generic-pointer cast of a
-/// workgroup view), whose innermost dim is `contiguous` (m or k for A, n or
-/// k for B) with rows of a multiple of 16 bytes; null otherwise.
+/// fragments: an f16 block buffer (a generic-pointer cast of a workgroup
+/// view, or a subview of one, which is then rebuilt on the view) whose
+/// innermost dim is `contiguous` (m or k for A, n or k for B), with unit
+/// innermost stride and rows of a multiple of 16 bytes; null otherwise.
 static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
                             unsigned contiguous) {
-  auto cast = operand->get().getDefiningOp<memref::MemorySpaceCastOp>();
-  if (!cast)
-    return nullptr;
-  auto type = dyn_cast<MemRefType>(cast.getSource().getType());
-  if (!type)
-    return nullptr;
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
   AffineMap map = op.getMatchingIndexingMap(operand);
-  if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
-      !type.getElementType().isF16() || !type.getLayout().isIdentity() ||
-      map.getNumResults() == 0 || type.getShape().back() % 8)
+  if (map.getNumResults() == 0)
     return nullptr;
   auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-  return last && last.getPosition() == contiguous ? cast.getSource() : nullptr;
+  if (!last || last.getPosition() != contiguous)
+    return nullptr;
+  Value value = operand->get();
+  auto subview = value.getDefiningOp<memref::SubViewOp>();
+  auto spaceCast = (subview ? subview.getSource() : value)
+                       .getDefiningOp<memref::MemorySpaceCastOp>();
+  if (!spaceCast)
+    return nullptr;
+  auto shared = dyn_cast<MemRefType>(spaceCast.getSource().getType());
+  auto space = shared ? dyn_cast_or_null<gpu::AddressSpaceAttr>(
+                            shared.getMemorySpace())
+                      : nullptr;
+  auto type = cast<MemRefType>(value.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
+      !type.getElementType().isF16() ||
+      failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1 ||
+      llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
+                   [](int64_t s) { return ShapedType::isDynamic(s) || s % 8; }))
+    return nullptr;
+  if (!subview)
+    return spaceCast.getSource();
+  OpBuilder b(subview);
+  return memref::SubViewOp::create(b, subview.getLoc(), spaceCast.getSource(),
+                                   subview.getMixedOffsets(),
+                                   subview.getMixedSizes(),
+                                   subview.getMixedStrides());
 }
 
 /// Each warp owns 16 x (8 * nTiles) tiles of the output, strided over the

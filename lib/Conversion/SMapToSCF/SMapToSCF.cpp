@@ -298,11 +298,21 @@ static void stageContractionOperands(scf::ForallOp forall) {
           type.getElementTypeBitWidth() != 16)
         continue;
       // Right after the slice: a tile invariant in the temporal loop is
-      // staged once, before it.
+      // staged once, before it. Rows are padded by 16 bytes so that the 8
+      // rows an ldmatrix phase reads fall in distinct shared-memory banks
+      // (rows of a multiple of 128 bytes would all hit the same ones).
       OpBuilder b(slice->getContext());
       b.setInsertionPointAfter(slice);
-      Value tile = tensor::EmptyOp::create(b, op.getLoc(), type.getShape(),
-                                           type.getElementType());
+      SmallVector<int64_t> padded(type.getShape());
+      padded.back() += 8;
+      Value buffer = tensor::EmptyOp::create(b, op.getLoc(), padded,
+                                             type.getElementType());
+      SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0)),
+          sizes, ones(type.getRank(), b.getIndexAttr(1));
+      for (int64_t size : type.getShape())
+        sizes.push_back(b.getIndexAttr(size));
+      Value tile = tensor::ExtractSliceOp::create(b, op.getLoc(), type, buffer,
+                                                  zeros, sizes, ones);
       input->set(
           linalg::CopyOp::create(b, op.getLoc(), slice.getResult(), tile)
               .getResult(0));

@@ -25,7 +25,7 @@
 // CHECK:             arith.truncf %{{.*}} : f32 to f16
 // CHECK:             %[[A:.*]] = vector.from_elements {{.*}} : vector<4x2xf16>
 // CHECK:             %[[B:.*]] = vector.from_elements {{.*}} : vector<2x2xf16>
-// CHECK-NEXT:        %[[D:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %[[ACC0]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK:             %[[D:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %[[ACC0]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK-COUNT-3:     nvgpu.mma.sync
 // CHECK:             scf.yield %[[D]]
 // CHECK-COUNT-16:  memref.store %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>

@@ -31,11 +31,14 @@
 // CHECK-NEXT:        scf.yield %[[NEXT]] : f32
 // CHECK:           memref.store %[[SUM]], %[[ACC]][%[[R]]] : memref<16xf32>
 // CHECK:         gpu.barrier
-// The block's tile of the output.
+// The block's tile of the output, with 16-byte vectors: the tile starts
+// at a multiple of 16 elements of an argument (16-byte aligned by the ABI).
 // CHECK:         %[[O:.*]] = memref.subview %arg1[%[[OFF]]] [16] [1]
 // CHECK:         scf.for %[[J:.*]] = %[[TX]] to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:      %[[V:.*]] = memref.load %[[ACC]][%[[J]]]
-// CHECK-NEXT:      memref.store %[[V]], %[[O]][%[[J]]]
+// CHECK-NEXT:      %[[C4B:.*]] = arith.constant 4 : index
+// CHECK-NEXT:      %[[AT:.*]] = arith.muli %[[J]], %[[C4B]] : index
+// CHECK-NEXT:      %[[V:.*]] = vector.load %[[ACC]][%[[AT]]] {alignment = 16 : i64} : memref<16xf32>, vector<4xf32>
+// CHECK-NEXT:      vector.store %[[V]], %[[O]][%[[AT]]] {alignment = 16 : i64}
 // CHECK:         gpu.barrier
 // CHECK:         gpu.terminator
 // CHECK-NOT:   scf.forall
