@@ -35,10 +35,15 @@
 // NOTGPU: error: --spacefusion-pipeline: lower-to-gpu needs a GPU target (sm_90a, sm_80), not 'cpu'
 
 // An f16 GEMM: the f16 -> f32 extensions fold into the contraction, the
-// schedule picks tiles that fit m16n8k16, and the kernel runs on mma.sync.
+// schedule picks tiles that fit m16n8k16, and the kernel stages its operand
+// tiles in shared memory with 16-byte copies and runs mma.sync on fragments
+// loaded with ldmatrix.
 // MMA:         llvm.func @gemm(
-// MMA-SAME:      smap.gpu_kernel = "blocks={{[0-9]+}} threads=256 smem={{[0-9]+}} mma.sync=1"
+// MMA-SAME:      smap.gpu_kernel = "blocks={{[0-9]+}} threads=256 smem={{[0-9]+}} mma.sync=1 ldmatrix=2"
 // MMA:         gpu.binary @gemm_kernel
+// MMA-SAME:      ld.global.v4.b32
+// MMA-SAME:      st.shared.v4.b32
+// MMA-SAME:      ldmatrix.sync.aligned.m8n8.x4
 // MMA-SAME:      mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // Attention: the row lowering declines it, the block lowering takes it.
