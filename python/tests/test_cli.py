@@ -28,10 +28,19 @@ def test_cpu_shared_object(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(CUDA_HOME, "bin", "ptxas")), reason="needs ptxas")
-def test_gpu_rejects_a_contraction_with_the_diagnostic_only(tmp_path):
+def test_gpu_compiles_a_gemm_chain(tmp_path):
     result = run_cli("gpu", os.path.join(ROOT, "examples", "gemm_chain.mlir"), "-o", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tmp_path / "gemm_chain.json").read_text())
+    assert meta["kernel"].startswith("blocks=") and "fma=3" in meta["kernel"]
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(CUDA_HOME, "bin", "ptxas")), reason="needs ptxas")
+def test_gpu_rejects_ops_outside_graphs_with_the_diagnostic_only(tmp_path):
+    result = run_cli("gpu", os.path.join(ROOT, "examples", "unsupported", "conv2d.mlir"),
+                     "-o", str(tmp_path))
     assert result.returncode == 1
-    assert "is a contraction (GEMM-like)" in result.stderr
+    assert "is outside every fusion graph" in result.stderr
     assert "see current operation" not in result.stderr
 
 

@@ -651,6 +651,10 @@ static bool isVectorAligned(Value memref, int64_t vector) {
 
 void BlockDistributor::distributeCopy(Operation *op, Value source,
                                       Value target) {
+  if (source == target) {
+    op->erase();
+    return;
+  }
   OpBuilder b(op);
   Location loc = op->getLoc();
   auto type = cast<MemRefType>(target.getType());
@@ -856,6 +860,15 @@ static FailureOr<BufferPlacement> placeBuffers(gpu::LaunchOp launch,
   return placement;
 }
 
+/// What the host would have to compute itself: nothing runs there.
+static LogicalResult emitOutsideGraphsError(Operation *op, func::FuncOp fn) {
+  return op->emitError("smap-distribute-blocks: '")
+         << op->getName() << "' in @" << fn.getName()
+         << " is outside every fusion graph (see the smap-form-graphs "
+            "remarks: dynamic shapes, unsupported ops); the GPU path "
+            "compiles fusion graphs only";
+}
+
 namespace {
 struct DistributeBlocksPass
     : public smap::impl::SMapDistributeBlocksBase<DistributeBlocksPass> {
@@ -873,8 +886,23 @@ struct DistributeBlocksPass
         if (forall->hasAttr("smap.threads"))
           foralls.push_back(forall);
       });
-      if (foralls.empty())
+      if (foralls.empty()) {
+        // Row kernels are already lowered; anything else still computing on
+        // tensors was left outside every fusion graph.
+        Operation *left = nullptr;
+        fn.walk([&](Operation *op) {
+          if (!left && (isa<linalg::LinalgOp>(op) ||
+                        llvm::any_of(op->getResultTypes(), [](Type t) {
+                          return isa<RankedTensorType>(t);
+                        })))
+            left = op;
+        });
+        if (left) {
+          (void)emitOutsideGraphsError(left, fn);
+          return signalPassFailure();
+        }
         continue;
+      }
       for (scf::ForallOp forall : foralls)
         if (failed(lowerForall(forall)))
           return signalPassFailure();
@@ -986,10 +1014,7 @@ LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
                isPure(&op)) {
       continue;
     } else {
-      return op.emitError("smap-distribute-blocks: '")
-             << op.getName()
-             << "' would run on the host on device buffers; only fusion "
-                "graphs run on the GPU (is it outside every group?)";
+      return emitOutsideGraphsError(&op, fn);
     }
   }
   for (Operation *op : toErase)
