@@ -58,6 +58,14 @@ public:
   unsigned mmaContractions = 0, simtContractions = 0;
   /// Tensor-core operands loaded with ldmatrix from shared memory.
   unsigned ldmatrixOperands = 0;
+  /// Contractions whose accumulators stay in registers across a loop.
+  unsigned registerAccumulators = 0;
+
+private:
+  /// The contraction distributed after the rest of its loop.
+  Operation *keepForLater = nullptr;
+
+public:
 
 private:
   /// One thread-strided loop over `parallelExtents` (row-major, the last
@@ -66,8 +74,16 @@ private:
       OpBuilder &b, Location loc, ArrayRef<int64_t> parallelExtents,
       function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
   LogicalResult distributeLinalg(linalg::LinalgOp op);
-  void distributeContractionOnTensorCores(linalg::LinalgOp op,
-                                          const struct MmaContraction &mma);
+  /// With `stateLoop`, the accumulators stay in registers across that
+  /// loop (see hoistableContraction).
+  scf::ForOp
+  distributeContractionOnTensorCores(linalg::LinalgOp op,
+                                     const struct MmaContraction &mma,
+                                     scf::ForOp stateLoop = nullptr);
+  /// The contraction of `loop` whose accumulators can stay in registers
+  /// across it, if any.
+  std::optional<std::pair<linalg::LinalgOp, struct MmaContraction>>
+  hoistableContraction(scf::ForOp loop);
   /// A copy between same-shaped buffers (memref.copy, linalg.copy).
   void distributeCopy(Operation *op, Value source, Value target);
 
@@ -260,10 +276,12 @@ static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
 /// lane in the instruction's layout (lane = 4 * group + thread-in-group:
 /// A rows group and group + 8, B column group, two consecutive k per
 /// register), and stores the fragments back.
-void BlockDistributor::distributeContractionOnTensorCores(
-    linalg::LinalgOp op, const MmaContraction &mma) {
+scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
+    linalg::LinalgOp op, const MmaContraction &mma, scf::ForOp stateLoop) {
   Location loc = op.getLoc();
-  OpBuilder b(op);
+  // With `stateLoop`, the per-lane setup goes before that loop, which then
+  // carries the accumulators.
+  OpBuilder b(stateLoop ? stateLoop.getOperation() : op.getOperation());
   MLIRContext *ctx = b.getContext();
   auto index = [&](OpBuilder &builder, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, v);
@@ -334,34 +352,52 @@ void BlockDistributor::distributeContractionOnTensorCores(
         lb.getBoolAttr(transpose), lb.getI32IntegerAttr(tiles));
   };
 
-  scf::ForOp::create(
-      b, loc, warp, index(b, warpTiles), index(b, threads / 32), ValueRange(),
-      [&](OpBuilder &tb, Location, Value tile, ValueRange) {
-        Value row0 = arith::MulIOp::create(
-            tb, loc, arith::DivUIOp::create(tb, loc, tile, index(tb, tilesN)),
-            index(tb, 16));
-        Value col0 = arith::MulIOp::create(
-            tb, loc, arith::RemUIOp::create(tb, loc, tile, index(tb, tilesN)),
-            index(tb, 8 * nTiles));
-        Value zero = index(tb, 0);
-        // Accumulator element (i, e) of n-tile j: row group + 8i, column
-        // 2 * inGroup + e.
-        auto cIndices = [&](OpBuilder &cb, int64_t j, int64_t i, int64_t e) {
-          Value m = add(cb, row0, add(cb, group, index(cb, 8 * i)));
-          Value n = add(cb, col0, add(cb, pairCol, index(cb, 8 * j + e)));
-          return applyMap(cb, loc, outMap, indicesAt(cb, m, n, zero));
-        };
-        SmallVector<Value> accs;
-        for (int64_t j = 0; j < nTiles; ++j) {
-          SmallVector<Value> elements;
-          for (int64_t i = 0; i < 2; ++i)
-            for (int64_t e = 0; e < 2; ++e)
-              elements.push_back(memref::LoadOp::create(tb, loc, init,
-                                                        cIndices(tb, j, i, e)));
-          accs.push_back(
-              vector::FromElementsOp::create(tb, loc, cType, elements));
+  // The warp tile `tile` (row-major over 16 x 8 nTiles tiles): its origin,
+  // then what loads, advances along k, and stores its accumulators.
+  auto tileOrigin = [&](OpBuilder &tb, Value tile) {
+    Value row0 = arith::MulIOp::create(
+        tb, loc, arith::DivUIOp::create(tb, loc, tile, index(tb, tilesN)),
+        index(tb, 16));
+    Value col0 = arith::MulIOp::create(
+        tb, loc, arith::RemUIOp::create(tb, loc, tile, index(tb, tilesN)),
+        index(tb, 8 * nTiles));
+    return std::make_pair(row0, col0);
+  };
+  // Accumulator element (i, e) of n-tile j: row group + 8i, column
+  // 2 * inGroup + e.
+  auto cIndices = [&](OpBuilder &cb, Value row0, Value col0, int64_t j,
+                      int64_t i, int64_t e) {
+    Value m = add(cb, row0, add(cb, group, index(cb, 8 * i)));
+    Value n = add(cb, col0, add(cb, pairCol, index(cb, 8 * j + e)));
+    return applyMap(cb, loc, outMap, indicesAt(cb, m, n, index(cb, 0)));
+  };
+  auto loadAccumulators = [&](OpBuilder &tb, Value row0, Value col0) {
+    SmallVector<Value> accs;
+    for (int64_t j = 0; j < nTiles; ++j) {
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < 2; ++i)
+        for (int64_t e = 0; e < 2; ++e)
+          elements.push_back(memref::LoadOp::create(
+              tb, loc, init, cIndices(tb, row0, col0, j, i, e)));
+      accs.push_back(vector::FromElementsOp::create(tb, loc, cType, elements));
+    }
+    return accs;
+  };
+  auto storeAccumulators = [&](OpBuilder &tb, Value row0, Value col0,
+                               ValueRange accs) {
+    for (int64_t j = 0; j < nTiles; ++j)
+      for (int64_t i = 0; i < 2; ++i)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value v = vector::ExtractOp::create(tb, loc, accs[j],
+                                              ArrayRef<int64_t>{i, e});
+          memref::StoreOp::create(tb, loc, v, init,
+                                  cIndices(tb, row0, col0, j, i, e));
         }
-        auto kLoop = scf::ForOp::create(
+  };
+  auto accumulate = [&](OpBuilder &tb, Value row0, Value col0,
+                        ValueRange accs) -> SmallVector<Value> {
+    Value zero = index(tb, 0);
+    auto kLoop = scf::ForOp::create(
             tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
             [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
               // A register r: row group + 8 (r % 2), k 2 * inGroup +
@@ -446,17 +482,63 @@ void BlockDistributor::distributeContractionOnTensorCores(
                     ArrayRef<int64_t>{16, 8, 16}));
               scf::YieldOp::create(kb, loc, next);
             });
-        for (int64_t j = 0; j < nTiles; ++j)
-          for (int64_t i = 0; i < 2; ++i)
-            for (int64_t e = 0; e < 2; ++e) {
-              Value v = vector::ExtractOp::create(
-                  tb, loc, kLoop.getResult(j), ArrayRef<int64_t>{i, e});
-              memref::StoreOp::create(tb, loc, v, init, cIndices(tb, j, i, e));
-            }
-        scf::YieldOp::create(tb, loc);
-      });
-  gpu::BarrierOp::create(b, loc);
+    return SmallVector<Value>(kLoop.getResults());
+  };
+
+  if (!stateLoop) {
+    scf::ForOp::create(
+        b, loc, warp, index(b, warpTiles), index(b, threads / 32),
+        ValueRange(), [&](OpBuilder &tb, Location, Value tile, ValueRange) {
+          auto [row0, col0] = tileOrigin(tb, tile);
+          SmallVector<Value> accs = loadAccumulators(tb, row0, col0);
+          storeAccumulators(tb, row0, col0, accumulate(tb, row0, col0, accs));
+          scf::YieldOp::create(tb, loc);
+        });
+    gpu::BarrierOp::create(b, loc);
+    op->erase();
+    return nullptr;
+  }
+
+  // The accumulators of the warp's tiles live in registers for the whole
+  // temporal loop: loaded before it, advanced in each step where the
+  // contraction was, stored after it.
+  int64_t perWarp = warpTiles / (threads / 32);
+  SmallVector<std::pair<Value, Value>> origins;
+  SmallVector<Value> inits;
+  for (int64_t w = 0; w < perWarp; ++w) {
+    Value tile =
+        add(b, warp, index(b, w * (threads / 32)));
+    origins.push_back(tileOrigin(b, tile));
+    llvm::append_range(inits, loadAccumulators(b, origins.back().first,
+                                               origins.back().second));
+  }
+  IRRewriter rewriter(b.getContext());
+  auto newLoop = cast<scf::ForOp>(
+      *cast<LoopLikeOpInterface>(stateLoop.getOperation())
+           .replaceWithAdditionalYields(
+               rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+               [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args) {
+                 SmallVector<Value> next;
+                 for (int64_t w = 0; w < perWarp; ++w)
+                   llvm::append_range(
+                       next, accumulate(yb, origins[w].first,
+                                        origins[w].second,
+                                        ValueRange(args).slice(w * nTiles,
+                                                               nTiles)));
+                 // The next step overwrites the staged operands.
+                 gpu::BarrierOp::create(yb, loc);
+                 return next;
+               }));
+  OpBuilder after(newLoop.getContext());
+  after.setInsertionPointAfter(newLoop);
+  ValueRange results =
+      newLoop.getResults().take_back(perWarp * nTiles);
+  for (int64_t w = 0; w < perWarp; ++w)
+    storeAccumulators(after, origins[w].first, origins[w].second,
+                      results.slice(w * nTiles, nTiles));
+  gpu::BarrierOp::create(after, loc);
   op->erase();
+  return newLoop;
 }
 
 LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
@@ -691,8 +773,46 @@ void BlockDistributor::distributeCopy(Operation *op, Value source,
   op->erase();
 }
 
+std::optional<std::pair<linalg::LinalgOp, MmaContraction>>
+BlockDistributor::hoistableContraction(scf::ForOp loop) {
+  // The last op with effects before the yield: a tensor-core contraction
+  // accumulating into a buffer from outside the loop that nothing else in
+  // the loop touches (a GEMM's k loop: stage A and B, then accumulate).
+  Operation *last = nullptr;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (!isPure(&op))
+      last = &op;
+  auto op = dyn_cast_or_null<linalg::LinalgOp>(last);
+  if (!op || !op.hasPureBufferSemantics() || isa<linalg::CopyOp>(last))
+    return std::nullopt;
+  std::optional<MmaContraction> mma = matchMmaContraction(op);
+  if (!mma)
+    return std::nullopt;
+  Value state = op.getDpsInitOperand(0)->get();
+  if (loop->isAncestor(state.getParentRegion()->getParentOp()) ||
+      llvm::any_of(state.getUsers(), [&](Operation *user) {
+        return user != last && loop->isAncestor(user);
+      }))
+    return std::nullopt;
+  int64_t nTiles = 1;
+  for (int64_t candidate : {4, 2})
+    if ((mma->extentN / 8) % candidate == 0) {
+      nTiles = candidate;
+      break;
+    }
+  int64_t warpTiles = (mma->extentM / 16) * (mma->extentN / (8 * nTiles));
+  int64_t warps = threads / 32;
+  // Every warp owns the same number of tiles, and their accumulators fit
+  // in 128 registers per thread.
+  if (warpTiles % warps || (warpTiles / warps) * nTiles * 4 > 128)
+    return std::nullopt;
+  return std::make_pair(op, *mma);
+}
+
 LogicalResult BlockDistributor::distribute(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (&op == keepForLater)
+      continue;
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       if (failed(distributeLinalg(linalgOp)))
         return failure();
@@ -708,8 +828,20 @@ LogicalResult BlockDistributor::distribute(Block &block) {
     }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       // The temporal loop: uniform across the block.
+      auto hoistable = tensorCores ? hoistableContraction(loop) : std::nullopt;
+      // The rest of the step first; the contraction becomes register code
+      // at the end of the step.
+      if (hoistable)
+        keepForLater = hoistable->first;
       if (failed(distribute(*loop.getBody())))
         return failure();
+      if (hoistable) {
+        keepForLater = nullptr;
+        distributeContractionOnTensorCores(hoistable->first, hoistable->second,
+                                           loop);
+        ++mmaContractions;
+        ++registerAccumulators;
+      }
       continue;
     }
     if (isa<memref::AllocOp, memref::AllocaOp>(op) || isPure(&op) ||
@@ -981,6 +1113,9 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     config += " mma.sync=" + std::to_string(distributor.mmaContractions);
   if (distributor.ldmatrixOperands)
     config += " ldmatrix=" + std::to_string(distributor.ldmatrixOperands);
+  if (distributor.registerAccumulators)
+    config += " register-acc=" +
+              std::to_string(distributor.registerAccumulators);
   if (distributor.simtContractions)
     config += " fma=" + std::to_string(distributor.simtContractions);
   launch->setAttr("smap.gpu_kernel",
