@@ -105,8 +105,7 @@ void loadDriver() {
   }
   using GetProc = CUresult (*)(const char *, void **, int, cuuint64_t,
                                CUdriverProcAddressQueryResult *);
-  auto getProc =
-      reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2"));
+  auto getProc = reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2"));
   if (!getProc) {
     driver.whyNot = "the CUDA driver is too old (no cuGetProcAddress_v2)";
     return;
@@ -172,7 +171,8 @@ void loadDriver() {
 }
 
 /// Formats and records a failing driver call; returns true when it failed.
-bool failed(CUresult result, const char *call, const std::string &context = {}) {
+bool failed(CUresult result, const char *call,
+            const std::string &context = {}) {
   if (result == CUDA_SUCCESS)
     return false;
   const char *name = "unknown error";
@@ -216,8 +216,8 @@ bool ready() {
   if (CHECK(driver.cuDeviceGetCount(&count)))
     return false;
   if (count <= defaultDevice) {
-    recordError(-1, "no CUDA device " + std::to_string(defaultDevice) +
-                        " (" + std::to_string(count) + " found)");
+    recordError(-1, "no CUDA device " + std::to_string(defaultDevice) + " (" +
+                        std::to_string(count) + " found)");
     return false;
   }
   CUdevice device;
@@ -310,9 +310,8 @@ extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
                         "' in a module that failed to load");
     return nullptr;
   }
-  if (!ready() ||
-      CHECK(driver.cuModuleGetFunction(&function, module, name),
-            std::string("looking up kernel '") + name + "'"))
+  if (!ready() || CHECK(driver.cuModuleGetFunction(&function, module, name),
+                        std::string("looking up kernel '") + name + "'"))
     return nullptr;
   return function;
 }
@@ -332,10 +331,11 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
   std::string context = "launching kernel '" + kernelName(function) + "'";
   // Dynamic shared memory above 48 KiB must be opted into per function.
   if (smem > 48 * 1024 &&
-      CHECK(driver.cuFuncSetAttribute(
-                function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem),
-            context + " with " + std::to_string(smem) +
-                " bytes of dynamic shared memory"))
+      CHECK(
+          driver.cuFuncSetAttribute(
+              function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem),
+          context + " with " + std::to_string(smem) +
+              " bytes of dynamic shared memory"))
     return;
   CHECK(driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                               blockZ, smem, stream, params, extra),
@@ -422,9 +422,8 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
       isHostShared ? CHECK(driver.cuMemAllocManaged(&ptr, sizeBytes,
                                                     CU_MEM_ATTACH_GLOBAL),
                            context)
-      : stream     ? CHECK(driver.cuMemAllocAsync(&ptr, sizeBytes, stream),
-                           context)
-                   : CHECK(driver.cuMemAlloc(&ptr, sizeBytes), context);
+      : stream ? CHECK(driver.cuMemAllocAsync(&ptr, sizeBytes, stream), context)
+               : CHECK(driver.cuMemAlloc(&ptr, sizeBytes), context);
   if (failedToAllocate)
     return nullptr;
   return reinterpret_cast<void *>(ptr);
@@ -505,10 +504,11 @@ extern "C" void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
 
 /// Builds a TMA descriptor for a memref (innermost dim first for the
 /// driver) and copies it to device memory, where kernels read it.
-extern "C" void *mgpuTensorMapEncodeTiledMemref(
-    int64_t tensorRank, void *rankedDescriptor, int64_t tensorDataType,
-    int64_t interleave, int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
-    void *inputBoxDims) {
+extern "C" void *
+mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
+                               int64_t tensorDataType, int64_t interleave,
+                               int64_t swizzle, int64_t l2Promotion,
+                               int64_t oobFill, void *inputBoxDims) {
   if (!ready())
     return nullptr;
   if (tensorRank < 1 || tensorRank > 5) {
@@ -521,7 +521,8 @@ extern "C" void *mgpuTensorMapEncodeTiledMemref(
                       ? elementBytes[tensorDataType]
                       : 0;
   if (!bytes) {
-    recordError(-1, "unknown TMA element type " + std::to_string(tensorDataType));
+    recordError(-1,
+                "unknown TMA element type " + std::to_string(tensorDataType));
     return nullptr;
   }
   MemRefView view = viewOf(tensorRank, rankedDescriptor);

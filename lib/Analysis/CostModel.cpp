@@ -106,9 +106,10 @@ static bool runsOnTensorCores(const Space &space,
           (parallel[1] % 16 == 0 && parallel[0] % 8 == 0));
 }
 
-ScheduleEstimate mlir::smap::estimateSchedule(
-    const SpaceMappingGraph &smg, const ScheduleCandidate &candidate,
-    TargetAttr target) {
+ScheduleEstimate
+mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
+                             const ScheduleCandidate &candidate,
+                             TargetAttr target) {
   ArrayRef<GlobalDim> dims = smg.getDims();
   auto blockExtent = [&](unsigned d) {
     if (candidate.temporalDim && *candidate.temporalDim == d)
@@ -118,15 +119,17 @@ ScheduleEstimate mlir::smap::estimateSchedule(
   auto grid = [&](unsigned d) {
     return llvm::divideCeil(dims[d].extent, candidate.tiles[d]);
   };
-  auto isSliced = [&](unsigned d) { return candidate.tiles[d] < dims[d].extent; };
+  auto isSliced = [&](unsigned d) {
+    return candidate.tiles[d] < dims[d].extent;
+  };
   auto stepBytes = [&](Value v) {
     double bytes = elementBytes(v);
     for (unsigned d : flatDims(smg, v))
       bytes *= blockExtent(d);
     return bytes;
   };
-  bool finalPass = candidate.temporalDim &&
-                   dims[*candidate.temporalDim].needsFinalPass;
+  bool finalPass =
+      candidate.temporalDim && dims[*candidate.temporalDim].needsFinalPass;
   bool cpu = target.getMaxThreads() == 1;
 
   ScheduleEstimate est;
@@ -150,8 +153,7 @@ ScheduleEstimate mlir::smap::estimateSchedule(
     if (space.role == MemberRole::Init)
       continue;
     bool reducesTemporal =
-        candidate.temporalDim &&
-        llvm::any_of(space.reductions, [&](auto r) {
+        candidate.temporalDim && llvm::any_of(space.reductions, [&](auto r) {
           return r.first == *candidate.temporalDim;
         });
     for (Value r : space.op->getResults())
@@ -222,15 +224,18 @@ ScheduleEstimate mlir::smap::estimateSchedule(
   }
   est.flops = tensorFlops + scalarFlops;
 
-  double seconds = std::max({est.globalBytes / (target.getBandwidthGbps() * 1e9),
-                             tensorFlops / (target.getF16Gflops() * 1e9) +
-                                 scalarFlops / (target.getF32Gflops() * 1e9)});
+  double seconds =
+      std::max({est.globalBytes / (target.getBandwidthGbps() * 1e9),
+                tensorFlops / (target.getF16Gflops() * 1e9) +
+                    scalarFlops / (target.getF32Gflops() * 1e9)});
   // Wave quantization: blocks run in waves of (SMs x resident blocks).
   int64_t resident = 1;
   if (!cpu) {
-    int64_t bySmem = target.getSmemPerBlock() / std::max<int64_t>(1, est.smemBytes);
-    int64_t byRegs = target.getRegsPerSm() /
-                     std::max<int64_t>(1, est.regsPerThread * candidate.threads);
+    int64_t bySmem =
+        target.getSmemPerBlock() / std::max<int64_t>(1, est.smemBytes);
+    int64_t byRegs =
+        target.getRegsPerSm() /
+        std::max<int64_t>(1, est.regsPerThread * candidate.threads);
     resident = std::clamp<int64_t>(std::min(bySmem, byRegs), 1, 32);
   }
   int64_t concurrent = target.getSmCount() * resident;
@@ -265,9 +270,9 @@ int64_t mlir::smap::chooseThreads(const SpaceMappingGraph &smg,
   for (Value out : smg.getGraph().getYield().getValues())
     for (unsigned d : flatDims(smg, out))
       elements *= candidate.tiles[d];
-  return std::clamp<int64_t>(
-      static_cast<int64_t>(llvm::PowerOf2Ceil(elements)), 32,
-      std::min<int64_t>(256, target.getMaxThreads()));
+  return std::clamp<int64_t>(static_cast<int64_t>(llvm::PowerOf2Ceil(elements)),
+                             32,
+                             std::min<int64_t>(256, target.getMaxThreads()));
 }
 
 ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
@@ -398,7 +403,8 @@ mlir::smap::getCandidate(const SpaceMappingGraph &smg, ScheduleAttr schedule,
         return d;
     return std::nullopt;
   };
-  auto check = [&](const SliceSize &s, bool spatial) -> std::optional<unsigned> {
+  auto check = [&](const SliceSize &s,
+                   bool spatial) -> std::optional<unsigned> {
     std::optional<unsigned> d = lookup(s.dim.getValue());
     if (!d) {
       error = "schedule slices unknown dim '" + s.dim.getValue().str() + "'";

@@ -30,7 +30,8 @@ std::string mlir::smap::getShortOpName(Operation *op) {
 static bool hasStaticTensorTypes(Operation *op) {
   auto isStatic = [](Type t) {
     auto shaped = dyn_cast<ShapedType>(t);
-    return !shaped || (isa<RankedTensorType>(shaped) && shaped.hasStaticShape());
+    return !shaped ||
+           (isa<RankedTensorType>(shaped) && shaped.hasStaticShape());
   };
   return llvm::all_of(op->getOperandTypes(), isStatic) &&
          llvm::all_of(op->getResultTypes(), isStatic);
@@ -442,8 +443,7 @@ LogicalResult SMGBuilder::addMember(Operation *op, MemberRole role) {
   } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
     Slots src = slotsOf(expand.getSrc());
     Slots &dst = slotsOf(expand.getResult());
-    for (auto [g, group] :
-         llvm::enumerate(expand.getReassociationIndices())) {
+    for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices())) {
       SmallVector<unsigned> fine;
       for (int64_t i : group)
         llvm::append_range(fine, dst[i]);
@@ -566,7 +566,8 @@ void SMGBuilder::finalizeDims() {
           continue;
         Combiner combiner = Combiner::None;
         for (auto [r, acc] : llvm::enumerate(linalgOp.getRegionOutputArgs()))
-          if (auto c = matchCombiner(body->getTerminator()->getOperand(r), acc)) {
+          if (auto c =
+                  matchCombiner(body->getTerminator()->getOperand(r), acc)) {
             combiner = *c;
             break;
           }
@@ -743,8 +744,7 @@ static Form joinPure(ArrayRef<Form> forms) {
   return local ? Form::Local : reduced ? Form::Reduced : Form::Const;
 }
 
-static Form combineBinary(Operation *op, Value lhs, Value rhs, Form a,
-                          Form b) {
+static Form combineBinary(Operation *op, Value lhs, Value rhs, Form a, Form b) {
   auto either = [&](Form x, Form y) {
     return (a == x && b == y) || (a == y && b == x);
   };
@@ -799,9 +799,8 @@ Form SMGBuilder::formOfScalar(Value v, unsigned d, DenseMap<Value, Form> &forms,
   } else if (auto index = dyn_cast<linalg::IndexOp>(def)) {
     auto linalgOp = cast<linalg::LinalgOp>(space.op);
     (void)linalgOp;
-    SmallVector<unsigned> loopDims =
-        aligner.resolve(loopAtoms[smg.spaceIndex.lookup(space.op)]
-                                 [index.getDim()]);
+    SmallVector<unsigned> loopDims = aligner.resolve(
+        loopAtoms[smg.spaceIndex.lookup(space.op)][index.getDim()]);
     form = llvm::any_of(loopDims,
                         [&](unsigned atom) {
                           return dimOfAtom.lookup(aligner.find(atom)) == d;
@@ -874,8 +873,8 @@ void SMGBuilder::classify(unsigned d) {
       forms[op->getResult(0)] = formOf(op->getOperand(0));
       continue;
     }
-    bool reducesD = llvm::any_of(space.reductions,
-                                 [&](auto r) { return r.first == d; });
+    bool reducesD =
+        llvm::any_of(space.reductions, [&](auto r) { return r.first == d; });
     if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
       Form in = formOf(softmax.getInput());
       if (reducesD) {
@@ -883,8 +882,8 @@ void SMGBuilder::classify(unsigned d) {
         dim.reductions.push_back({op, Combiner::Add});
         dim.dependentChain = true;
         if (in != Form::Local && in != Form::Const && blocked.empty())
-          blocked = space.name + " (softmax) normalizes " +
-                    describe(in).str() + " along the dim";
+          blocked = space.name + " (softmax) normalizes " + describe(in).str() +
+                    " along the dim";
         forms[softmax.getResult()[0]] = Form::Factored;
       } else {
         forms[softmax.getResult()[0]] = joinPure({in});
@@ -946,8 +945,7 @@ void SMGBuilder::classify(unsigned d) {
       }
       if (!ok && blocked.empty()) {
         blocked = space.name + " reduces (" +
-                  stringifyCombiner(*combiner).str() + ") " +
-                  describe(c).str();
+                  stringifyCombiner(*combiner).str() + ") " + describe(c).str();
         if (!culprit.empty())
           blocked += " (mixed by " + culprit + ")";
         blocked += ", which no update function can correct slice by slice";
@@ -982,11 +980,11 @@ void SMGBuilder::classify(unsigned d) {
       return;
     }
     dim.dimClass = DimClass::Temporal;
-    dim.reason = (dim.dependentChain ? "dependent reductions " +
-                                           chain +
-                                           ", rewritten by Update-then-Aggregate"
-                                     : "independent reduction " + chain +
-                                           ", accumulated across slices");
+    dim.reason =
+        (dim.dependentChain ? "dependent reductions " + chain +
+                                  ", rewritten by Update-then-Aggregate"
+                            : "independent reduction " + chain +
+                                  ", accumulated across slices");
     if (dim.needsFinalPass)
       dim.reason += "; outputs along it are written in a final pass";
     return;
@@ -1026,8 +1024,8 @@ void SMGBuilder::classify(unsigned d) {
                  "broadcast along it";
     for (const DimWindow &window : smg.windows)
       if (window.slice == d) {
-        dim.reason += "; it indexes windows of " + smg.dims[window.source].name +
-                      ", which slice with it";
+        dim.reason += "; it indexes windows of " +
+                      smg.dims[window.source].name + ", which slice with it";
         break;
       }
     return;
@@ -1106,8 +1104,8 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
             dim.dimClass == DimClass::NotSliceable)
           continue;
         dim.dimClass = DimClass::NotSliceable;
-        auto reason = reasons ? reasons.getAs<StringAttr>(dim.name)
-                              : StringAttr();
+        auto reason =
+            reasons ? reasons.getAs<StringAttr>(dim.name) : StringAttr();
         dim.reason = reason ? reason.str()
                             : "declared not sliceable by an earlier analysis";
       }
@@ -1181,18 +1179,17 @@ SpaceAttr SpaceMappingGraph::getSpaceAttr(const Space &space) const {
   for (unsigned e : space.inputEdges) {
     SmallVector<Attribute> mappings;
     for (unsigned d : edges[e].broadcastDims)
-      mappings.push_back(MappingAttr::get(ctx, name(d), MappingKind::O2A,
-                                          Combiner::None));
+      mappings.push_back(
+          MappingAttr::get(ctx, name(d), MappingKind::O2A, Combiner::None));
     operands.push_back(ArrayAttr::get(ctx, mappings));
   }
   // A reduction with an unknown combiner has no a2o mapping to show; the
   // dim's not_sliceable reason says why.
   for (auto [d, combiner] : space.reductions)
     if (combiner != Combiner::None)
-      reductions.push_back(MappingAttr::get(ctx, name(d), MappingKind::A2O,
-                                          combiner));
-  return SpaceAttr::get(ctx, StringAttr::get(ctx, space.name),
-                        ArrayAttr::get(ctx, dimNames),
-                        ArrayAttr::get(ctx, operands),
-                        ArrayAttr::get(ctx, reductions));
+      reductions.push_back(
+          MappingAttr::get(ctx, name(d), MappingKind::A2O, combiner));
+  return SpaceAttr::get(
+      ctx, StringAttr::get(ctx, space.name), ArrayAttr::get(ctx, dimNames),
+      ArrayAttr::get(ctx, operands), ArrayAttr::get(ctx, reductions));
 }

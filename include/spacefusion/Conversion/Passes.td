@@ -29,6 +29,19 @@ def SMapLowerToLoops : Pass<"smap-lower-to-loops"> {
       `slice` region, then the `update` region;
     * `smap.graph` is replaced by its body.
 
+    With `blocks-as-forall` (the GPU path), each spatial slice becomes one
+    `scf.forall` over its blocks instead, and the blocks are prepared for
+    `smap-distribute-blocks`: a slice of a filled tensor becomes a fill of
+    the slice; 16-bit operand tiles of contractions are staged in tiles of
+    their own (rows padded by 16 bytes, so that ldmatrix reads are free of
+    bank conflicts), before the temporal loop when they do not depend on
+    it; and every state value is updated in its iteration argument. A state
+    `g(state, ...) + X`, where X accumulates from a zero fill (a GEMM's
+    running sum, online softmax's rescaled sum and accumulator), becomes X
+    accumulating directly into `g(state, ...)` computed in place: no zero
+    tile, no second pass (FlashAttention's structure); other states are
+    copied into their iteration argument at the end of the step.
+
     ```mlir
     // Before
     %r = smap.temporal_slice #smap.dim<"l", 512> step 64 inits(%s0) : ... {
@@ -114,8 +127,9 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
 
     Any other graph (a contraction such as a GEMM or attention, several
     reduced dims, a reduced dim that is not innermost, rows too long for
-    registers) is an error that says why; contractions need the
-    tensor-core lowering.
+    registers) is an error that says why, or, with `other-graphs`, is left
+    unchanged with a missed remark for the general lowering
+    (`smap-distribute-blocks`), as `--spacefusion-lower-gpu` does.
 
     Follow with `gpu-lower-to-nvvm-pipeline` for PTX/cubin and host code
     calling the `mgpu*` runtime (`libspacefusion_cuda_runtime.so`), or use
@@ -149,29 +163,44 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
   let summary = "Turn bufferized spatial blocks into GPU thread blocks";
   let description = [{
     The general GPU lowering, for every graph the slicers produce
-    (contractions and attention included) on CUDA cores. Input: the
-    bufferized output of `smap-lower-to-loops{blocks-as-forall}`, where each
-    spatial slice is an `scf.forall` over its blocks carrying `smap.threads`
-    (the schedule's threads per block) and `smap.target`.
+    (contractions and attention included). Input: the bufferized output of
+    `smap-lower-to-loops{blocks-as-forall}`, where each spatial slice is an
+    `scf.forall` over its blocks carrying `smap.threads` (the schedule's
+    threads per block) and `smap.target`.
 
     Each such `scf.forall` becomes a `gpu.launch` of one thread block per
     spatial block:
 
-    * every buffer the block allocates (intermediate tiles, the temporal
-      state) gets a fixed, 16-byte aligned place in dynamic shared memory
-      (`gpu.dynamic_shared_memory` + `memref.view`, used through a generic
-      pointer); more than the target's `smem_per_block` is an error;
-    * each `linalg` op and `memref.copy` is distributed over the threads:
-      its parallel iterations, linearized with the output's last dim
-      fastest (coalesced), strided by the thread count; each thread runs
-      the reduction loops with the accumulators in registers; a
-      `gpu.barrier` follows;
-    * the temporal loop (`scf.for`) runs uniformly in all threads.
+    * every buffer the block allocates (staged operand tiles, intermediate
+      tiles, the temporal state) gets a fixed, 16-byte aligned place in
+      dynamic shared memory (`gpu.dynamic_shared_memory` + `memref.view`,
+      used through a generic pointer), buffers inside loops first; what does
+      not fit the target's `smem_per_block` goes to a global scratch buffer
+      with one region per block (`scratch=` in the kernel's description);
+    * copies (`memref.copy`, `linalg.copy`) are strided over the threads,
+      with 16-byte vector loads and stores when the alignment is provable;
+    * contractions reading f16 operands (`acc + x * y`, f32 accumulators,
+      extents multiples of 16 x 8 x 16) run on tensor cores: each warp owns
+      16 x 32 output tiles and issues `nvgpu.mma.sync` m16n8k16, with
+      operand fragments loaded by `nvgpu.ldmatrix` from shared-memory tiles
+      (per lane in the instruction's layout otherwise); an f32 operand
+      computed in the block (attention's probabilities) is rounded to f16.
+      When such a contraction ends a temporal step and is the only op of the
+      loop that touches its output, its accumulators stay in registers for
+      the whole loop (`register-acc=`);
+    * every other `linalg` op is distributed over the threads: its parallel
+      iterations, linearized with the output's last dim fastest
+      (coalesced), strided by the thread count; each thread runs the
+      reduction loops with the accumulators in registers;
+    * a `gpu.barrier` follows each distributed op; the temporal loop
+      (`scf.for`) runs uniformly in all threads.
 
-    Host code may only allocate (becomes `gpu.alloc`/`gpu.dealloc`) and copy
-    (`gpu.memcpy`); any other host op is an error naming it. The function
-    gets `llvm.emit_c_interface`; the launch gets `smap.gpu_kernel =
-    "blocks=B threads=T smem=S"` and a `distribute-blocks` remark.
+    Host code may only allocate (becomes stream-ordered `gpu.alloc` /
+    `gpu.dealloc`) and copy (`gpu.memcpy`); any other op left outside the
+    fusion graphs is an error naming it. The function gets
+    `llvm.emit_c_interface` and `smap.gpu_kernel = "blocks=B threads=T
+    smem=S [scratch=X] [mma.sync=N ldmatrix=L register-acc=R] [fma=F]"`;
+    each launch gets a `distribute-blocks` remark.
 
     ```mlir
     // Before (after one-shot-bufferize)

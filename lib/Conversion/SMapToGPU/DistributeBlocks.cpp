@@ -26,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spacefusion/Conversion/Passes.h"
 #include "spacefusion/Analysis/Remarks.h"
+#include "spacefusion/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -66,13 +66,12 @@ private:
   Operation *keepForLater = nullptr;
 
 public:
-
 private:
   /// One thread-strided loop over `parallelExtents` (row-major, the last
   /// fastest), calling `body` with the delinearized indices.
-  void buildStridedLoop(
-      OpBuilder &b, Location loc, ArrayRef<int64_t> parallelExtents,
-      function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
+  void buildStridedLoop(OpBuilder &b, Location loc,
+                        ArrayRef<int64_t> parallelExtents,
+                        function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
   LogicalResult distributeLinalg(linalg::LinalgOp op);
   /// With `stateLoop`, the accumulators stay in registers across that
   /// loop (see hoistableContraction).
@@ -207,7 +206,8 @@ static std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   if (std::distance(body->begin(), body->end()) > 5)
     return std::nullopt;
-  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
     return std::nullopt;
   Value acc = body->getArgument(2);
@@ -249,25 +249,25 @@ static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
   if (!spaceCast)
     return nullptr;
   auto shared = dyn_cast<MemRefType>(spaceCast.getSource().getType());
-  auto space = shared ? dyn_cast_or_null<gpu::AddressSpaceAttr>(
-                            shared.getMemorySpace())
-                      : nullptr;
+  auto space =
+      shared ? dyn_cast_or_null<gpu::AddressSpaceAttr>(shared.getMemorySpace())
+             : nullptr;
   auto type = cast<MemRefType>(value.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
       !type.getElementType().isF16() ||
-      failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1 ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 ||
       llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
                    [](int64_t s) { return ShapedType::isDynamic(s) || s % 8; }))
     return nullptr;
   if (!subview)
     return spaceCast.getSource();
   OpBuilder b(subview);
-  return memref::SubViewOp::create(b, subview.getLoc(), spaceCast.getSource(),
-                                   subview.getMixedOffsets(),
-                                   subview.getMixedSizes(),
-                                   subview.getMixedStrides());
+  return memref::SubViewOp::create(
+      b, subview.getLoc(), spaceCast.getSource(), subview.getMixedOffsets(),
+      subview.getMixedSizes(), subview.getMixedStrides());
 }
 
 /// Each warp owns 16 x (8 * nTiles) tiles of the output, strided over the
@@ -398,97 +398,97 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
                         ValueRange accs) -> SmallVector<Value> {
     Value zero = index(tb, 0);
     auto kLoop = scf::ForOp::create(
-            tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
-            [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
-              // A register r: row group + 8 (r % 2), k 2 * inGroup +
-              // 8 (r / 2) + e.
-              Value aFragment;
-              if (aRows) {
-                // Matrix q holds rows 8 (q % 2) and k 8 (q / 2) of the tile.
-                Value mAt = add(kb, row0, arith::MulIOp::create(
-                                              kb, loc, matrixLow, index(kb, 8)));
-                Value kAt = add(kb, k0, arith::MulIOp::create(
-                                            kb, loc, matrixHigh, index(kb, 8)));
-                if (aTrans)
-                  kAt = add(kb, kAt, matrixRow);
-                else
-                  mAt = add(kb, mAt, matrixRow);
-                aFragment = ldmatrix(kb, aRows, mma.a,
-                                     indicesAt(kb, mAt, zero, kAt), aTrans, 4);
-              } else {
-                SmallVector<Value> aElements;
-                for (int64_t r = 0; r < 4; ++r)
-                  for (int64_t e = 0; e < 2; ++e) {
-                    Value m =
-                        add(kb, row0, add(kb, group, index(kb, 8 * (r % 2))));
-                    Value k = add(
-                        kb, k0, add(kb, pairCol, index(kb, 8 * (r / 2) + e)));
-                    aElements.push_back(
-                        loadHalf(kb, mma.a, indicesAt(kb, m, zero, k)));
-                  }
-                aFragment =
-                    vector::FromElementsOp::create(kb, loc, aType, aElements);
+        tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
+        [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
+          // A register r: row group + 8 (r % 2), k 2 * inGroup +
+          // 8 (r / 2) + e.
+          Value aFragment;
+          if (aRows) {
+            // Matrix q holds rows 8 (q % 2) and k 8 (q / 2) of the tile.
+            Value mAt =
+                add(kb, row0,
+                    arith::MulIOp::create(kb, loc, matrixLow, index(kb, 8)));
+            Value kAt =
+                add(kb, k0,
+                    arith::MulIOp::create(kb, loc, matrixHigh, index(kb, 8)));
+            if (aTrans)
+              kAt = add(kb, kAt, matrixRow);
+            else
+              mAt = add(kb, mAt, matrixRow);
+            aFragment = ldmatrix(kb, aRows, mma.a,
+                                 indicesAt(kb, mAt, zero, kAt), aTrans, 4);
+          } else {
+            SmallVector<Value> aElements;
+            for (int64_t r = 0; r < 4; ++r)
+              for (int64_t e = 0; e < 2; ++e) {
+                Value m = add(kb, row0, add(kb, group, index(kb, 8 * (r % 2))));
+                Value k =
+                    add(kb, k0, add(kb, pairCol, index(kb, 8 * (r / 2) + e)));
+                aElements.push_back(
+                    loadHalf(kb, mma.a, indicesAt(kb, m, zero, k)));
               }
-              SmallVector<Value> bFragments;
-              for (int64_t j = 0; j < nTiles; ++j) {
-                if (bRows && j % 2 == 0) {
-                  // Two n-tiles per ldmatrix.x4 (one when nTiles is 1):
-                  // matrix q holds k 8 (q % 2) of n-tile j + q / 2.
-                  int64_t tiles = nTiles == 1 ? 2 : 4;
-                  Value nAt = add(
-                      kb, col0,
-                      add(kb, index(kb, 8 * j),
-                          arith::MulIOp::create(kb, loc, matrixHigh,
-                                                index(kb, 8))));
-                  Value kAt = add(kb, k0, arith::MulIOp::create(
-                                              kb, loc, matrixLow, index(kb, 8)));
-                  if (bTrans)
-                    kAt = add(kb, kAt, matrixRow);
-                  else
-                    nAt = add(kb, nAt, matrixRow);
-                  Value pair = ldmatrix(kb, bRows, mma.b,
-                                        indicesAt(kb, zero, nAt, kAt), bTrans,
-                                        tiles);
-                  for (int64_t t = 0; t < tiles / 2; ++t) {
-                    SmallVector<Value> elements;
-                    for (int64_t r = 0; r < 2; ++r)
-                      for (int64_t e = 0; e < 2; ++e)
-                        elements.push_back(vector::ExtractOp::create(
-                            kb, loc, pair, ArrayRef<int64_t>{2 * t + r, e}));
-                    bFragments.push_back(vector::FromElementsOp::create(
-                        kb, loc, bType, elements));
-                  }
-                  continue;
-                }
-                if (bRows)
-                  continue;
-                // B register r: k 2 * inGroup + 8 r + e, column group.
-                SmallVector<Value> bElements;
-                Value n = add(kb, col0, add(kb, group, index(kb, 8 * j)));
+            aFragment =
+                vector::FromElementsOp::create(kb, loc, aType, aElements);
+          }
+          SmallVector<Value> bFragments;
+          for (int64_t j = 0; j < nTiles; ++j) {
+            if (bRows && j % 2 == 0) {
+              // Two n-tiles per ldmatrix.x4 (one when nTiles is 1):
+              // matrix q holds k 8 (q % 2) of n-tile j + q / 2.
+              int64_t tiles = nTiles == 1 ? 2 : 4;
+              Value nAt = add(kb, col0,
+                              add(kb, index(kb, 8 * j),
+                                  arith::MulIOp::create(kb, loc, matrixHigh,
+                                                        index(kb, 8))));
+              Value kAt =
+                  add(kb, k0,
+                      arith::MulIOp::create(kb, loc, matrixLow, index(kb, 8)));
+              if (bTrans)
+                kAt = add(kb, kAt, matrixRow);
+              else
+                nAt = add(kb, nAt, matrixRow);
+              Value pair =
+                  ldmatrix(kb, bRows, mma.b, indicesAt(kb, zero, nAt, kAt),
+                           bTrans, tiles);
+              for (int64_t t = 0; t < tiles / 2; ++t) {
+                SmallVector<Value> elements;
                 for (int64_t r = 0; r < 2; ++r)
-                  for (int64_t e = 0; e < 2; ++e) {
-                    Value k =
-                        add(kb, k0, add(kb, pairCol, index(kb, 8 * r + e)));
-                    bElements.push_back(
-                        loadHalf(kb, mma.b, indicesAt(kb, zero, n, k)));
-                  }
+                  for (int64_t e = 0; e < 2; ++e)
+                    elements.push_back(vector::ExtractOp::create(
+                        kb, loc, pair, ArrayRef<int64_t>{2 * t + r, e}));
                 bFragments.push_back(
-                    vector::FromElementsOp::create(kb, loc, bType, bElements));
+                    vector::FromElementsOp::create(kb, loc, bType, elements));
               }
-              SmallVector<Value> next;
-              for (int64_t j = 0; j < nTiles; ++j)
-                next.push_back(nvgpu::MmaSyncOp::create(
-                    kb, loc, aFragment, bFragments[j], iterAccs[j],
-                    ArrayRef<int64_t>{16, 8, 16}));
-              scf::YieldOp::create(kb, loc, next);
-            });
+              continue;
+            }
+            if (bRows)
+              continue;
+            // B register r: k 2 * inGroup + 8 r + e, column group.
+            SmallVector<Value> bElements;
+            Value n = add(kb, col0, add(kb, group, index(kb, 8 * j)));
+            for (int64_t r = 0; r < 2; ++r)
+              for (int64_t e = 0; e < 2; ++e) {
+                Value k = add(kb, k0, add(kb, pairCol, index(kb, 8 * r + e)));
+                bElements.push_back(
+                    loadHalf(kb, mma.b, indicesAt(kb, zero, n, k)));
+              }
+            bFragments.push_back(
+                vector::FromElementsOp::create(kb, loc, bType, bElements));
+          }
+          SmallVector<Value> next;
+          for (int64_t j = 0; j < nTiles; ++j)
+            next.push_back(nvgpu::MmaSyncOp::create(
+                kb, loc, aFragment, bFragments[j], iterAccs[j],
+                ArrayRef<int64_t>{16, 8, 16}));
+          scf::YieldOp::create(kb, loc, next);
+        });
     return SmallVector<Value>(kLoop.getResults());
   };
 
   if (!stateLoop) {
     scf::ForOp::create(
-        b, loc, warp, index(b, warpTiles), index(b, threads / 32),
-        ValueRange(), [&](OpBuilder &tb, Location, Value tile, ValueRange) {
+        b, loc, warp, index(b, warpTiles), index(b, threads / 32), ValueRange(),
+        [&](OpBuilder &tb, Location, Value tile, ValueRange) {
           auto [row0, col0] = tileOrigin(tb, tile);
           SmallVector<Value> accs = loadAccumulators(tb, row0, col0);
           storeAccumulators(tb, row0, col0, accumulate(tb, row0, col0, accs));
@@ -506,8 +506,7 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   SmallVector<std::pair<Value, Value>> origins;
   SmallVector<Value> inits;
   for (int64_t w = 0; w < perWarp; ++w) {
-    Value tile =
-        add(b, warp, index(b, w * (threads / 32)));
+    Value tile = add(b, warp, index(b, w * (threads / 32)));
     origins.push_back(tileOrigin(b, tile));
     llvm::append_range(inits, loadAccumulators(b, origins.back().first,
                                                origins.back().second));
@@ -521,18 +520,16 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
                  SmallVector<Value> next;
                  for (int64_t w = 0; w < perWarp; ++w)
                    llvm::append_range(
-                       next, accumulate(yb, origins[w].first,
-                                        origins[w].second,
-                                        ValueRange(args).slice(w * nTiles,
-                                                               nTiles)));
+                       next,
+                       accumulate(yb, origins[w].first, origins[w].second,
+                                  ValueRange(args).slice(w * nTiles, nTiles)));
                  // The next step overwrites the staged operands.
                  gpu::BarrierOp::create(yb, loc);
                  return next;
                }));
   OpBuilder after(newLoop.getContext());
   after.setInsertionPointAfter(newLoop);
-  ValueRange results =
-      newLoop.getResults().take_back(perWarp * nTiles);
+  ValueRange results = newLoop.getResults().take_back(perWarp * nTiles);
   for (int64_t w = 0; w < perWarp; ++w)
     storeAccumulators(after, origins[w].first, origins[w].second,
                       results.slice(w * nTiles, nTiles));
@@ -572,8 +569,7 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<unsigned> parallel, reduction;
   for (auto [d, kind] : llvm::enumerate(iterators))
-    (kind == utils::IteratorType::parallel ? parallel : reduction)
-        .push_back(d);
+    (kind == utils::IteratorType::parallel ? parallel : reduction).push_back(d);
   if (!reduction.empty() && op.getNumDpsInputs() == 2 &&
       llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *operand) {
         return op.getMatchingIndexingMap(operand).isFunctionOfDim(
@@ -600,78 +596,79 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   OpBuilder b(op);
   Block *body = op.getBlock();
   unsigned numLoops = ranges.size();
-  buildStridedLoop(b, loc, extents, [&](OpBuilder &tb,
-                                        ArrayRef<Value> orderedIndices) {
-    SmallVector<Value> loopIndices(numLoops);
-    for (auto [d, index] : llvm::zip(order, orderedIndices))
-      loopIndices[d] = index;
+  buildStridedLoop(
+      b, loc, extents, [&](OpBuilder &tb, ArrayRef<Value> orderedIndices) {
+        SmallVector<Value> loopIndices(numLoops);
+        for (auto [d, index] : llvm::zip(order, orderedIndices))
+          loopIndices[d] = index;
 
-    // The payload at full loop indices, with `outs` as the output args.
-    auto evaluate = [&](OpBuilder &eb, ArrayRef<Value> indices,
-                        ValueRange outs) -> SmallVector<Value> {
-      IRMapping mapping;
-      for (OpOperand *input : op.getDpsInputOperands()) {
-        Value value = input->get();
-        Value arg = body->getArgument(input->getOperandNumber());
-        if (isa<MemRefType>(value.getType()))
-          value = memref::LoadOp::create(
-              eb, loc, value,
-              applyMap(eb, loc, op.getMatchingIndexingMap(input), indices));
-        mapping.map(arg, value);
-      }
-      for (auto [i, out] : llvm::enumerate(outs))
-        if (out)
-          mapping.map(body->getArgument(op.getNumDpsInputs() + i), out);
-      for (Operation &payload : body->without_terminator()) {
-        if (auto index = dyn_cast<linalg::IndexOp>(payload)) {
-          mapping.map(index.getResult(), indices[index.getDim()]);
-          continue;
+        // The payload at full loop indices, with `outs` as the output args.
+        auto evaluate = [&](OpBuilder &eb, ArrayRef<Value> indices,
+                            ValueRange outs) -> SmallVector<Value> {
+          IRMapping mapping;
+          for (OpOperand *input : op.getDpsInputOperands()) {
+            Value value = input->get();
+            Value arg = body->getArgument(input->getOperandNumber());
+            if (isa<MemRefType>(value.getType()))
+              value = memref::LoadOp::create(
+                  eb, loc, value,
+                  applyMap(eb, loc, op.getMatchingIndexingMap(input), indices));
+            mapping.map(arg, value);
+          }
+          for (auto [i, out] : llvm::enumerate(outs))
+            if (out)
+              mapping.map(body->getArgument(op.getNumDpsInputs() + i), out);
+          for (Operation &payload : body->without_terminator()) {
+            if (auto index = dyn_cast<linalg::IndexOp>(payload)) {
+              mapping.map(index.getResult(), indices[index.getDim()]);
+              continue;
+            }
+            eb.clone(payload, mapping);
+          }
+          SmallVector<Value> yielded;
+          for (Value v : body->getTerminator()->getOperands())
+            yielded.push_back(mapping.lookupOrDefault(v));
+          return yielded;
+        };
+
+        // Current output values: the accumulators' initial values, or what a
+        // payload reading its output sees.
+        SmallVector<Value> outValues;
+        SmallVector<SmallVector<Value>> outIndices;
+        for (OpOperand &init : op.getDpsInitsMutable()) {
+          outIndices.push_back(
+              applyMap(tb, loc, op.getMatchingIndexingMap(&init), loopIndices));
+          bool read = !reduction.empty() ||
+                      !body->getArgument(init.getOperandNumber()).use_empty();
+          outValues.push_back(read ? memref::LoadOp::create(tb, loc, init.get(),
+                                                            outIndices.back())
+                                         .getResult()
+                                   : Value());
         }
-        eb.clone(payload, mapping);
-      }
-      SmallVector<Value> yielded;
-      for (Value v : body->getTerminator()->getOperands())
-        yielded.push_back(mapping.lookupOrDefault(v));
-      return yielded;
-    };
 
-    // Current output values: the accumulators' initial values, or what a
-    // payload reading its output sees.
-    SmallVector<Value> outValues;
-    SmallVector<SmallVector<Value>> outIndices;
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      outIndices.push_back(
-          applyMap(tb, loc, op.getMatchingIndexingMap(&init), loopIndices));
-      bool read = !reduction.empty() ||
-                  !body->getArgument(init.getOperandNumber()).use_empty();
-      outValues.push_back(read ? memref::LoadOp::create(tb, loc, init.get(),
-                                                        outIndices.back())
-                                     .getResult()
-                               : Value());
-    }
-
-    // Reduction loops, innermost last, carrying the accumulators.
-    std::function<SmallVector<Value>(OpBuilder &, unsigned, ValueRange)> nest =
-        [&](OpBuilder &nb, unsigned level,
-            ValueRange accs) -> SmallVector<Value> {
-      if (level == reduction.size())
-        return evaluate(nb, loopIndices, accs);
-      Value lb = arith::ConstantIndexOp::create(nb, loc, 0);
-      Value ub =
-          arith::ConstantIndexOp::create(nb, loc, ranges[reduction[level]]);
-      Value one = arith::ConstantIndexOp::create(nb, loc, 1);
-      auto loop = scf::ForOp::create(
-          nb, loc, lb, ub, one, accs,
-          [&](OpBuilder &inner, Location, Value iv, ValueRange iterAccs) {
-            loopIndices[reduction[level]] = iv;
-            scf::YieldOp::create(inner, loc, nest(inner, level + 1, iterAccs));
-          });
-      return SmallVector<Value>(loop.getResults());
-    };
-    SmallVector<Value> results = nest(tb, 0, outValues);
-    for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
-      memref::StoreOp::create(tb, loc, results[i], init, outIndices[i]);
-  });
+        // Reduction loops, innermost last, carrying the accumulators.
+        std::function<SmallVector<Value>(OpBuilder &, unsigned, ValueRange)>
+            nest = [&](OpBuilder &nb, unsigned level,
+                       ValueRange accs) -> SmallVector<Value> {
+          if (level == reduction.size())
+            return evaluate(nb, loopIndices, accs);
+          Value lb = arith::ConstantIndexOp::create(nb, loc, 0);
+          Value ub =
+              arith::ConstantIndexOp::create(nb, loc, ranges[reduction[level]]);
+          Value one = arith::ConstantIndexOp::create(nb, loc, 1);
+          auto loop = scf::ForOp::create(
+              nb, loc, lb, ub, one, accs,
+              [&](OpBuilder &inner, Location, Value iv, ValueRange iterAccs) {
+                loopIndices[reduction[level]] = iv;
+                scf::YieldOp::create(inner, loc,
+                                     nest(inner, level + 1, iterAccs));
+              });
+          return SmallVector<Value>(loop.getResults());
+        };
+        SmallVector<Value> results = nest(tb, 0, outValues);
+        for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
+          memref::StoreOp::create(tb, loc, results[i], init, outIndices[i]);
+      });
   gpu::BarrierOp::create(b, loc);
   op->erase();
   return success();
@@ -722,10 +719,9 @@ static bool isVectorAligned(Value memref, int64_t vector) {
   if (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
     SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
     OpFoldResult last = offsets.back();
-    bool lastAligned =
-        isa<Attribute>(last)
-            ? getConstantIntValue(last).value_or(1) % vector == 0
-            : isMultipleOf(cast<Value>(last), vector);
+    bool lastAligned = isa<Attribute>(last)
+                           ? getConstantIntValue(last).value_or(1) % vector == 0
+                           : isMultipleOf(cast<Value>(last), vector);
     return lastAligned && isVectorAligned(subview.getSource(), vector);
   }
   return false;
@@ -748,27 +744,22 @@ void BlockDistributor::distributeCopy(Operation *op, Value source,
     vector = 1;
   SmallVector<int64_t> extents(type.getShape());
   extents.back() /= vector;
-  buildStridedLoop(b, loc, extents,
-                   [&](OpBuilder &tb, ArrayRef<Value> chunk) {
-                     SmallVector<Value> indices(chunk);
-                     if (vector == 1) {
-                       Value v =
-                           memref::LoadOp::create(tb, loc, source, indices);
-                       memref::StoreOp::create(tb, loc, v, target, indices);
-                       return;
-                     }
-                     indices.back() = arith::MulIOp::create(
-                         tb, loc, indices.back(),
-                         arith::ConstantIndexOp::create(tb, loc, vector));
-                     auto vecType =
-                         VectorType::get({vector}, type.getElementType());
-                     Value v = vector::LoadOp::create(
-                         tb, loc, vecType, source, indices,
-                         /*nontemporal=*/false, llvm::Align(16));
-                     vector::StoreOp::create(tb, loc, v, target, indices,
-                                             /*nontemporal=*/false,
-                                             llvm::Align(16));
-                   });
+  buildStridedLoop(b, loc, extents, [&](OpBuilder &tb, ArrayRef<Value> chunk) {
+    SmallVector<Value> indices(chunk);
+    if (vector == 1) {
+      Value v = memref::LoadOp::create(tb, loc, source, indices);
+      memref::StoreOp::create(tb, loc, v, target, indices);
+      return;
+    }
+    indices.back() =
+        arith::MulIOp::create(tb, loc, indices.back(),
+                              arith::ConstantIndexOp::create(tb, loc, vector));
+    auto vecType = VectorType::get({vector}, type.getElementType());
+    Value v = vector::LoadOp::create(tb, loc, vecType, source, indices,
+                                     /*nontemporal=*/false, llvm::Align(16));
+    vector::StoreOp::create(tb, loc, v, target, indices,
+                            /*nontemporal=*/false, llvm::Align(16));
+  });
   gpu::BarrierOp::create(b, loc);
   op->erase();
 }
@@ -882,10 +873,9 @@ static void freeOnDevice(OpBuilder &b, Location loc, Value buffer) {
 
 static void copyOnDevice(OpBuilder &b, Location loc, Value target,
                          Value source) {
-  auto copy =
-      gpu::MemcpyOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
-                            ValueRange{createAsyncToken(b, loc)}, target,
-                            source);
+  auto copy = gpu::MemcpyOp::create(
+      b, loc, gpu::AsyncTokenType::get(b.getContext()),
+      ValueRange{createAsyncToken(b, loc)}, target, source);
   gpu::WaitOp::create(b, loc, Type(), ValueRange{copy.getAsyncToken()});
 }
 
@@ -902,9 +892,8 @@ struct BufferPlacement {
 /// loops (the temporal step's tiles, read most often) first; the rest in a
 /// global scratch buffer with one region per block, allocated around the
 /// launch.
-static FailureOr<BufferPlacement> placeBuffers(gpu::LaunchOp launch,
-                                               int64_t smemLimit,
-                                               std::string &why) {
+static FailureOr<BufferPlacement>
+placeBuffers(gpu::LaunchOp launch, int64_t smemLimit, std::string &why) {
   Block &body = launch.getBody().front();
   SmallVector<memref::AllocOp> allocs;
   body.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
@@ -918,10 +907,10 @@ static FailureOr<BufferPlacement> placeBuffers(gpu::LaunchOp launch,
   }
   auto sizeOf = [](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
-    return static_cast<int64_t>(llvm::alignTo(
-        type.getNumElements() *
-            llvm::divideCeil(type.getElementTypeBitWidth(), 8),
-        16));
+    return static_cast<int64_t>(
+        llvm::alignTo(type.getNumElements() *
+                          llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+                      16));
   };
   SmallVector<memref::AllocOp> inLoops, outside;
   for (memref::AllocOp alloc : allocs)
@@ -948,8 +937,7 @@ static FailureOr<BufferPlacement> placeBuffers(gpu::LaunchOp launch,
         MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8),
                         AffineMap(), workgroup));
   if (placement.scratchBytes) {
-    int64_t blocks =
-        getConstantIntValue(launch.getGridSizeX()).value_or(1);
+    int64_t blocks = getConstantIntValue(launch.getGridSizeX()).value_or(1);
     OpBuilder hb(launch);
     auto scratchType = MemRefType::get({blocks * placement.scratchBytes},
                                        IntegerType::get(ctx, 8));
@@ -975,8 +963,7 @@ static FailureOr<BufferPlacement> placeBuffers(gpu::LaunchOp launch,
       // Generic pointers keep every user's type; the PTX backend turns
       // accesses through them back into shared-memory ones where it can see
       // the base.
-      replacement =
-          memref::MemorySpaceCastOp::create(ab, allocLoc, type, view);
+      replacement = memref::MemorySpaceCastOp::create(ab, allocLoc, type, view);
       sharedAt += sizeOf(alloc);
     } else {
       Value offset = arith::AddIOp::create(
@@ -1067,8 +1054,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                             "1-d scf.forall over a static number of blocks");
   }
   int64_t blocks = forall.getStaticUpperBound()[0];
-  int64_t threads =
-      forall->getAttrOfType<IntegerAttr>("smap.threads").getInt();
+  int64_t threads = forall->getAttrOfType<IntegerAttr>("smap.threads").getInt();
   int64_t smemLimit = 48 * 1024;
   if (auto target = forall->getAttrOfType<TargetAttr>("smap.target"))
     smemLimit = target.getSmemPerBlock();
@@ -1114,8 +1100,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (distributor.ldmatrixOperands)
     config += " ldmatrix=" + std::to_string(distributor.ldmatrixOperands);
   if (distributor.registerAccumulators)
-    config += " register-acc=" +
-              std::to_string(distributor.registerAccumulators);
+    config +=
+        " register-acc=" + std::to_string(distributor.registerAccumulators);
   if (distributor.simtContractions)
     config += " fma=" + std::to_string(distributor.simtContractions);
   launch->setAttr("smap.gpu_kernel",
@@ -1144,8 +1130,8 @@ LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
       toErase.push_back(&op);
     } else if (isa<memref::DeallocOp>(op)) {
       toErase.push_back(&op);
-    } else if (isa<func::ReturnOp, gpu::LaunchOp, gpu::AllocOp,
-                   gpu::DeallocOp, gpu::WaitOp>(op) ||
+    } else if (isa<func::ReturnOp, gpu::LaunchOp, gpu::AllocOp, gpu::DeallocOp,
+                   gpu::WaitOp>(op) ||
                isPure(&op)) {
       continue;
     } else {

@@ -7,9 +7,9 @@
 
 #include "spacefusion/Conversion/Passes.h"
 
-#include "mlir/IR/Builders.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -41,9 +41,9 @@ static SmallVector<Value> inlineRegion(OpBuilder &b, Region &region,
 
 /// The offsets of a tile in a result whose dims are `names`, given the
 /// sliced `dims` and the block's offsets along them.
-static SmallVector<OpFoldResult>
-tileOffsets(OpBuilder &b, ArrayAttr names, ArrayRef<DimAttr> dims,
-            ArrayRef<Value> offsets) {
+static SmallVector<OpFoldResult> tileOffsets(OpBuilder &b, ArrayAttr names,
+                                             ArrayRef<DimAttr> dims,
+                                             ArrayRef<Value> offsets) {
   SmallVector<OpFoldResult> at;
   for (Attribute name : names) {
     OpFoldResult offset = b.getIndexAttr(0);
@@ -61,7 +61,8 @@ static bool accumulatesIntoOutput(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1)
     return false;
   Block *body = op.getBlock();
-  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   Value out = body->getArgument(op.getNumDpsInputs());
   return add && (add.getLhs() == out) != (add.getRhs() == out) &&
          !llvm::any_of(out.getUsers(),
@@ -93,15 +94,15 @@ static Value accumulateInPlace(Value next, Value state) {
   };
   auto sameElement = [&](AffineMap map) {
     return map.getNumResults() == outMap.getNumResults() &&
-           llvm::all_of(llvm::seq<unsigned>(0, map.getNumResults()),
-                        [&](unsigned i) {
-                          AffineExpr x = map.getResult(i),
-                                     y = outMap.getResult(i);
-                          return x == y || (isZero(x) && isZero(y));
-                        });
+           llvm::all_of(
+               llvm::seq<unsigned>(0, map.getNumResults()), [&](unsigned i) {
+                 AffineExpr x = map.getResult(i), y = outMap.getResult(i);
+                 return x == y || (isZero(x) && isZero(y));
+               });
   };
   Block *body = update.getBlock();
-  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
     return nullptr;
   // The contribution: an input read at the output's index that only this
@@ -110,8 +111,8 @@ static Value accumulateInPlace(Value next, Value state) {
   Value rest;
   for (OpOperand *input : update.getDpsInputOperands()) {
     BlockArgument arg = body->getArgument(input->getOperandNumber());
-    if (!sameElement(update.getMatchingIndexingMap(input)) || !arg.hasOneUse() ||
-        (add.getLhs() != arg && add.getRhs() != arg))
+    if (!sameElement(update.getMatchingIndexingMap(input)) ||
+        !arg.hasOneUse() || (add.getLhs() != arg && add.getRhs() != arg))
       continue;
     contribution = input;
     rest = add.getLhs() == arg ? add.getRhs() : add.getLhs();
@@ -165,8 +166,7 @@ static Value accumulateInPlace(Value next, Value state) {
             else if (input != contribution)
               mapping.map(arg, args[next++]);
           }
-          mapping.map(body->getArgument(update.getNumDpsInputs()),
-                      args.back());
+          mapping.map(body->getArgument(update.getNumDpsInputs()), args.back());
           for (Operation &op : body->without_terminator())
             if (&op != add.getOperation())
               nb.clone(op, mapping);
@@ -215,8 +215,8 @@ static void lowerTemporalSlice(TemporalSliceOp op, bool stateInPlace) {
               value = accumulated; // already written into the state
               continue;
             }
-            value = linalg::CopyOp::create(nested, loc, value, old)
-                        .getResult(0);
+            value =
+                linalg::CopyOp::create(nested, loc, value, old).getResult(0);
           }
         scf::YieldOp::create(nested, loc, next);
       });
@@ -245,7 +245,8 @@ static void lowerSpatialSlice(SpatialSliceOp op) {
       [&](OpBuilder &builder, unsigned level,
           ValueRange accs) -> SmallVector<Value> {
     if (level == dims.size()) {
-      SmallVector<Value> tilesOut = inlineRegion(builder, op.getBody(), offsets);
+      SmallVector<Value> tilesOut =
+          inlineRegion(builder, op.getBody(), offsets);
       SmallVector<Value> updated;
       for (auto [i, tile] : llvm::enumerate(tilesOut)) {
         auto tileType = cast<RankedTensorType>(tile.getType());
@@ -307,15 +308,14 @@ static void stageContractionOperands(scf::ForallOp forall) {
       padded.back() += 8;
       Value buffer = tensor::EmptyOp::create(b, op.getLoc(), padded,
                                              type.getElementType());
-      SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0)),
-          sizes, ones(type.getRank(), b.getIndexAttr(1));
+      SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0)), sizes,
+          ones(type.getRank(), b.getIndexAttr(1));
       for (int64_t size : type.getShape())
         sizes.push_back(b.getIndexAttr(size));
       Value tile = tensor::ExtractSliceOp::create(b, op.getLoc(), type, buffer,
                                                   zeros, sizes, ones);
-      input->set(
-          linalg::CopyOp::create(b, op.getLoc(), slice.getResult(), tile)
-              .getResult(0));
+      input->set(linalg::CopyOp::create(b, op.getLoc(), slice.getResult(), tile)
+                     .getResult(0));
     }
   });
 }
@@ -354,10 +354,10 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
         SmallVector<Value> offsets(dims.size());
         for (int64_t k = dims.size() - 1; k >= 0; --k) {
           Value count = arith::ConstantIndexOp::create(nested, loc, counts[k]);
-          Value index = k == 0 ? linear
-                               : arith::RemUIOp::create(nested, loc, linear,
-                                                        count)
-                                     .getResult();
+          Value index = k == 0
+                            ? linear
+                            : arith::RemUIOp::create(nested, loc, linear, count)
+                                  .getResult();
           offsets[k] = arith::MulIOp::create(
               nested, loc, index,
               arith::ConstantIndexOp::create(nested, loc, tiles[k]));
