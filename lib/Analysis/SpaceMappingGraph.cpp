@@ -139,8 +139,10 @@ Value mlir::smap::buildCombine(OpBuilder &b, Location loc, Combiner c, Value x,
     return arith::MulFOp::create(b, loc, x, y);
   case Combiner::Add:
     return arith::AddFOp::create(b, loc, x, y);
+  case Combiner::None:
+    break;
   }
-  llvm_unreachable("unknown combiner");
+  llvm_unreachable("a reduction always has a combiner");
 }
 
 FloatAttr mlir::smap::getCombinerIdentity(Builder &b, Combiner c,
@@ -155,8 +157,10 @@ FloatAttr mlir::smap::getCombinerIdentity(Builder &b, Combiner c,
     return b.getFloatAttr(type, APFloat::getOne(semantics));
   case Combiner::Add:
     return b.getFloatAttr(type, APFloat::getZero(semantics));
+  case Combiner::None:
+    break;
   }
-  llvm_unreachable("unknown combiner");
+  llvm_unreachable("a reduction always has a combiner");
 }
 
 //===----------------------------------------------------------------------===//
