@@ -93,6 +93,27 @@ private:
 
 } // namespace
 
+/// The row-major indices (the last fastest) of `linear` in `extents`.
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                                      ArrayRef<int64_t> extents) {
+  SmallVector<Value> indices(extents.size());
+  for (int64_t k = extents.size() - 1; k >= 0; --k) {
+    if (extents[k] == 1) {
+      indices[k] = arith::ConstantIndexOp::create(b, loc, 0);
+      continue;
+    }
+    if (k == 0 || llvm::all_of(extents.take_front(k),
+                               [](int64_t e) { return e == 1; })) {
+      indices[k] = linear;
+      continue;
+    }
+    Value extent = arith::ConstantIndexOp::create(b, loc, extents[k]);
+    indices[k] = arith::RemUIOp::create(b, loc, linear, extent);
+    linear = arith::DivUIOp::create(b, loc, linear, extent);
+  }
+  return indices;
+}
+
 void BlockDistributor::buildStridedLoop(
     OpBuilder &b, Location loc, ArrayRef<int64_t> parallelExtents,
     function_ref<void(OpBuilder &, ArrayRef<Value>)> body) {
@@ -104,23 +125,7 @@ void BlockDistributor::buildStridedLoop(
   scf::ForOp::create(
       b, loc, tid, ub, step, ValueRange(),
       [&](OpBuilder &nested, Location, Value linear, ValueRange) {
-        SmallVector<Value> indices(parallelExtents.size());
-        for (int64_t k = parallelExtents.size() - 1; k >= 0; --k) {
-          if (parallelExtents[k] == 1) {
-            indices[k] = arith::ConstantIndexOp::create(nested, loc, 0);
-            continue;
-          }
-          if (k == 0 || llvm::all_of(parallelExtents.take_front(k),
-                                     [](int64_t e) { return e == 1; })) {
-            indices[k] = linear;
-            continue;
-          }
-          Value extent =
-              arith::ConstantIndexOp::create(nested, loc, parallelExtents[k]);
-          indices[k] = arith::RemUIOp::create(nested, loc, linear, extent);
-          linear = arith::DivUIOp::create(nested, loc, linear, extent);
-        }
-        body(nested, indices);
+        body(nested, delinearize(nested, loc, linear, parallelExtents));
         scf::YieldOp::create(nested, loc);
       });
 }
@@ -744,22 +749,51 @@ void BlockDistributor::distributeCopy(Operation *op, Value source,
     vector = 1;
   SmallVector<int64_t> extents(type.getShape());
   extents.back() /= vector;
-  buildStridedLoop(b, loc, extents, [&](OpBuilder &tb, ArrayRef<Value> chunk) {
+  auto elementIndices = [&](OpBuilder &tb, ArrayRef<Value> chunk) {
     SmallVector<Value> indices(chunk);
-    if (vector == 1) {
-      Value v = memref::LoadOp::create(tb, loc, source, indices);
+    if (vector > 1)
+      indices.back() = arith::MulIOp::create(
+          tb, loc, indices.back(),
+          arith::ConstantIndexOp::create(tb, loc, vector));
+    return indices;
+  };
+  auto load = [&](OpBuilder &tb, ArrayRef<Value> indices) -> Value {
+    if (vector == 1)
+      return memref::LoadOp::create(tb, loc, source, indices);
+    return vector::LoadOp::create(
+        tb, loc, VectorType::get({vector}, type.getElementType()), source,
+        indices, /*nontemporal=*/false, llvm::Align(16));
+  };
+  auto store = [&](OpBuilder &tb, Value v, ArrayRef<Value> indices) {
+    if (vector == 1)
       memref::StoreOp::create(tb, loc, v, target, indices);
-      return;
+    else
+      vector::StoreOp::create(tb, loc, v, target, indices,
+                              /*nontemporal=*/false, llvm::Align(16));
+  };
+  int64_t chunks = 1;
+  for (int64_t extent : extents)
+    chunks *= extent;
+  if (chunks % threads == 0 && chunks / threads <= 16) {
+    // A few chunks per thread: issue every load before the first store, so
+    // that their latencies overlap instead of adding up.
+    SmallVector<SmallVector<Value>> at;
+    SmallVector<Value> values;
+    for (int64_t u = 0; u < chunks / threads; ++u) {
+      Value linear = arith::AddIOp::create(
+          b, loc, tid, arith::ConstantIndexOp::create(b, loc, u * threads));
+      at.push_back(elementIndices(b, delinearize(b, loc, linear, extents)));
+      values.push_back(load(b, at.back()));
     }
-    indices.back() =
-        arith::MulIOp::create(tb, loc, indices.back(),
-                              arith::ConstantIndexOp::create(tb, loc, vector));
-    auto vecType = VectorType::get({vector}, type.getElementType());
-    Value v = vector::LoadOp::create(tb, loc, vecType, source, indices,
-                                     /*nontemporal=*/false, llvm::Align(16));
-    vector::StoreOp::create(tb, loc, v, target, indices,
-                            /*nontemporal=*/false, llvm::Align(16));
-  });
+    for (auto [v, indices] : llvm::zip(values, at))
+      store(b, v, indices);
+  } else {
+    buildStridedLoop(b, loc, extents,
+                     [&](OpBuilder &tb, ArrayRef<Value> chunk) {
+                       SmallVector<Value> indices = elementIndices(tb, chunk);
+                       store(tb, load(tb, indices), indices);
+                     });
+  }
   gpu::BarrierOp::create(b, loc);
   op->erase();
 }
