@@ -60,6 +60,12 @@ public:
   unsigned ldmatrixOperands = 0;
   /// Contractions whose accumulators stay in registers across a loop.
   unsigned registerAccumulators = 0;
+  /// Loops whose staged operands are loaded one step ahead.
+  unsigned prefetchedLoops = 0;
+  /// Whether to prefetch staged operands (see prefetchStagedOperands).
+  bool prefetch = true;
+  /// Per-thread code already emitted inside a block being distributed.
+  DenseSet<Operation *> alreadyDistributed;
 
 private:
   /// The contraction distributed after the rest of its loop.
@@ -75,10 +81,14 @@ private:
   LogicalResult distributeLinalg(linalg::LinalgOp op);
   /// With `stateLoop`, the accumulators stay in registers across that
   /// loop (see hoistableContraction).
-  scf::ForOp
-  distributeContractionOnTensorCores(linalg::LinalgOp op,
-                                     const struct MmaContraction &mma,
-                                     scf::ForOp stateLoop = nullptr);
+  scf::ForOp distributeContractionOnTensorCores(
+      linalg::LinalgOp op, const struct MmaContraction &mma,
+      scf::ForOp stateLoop = nullptr,
+      const std::function<void(OpBuilder &)> &afterStep = nullptr);
+  /// Prefetches the staged operands of `loop`'s contraction one step
+  /// ahead; returns the stores that finish each step, or null.
+  std::function<void(OpBuilder &)> prefetchStagedOperands(scf::ForOp loop,
+                                                          Operation *contraction);
   /// The contraction of `loop` whose accumulators can stay in registers
   /// across it, if any.
   std::optional<std::pair<linalg::LinalgOp, struct MmaContraction>>
@@ -282,7 +292,8 @@ static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
 /// A rows group and group + 8, B column group, two consecutive k per
 /// register), and stores the fragments back.
 scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
-    linalg::LinalgOp op, const MmaContraction &mma, scf::ForOp stateLoop) {
+    linalg::LinalgOp op, const MmaContraction &mma, scf::ForOp stateLoop,
+    const std::function<void(OpBuilder &)> &afterStep) {
   Location loc = op.getLoc();
   // With `stateLoop`, the per-lane setup goes before that loop, which then
   // carries the accumulators.
@@ -530,6 +541,8 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
                                   ValueRange(args).slice(w * nTiles, nTiles)));
                  // The next step overwrites the staged operands.
                  gpu::BarrierOp::create(yb, loc);
+                 if (afterStep)
+                   afterStep(yb);
                  return next;
                }));
   OpBuilder after(newLoop.getContext());
@@ -732,6 +745,78 @@ static bool isVectorAligned(Value memref, int64_t vector) {
   return false;
 }
 
+namespace {
+/// How the threads of a block copy one buffer into another of its shape:
+/// chunks of `vector` elements along the innermost dim (16 bytes when both
+/// sides are provably aligned), chunk c of the row-major order by thread
+/// c % threads.
+struct CopyPlan {
+  Value source, target;
+  int64_t vector = 1;
+  SmallVector<int64_t> extents; // in chunks
+  int64_t chunks = 1;
+  Type elementType;
+
+  CopyPlan(Value source, Value target) : source(source), target(target) {
+    auto type = cast<MemRefType>(target.getType());
+    elementType = type.getElementType();
+    int64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    vector = 16 / bytes;
+    if (16 % bytes || !isVectorAligned(source, vector) ||
+        !isVectorAligned(target, vector))
+      vector = 1;
+    extents.assign(type.getShape().begin(), type.getShape().end());
+    extents.back() /= vector;
+    for (int64_t extent : extents)
+      chunks *= extent;
+  }
+  /// The element indices of a chunk.
+  SmallVector<Value> elementIndices(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> chunk) const {
+    SmallVector<Value> indices(chunk);
+    if (vector > 1)
+      indices.back() = arith::MulIOp::create(
+          b, loc, indices.back(),
+          arith::ConstantIndexOp::create(b, loc, vector));
+    return indices;
+  }
+  Value load(OpBuilder &b, Location loc, Value from,
+             ArrayRef<Value> indices) const {
+    if (vector == 1)
+      return memref::LoadOp::create(b, loc, from, indices);
+    return vector::LoadOp::create(b, loc,
+                                  VectorType::get({vector}, elementType), from,
+                                  indices, /*nontemporal=*/false,
+                                  llvm::Align(16));
+  }
+  void store(OpBuilder &b, Location loc, Value v, Value to,
+             ArrayRef<Value> indices) const {
+    if (vector == 1)
+      memref::StoreOp::create(b, loc, v, to, indices);
+    else
+      vector::StoreOp::create(b, loc, v, to, indices, /*nontemporal=*/false,
+                              llvm::Align(16));
+  }
+};
+} // namespace
+
+/// Each thread's chunk indices of `plan` when every thread has the same
+/// small number of chunks (the copy is then straight-line code), else empty.
+static SmallVector<SmallVector<Value>>
+unrolledChunks(OpBuilder &b, Location loc, const CopyPlan &plan, Value tid,
+               int64_t threads) {
+  SmallVector<SmallVector<Value>> at;
+  if (plan.chunks % threads || plan.chunks / threads > 16)
+    return at;
+  for (int64_t u = 0; u < plan.chunks / threads; ++u) {
+    Value linear = arith::AddIOp::create(
+        b, loc, tid, arith::ConstantIndexOp::create(b, loc, u * threads));
+    at.push_back(plan.elementIndices(
+        b, loc, delinearize(b, loc, linear, plan.extents)));
+  }
+  return at;
+}
+
 void BlockDistributor::distributeCopy(Operation *op, Value source,
                                       Value target) {
   if (source == target) {
@@ -740,62 +825,132 @@ void BlockDistributor::distributeCopy(Operation *op, Value source,
   }
   OpBuilder b(op);
   Location loc = op->getLoc();
-  auto type = cast<MemRefType>(target.getType());
-  // 16-byte vectors along the innermost dim when both sides allow them.
-  int64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  int64_t vector = 16 / bytes;
-  if (16 % bytes || !isVectorAligned(source, vector) ||
-      !isVectorAligned(target, vector))
-    vector = 1;
-  SmallVector<int64_t> extents(type.getShape());
-  extents.back() /= vector;
-  auto elementIndices = [&](OpBuilder &tb, ArrayRef<Value> chunk) {
-    SmallVector<Value> indices(chunk);
-    if (vector > 1)
-      indices.back() = arith::MulIOp::create(
-          tb, loc, indices.back(),
-          arith::ConstantIndexOp::create(tb, loc, vector));
-    return indices;
-  };
-  auto load = [&](OpBuilder &tb, ArrayRef<Value> indices) -> Value {
-    if (vector == 1)
-      return memref::LoadOp::create(tb, loc, source, indices);
-    return vector::LoadOp::create(
-        tb, loc, VectorType::get({vector}, type.getElementType()), source,
-        indices, /*nontemporal=*/false, llvm::Align(16));
-  };
-  auto store = [&](OpBuilder &tb, Value v, ArrayRef<Value> indices) {
-    if (vector == 1)
-      memref::StoreOp::create(tb, loc, v, target, indices);
-    else
-      vector::StoreOp::create(tb, loc, v, target, indices,
-                              /*nontemporal=*/false, llvm::Align(16));
-  };
-  int64_t chunks = 1;
-  for (int64_t extent : extents)
-    chunks *= extent;
-  if (chunks % threads == 0 && chunks / threads <= 16) {
+  CopyPlan plan(source, target);
+  SmallVector<SmallVector<Value>> at =
+      unrolledChunks(b, loc, plan, tid, threads);
+  if (!at.empty()) {
     // A few chunks per thread: issue every load before the first store, so
     // that their latencies overlap instead of adding up.
-    SmallVector<SmallVector<Value>> at;
     SmallVector<Value> values;
-    for (int64_t u = 0; u < chunks / threads; ++u) {
-      Value linear = arith::AddIOp::create(
-          b, loc, tid, arith::ConstantIndexOp::create(b, loc, u * threads));
-      at.push_back(elementIndices(b, delinearize(b, loc, linear, extents)));
-      values.push_back(load(b, at.back()));
-    }
+    for (ArrayRef<Value> indices : at)
+      values.push_back(plan.load(b, loc, source, indices));
     for (auto [v, indices] : llvm::zip(values, at))
-      store(b, v, indices);
+      plan.store(b, loc, v, target, indices);
   } else {
-    buildStridedLoop(b, loc, extents,
+    buildStridedLoop(b, loc, plan.extents,
                      [&](OpBuilder &tb, ArrayRef<Value> chunk) {
-                       SmallVector<Value> indices = elementIndices(tb, chunk);
-                       store(tb, load(tb, indices), indices);
+                       SmallVector<Value> indices =
+                           plan.elementIndices(tb, loc, chunk);
+                       plan.store(tb, loc, plan.load(tb, loc, source, indices),
+                                  target, indices);
                      });
   }
   gpu::BarrierOp::create(b, loc);
   op->erase();
+}
+
+/// Clones the ops of `loop`'s body that `v` depends on (all pure) at `b`,
+/// with the mapping's substitutions (the induction variable); null when an
+/// op on the way has effects.
+static Value cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop,
+                           IRMapping &mapping) {
+  if (Value mapped = mapping.lookupOrNull(v))
+    return mapped;
+  Operation *def = v.getDefiningOp();
+  if (!def || !loop->isAncestor(def))
+    return v;
+  if (!isPure(def) || def->getNumRegions())
+    return nullptr;
+  for (Value operand : def->getOperands())
+    if (!cloneFromLoop(b, operand, loop, mapping))
+      return nullptr;
+  b.clone(*def, mapping);
+  return mapping.lookup(v);
+}
+
+std::function<void(OpBuilder &)>
+BlockDistributor::prefetchStagedOperands(scf::ForOp loop,
+                                         Operation *contraction) {
+  // The staging copies: every other op of the step with effects copies a
+  // tile into a block buffer, in few chunks per thread.
+  SmallVector<linalg::CopyOp> copies;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (&op == contraction || isPure(&op))
+      continue;
+    auto copy = dyn_cast<linalg::CopyOp>(op);
+    if (!copy || !copy.hasPureBufferSemantics())
+      return nullptr;
+    copies.push_back(copy);
+  }
+  if (copies.empty())
+    return nullptr;
+  Location loc = loop.getLoc();
+  OpBuilder pre(loop);
+  SmallVector<CopyPlan> plans;
+  SmallVector<SmallVector<SmallVector<Value>>> chunkIndices;
+  for (linalg::CopyOp copy : copies) {
+    plans.emplace_back(copy.getInputs()[0], copy.getOutputs()[0]);
+    chunkIndices.push_back(unrolledChunks(pre, loc, plans.back(), tid, threads));
+    if (chunkIndices.back().empty())
+      return nullptr;
+  }
+
+  // The first step's tiles, before the loop.
+  SmallVector<std::pair<Value, Value>> firstEnds;
+  for (CopyPlan &plan : plans) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), loop.getLowerBound());
+    Value source = cloneFromLoop(pre, plan.source, loop, mapping);
+    Value target = cloneFromLoop(pre, plan.target, loop, mapping);
+    if (!source || !target)
+      return nullptr;
+    firstEnds.push_back({source, target});
+  }
+  for (auto [plan, ends, at] : llvm::zip(plans, firstEnds, chunkIndices)) {
+    SmallVector<Value> values;
+    for (ArrayRef<Value> indices : at)
+      values.push_back(plan.load(pre, loc, ends.first, indices));
+    for (auto [v, indices] : llvm::zip(values, at))
+      plan.store(pre, loc, v, ends.second, indices);
+  }
+  gpu::BarrierOp::create(pre, loc);
+
+  // In each step, the next step's tiles are loaded into registers first (the
+  // last step reloads its own: same addresses, no branch), while the
+  // tensor cores work on this step's; stored after the step.
+  OpBuilder in(copies.front());
+  Value next = arith::AddIOp::create(in, loc, loop.getInductionVar(),
+                                     loop.getStep());
+  Value last = arith::SubIOp::create(in, loc, loop.getUpperBound(),
+                                     loop.getStep());
+  next = arith::MinUIOp::create(in, loc, next, last);
+  auto values = std::make_shared<SmallVector<SmallVector<Value>>>();
+  auto targets = std::make_shared<SmallVector<Value>>();
+  for (auto [plan, at] : llvm::zip(plans, chunkIndices)) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), next);
+    Value source = cloneFromLoop(in, plan.source, loop, mapping);
+    if (!source)
+      return nullptr;
+    SmallVector<Value> loaded;
+    for (ArrayRef<Value> indices : at) {
+      loaded.push_back(plan.load(in, loc, source, indices));
+      alreadyDistributed.insert(loaded.back().getDefiningOp());
+    }
+    values->push_back(loaded);
+    targets->push_back(plan.target);
+  }
+  for (linalg::CopyOp copy : copies)
+    copy->erase();
+  ++prefetchedLoops;
+  return [=, plans = std::move(plans),
+          chunkIndices = std::move(chunkIndices)](OpBuilder &b) {
+    for (auto [plan, at, loaded, target] :
+         llvm::zip(plans, chunkIndices, *values, *targets))
+      for (auto [v, indices] : llvm::zip(loaded, at))
+        plan.store(b, loc, v, target, indices);
+    gpu::BarrierOp::create(b, loc);
+  };
 }
 
 std::optional<std::pair<linalg::LinalgOp, MmaContraction>>
@@ -836,7 +991,7 @@ BlockDistributor::hoistableContraction(scf::ForOp loop) {
 
 LogicalResult BlockDistributor::distribute(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
-    if (&op == keepForLater)
+    if (&op == keepForLater || alreadyDistributed.contains(&op))
       continue;
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       if (failed(distributeLinalg(linalgOp)))
@@ -856,14 +1011,20 @@ LogicalResult BlockDistributor::distribute(Block &block) {
       auto hoistable = tensorCores ? hoistableContraction(loop) : std::nullopt;
       // The rest of the step first; the contraction becomes register code
       // at the end of the step.
-      if (hoistable)
+      // Staged operands are loaded a step ahead (before the rest of the
+      // step is distributed: the prefetch replaces their copies).
+      std::function<void(OpBuilder &)> afterStep;
+      if (hoistable) {
         keepForLater = hoistable->first;
+        if (prefetch)
+          afterStep = prefetchStagedOperands(loop, hoistable->first);
+      }
       if (failed(distribute(*loop.getBody())))
         return failure();
       if (hoistable) {
         keepForLater = nullptr;
         distributeContractionOnTensorCores(hoistable->first, hoistable->second,
-                                           loop);
+                                           loop, afterStep);
         ++mmaContractions;
         ++registerAccumulators;
       }
@@ -1136,6 +1297,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (distributor.registerAccumulators)
     config +=
         " register-acc=" + std::to_string(distributor.registerAccumulators);
+  if (distributor.prefetchedLoops)
+    config += " prefetch=" + std::to_string(distributor.prefetchedLoops);
   if (distributor.simtContractions)
     config += " fma=" + std::to_string(distributor.simtContractions);
   launch->setAttr("smap.gpu_kernel",
