@@ -17,6 +17,8 @@ VERSIONS = [
     ("v7-register-accumulators", "accumulators of a contraction that ends the k step kept in registers across "
                                  "the loop"),
     ("v8-overlapped-loads", "copies with few chunks per thread issue all their loads before their stores"),
+    ("v9-prefetch", "a register-accumulator loop loads its next step's operand tiles while the tensor cores work "
+                    "on the current step"),
 ]
 
 
