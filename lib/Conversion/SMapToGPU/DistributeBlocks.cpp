@@ -871,19 +871,32 @@ static Value cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop,
 std::function<void(OpBuilder &)>
 BlockDistributor::prefetchStagedOperands(scf::ForOp loop,
                                          Operation *contraction) {
-  // The staging copies: every other op of the step with effects copies a
-  // tile into a block buffer, in few chunks per thread.
+  // The staging copies: a tile whose position depends on the step copied
+  // into a block buffer that nothing else in the step writes.
   SmallVector<linalg::CopyOp> copies;
   for (Operation &op : loop.getBody()->without_terminator()) {
-    if (&op == contraction || isPure(&op))
-      continue;
     auto copy = dyn_cast<linalg::CopyOp>(op);
-    if (!copy || !copy.hasPureBufferSemantics())
-      return nullptr;
-    copies.push_back(copy);
+    auto source =
+        copy ? copy.getInputs()[0].getDefiningOp<memref::SubViewOp>() : nullptr;
+    if (copy && copy.hasPureBufferSemantics() && source &&
+        loop->isAncestor(source) &&
+        llvm::is_contained(source.getOffsets(), loop.getInductionVar()))
+      copies.push_back(copy);
   }
   if (copies.empty())
     return nullptr;
+  // Each target is written by its copy only (two staged tiles sharing a
+  // buffer cannot both be loaded ahead).
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto writer = dyn_cast<DestinationStyleOpInterface>(op);
+    if (!writer)
+      continue;
+    for (linalg::CopyOp copy : copies)
+      if (&op != copy.getOperation() &&
+          llvm::is_contained(writer.getDpsInits(), copy.getOutputs()[0]))
+        return nullptr;
+  }
+  (void)contraction;
   Location loc = loop.getLoc();
   OpBuilder pre(loop);
   SmallVector<CopyPlan> plans;
@@ -1012,15 +1025,20 @@ LogicalResult BlockDistributor::distribute(Block &block) {
       // The rest of the step first; the contraction becomes register code
       // at the end of the step.
       // Staged operands are loaded a step ahead (before the rest of the
-      // step is distributed: the prefetch replaces their copies).
+      // step is distributed: the prefetch replaces their copies) and stored
+      // at the end of the step, after everything that reads them.
       std::function<void(OpBuilder &)> afterStep;
-      if (hoistable) {
+      if (prefetch)
+        afterStep = prefetchStagedOperands(
+            loop, hoistable ? hoistable->first.getOperation() : nullptr);
+      if (hoistable)
         keepForLater = hoistable->first;
-        if (prefetch)
-          afterStep = prefetchStagedOperands(loop, hoistable->first);
-      }
       if (failed(distribute(*loop.getBody())))
         return failure();
+      if (!hoistable && afterStep) {
+        OpBuilder end(loop.getBody()->getTerminator());
+        afterStep(end);
+      }
       if (hoistable) {
         keepForLater = nullptr;
         distributeContractionOnTensorCores(hoistable->first, hoistable->second,

@@ -288,6 +288,7 @@ static void lowerSpatialSlice(SpatialSliceOp op) {
 /// memory once, coalesced, instead of once per warp that needs the element,
 /// and the tensor cores' fragments then load from shared memory.
 static void stageContractionOperands(scf::ForallOp forall) {
+  int64_t staged = 0;
   forall.walk([&](linalg::LinalgOp op) {
     if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 ||
         isa<linalg::CopyOp>(op))
@@ -306,8 +307,11 @@ static void stageContractionOperands(scf::ForallOp forall) {
       b.setInsertionPointAfter(slice);
       SmallVector<int64_t> padded(type.getShape());
       padded.back() += 8;
-      Value buffer = tensor::EmptyOp::create(b, op.getLoc(), padded,
-                                             type.getElementType());
+      auto buffer = tensor::EmptyOp::create(b, op.getLoc(), padded,
+                                            type.getElementType());
+      // Distinct, so that cse does not merge two staged tiles into one
+      // buffer (which would serialize them and forbid prefetching).
+      buffer->setAttr("smap.staged", b.getI64IntegerAttr(staged++));
       SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0)), sizes,
           ones(type.getRank(), b.getIndexAttr(1));
       for (int64_t size : type.getShape())
