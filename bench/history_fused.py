@@ -19,6 +19,8 @@ VERSIONS = [
     ("v8-overlapped-loads", "copies with few chunks per thread issue all their loads before their stores"),
     ("v9-prefetch", "a register-accumulator loop loads its next step's operand tiles while the tensor cores work "
                     "on the current step"),
+    ("v10-prefetch-all-loops", "every temporal loop with staged tiles prefetches them (attention's K and V, "
+                               "the MLP's weights)"),
 ]
 
 
