@@ -11,6 +11,7 @@
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -122,6 +123,12 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   gpuOptions.rowsPerBlock = options.rowsPerBlock;
   gpuOptions.otherGraphs = true;
   pm.addPass(smap::createSMapLowerToGPU(gpuOptions));
+  // Outline the row kernels now: the canonicalization of the general path
+  // below would hoist their constants out of the launches, and outlining
+  // would then pass them as kernel parameters (row lengths and strides
+  // unknown to ptxas: 50% more instructions, 20% slower block-per-row
+  // kernels on the H200).
+  pm.addPass(createGpuKernelOutliningPass());
 
   // Every other graph: the slicing pipeline, then blocks on CUDA cores.
   pm.addPass(smap::createSMapFuseConversions());
