@@ -155,6 +155,9 @@ void mlir::spacefusion::buildGPULoweringPipeline(
     llvm::report_fatal_error("spacefusion: the bufferization pipeline does "
                              "not parse");
   pm.addPass(smap::createSMapDistributeBlocks());
+  // Constants the blocks use stay constants in the kernels (loop bounds,
+  // strides, fill values), instead of becoming kernel parameters.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
 
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
