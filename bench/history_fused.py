@@ -21,6 +21,8 @@ VERSIONS = [
                     "on the current step"),
     ("v10-prefetch-all-loops", "every temporal loop with staged tiles prefetches them (attention's K and V, "
                                "the MLP's weights)"),
+    ("v11-constants-in-kernels", "constants sunk into the kernels before outlining (immediates instead of kernel "
+                                 "parameters)"),
 ]
 
 
