@@ -188,6 +188,11 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       When such a contraction ends a temporal step and is the only op of the
       loop that touches its output, its accumulators stay in registers for
       the whole loop (`register-acc=`);
+    * in a temporal loop, tiles staged from global memory at offsets that
+      move with the step are prefetched: the next step's tile is loaded into
+      registers at the start of the step and stored after the step's last
+      reader (`prefetch=`); copies with few chunks per thread issue all
+      their loads before their stores;
     * every other `linalg` op is distributed over the threads: its parallel
       iterations, linearized with the output's last dim fastest
       (coalesced), strided by the thread count; each thread runs the
@@ -199,7 +204,8 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     `gpu.dealloc`) and copy (`gpu.memcpy`); any other op left outside the
     fusion graphs is an error naming it. The function gets
     `llvm.emit_c_interface` and `smap.gpu_kernel = "blocks=B threads=T
-    smem=S [scratch=X] [mma.sync=N ldmatrix=L register-acc=R] [fma=F]"`;
+    smem=S [scratch=X] [mma.sync=N ldmatrix=L register-acc=R prefetch=P]
+    [fma=F]"`;
     each launch gets a `distribute-blocks` remark.
 
     ```mlir
