@@ -87,8 +87,8 @@ private:
       const std::function<void(OpBuilder &)> &afterStep = nullptr);
   /// Prefetches the staged operands of `loop`'s contraction one step
   /// ahead; returns the stores that finish each step, or null.
-  std::function<void(OpBuilder &)> prefetchStagedOperands(scf::ForOp loop,
-                                                          Operation *contraction);
+  std::function<void(OpBuilder &)>
+  prefetchStagedOperands(scf::ForOp loop, Operation *contraction);
   /// The contraction of `loop` whose accumulators can stay in registers
   /// across it, if any.
   std::optional<std::pair<linalg::LinalgOp, struct MmaContraction>>
@@ -112,8 +112,8 @@ static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
       indices[k] = arith::ConstantIndexOp::create(b, loc, 0);
       continue;
     }
-    if (k == 0 || llvm::all_of(extents.take_front(k),
-                               [](int64_t e) { return e == 1; })) {
+    if (k == 0 ||
+        llvm::all_of(extents.take_front(k), [](int64_t e) { return e == 1; })) {
       indices[k] = linear;
       continue;
     }
@@ -775,19 +775,18 @@ struct CopyPlan {
                                     ArrayRef<Value> chunk) const {
     SmallVector<Value> indices(chunk);
     if (vector > 1)
-      indices.back() = arith::MulIOp::create(
-          b, loc, indices.back(),
-          arith::ConstantIndexOp::create(b, loc, vector));
+      indices.back() =
+          arith::MulIOp::create(b, loc, indices.back(),
+                                arith::ConstantIndexOp::create(b, loc, vector));
     return indices;
   }
   Value load(OpBuilder &b, Location loc, Value from,
              ArrayRef<Value> indices) const {
     if (vector == 1)
       return memref::LoadOp::create(b, loc, from, indices);
-    return vector::LoadOp::create(b, loc,
-                                  VectorType::get({vector}, elementType), from,
-                                  indices, /*nontemporal=*/false,
-                                  llvm::Align(16));
+    return vector::LoadOp::create(
+        b, loc, VectorType::get({vector}, elementType), from, indices,
+        /*nontemporal=*/false, llvm::Align(16));
   }
   void store(OpBuilder &b, Location loc, Value v, Value to,
              ArrayRef<Value> indices) const {
@@ -811,8 +810,8 @@ unrolledChunks(OpBuilder &b, Location loc, const CopyPlan &plan, Value tid,
   for (int64_t u = 0; u < plan.chunks / threads; ++u) {
     Value linear = arith::AddIOp::create(
         b, loc, tid, arith::ConstantIndexOp::create(b, loc, u * threads));
-    at.push_back(plan.elementIndices(
-        b, loc, delinearize(b, loc, linear, plan.extents)));
+    at.push_back(
+        plan.elementIndices(b, loc, delinearize(b, loc, linear, plan.extents)));
   }
   return at;
 }
@@ -837,13 +836,12 @@ void BlockDistributor::distributeCopy(Operation *op, Value source,
     for (auto [v, indices] : llvm::zip(values, at))
       plan.store(b, loc, v, target, indices);
   } else {
-    buildStridedLoop(b, loc, plan.extents,
-                     [&](OpBuilder &tb, ArrayRef<Value> chunk) {
-                       SmallVector<Value> indices =
-                           plan.elementIndices(tb, loc, chunk);
-                       plan.store(tb, loc, plan.load(tb, loc, source, indices),
-                                  target, indices);
-                     });
+    buildStridedLoop(
+        b, loc, plan.extents, [&](OpBuilder &tb, ArrayRef<Value> chunk) {
+          SmallVector<Value> indices = plan.elementIndices(tb, loc, chunk);
+          plan.store(tb, loc, plan.load(tb, loc, source, indices), target,
+                     indices);
+        });
   }
   gpu::BarrierOp::create(b, loc);
   op->erase();
@@ -903,7 +901,8 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop,
   SmallVector<SmallVector<SmallVector<Value>>> chunkIndices;
   for (linalg::CopyOp copy : copies) {
     plans.emplace_back(copy.getInputs()[0], copy.getOutputs()[0]);
-    chunkIndices.push_back(unrolledChunks(pre, loc, plans.back(), tid, threads));
+    chunkIndices.push_back(
+        unrolledChunks(pre, loc, plans.back(), tid, threads));
     if (chunkIndices.back().empty())
       return nullptr;
   }
@@ -932,10 +931,10 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop,
   // last step reloads its own: same addresses, no branch), while the
   // tensor cores work on this step's; stored after the step.
   OpBuilder in(copies.front());
-  Value next = arith::AddIOp::create(in, loc, loop.getInductionVar(),
-                                     loop.getStep());
-  Value last = arith::SubIOp::create(in, loc, loop.getUpperBound(),
-                                     loop.getStep());
+  Value next =
+      arith::AddIOp::create(in, loc, loop.getInductionVar(), loop.getStep());
+  Value last =
+      arith::SubIOp::create(in, loc, loop.getUpperBound(), loop.getStep());
   next = arith::MinUIOp::create(in, loc, next, last);
   auto values = std::make_shared<SmallVector<SmallVector<Value>>>();
   auto targets = std::make_shared<SmallVector<Value>>();

@@ -52,3 +52,84 @@ func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64
   } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
   return
 }
+
+// -----
+
+// A GEMM's k loop as the GPU path bufferizes it: stage the A and B tiles of
+// the step, accumulate into the block's running sum. The accumulators stay
+// in registers across the loop (loaded before it, stored after it); the
+// tiles of step 0 are staged before the loop, and each step loads the next
+// step's tiles into registers first and stores them after its mma.sync.
+
+// RUN: spacefusion-opt --smap-distribute-blocks %s -split-input-file | FileCheck %s --check-prefix=LOOP
+// LOOP-LABEL: func.func @gemm_k_loop
+// LOOP-SAME:    smap.gpu_kernel = "blocks=2 threads=64 smem=6912 mma.sync=1 ldmatrix=2 register-acc=1 prefetch=1"
+// LOOP:         gpu.launch
+// Step 0's tiles, 16-byte chunks, each thread's loads before its stores.
+// LOOP:         vector.load %{{.*}} : memref<32x16xf16, strided<[64, 1], offset: ?>>, vector<8xf16>
+// LOOP-NEXT:    vector.store %{{.*}} : memref<32x16xf16, strided<[24, 1]>>, vector<8xf16>
+// LOOP-NEXT:    vector.load %{{.*}} : memref<16x32xf16, strided<[32, 1], offset: ?>>, vector<8xf16>
+// LOOP-NEXT:    vector.store %{{.*}} : memref<16x32xf16, strided<[40, 1]>>, vector<8xf16>
+// LOOP-NEXT:    gpu.barrier
+// The running sum: four accumulator fragments per thread, before the loop.
+// LOOP-COUNT-4: vector.from_elements {{.*}} : vector<2x2xf32>
+// LOOP:         %[[RES:.*]]:4 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C0:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
+// The next step's tiles, clamped to the last step.
+// LOOP:           %[[NA:.*]] = vector.load %{{.*}} : memref<32x16xf16, strided<[64, 1], offset: ?>>, vector<8xf16>
+// LOOP:           %[[NB:.*]] = vector.load %{{.*}} : memref<16x32xf16, strided<[32, 1], offset: ?>>, vector<8xf16>
+// LOOP:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// LOOP:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// LOOP:           nvgpu.mma.sync
+// LOOP:           gpu.barrier
+// LOOP-NEXT:      vector.store %[[NA]]
+// LOOP-NEXT:      vector.store %[[NB]]
+// LOOP-NEXT:      gpu.barrier
+// LOOP:           scf.yield
+// After the loop, the fragments go to the running sum once.
+// LOOP-COUNT-16: memref.store %{{.*}} : memref<32x32xf32>
+// LOOP:         gpu.barrier
+#mk2 = affine_map<(m, n, k) -> (m, k)>
+#kn2 = affine_map<(m, n, k) -> (k, n)>
+#mn2 = affine_map<(m, n, k) -> (m, n)>
+#id2 = affine_map<(m, n) -> (m, n)>
+func.func @gemm_k_loop(%a: memref<64x64xf16>, %b: memref<64x32xf16>, %out: memref<64x32xf16>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%blk) in (2) {
+    %off = arith.muli %blk, %c32 : index
+    %arows = memref.subview %a[%off, 0] [32, 64] [1, 1] : memref<64x64xf16> to memref<32x64xf16, strided<[64, 1], offset: ?>>
+    %acc = memref.alloc() : memref<32x32xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
+    scf.for %k = %c0 to %c64 step %c16 {
+      %at = memref.subview %arows[0, %k] [32, 16] [1, 1] : memref<32x64xf16, strided<[64, 1], offset: ?>> to memref<32x16xf16, strided<[64, 1], offset: ?>>
+      %abuf = memref.alloc() : memref<32x24xf16>
+      %as = memref.subview %abuf[0, 0] [32, 16] [1, 1] : memref<32x24xf16> to memref<32x16xf16, strided<[24, 1]>>
+      linalg.copy ins(%at : memref<32x16xf16, strided<[64, 1], offset: ?>>) outs(%as : memref<32x16xf16, strided<[24, 1]>>)
+      %bt = memref.subview %b[%k, 0] [16, 32] [1, 1] : memref<64x32xf16> to memref<16x32xf16, strided<[32, 1], offset: ?>>
+      %bbuf = memref.alloc() : memref<16x40xf16>
+      %bs = memref.subview %bbuf[0, 0] [16, 32] [1, 1] : memref<16x40xf16> to memref<16x32xf16, strided<[40, 1]>>
+      linalg.copy ins(%bt : memref<16x32xf16, strided<[32, 1], offset: ?>>) outs(%bs : memref<16x32xf16, strided<[40, 1]>>)
+      linalg.generic {indexing_maps = [#mk2, #kn2, #mn2], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%as, %bs : memref<32x16xf16, strided<[24, 1]>>, memref<16x32xf16, strided<[40, 1]>>)
+          outs(%acc : memref<32x32xf32>) {
+      ^bb0(%x: f16, %y: f16, %s: f32):
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = arith.mulf %xf, %yf : f32
+        %r = arith.addf %s, %p : f32
+        linalg.yield %r : f32
+      }
+    }
+    %o = memref.subview %out[%off, 0] [32, 32] [1, 1] : memref<64x32xf16> to memref<32x32xf16, strided<[32, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<32x32xf32>) outs(%o : memref<32x32xf16, strided<[32, 1], offset: ?>>) {
+    ^bb0(%x: f32, %y: f16):
+      %t = arith.truncf %x : f32 to f16
+      linalg.yield %t : f16
+    }
+  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  return
+}
