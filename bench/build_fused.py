@@ -36,8 +36,15 @@ WORKLOADS = [
     # ../shared/docs/baselines.md
     ("attention", "attention", (32, 12, 512, 64), "f16", True),
     ("attention", "attention", (4, 32, 2048, 128), "f16", True),
+    ("attention", "attention", (8, 16, 1024, 64), "f16", True),
+    ("attention", "attention", (1, 32, 4096, 128), "f16", True),
+    ("attention", "attention", (16, 12, 128, 64), "f16", True),
+    ("attention", "attention", (64, 12, 256, 64), "f16", True),
     ("gemm", "gemm", (8192, 4096, 4096), "f16", True),
+    ("gemm", "gemm", (16384, 3072, 768), "f16", True),
+    ("gemm", "gemm", (4096, 11008, 4096), "f16", True),
     ("mlp", "mlp", (16384, 768, 3072), "f16", True),
+    ("mlp", "mlp", (8192, 4096, 11008), "f16", True),
     ("gemm_chain", "gemm_chain", (8192, (1024, 1024, 1024)), "f16", True),
     ("lstm_cell", "lstm_cell", (256, 1024, 1024), "f16", True),
 ]
