@@ -252,6 +252,40 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   return est;
 }
 
+double mlir::smap::idealSeconds(const SpaceMappingGraph &smg,
+                                TargetAttr target) {
+  double bytes = 0, tensorFlops = 0, scalarFlops = 0;
+  GraphOp graph = smg.getGraph();
+  auto tensorBytes = [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type ? static_cast<double>(type.getNumElements()) * elementBytes(v)
+                : 0.0;
+  };
+  for (BlockArgument arg : graph.getBody().getArguments())
+    bytes += tensorBytes(arg);
+  for (Value out : graph.getYield().getValues())
+    bytes += tensorBytes(out);
+  for (const Space &space : smg.getSpaces()) {
+    if (space.role != MemberRole::Compute)
+      continue;
+    double points = opsPerPoint(space.op);
+    for (unsigned d : space.dims)
+      points *= smg.getDims()[d].extent;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+    bool halfOperands =
+        linalgOp &&
+        llvm::any_of(linalgOp.getDpsInputOperands(), [](OpOperand *operand) {
+          auto type = dyn_cast<ShapedType>(operand->get().getType());
+          return type && type.getElementType().isF16();
+        });
+    (isContraction(space) && halfOperands ? tensorFlops : scalarFlops) +=
+        points;
+  }
+  return std::max(bytes / (target.getBandwidthGbps() * 1e9),
+                  tensorFlops / (target.getF16Gflops() * 1e9) +
+                      scalarFlops / (target.getF32Gflops() * 1e9));
+}
+
 static SmallVector<int64_t> tileOptions(int64_t extent) {
   SmallVector<int64_t> options;
   for (int64_t p = 1; p < extent; p *= 2)

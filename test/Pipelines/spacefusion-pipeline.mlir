@@ -41,11 +41,19 @@
 // LOOPS: scf.for
 // LOOPS-NOT: smap.{{graph|spatial_slice|temporal_slice}}
 
-// The LSTM cell on the H200 (partitioned): each part's blocks slice only
-// dims all its outputs have, and the second part's k1 keeps its name inside
-// the unit-row blocks, where its temporal slice is materialized.
+// The LSTM cell on the H200: partitioned into its two GEMMs and the gates
+// (the fused second part was predicted 5x slower than the parts); each
+// part's blocks slice only dims all its outputs have.
 // RUN: spacefusion-opt --spacefusion-pipeline=target=sm_90a %examples/lstm_cell.mlir \
 // RUN:   | FileCheck %s --check-prefix=LSTM
 // LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>, #smap.dim<"l", 1024, parallel>] tiles [4, 128]
-// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>] tiles [1]
-// LSTM: smap.temporal_slice #smap.dim<"k1", 256, temporal> step 32
+// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>, #smap.dim<"l", 1024, parallel>] tiles [4, 128]
+// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>] tiles [8]
+
+// A dim named after another (l1) keeps its name inside unit-row blocks,
+// where its temporal slice is materialized.
+// RUN: spacefusion-opt --smap-form-graphs --smap-set-target=target=cpu --smap-analyze \
+// RUN:   '--smap-schedule=spatial=m:1 temporal=l1:32' --smap-spatial-slice --smap-temporal-slice \
+// RUN:   %examples/gemm_chain.mlir | FileCheck %s --check-prefix=UNITROWS
+// UNITROWS: smap.spatial_slice [#smap.dim<"m", 1024, parallel>] tiles [1]
+// UNITROWS: smap.temporal_slice #smap.dim<"l1", 256, temporal> step 32

@@ -56,6 +56,11 @@ ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
                                   const ScheduleCandidate &candidate,
                                   TargetAttr target);
 
+/// A lower bound on the graph's time on `target`: its FLOPs at the peak
+/// rates (tensor cores for contractions reading 16-bit floats) or its
+/// inputs and outputs moved once at the peak bandwidth, whichever is longer.
+double idealSeconds(const SpaceMappingGraph &smg, TargetAttr target);
+
 /// The best and second-best fitting candidates of a search, and how many
 /// candidates were tried.
 struct ScheduleSearch {

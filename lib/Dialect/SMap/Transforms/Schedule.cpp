@@ -35,8 +35,8 @@ parseSliceOption(MLIRContext *ctx, ArrayRef<std::string> entries,
     auto [dim, size] = entry.split(':');
     int64_t value;
     if (dim.empty() || size.getAsInteger(10, value) || value <= 0) {
-      error = "expected dim:size with a positive size, got '" + entry.str() +
-              "'";
+      error =
+          "expected dim:size with a positive size, got '" + entry.str() + "'";
       return failure();
     }
     sizes.push_back({StringAttr::get(ctx, dim), value});
@@ -57,6 +57,19 @@ static std::string describe(const SpaceMappingGraph &smg,
       .str();
 }
 
+/// How good a cut is: whether both parts have a fitting schedule, and the
+/// predicted time of both (which includes the cut intermediate's round trip
+/// through global memory).
+struct CutQuality {
+  bool bothFit = false;
+  double seconds = 0;
+  double cutBytes = 0;
+};
+
+/// A fused schedule predicted this many times slower than the graph's ideal
+/// time is compared with the best partition.
+static constexpr double kPartitionCheckRatio = 10.0;
+
 struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
   using Base::Base;
 
@@ -69,8 +82,15 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
   }
 
   LogicalResult scheduleGraph(GraphOp graph);
-  LogicalResult partitionGraph(const SpaceMappingGraph &smg,
-                               TargetAttr target, const std::string &why);
+  LogicalResult partitionGraph(const SpaceMappingGraph &smg, TargetAttr target,
+                               const std::string &why);
+  /// The cut after which both parts fit and run fastest (or, when none
+  /// fits, the one that moves the fewest bytes).
+  std::optional<std::pair<unsigned, CutQuality>>
+  findBestCut(const SpaceMappingGraph &smg, TargetAttr target);
+  LogicalResult splitAtCut(const SpaceMappingGraph &smg, TargetAttr target,
+                           unsigned cut, const CutQuality &quality,
+                           const std::string &why);
 };
 
 } // namespace
@@ -130,6 +150,28 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
   }
 
   ScheduleSearch search = searchSchedules(*smg, target);
+  unsigned computeOps = llvm::count_if(smg->getSpaces(), [](const Space &s) {
+    return s.role == MemberRole::Compute;
+  });
+  // A fused schedule far from the graph's ideal time (one block cannot hold
+  // what a fused contraction chain needs, as in a wide MLP) is compared
+  // with the best partition; the partition wins when predicted twice as
+  // fast.
+  if (search.best && partition && computeOps >= 2 &&
+      search.best->second.seconds >
+          kPartitionCheckRatio * idealSeconds(*smg, target)) {
+    std::optional<std::pair<unsigned, CutQuality>> cut =
+        findBestCut(*smg, target);
+    if (cut && cut->second.bothFit &&
+        cut->second.seconds * 2 < search.best->second.seconds) {
+      std::string why = llvm::formatv(
+          "the best fused schedule ({0}) is predicted at {1:F2} us, the "
+          "parts at {2:F2} us",
+          formatCandidate(*smg, search.best->first),
+          search.best->second.seconds * 1e6, cut->second.seconds * 1e6);
+      return splitAtCut(*smg, target, cut->first, cut->second, why);
+    }
+  }
   if (search.best) {
     auto &[candidate, est] = *search.best;
     graph.setScheduleAttr(getScheduleAttr(*smg, candidate, est));
@@ -141,20 +183,15 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
                                search.runnerUp->second.seconds * 1e6)
                      .str();
     message += "; " + std::to_string(search.tried) + " candidates";
-    remark::passed(graph.getLoc(), remarkOpts("schedule", "chosen"))
-        << message;
+    remark::passed(graph.getLoc(), remarkOpts("schedule", "chosen")) << message;
     return success();
   }
 
-  std::string why = "no schedule fits target '" + target.getName().str() +
-                    "'";
+  std::string why = "no schedule fits target '" + target.getName().str() + "'";
   if (search.smallest)
     why += ": the smallest candidate (" +
            formatCandidate(*smg, search.smallest->first) + ") " +
            search.smallest->second.overBudget;
-  unsigned computeOps = llvm::count_if(smg->getSpaces(), [](const Space &s) {
-    return s.role == MemberRole::Compute;
-  });
   if (!partition || computeOps < 2)
     return graph.emitError(why);
   return partitionGraph(*smg, target, why);
@@ -230,15 +267,6 @@ static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
   return {a, b};
 }
 
-/// How good a cut is: whether both parts have a fitting schedule, and the
-/// predicted time of both (which includes the cut intermediate's round trip
-/// through global memory).
-struct CutQuality {
-  bool bothFit = false;
-  double seconds = 0;
-  double cutBytes = 0;
-};
-
 static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target) {
   // Split a clone whose results stay alive as the original's are, evaluate
   // the parts, then remove everything the trial created.
@@ -249,9 +277,8 @@ static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target) {
   OpBuilder builder(graph);
   builder.setInsertionPointAfter(graph);
   auto trial = cast<GraphOp>(builder.clone(*graph));
-  UnrealizedConversionCastOp::create(builder, graph.getLoc(),
-                                     trial.getResultTypes(),
-                                     trial.getResults());
+  UnrealizedConversionCastOp::create(
+      builder, graph.getLoc(), trial.getResultTypes(), trial.getResults());
   auto [a, b] = splitGraph(trial, cut, target);
   Operation *second = b.getOperation();
 
@@ -265,8 +292,8 @@ static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target) {
   quality.bothFit = true;
   for (GraphOp part : {a, b}) {
     FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(part);
-    ScheduleSearch search = succeeded(smg) ? searchSchedules(*smg, target)
-                                           : ScheduleSearch();
+    ScheduleSearch search =
+        succeeded(smg) ? searchSchedules(*smg, target) : ScheduleSearch();
     if (!search.best) {
       quality.bothFit = false;
       continue;
@@ -279,38 +306,47 @@ static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target) {
   return quality;
 }
 
-LogicalResult SchedulePass::partitionGraph(const SpaceMappingGraph &smg,
-                                           TargetAttr target,
-                                           const std::string &why) {
+std::optional<std::pair<unsigned, CutQuality>>
+SchedulePass::findBestCut(const SpaceMappingGraph &smg, TargetAttr target) {
+  GraphOp graph = smg.getGraph();
+  // Prefer cuts after which both parts fit, then the fastest pair.
+  std::optional<std::pair<unsigned, CutQuality>> best;
+  for (unsigned cut : getCutPoints(graph)) {
+    CutQuality q = evaluateCut(graph, cut, target);
+    bool better = !best || (q.bothFit && !best->second.bothFit) ||
+                  (q.bothFit == best->second.bothFit &&
+                   (q.bothFit ? q.seconds < best->second.seconds
+                              : q.cutBytes < best->second.cutBytes));
+    if (better)
+      best = {cut, q};
+  }
+  return best;
+}
+
+LogicalResult SchedulePass::splitAtCut(const SpaceMappingGraph &smg,
+                                       TargetAttr target, unsigned cut,
+                                       const CutQuality &quality,
+                                       const std::string &why) {
   GraphOp graph = smg.getGraph();
   SmallVector<Operation *> ops;
   for (Operation &op : graph.getBody().front().without_terminator())
     ops.push_back(&op);
-
-  // Prefer cuts after which both parts fit, then the fastest pair.
-  std::optional<unsigned> bestCut;
-  CutQuality best;
-  for (unsigned cut : getCutPoints(graph)) {
-    CutQuality q = evaluateCut(graph, cut, target);
-    bool better = !bestCut || (q.bothFit && !best.bothFit) ||
-                  (q.bothFit == best.bothFit &&
-                   (q.bothFit ? q.seconds < best.seconds
-                              : q.cutBytes < best.cutBytes));
-    if (better) {
-      bestCut = cut;
-      best = q;
-    }
-  }
-  if (!bestCut)
-    return graph.emitError(why);
-
   remark::analysis(graph.getLoc(), remarkOpts("schedule", "partition"))
-      << (why + "; partitioned before " +
-          smg.lookupSpace(ops[*bestCut])->name + ", the cut moves " +
-          std::to_string(static_cast<int64_t>(best.cutBytes)) +
+      << (why + "; partitioned before " + smg.lookupSpace(ops[cut])->name +
+          ", the cut moves " +
+          std::to_string(static_cast<int64_t>(quality.cutBytes)) +
           " bytes through global memory");
-  auto [a, b] = splitGraph(graph, *bestCut, target);
+  auto [a, b] = splitGraph(graph, cut, target);
   if (failed(scheduleGraph(a)) || failed(scheduleGraph(b)))
     return failure();
   return success();
+}
+
+LogicalResult SchedulePass::partitionGraph(const SpaceMappingGraph &smg,
+                                           TargetAttr target,
+                                           const std::string &why) {
+  std::optional<std::pair<unsigned, CutQuality>> cut = findBestCut(smg, target);
+  if (!cut)
+    return smg.getGraph().emitError(why);
+  return splitAtCut(smg, target, cut->first, cut->second, why);
 }

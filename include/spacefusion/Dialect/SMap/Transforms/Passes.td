@@ -180,7 +180,11 @@ def SMapSchedule : Pass<"smap-schedule"> {
     cut between two of its ops where the cut intermediate costs the least
     global traffic, each part becomes its own `smap.graph`, and each is
     scheduled in turn; a remark says why and where. A single op that does
-    not fit is an error.
+    not fit is an error. A graph whose best fused schedule is predicted more
+    than 10x slower than its ideal time (its FLOPs at peak, or its inputs
+    and outputs moved once) is also compared with its best partition, and
+    partitioned when the parts are predicted at least twice as fast (a wide
+    MLP whose hidden tile cannot stay on chip becomes two GEMM kernels).
 
     ```mlir
     %0 = smap.graph(...) -> (...) attributes {
@@ -196,7 +200,8 @@ def SMapSchedule : Pass<"smap-schedule"> {
     ListOption<"temporal", "temporal", "std::string",
                "Force the temporal slice, as a dim:size entry (e.g. l:64)">,
     Option<"partition", "partition", "bool", /*default=*/"true",
-           "Partition graphs that no schedule fits">
+           "Partition graphs that no schedule fits, or whose parts are "
+           "predicted much faster than the fused graph">
   ];
   let dependentDialects = ["::mlir::smap::SMapDialect"];
 }
