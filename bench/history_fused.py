@@ -23,6 +23,8 @@ VERSIONS = [
                                "the MLP's weights)"),
     ("v11-constants-in-kernels", "constants sunk into the kernels before outlining (immediates instead of kernel "
                                  "parameters)"),
+    ("v12-cost-based-partition", "a fused schedule predicted far slower than its parts is partitioned (wide MLP, "
+                                 "LSTM cell); all baseline shapes"),
 ]
 
 
