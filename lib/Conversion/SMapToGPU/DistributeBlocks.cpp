@@ -10,19 +10,23 @@
 // its blocks (smap-lower-to-loops{blocks-as-forall}); this pass makes it a
 // gpu.launch with one thread block per spatial block, in which
 //
-//  * every buffer the block allocates (tiles of intermediates, the temporal
-//    state) gets a fixed place in dynamic shared memory;
-//  * every linalg op and copy is distributed over the block's threads: the
-//    parallel iterations, linearized with the output's last dim fastest so
-//    that neighbouring threads touch neighbouring elements, are strided by
-//    the thread count; each thread runs the reduction loops of its
-//    iterations with the accumulator in registers;
+//  * every buffer the block allocates (staged operand tiles, intermediate
+//    tiles, the temporal state) gets a fixed place in dynamic shared memory,
+//    or in a per-block global scratch region when shared memory is short;
+//  * copies are strided over the threads (16-byte vectors where alignment
+//    is provable; all loads before the stores when each thread has few);
+//  * contractions with f16 operands run on tensor cores (mma.sync m16n8k16,
+//    ldmatrix fragments from shared memory), with their accumulators in
+//    registers across the temporal loop when they end its step;
+//  * every other linalg op is distributed over the threads: the parallel
+//    iterations, linearized with the output's last dim fastest so that
+//    neighbouring threads touch neighbouring elements, are strided by the
+//    thread count; each thread runs the reduction loops of its iterations
+//    with the accumulator in registers;
 //  * a barrier follows each distributed op, since the next one may read
 //    what another thread wrote;
-//  * the temporal loop runs uniformly in all threads.
-//
-// This is the CUDA-core baseline the tensor-core lowering replaces for
-// contractions; it is correct for every graph the slicers produce.
+//  * the temporal loop runs uniformly in all threads, and the tiles it
+//    stages from global memory are loaded one step ahead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,10 +89,9 @@ private:
       linalg::LinalgOp op, const struct MmaContraction &mma,
       scf::ForOp stateLoop = nullptr,
       const std::function<void(OpBuilder &)> &afterStep = nullptr);
-  /// Prefetches the staged operands of `loop`'s contraction one step
-  /// ahead; returns the stores that finish each step, or null.
-  std::function<void(OpBuilder &)>
-  prefetchStagedOperands(scf::ForOp loop, Operation *contraction);
+  /// Prefetches the tiles `loop` stages from global memory one step ahead;
+  /// returns the stores that finish each step, or null.
+  std::function<void(OpBuilder &)> prefetchStagedOperands(scf::ForOp loop);
   /// The contraction of `loop` whose accumulators can stay in registers
   /// across it, if any.
   std::optional<std::pair<linalg::LinalgOp, struct MmaContraction>>
@@ -867,8 +870,7 @@ static Value cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop,
 }
 
 std::function<void(OpBuilder &)>
-BlockDistributor::prefetchStagedOperands(scf::ForOp loop,
-                                         Operation *contraction) {
+BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
   // The staging copies: a tile whose position depends on the step copied
   // into a block buffer that nothing else in the step writes.
   SmallVector<linalg::CopyOp> copies;
@@ -894,7 +896,6 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop,
           llvm::is_contained(writer.getDpsInits(), copy.getOutputs()[0]))
         return nullptr;
   }
-  (void)contraction;
   Location loc = loop.getLoc();
   OpBuilder pre(loop);
   SmallVector<CopyPlan> plans;
@@ -1028,8 +1029,7 @@ LogicalResult BlockDistributor::distribute(Block &block) {
       // at the end of the step, after everything that reads them.
       std::function<void(OpBuilder &)> afterStep;
       if (prefetch)
-        afterStep = prefetchStagedOperands(
-            loop, hoistable ? hoistable->first.getOperation() : nullptr);
+        afterStep = prefetchStagedOperands(loop);
       if (hoistable)
         keepForLater = hoistable->first;
       if (failed(distribute(*loop.getBody())))
