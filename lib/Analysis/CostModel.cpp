@@ -95,15 +95,18 @@ static bool runsOnTensorCores(const Space &space,
       }))
     return false;
   unsigned reduced = space.reductions.front().first;
-  if (blockExtent(reduced) % 16)
-    return false;
   SmallVector<int64_t> parallel;
   for (unsigned d : space.dims)
     if (d != reduced && blockExtent(d) > 1)
       parallel.push_back(blockExtent(d));
+  // Either parallel dim may be the rows.
   return parallel.size() == 2 &&
-         ((parallel[0] % 16 == 0 && parallel[1] % 8 == 0) ||
-          (parallel[1] % 16 == 0 && parallel[0] % 8 == 0));
+         (fitsMmaSyncTile(parallel[0], parallel[1], blockExtent(reduced)) ||
+          fitsMmaSyncTile(parallel[1], parallel[0], blockExtent(reduced)));
+}
+
+bool mlir::smap::fitsMmaSyncTile(int64_t m, int64_t n, int64_t k) {
+  return m % 16 == 0 && n % 8 == 0 && k % 16 == 0;
 }
 
 ScheduleEstimate

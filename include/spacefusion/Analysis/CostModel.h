@@ -56,6 +56,10 @@ ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
                                   const ScheduleCandidate &candidate,
                                   TargetAttr target);
 
+/// Whether an m x n x k contraction tile is made of whole tiles of the
+/// tensor-core instruction the GPU lowering uses (mma.sync m16n8k16).
+bool fitsMmaSyncTile(int64_t m, int64_t n, int64_t k);
+
 /// A lower bound on the graph's time on `target`: its FLOPs at the peak
 /// rates (tensor cores for contractions reading 16-bit floats) or its
 /// inputs and outputs moved once at the peak bandwidth, whichever is longer.

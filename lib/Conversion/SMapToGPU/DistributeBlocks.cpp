@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Conversion/Passes.h"
 
@@ -66,8 +67,6 @@ public:
   unsigned registerAccumulators = 0;
   /// Loops whose staged operands are loaded one step ahead.
   unsigned prefetchedLoops = 0;
-  /// Whether to prefetch staged operands (see prefetchStagedOperands).
-  bool prefetch = true;
   /// Per-thread code already emitted inside a block being distributed.
   DenseSet<Operation *> alreadyDistributed;
 
@@ -165,6 +164,8 @@ struct MmaContraction {
   unsigned m, n, k;
   int64_t extentM, extentN, extentK;
   OpOperand *a, *b;
+  /// A warp tile is 16 x (8 nTiles); `warpTiles` of them cover the output.
+  int64_t nTiles, warpTiles;
 };
 } // namespace
 
@@ -211,8 +212,12 @@ static std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op) {
   mma.extentM = ranges[mma.m];
   mma.extentN = ranges[mma.n];
   mma.extentK = ranges[mma.k];
-  if (mma.extentM % 16 || mma.extentN % 8 || mma.extentK % 16)
+  if (!fitsMmaSyncTile(mma.extentM, mma.extentN, mma.extentK))
     return std::nullopt;
+  mma.nTiles = (mma.extentN / 8) % 4 == 0   ? 4
+               : (mma.extentN / 8) % 2 == 0 ? 2
+                                            : 1;
+  mma.warpTiles = (mma.extentM / 16) * (mma.extentN / (8 * mma.nTiles));
 
   auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
   Type ta = elementType(in0->get()), tb = elementType(in1->get());
@@ -311,14 +316,8 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   Value inGroup = arith::RemUIOp::create(b, loc, lane, index(b, 4));
   Value pairCol = arith::MulIOp::create(b, loc, inGroup, index(b, 2));
 
-  int64_t nTiles = 1;
-  for (int64_t candidate : {4, 2})
-    if ((mma.extentN / 8) % candidate == 0) {
-      nTiles = candidate;
-      break;
-    }
+  int64_t nTiles = mma.nTiles, warpTiles = mma.warpTiles;
   int64_t tilesN = mma.extentN / (8 * nTiles);
-  int64_t warpTiles = (mma.extentM / 16) * tilesN;
   unsigned numLoops = op.getNumLoops();
   Type f16 = Float16Type::get(ctx), f32 = Float32Type::get(ctx);
   auto aType = VectorType::get({4, 2}, f16);
@@ -362,6 +361,21 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   Value matrixRow = arith::RemUIOp::create(b, loc, lane, index(b, 8));
   Value matrixLow = arith::RemUIOp::create(b, loc, matrix, index(b, 2));
   Value matrixHigh = arith::DivUIOp::create(b, loc, matrix, index(b, 2));
+  // The (row, k) whose address lane l gives: matrix rows start at
+  // rowBase + 8 rowMatrix and k at kBase + 8 kMatrix, and the lane's row of
+  // its matrix advances the rows, or k with .trans.
+  auto laneRowAndK = [&](OpBuilder &lb, Value rowBase, Value rowMatrix,
+                         Value kBase, Value kMatrix, bool transpose) {
+    Value rowAt = add(lb, rowBase,
+                      arith::MulIOp::create(lb, loc, rowMatrix, index(lb, 8)));
+    Value kAt =
+        add(lb, kBase, arith::MulIOp::create(lb, loc, kMatrix, index(lb, 8)));
+    if (transpose)
+      kAt = add(lb, kAt, matrixRow);
+    else
+      rowAt = add(lb, rowAt, matrixRow);
+    return std::make_pair(rowAt, kAt);
+  };
   auto ldmatrix = [&](OpBuilder &lb, Value source, OpOperand *operand,
                       ArrayRef<Value> loopIndices, bool transpose,
                       int64_t tiles) -> Value {
@@ -424,16 +438,8 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
           Value aFragment;
           if (aRows) {
             // Matrix q holds rows 8 (q % 2) and k 8 (q / 2) of the tile.
-            Value mAt =
-                add(kb, row0,
-                    arith::MulIOp::create(kb, loc, matrixLow, index(kb, 8)));
-            Value kAt =
-                add(kb, k0,
-                    arith::MulIOp::create(kb, loc, matrixHigh, index(kb, 8)));
-            if (aTrans)
-              kAt = add(kb, kAt, matrixRow);
-            else
-              mAt = add(kb, mAt, matrixRow);
+            auto [mAt, kAt] =
+                laneRowAndK(kb, row0, matrixLow, k0, matrixHigh, aTrans);
             aFragment = ldmatrix(kb, aRows, mma.a,
                                  indicesAt(kb, mAt, zero, kAt), aTrans, 4);
           } else {
@@ -455,17 +461,8 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
               // Two n-tiles per ldmatrix.x4 (one when nTiles is 1):
               // matrix q holds k 8 (q % 2) of n-tile j + q / 2.
               int64_t tiles = nTiles == 1 ? 2 : 4;
-              Value nAt = add(kb, col0,
-                              add(kb, index(kb, 8 * j),
-                                  arith::MulIOp::create(kb, loc, matrixHigh,
-                                                        index(kb, 8))));
-              Value kAt =
-                  add(kb, k0,
-                      arith::MulIOp::create(kb, loc, matrixLow, index(kb, 8)));
-              if (bTrans)
-                kAt = add(kb, kAt, matrixRow);
-              else
-                nAt = add(kb, nAt, matrixRow);
+              auto [nAt, kAt] = laneRowAndK(kb, add(kb, col0, index(kb, 8 * j)),
+                                            matrixHigh, k0, matrixLow, bTrans);
               Value pair =
                   ldmatrix(kb, bRows, mma.b, indicesAt(kb, zero, nAt, kAt),
                            bTrans, tiles);
@@ -987,17 +984,11 @@ BlockDistributor::hoistableContraction(scf::ForOp loop) {
         return user != last && loop->isAncestor(user);
       }))
     return std::nullopt;
-  int64_t nTiles = 1;
-  for (int64_t candidate : {4, 2})
-    if ((mma->extentN / 8) % candidate == 0) {
-      nTiles = candidate;
-      break;
-    }
-  int64_t warpTiles = (mma->extentM / 16) * (mma->extentN / (8 * nTiles));
   int64_t warps = threads / 32;
   // Every warp owns the same number of tiles, and their accumulators fit
   // in 128 registers per thread.
-  if (warpTiles % warps || (warpTiles / warps) * nTiles * 4 > 128)
+  if (mma->warpTiles % warps ||
+      (mma->warpTiles / warps) * mma->nTiles * 4 > 128)
     return std::nullopt;
   return std::make_pair(op, *mma);
 }
@@ -1027,9 +1018,7 @@ LogicalResult BlockDistributor::distribute(Block &block) {
       // Staged operands are loaded a step ahead (before the rest of the
       // step is distributed: the prefetch replaces their copies) and stored
       // at the end of the step, after everything that reads them.
-      std::function<void(OpBuilder &)> afterStep;
-      if (prefetch)
-        afterStep = prefetchStagedOperands(loop);
+      std::function<void(OpBuilder &)> afterStep = prefetchStagedOperands(loop);
       if (hoistable)
         keepForLater = hoistable->first;
       if (failed(distribute(*loop.getBody())))
