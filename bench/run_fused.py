@@ -6,9 +6,11 @@ median times of SpaceFusion's kernels against PyTorch eager, torch.compile,
 SDPA (FlashAttention-2 and cuDNN backends) for attention and cuBLAS for
 GEMM, in the same process.
 
-    python3 bench/run_fused.py build/fused-bundle OUTDIR
+    python3 bench/run_fused.py build/fused-bundle OUTDIR [--ours-only] [--only REGEX]
 
-Writes OUTDIR/fused.json and OUTDIR/fused.md.
+Writes OUTDIR/fused.json and OUTDIR/fused.md. `--ours-only` skips the
+baselines and `--only` keeps the bundle directories matching REGEX (quick
+checks while developing; the recorded results use neither).
 """
 import datetime
 import json
@@ -97,12 +99,22 @@ def median_ms(call):
 
 
 def main():
-    bundle, out = sys.argv[1], sys.argv[2]
+    import argparse
+    import re
+    parser = argparse.ArgumentParser(description="Runs the compute-bound fused graphs on the GPU.")
+    parser.add_argument("bundle")
+    parser.add_argument("out")
+    parser.add_argument("--ours-only", action="store_true", help="skip the baselines")
+    parser.add_argument("--only", default="", help="bundle directories matching this regex")
+    options = parser.parse_args()
+    bundle, out = options.bundle, options.out
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(bundle, "manifest.json")) as f:
         manifest = json.load(f)
     results = []
     for entry in manifest:
+        if options.only and not re.search(options.only, entry.get("dir") or ""):
+            continue
         name, args, dtype = entry["workload"], entry["args"], entry["dtype"]
         row = {"workload": entry["tag"], "args": args, "dtype": dtype, "timed": entry["timed"]}
         if not entry.get("dir"):
@@ -143,7 +155,7 @@ def main():
             fl = flops(name, args)
             bound_call = module.bind(*inputs, *outputs)
             row["spacefusion_ms"] = median_ms(bound_call)
-            for label, fn in baselines(name, args).items():
+            for label, fn in ({} if options.ours_only else baselines(name, args)).items():
                 try:
                     fn(*inputs)
                     row[label + "_ms"] = median_ms(lambda: fn(*inputs))

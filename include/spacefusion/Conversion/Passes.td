@@ -232,7 +232,12 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "Run contractions with f16 operands in memory on tensor cores "
            "(nvgpu.mma.sync m16n8k16, f32 accumulators; an f32 operand "
            "computed in the block is rounded to f16); false keeps every "
-           "contraction on CUDA cores">
+           "contraction on CUDA cores">,
+    Option<"rowFragments", "row-fragments", "bool", /*default=*/"true",
+           "When every intermediate of a block is indexed by its rows and a "
+           "tensor-core contraction writes one, give each warp 16 rows and "
+           "keep the row tiles in registers in the mma.sync accumulator "
+           "layout (register-level fusion between contractions)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",

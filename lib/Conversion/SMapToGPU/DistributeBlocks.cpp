@@ -30,6 +30,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockDistributor.h"
+
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Conversion/Passes.h"
@@ -48,62 +50,6 @@ namespace smap {
 
 using namespace mlir;
 using namespace mlir::smap;
-
-namespace {
-
-/// Distributes the ops of one block body over its threads.
-class BlockDistributor {
-public:
-  BlockDistributor(Value tid, int64_t threads, bool tensorCores)
-      : tid(tid), threads(threads), tensorCores(tensorCores) {}
-
-  LogicalResult distribute(Block &block);
-  std::string whyNot;
-  /// Contractions run on tensor cores / on CUDA cores.
-  unsigned mmaContractions = 0, simtContractions = 0;
-  /// Tensor-core operands loaded with ldmatrix from shared memory.
-  unsigned ldmatrixOperands = 0;
-  /// Contractions whose accumulators stay in registers across a loop.
-  unsigned registerAccumulators = 0;
-  /// Loops whose staged operands are loaded one step ahead.
-  unsigned prefetchedLoops = 0;
-  /// Per-thread code already emitted inside a block being distributed.
-  DenseSet<Operation *> alreadyDistributed;
-
-private:
-  /// The contraction distributed after the rest of its loop.
-  Operation *keepForLater = nullptr;
-
-public:
-private:
-  /// One thread-strided loop over `parallelExtents` (row-major, the last
-  /// fastest), calling `body` with the delinearized indices.
-  void buildStridedLoop(OpBuilder &b, Location loc,
-                        ArrayRef<int64_t> parallelExtents,
-                        function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
-  LogicalResult distributeLinalg(linalg::LinalgOp op);
-  /// With `stateLoop`, the accumulators stay in registers across that
-  /// loop (see hoistableContraction).
-  scf::ForOp distributeContractionOnTensorCores(
-      linalg::LinalgOp op, const struct MmaContraction &mma,
-      scf::ForOp stateLoop = nullptr,
-      const std::function<void(OpBuilder &)> &afterStep = nullptr);
-  /// Prefetches the tiles `loop` stages from global memory one step ahead;
-  /// returns the stores that finish each step, or null.
-  std::function<void(OpBuilder &)> prefetchStagedOperands(scf::ForOp loop);
-  /// The contraction of `loop` whose accumulators can stay in registers
-  /// across it, if any.
-  std::optional<std::pair<linalg::LinalgOp, struct MmaContraction>>
-  hoistableContraction(scf::ForOp loop);
-  /// A copy between same-shaped buffers (memref.copy, linalg.copy).
-  void distributeCopy(Operation *op, Value source, Value target);
-
-  Value tid;
-  int64_t threads;
-  bool tensorCores;
-};
-
-} // namespace
 
 /// The row-major indices (the last fastest) of `linear` in `extents`.
 static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
@@ -142,9 +88,9 @@ void BlockDistributor::buildStridedLoop(
       });
 }
 
-/// The indices of `map`'s results given the loop indices.
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                                   ArrayRef<Value> loopIndices) {
+SmallVector<Value> mlir::smap::applyMap(OpBuilder &b, Location loc,
+                                        AffineMap map,
+                                        ArrayRef<Value> loopIndices) {
   SmallVector<Value> indices;
   for (AffineExpr expr : map.getResults()) {
     if (auto dim = dyn_cast<AffineDimExpr>(expr))
@@ -156,25 +102,13 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   return indices;
 }
 
-namespace {
-/// A contraction C[m, n] += A[m, k] * B[k, n] the tensor cores can run, in
-/// any operand layout and with unit batch dims: `m`, `n`, `k` are loop
-/// positions.
-struct MmaContraction {
-  unsigned m, n, k;
-  int64_t extentM, extentN, extentK;
-  OpOperand *a, *b;
-  /// A warp tile is 16 x (8 nTiles); `warpTiles` of them cover the output.
-  int64_t nTiles, warpTiles;
-};
-} // namespace
-
 /// Matches a contraction for `nvgpu.mma.sync` m16n8k16: f32 accumulators,
 /// operands f16 in memory (one of them may be an f32 intermediate, rounded
 /// to f16 as FlashAttention rounds its probabilities), a body `acc + x * y`
 /// with x, y the operands or their extensions, and extents that are
 /// multiples of the instruction's tile.
-static std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op) {
+std::optional<MmaContraction>
+mlir::smap::matchMmaContraction(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -293,12 +227,147 @@ static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
       subview.getMixedSizes(), subview.getMixedStrides());
 }
 
+Value MmaFragmentLoader::index(OpBuilder &b, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value MmaFragmentLoader::add(OpBuilder &b, Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+MmaFragmentLoader::MmaFragmentLoader(OpBuilder &b, linalg::LinalgOp op,
+                                     const MmaContraction &mma, Value lane)
+    : op(op), mma(mma), loc(op.getLoc()) {
+  group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
+  inGroup = arith::RemUIOp::create(b, loc, lane, index(b, 4));
+  pairCol = arith::MulIOp::create(b, loc, inGroup, index(b, 2));
+  // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8. Without
+  // .trans the matrix rows are the operand's rows (m for A, n for B) with k
+  // contiguous; with .trans they are k rows with m (n) contiguous.
+  aRows = ldmatrixSource(op, mma.a, mma.k);
+  if (!aRows && (aRows = ldmatrixSource(op, mma.a, mma.m)))
+    aTrans = true;
+  bRows = ldmatrixSource(op, mma.b, mma.k);
+  if (!bRows && (bRows = ldmatrixSource(op, mma.b, mma.n)))
+    bTrans = true;
+  Value matrix = arith::DivUIOp::create(b, loc, lane, index(b, 8));
+  matrixRow = arith::RemUIOp::create(b, loc, lane, index(b, 8));
+  matrixLow = arith::RemUIOp::create(b, loc, matrix, index(b, 2));
+  matrixHigh = arith::DivUIOp::create(b, loc, matrix, index(b, 2));
+}
+
+/// Loop indices with the unit dims at 0 and m, n, k as given.
+SmallVector<Value> MmaFragmentLoader::indicesAt(OpBuilder &b, Value m, Value n,
+                                                Value k) {
+  SmallVector<Value> indices(op.getNumLoops(), index(b, 0));
+  indices[mma.m] = m;
+  indices[mma.n] = n;
+  indices[mma.k] = k;
+  return indices;
+}
+
+Value MmaFragmentLoader::loadHalf(OpBuilder &b, OpOperand *operand,
+                                  ArrayRef<Value> loopIndices) {
+  Value v = memref::LoadOp::create(
+      b, loc, operand->get(),
+      applyMap(b, loc, op.getMatchingIndexingMap(operand), loopIndices));
+  return v.getType().isF16()
+             ? v
+             : arith::TruncFOp::create(b, loc, b.getF16Type(), v);
+}
+
+/// The (row, k) whose address lane l gives: matrix rows start at
+/// rowBase + 8 rowMatrix and k at kBase + 8 kMatrix, and the lane's row of
+/// its matrix advances the rows, or k with .trans.
+std::pair<Value, Value>
+MmaFragmentLoader::laneRowAndK(OpBuilder &b, Value rowBase, Value rowMatrix,
+                               Value kBase, Value kMatrix, bool transpose) {
+  Value rowAt =
+      add(b, rowBase, arith::MulIOp::create(b, loc, rowMatrix, index(b, 8)));
+  Value kAt =
+      add(b, kBase, arith::MulIOp::create(b, loc, kMatrix, index(b, 8)));
+  if (transpose)
+    kAt = add(b, kAt, matrixRow);
+  else
+    rowAt = add(b, rowAt, matrixRow);
+  return {rowAt, kAt};
+}
+
+Value MmaFragmentLoader::ldmatrix(OpBuilder &b, Value source,
+                                  OpOperand *operand,
+                                  ArrayRef<Value> loopIndices, bool transpose,
+                                  int64_t tiles) {
+  return nvgpu::LdMatrixOp::create(
+      b, loc, VectorType::get({tiles, 2}, b.getF16Type()), source,
+      applyMap(b, loc, op.getMatchingIndexingMap(operand), loopIndices),
+      b.getBoolAttr(transpose), b.getI32IntegerAttr(tiles));
+}
+
+Value MmaFragmentLoader::loadA(OpBuilder &b, Value row0, Value k0) {
+  Value zero = index(b, 0);
+  if (aRows) {
+    // Matrix q holds rows 8 (q % 2) and k 8 (q / 2) of the tile.
+    auto [mAt, kAt] = laneRowAndK(b, row0, matrixLow, k0, matrixHigh, aTrans);
+    return ldmatrix(b, aRows, mma.a, indicesAt(b, mAt, zero, kAt), aTrans, 4);
+  }
+  // A register r: row group + 8 (r % 2), k 2 * inGroup + 8 (r / 2) + e.
+  SmallVector<Value> elements;
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t e = 0; e < 2; ++e) {
+      Value m = add(b, row0, add(b, group, index(b, 8 * (r % 2))));
+      Value k = add(b, k0, add(b, pairCol, index(b, 8 * (r / 2) + e)));
+      elements.push_back(loadHalf(b, mma.a, indicesAt(b, m, zero, k)));
+    }
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({4, 2}, b.getF16Type()), elements);
+}
+
+SmallVector<Value> MmaFragmentLoader::loadB(OpBuilder &b, Value col0, Value k0,
+                                            int64_t nTiles) {
+  Value zero = index(b, 0);
+  auto bType = VectorType::get({2, 2}, b.getF16Type());
+  SmallVector<Value> fragments;
+  for (int64_t j = 0; j < nTiles; ++j) {
+    if (bRows && j % 2 == 0) {
+      // Two n-tiles per ldmatrix.x4 (one, with .x2, for a last odd one):
+      // matrix q holds k 8 (q % 2) of n-tile j + q / 2.
+      int64_t tiles = j + 1 < nTiles ? 4 : 2;
+      auto [nAt, kAt] = laneRowAndK(b, add(b, col0, index(b, 8 * j)),
+                                    matrixHigh, k0, matrixLow, bTrans);
+      Value pair = ldmatrix(b, bRows, mma.b, indicesAt(b, zero, nAt, kAt),
+                            bTrans, tiles);
+      for (int64_t t = 0; t < tiles / 2; ++t) {
+        SmallVector<Value> elements;
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t e = 0; e < 2; ++e)
+            elements.push_back(vector::ExtractOp::create(
+                b, loc, pair, ArrayRef<int64_t>{2 * t + r, e}));
+        fragments.push_back(
+            vector::FromElementsOp::create(b, loc, bType, elements));
+      }
+      continue;
+    }
+    if (bRows)
+      continue;
+    // B register r: k 2 * inGroup + 8 r + e, column group.
+    SmallVector<Value> elements;
+    Value n = add(b, col0, add(b, group, index(b, 8 * j)));
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value k = add(b, k0, add(b, pairCol, index(b, 8 * r + e)));
+        elements.push_back(loadHalf(b, mma.b, indicesAt(b, zero, n, k)));
+      }
+    fragments.push_back(
+        vector::FromElementsOp::create(b, loc, bType, elements));
+  }
+  return fragments;
+}
+
 /// Each warp owns 16 x (8 * nTiles) tiles of the output, strided over the
 /// warps; for each, it loads the accumulator fragments, runs
-/// `nvgpu.mma.sync` m16n8k16 along k with operand fragments gathered per
-/// lane in the instruction's layout (lane = 4 * group + thread-in-group:
-/// A rows group and group + 8, B column group, two consecutive k per
-/// register), and stores the fragments back.
+/// `nvgpu.mma.sync` m16n8k16 along k with operand fragments from
+/// MmaFragmentLoader (lane = 4 * group + thread-in-group), and stores the
+/// fragments back.
 scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
     linalg::LinalgOp op, const MmaContraction &mma, scf::ForOp stateLoop,
     const std::function<void(OpBuilder &)> &afterStep) {
@@ -306,83 +375,29 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   // With `stateLoop`, the per-lane setup goes before that loop, which then
   // carries the accumulators.
   OpBuilder b(stateLoop ? stateLoop.getOperation() : op.getOperation());
-  MLIRContext *ctx = b.getContext();
   auto index = [&](OpBuilder &builder, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, v);
-  };
-  Value lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
-  Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
-  Value group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
-  Value inGroup = arith::RemUIOp::create(b, loc, lane, index(b, 4));
-  Value pairCol = arith::MulIOp::create(b, loc, inGroup, index(b, 2));
-
-  int64_t nTiles = mma.nTiles, warpTiles = mma.warpTiles;
-  int64_t tilesN = mma.extentN / (8 * nTiles);
-  unsigned numLoops = op.getNumLoops();
-  Type f16 = Float16Type::get(ctx), f32 = Float32Type::get(ctx);
-  auto aType = VectorType::get({4, 2}, f16);
-  auto bType = VectorType::get({2, 2}, f16);
-  auto cType = VectorType::get({2, 2}, f32);
-  Value init = op.getDpsInitOperand(0)->get();
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-
-  // Loop indices with the unit dims at 0 and m, n, k as given.
-  auto indicesAt = [&](OpBuilder &ib, Value m, Value n, Value k) {
-    SmallVector<Value> indices(numLoops, index(ib, 0));
-    indices[mma.m] = m;
-    indices[mma.n] = n;
-    indices[mma.k] = k;
-    return indices;
-  };
-  auto loadHalf = [&](OpBuilder &lb, OpOperand *operand,
-                      ArrayRef<Value> loopIndices) -> Value {
-    Value v = memref::LoadOp::create(
-        lb, loc, operand->get(),
-        applyMap(lb, loc, op.getMatchingIndexingMap(operand), loopIndices));
-    return v.getType().isF16() ? v : arith::TruncFOp::create(lb, loc, f16, v);
   };
   auto add = [&](OpBuilder &ab, Value x, Value y) -> Value {
     return arith::AddIOp::create(ab, loc, x, y);
   };
+  Value lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
+  Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
+  MmaFragmentLoader loader(b, op, mma, lane);
+  ldmatrixOperands += loader.ldmatrixOperands();
+  Value group = loader.group, pairCol = loader.pairCol;
 
-  // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8. Without
-  // .trans the matrix rows are the operand's rows (m for A, n for B) with k
-  // contiguous; with .trans they are k rows with m (n) contiguous.
-  Value aRows = ldmatrixSource(op, mma.a, mma.k);
-  bool aTrans = false;
-  if (!aRows && (aRows = ldmatrixSource(op, mma.a, mma.m)))
-    aTrans = true;
-  Value bRows = ldmatrixSource(op, mma.b, mma.k);
-  bool bTrans = false;
-  if (!bRows && (bRows = ldmatrixSource(op, mma.b, mma.n)))
-    bTrans = true;
-  ldmatrixOperands += (aRows ? 1 : 0) + (bRows ? 1 : 0);
-  Value matrix = arith::DivUIOp::create(b, loc, lane, index(b, 8));
-  Value matrixRow = arith::RemUIOp::create(b, loc, lane, index(b, 8));
-  Value matrixLow = arith::RemUIOp::create(b, loc, matrix, index(b, 2));
-  Value matrixHigh = arith::DivUIOp::create(b, loc, matrix, index(b, 2));
-  // The (row, k) whose address lane l gives: matrix rows start at
-  // rowBase + 8 rowMatrix and k at kBase + 8 kMatrix, and the lane's row of
-  // its matrix advances the rows, or k with .trans.
-  auto laneRowAndK = [&](OpBuilder &lb, Value rowBase, Value rowMatrix,
-                         Value kBase, Value kMatrix, bool transpose) {
-    Value rowAt = add(lb, rowBase,
-                      arith::MulIOp::create(lb, loc, rowMatrix, index(lb, 8)));
-    Value kAt =
-        add(lb, kBase, arith::MulIOp::create(lb, loc, kMatrix, index(lb, 8)));
-    if (transpose)
-      kAt = add(lb, kAt, matrixRow);
-    else
-      rowAt = add(lb, rowAt, matrixRow);
-    return std::make_pair(rowAt, kAt);
-  };
-  auto ldmatrix = [&](OpBuilder &lb, Value source, OpOperand *operand,
-                      ArrayRef<Value> loopIndices, bool transpose,
-                      int64_t tiles) -> Value {
-    return nvgpu::LdMatrixOp::create(
-        lb, loc, VectorType::get({tiles, 2}, f16), source,
-        applyMap(lb, loc, op.getMatchingIndexingMap(operand), loopIndices),
-        lb.getBoolAttr(transpose), lb.getI32IntegerAttr(tiles));
+  int64_t nTiles = mma.nTiles, warpTiles = mma.warpTiles;
+  int64_t tilesN = mma.extentN / (8 * nTiles);
+  unsigned numLoops = op.getNumLoops();
+  auto cType = VectorType::get({2, 2}, b.getF32Type());
+  Value init = op.getDpsInitOperand(0)->get();
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto indicesAt = [&](OpBuilder &ib, Value m, Value n) {
+    SmallVector<Value> indices(numLoops, index(ib, 0));
+    indices[mma.m] = m;
+    indices[mma.n] = n;
+    return indices;
   };
 
   // The warp tile `tile` (row-major over 16 x 8 nTiles tiles): its origin,
@@ -402,7 +417,7 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
                       int64_t i, int64_t e) {
     Value m = add(cb, row0, add(cb, group, index(cb, 8 * i)));
     Value n = add(cb, col0, add(cb, pairCol, index(cb, 8 * j + e)));
-    return applyMap(cb, loc, outMap, indicesAt(cb, m, n, index(cb, 0)));
+    return applyMap(cb, loc, outMap, indicesAt(cb, m, n));
   };
   auto loadAccumulators = [&](OpBuilder &tb, Value row0, Value col0) {
     SmallVector<Value> accs;
@@ -429,68 +444,11 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   };
   auto accumulate = [&](OpBuilder &tb, Value row0, Value col0,
                         ValueRange accs) -> SmallVector<Value> {
-    Value zero = index(tb, 0);
     auto kLoop = scf::ForOp::create(
         tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
         [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
-          // A register r: row group + 8 (r % 2), k 2 * inGroup +
-          // 8 (r / 2) + e.
-          Value aFragment;
-          if (aRows) {
-            // Matrix q holds rows 8 (q % 2) and k 8 (q / 2) of the tile.
-            auto [mAt, kAt] =
-                laneRowAndK(kb, row0, matrixLow, k0, matrixHigh, aTrans);
-            aFragment = ldmatrix(kb, aRows, mma.a,
-                                 indicesAt(kb, mAt, zero, kAt), aTrans, 4);
-          } else {
-            SmallVector<Value> aElements;
-            for (int64_t r = 0; r < 4; ++r)
-              for (int64_t e = 0; e < 2; ++e) {
-                Value m = add(kb, row0, add(kb, group, index(kb, 8 * (r % 2))));
-                Value k =
-                    add(kb, k0, add(kb, pairCol, index(kb, 8 * (r / 2) + e)));
-                aElements.push_back(
-                    loadHalf(kb, mma.a, indicesAt(kb, m, zero, k)));
-              }
-            aFragment =
-                vector::FromElementsOp::create(kb, loc, aType, aElements);
-          }
-          SmallVector<Value> bFragments;
-          for (int64_t j = 0; j < nTiles; ++j) {
-            if (bRows && j % 2 == 0) {
-              // Two n-tiles per ldmatrix.x4 (one when nTiles is 1):
-              // matrix q holds k 8 (q % 2) of n-tile j + q / 2.
-              int64_t tiles = nTiles == 1 ? 2 : 4;
-              auto [nAt, kAt] = laneRowAndK(kb, add(kb, col0, index(kb, 8 * j)),
-                                            matrixHigh, k0, matrixLow, bTrans);
-              Value pair =
-                  ldmatrix(kb, bRows, mma.b, indicesAt(kb, zero, nAt, kAt),
-                           bTrans, tiles);
-              for (int64_t t = 0; t < tiles / 2; ++t) {
-                SmallVector<Value> elements;
-                for (int64_t r = 0; r < 2; ++r)
-                  for (int64_t e = 0; e < 2; ++e)
-                    elements.push_back(vector::ExtractOp::create(
-                        kb, loc, pair, ArrayRef<int64_t>{2 * t + r, e}));
-                bFragments.push_back(
-                    vector::FromElementsOp::create(kb, loc, bType, elements));
-              }
-              continue;
-            }
-            if (bRows)
-              continue;
-            // B register r: k 2 * inGroup + 8 r + e, column group.
-            SmallVector<Value> bElements;
-            Value n = add(kb, col0, add(kb, group, index(kb, 8 * j)));
-            for (int64_t r = 0; r < 2; ++r)
-              for (int64_t e = 0; e < 2; ++e) {
-                Value k = add(kb, k0, add(kb, pairCol, index(kb, 8 * r + e)));
-                bElements.push_back(
-                    loadHalf(kb, mma.b, indicesAt(kb, zero, n, k)));
-              }
-            bFragments.push_back(
-                vector::FromElementsOp::create(kb, loc, bType, bElements));
-          }
+          Value aFragment = loader.loadA(kb, row0, k0);
+          SmallVector<Value> bFragments = loader.loadB(kb, col0, k0, nTiles);
           SmallVector<Value> next;
           for (int64_t j = 0; j < nTiles; ++j)
             next.push_back(nvgpu::MmaSyncOp::create(
@@ -1094,10 +1052,14 @@ struct BufferPlacement {
 /// global scratch buffer with one region per block, allocated around the
 /// launch.
 static FailureOr<BufferPlacement>
-placeBuffers(gpu::LaunchOp launch, int64_t smemLimit, std::string &why) {
+placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
+             const llvm::DenseSet<Value> &inRegisters, std::string &why) {
   Block &body = launch.getBody().front();
   SmallVector<memref::AllocOp> allocs;
-  body.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
+  body.walk([&](memref::AllocOp alloc) {
+    if (!inRegisters.contains(alloc.getResult()))
+      allocs.push_back(alloc);
+  });
   for (memref::AllocOp alloc : allocs) {
     MemRefType type = alloc.getType();
     if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
@@ -1256,6 +1218,18 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   }
   int64_t blocks = forall.getStaticUpperBound()[0];
   int64_t threads = forall->getAttrOfType<IntegerAttr>("smap.threads").getInt();
+  // Register-level fusion when the block's intermediates are all per row:
+  // one warp per 16 rows.
+  std::optional<RowSlabPlan> rowSlabs;
+  if (tensorCores && rowFragments) {
+    std::string whyNotRows;
+    rowSlabs = planRowSlabs(*forall.getBody(), whyNotRows);
+    if (rowSlabs)
+      threads = rowSlabs->rows * 2;
+    else
+      remark::missed(loc, remarkOpts("distribute-blocks", "row-fragments"))
+          << ("row tiles stay in shared memory: " + whyNotRows);
+  }
   int64_t smemLimit = 48 * 1024;
   if (auto target = forall->getAttrOfType<TargetAttr>("smap.target"))
     smemLimit = target.getSmemPerBlock();
@@ -1280,11 +1254,14 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   // Buffers first, so that the distribution sees which operands live in
   // shared memory (tensor-core fragments load those with ldmatrix).
   std::string why;
-  FailureOr<BufferPlacement> placement = placeBuffers(launch, smemLimit, why);
+  FailureOr<BufferPlacement> placement = placeBuffers(
+      launch, smemLimit,
+      rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(), why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
   BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores);
-  if (failed(distributor.distribute(kernel)))
+  if (failed(rowSlabs ? distributor.distributeRowSlabs(kernel, *rowSlabs)
+                      : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
   OpBuilder sb(launch);
   Value smem =
@@ -1300,6 +1277,9 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     config += " mma.sync=" + std::to_string(distributor.mmaContractions);
   if (distributor.ldmatrixOperands)
     config += " ldmatrix=" + std::to_string(distributor.ldmatrixOperands);
+  if (distributor.registerTiles)
+    config += " warp-rows=16 register-tiles=" +
+              std::to_string(distributor.registerTiles);
   if (distributor.registerAccumulators)
     config +=
         " register-acc=" + std::to_string(distributor.registerAccumulators);

@@ -1,0 +1,155 @@
+//===- BlockDistributor.h - Block bodies over threads and warps -*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to smap-distribute-blocks: the distribution of one bufferized
+// block body over the threads of a GPU thread block (DistributeBlocks.cpp)
+// and its register-level variant, where each warp owns 16 rows of the block
+// and keeps the row tiles in tensor-core fragments (RowFragments.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_LIB_CONVERSION_SMAPTOGPU_BLOCKDISTRIBUTOR_H
+#define SPACEFUSION_LIB_CONVERSION_SMAPTOGPU_BLOCKDISTRIBUTOR_H
+
+#include "spacefusion/Conversion/Passes.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
+#include <optional>
+
+namespace mlir {
+namespace smap {
+
+/// A contraction C[m, n] += A[m, k] * B[k, n] the tensor cores can run, in
+/// any operand layout and with unit batch dims: `m`, `n`, `k` are loop
+/// positions.
+struct MmaContraction {
+  unsigned m, n, k;
+  int64_t extentM, extentN, extentK;
+  OpOperand *a, *b;
+  /// A warp tile is 16 x (8 nTiles); `warpTiles` of them cover the output.
+  int64_t nTiles, warpTiles;
+};
+
+/// Matches a contraction for `nvgpu.mma.sync` m16n8k16 (see the pass
+/// description).
+std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
+
+/// The indices of `map`'s results given the loop indices.
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                            ArrayRef<Value> loopIndices);
+
+/// Loads the operand fragments of one m16n8k16 contraction in one lane:
+/// with `ldmatrix` from shared-memory tiles, element by element otherwise.
+/// The lane's constants are built once, where the builder given to the
+/// constructor points.
+class MmaFragmentLoader {
+public:
+  MmaFragmentLoader(OpBuilder &b, linalg::LinalgOp op,
+                    const MmaContraction &mma, Value lane);
+  /// The A fragment (vector<4x2xf16>) of rows [row0, row0 + 16) and
+  /// k in [k0, k0 + 16).
+  Value loadA(OpBuilder &b, Value row0, Value k0);
+  /// The B fragments (vector<2x2xf16>) of the n-tiles starting at
+  /// col0 + 8 j, j < nTiles, and k in [k0, k0 + 16).
+  SmallVector<Value> loadB(OpBuilder &b, Value col0, Value k0, int64_t nTiles);
+  /// Operands read with ldmatrix (0, 1 or 2).
+  unsigned ldmatrixOperands() const {
+    return (aRows ? 1 : 0) + (bRows ? 1 : 0);
+  }
+
+  Value group, inGroup, pairCol;
+
+private:
+  SmallVector<Value> indicesAt(OpBuilder &b, Value m, Value n, Value k);
+  Value loadHalf(OpBuilder &b, OpOperand *operand, ArrayRef<Value> indices);
+  std::pair<Value, Value> laneRowAndK(OpBuilder &b, Value rowBase,
+                                      Value rowMatrix, Value kBase,
+                                      Value kMatrix, bool transpose);
+  Value ldmatrix(OpBuilder &b, Value source, OpOperand *operand,
+                 ArrayRef<Value> loopIndices, bool transpose, int64_t tiles);
+  Value index(OpBuilder &b, int64_t v);
+  Value add(OpBuilder &b, Value x, Value y);
+
+  linalg::LinalgOp op;
+  const MmaContraction &mma;
+  Location loc;
+  Value aRows, bRows;
+  bool aTrans = false, bTrans = false;
+  Value matrixRow, matrixLow, matrixHigh;
+};
+
+/// What the register-level (row-slab) lowering of a block body needs: each
+/// of `rows / 16` warps owns 16 rows; `promoted` buffers live in registers.
+struct RowSlabPlan {
+  int64_t rows = 0;
+  llvm::DenseSet<Value> promoted;
+};
+
+/// Whether the block body `body` (before buffer placement) can run as row
+/// slabs: see RowFragments.cpp. On failure, `why` says what prevents it.
+std::optional<RowSlabPlan> planRowSlabs(Block &body, std::string &why);
+
+/// Distributes the ops of one block body over its threads.
+class BlockDistributor {
+public:
+  BlockDistributor(Value tid, int64_t threads, bool tensorCores)
+      : tid(tid), threads(threads), tensorCores(tensorCores) {}
+
+  LogicalResult distribute(Block &block);
+  /// The register-level lowering of a body `plan` accepted.
+  LogicalResult distributeRowSlabs(Block &block, const RowSlabPlan &plan);
+  std::string whyNot;
+  /// Contractions run on tensor cores / on CUDA cores.
+  unsigned mmaContractions = 0, simtContractions = 0;
+  /// Tensor-core operands loaded with ldmatrix from shared memory.
+  unsigned ldmatrixOperands = 0;
+  /// Contractions whose accumulators stay in registers across a loop.
+  unsigned registerAccumulators = 0;
+  /// Loops whose staged operands are loaded one step ahead.
+  unsigned prefetchedLoops = 0;
+  /// Buffers kept in registers by the row-slab lowering.
+  unsigned registerTiles = 0;
+  /// Per-thread code already emitted inside a block being distributed.
+  llvm::DenseSet<Operation *> alreadyDistributed;
+
+private:
+  /// The contraction distributed after the rest of its loop.
+  Operation *keepForLater = nullptr;
+
+  /// One thread-strided loop over `parallelExtents` (row-major, the last
+  /// fastest), calling `body` with the delinearized indices.
+  void buildStridedLoop(OpBuilder &b, Location loc,
+                        ArrayRef<int64_t> parallelExtents,
+                        function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
+  LogicalResult distributeLinalg(linalg::LinalgOp op);
+  /// With `stateLoop`, the accumulators stay in registers across that
+  /// loop (see hoistableContraction).
+  scf::ForOp distributeContractionOnTensorCores(
+      linalg::LinalgOp op, const MmaContraction &mma,
+      scf::ForOp stateLoop = nullptr,
+      const std::function<void(OpBuilder &)> &afterStep = nullptr);
+  /// Prefetches the tiles `loop` stages from global memory one step ahead;
+  /// returns the stores that finish each step, or null.
+  std::function<void(OpBuilder &)> prefetchStagedOperands(scf::ForOp loop);
+  /// The contraction of `loop` whose accumulators can stay in registers
+  /// across it, if any.
+  std::optional<std::pair<linalg::LinalgOp, MmaContraction>>
+  hoistableContraction(scf::ForOp loop);
+  /// A copy between same-shaped buffers (memref.copy, linalg.copy).
+  void distributeCopy(Operation *op, Value source, Value target);
+
+  Value tid;
+  int64_t threads;
+  bool tensorCores;
+};
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_LIB_CONVERSION_SMAPTOGPU_BLOCKDISTRIBUTOR_H

@@ -1,0 +1,826 @@
+//===- RowFragments.cpp - Row slabs of a block in registers ---------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Register-level fusion between tensor-core contractions, derived from the
+// block body rather than matched as a pattern. When every intermediate of a
+// block is indexed by the block's rows (attention: scores, probabilities,
+// running max and sum, the output accumulator, all per query row), each warp
+// can own 16 rows for the whole block and keep those intermediates in
+// registers, in the layout of the m16n8k16 accumulator fragments:
+//
+//  * a row tile [rows, C] (C a multiple of 8) is, per lane, the elements
+//    (row 16 w + group + 8 i, column 8 t + 2 inGroup + e) at slot
+//    4 t + 2 i + e (group = lane / 4, inGroup = lane % 4), exactly the
+//    accumulators of C / 8 mma.sync n-tiles; a row vector [rows] is the two
+//    values of rows group and group + 8 (slots i);
+//  * a contraction accumulating into a row tile issues mma.sync on those
+//    registers; an A operand that is itself a row tile (the probabilities)
+//    is its registers rounded to f16, because the A fragment of k-step s is
+//    slots 8 s .. 8 s + 7 of the tile (FlashAttention-2's reuse of the
+//    accumulator layout); B operands come from shared memory with ldmatrix;
+//  * elementwise ops run on the lane's slots; a reduction along the columns
+//    folds the lane's slots of a row, then combines the four lanes of the row
+//    with two xor shuffles;
+//  * the temporal loop carries the row tiles and vectors that live across
+//    steps as iter_args; staged tiles are shared by all warps (cooperative
+//    copies, loaded a step ahead, block barriers around them);
+//  * anything else the block reads or writes (global inputs and outputs) is
+//    accessed per lane at the slots' indices.
+//
+// No block barrier separates the ops of a step: a warp only reads the rows
+// it wrote, in its own registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BlockDistributor.h"
+
+#include "mlir/IR/IRMapping.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::smap;
+
+/// The most per-lane registers the promoted buffers may take together.
+static constexpr int64_t kRegisterBudget = 224;
+/// The most rows one block may have (16 per warp).
+static constexpr int64_t kMaxRows = 128;
+
+namespace {
+/// Where a row-indexed buffer's rows and columns are: its first non-unit
+/// dim is the row, a second one the column.
+struct RowLayout {
+  unsigned rowPos = 0;
+  std::optional<unsigned> colPos;
+  int64_t rows = 0, cols = 0;
+  /// Per-lane slots: 4 per 8 columns of a tile, 2 for a row vector.
+  int64_t slots() const { return colPos ? cols / 2 : 2; }
+};
+
+/// The roles of one op's loop dims: `row` indexes the rows of its promoted
+/// operands, `col` (if any) their columns; every other dim has extent 1.
+struct LoopRoles {
+  unsigned row;
+  std::optional<unsigned> col;
+  int64_t cols = 0;
+};
+} // namespace
+
+static std::optional<RowLayout> rowLayoutOf(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity() ||
+      memref.getMemorySpace() || !isa<FloatType>(memref.getElementType()))
+    return std::nullopt;
+  SmallVector<unsigned> nonUnit;
+  for (auto [pos, extent] : llvm::enumerate(memref.getShape()))
+    if (extent != 1)
+      nonUnit.push_back(pos);
+  if (nonUnit.empty() || nonUnit.size() > 2)
+    return std::nullopt;
+  RowLayout layout;
+  layout.rowPos = nonUnit[0];
+  layout.rows = memref.getDimSize(nonUnit[0]);
+  if (nonUnit.size() == 2) {
+    layout.colPos = nonUnit[1];
+    layout.cols = memref.getDimSize(nonUnit[1]);
+    if (layout.cols % 8)
+      return std::nullopt;
+  }
+  return layout;
+}
+
+/// The loop roles of `op` given the promoted buffers, if consistent.
+static std::optional<LoopRoles>
+loopRolesOf(linalg::LinalgOp op, const llvm::DenseSet<Value> &promoted,
+            int64_t rows) {
+  std::optional<unsigned> row, col;
+  int64_t cols = 0;
+  bool any = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!promoted.contains(operand.get()))
+      continue;
+    any = true;
+    RowLayout layout = *rowLayoutOf(operand.get().getType());
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto rowExpr = dyn_cast<AffineDimExpr>(map.getResult(layout.rowPos));
+    if (!rowExpr || (row && *row != rowExpr.getPosition()))
+      return std::nullopt;
+    row = rowExpr.getPosition();
+    if (layout.colPos) {
+      auto colExpr = dyn_cast<AffineDimExpr>(map.getResult(*layout.colPos));
+      if (!colExpr || (col && *col != colExpr.getPosition()) ||
+          colExpr.getPosition() == *row)
+        return std::nullopt;
+      col = colExpr.getPosition();
+      cols = layout.cols;
+    }
+  }
+  if (!any)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [d, range] : llvm::enumerate(ranges)) {
+    if (d == *row && range != rows)
+      return std::nullopt;
+    if (col && d == *col && range != cols)
+      return std::nullopt;
+    if (d != *row && (!col || d != *col) && range != 1)
+      return std::nullopt;
+  }
+  if (op.getIteratorTypesArray()[*row] != utils::IteratorType::parallel)
+    return std::nullopt;
+  return LoopRoles{*row, col, cols};
+}
+
+/// The combiner of a reduction payload `combine(f(ins), out)`, if it is one
+/// of the associative float combiners.
+static Operation *reductionCombiner(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (op.getNumDpsInits() != 1)
+    return nullptr;
+  Value yielded = body->getTerminator()->getOperand(0);
+  Operation *combiner = yielded.getDefiningOp();
+  if (!combiner ||
+      !isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MinimumFOp,
+           arith::MaxNumFOp, arith::MinNumFOp>(combiner))
+    return nullptr;
+  Value out = body->getArgument(op.getNumDpsInputs());
+  if (combiner->getOperand(0) != out && combiner->getOperand(1) != out)
+    return nullptr;
+  return combiner;
+}
+
+static Value neutralOf(OpBuilder &b, Location loc, Operation *combiner,
+                       Type type) {
+  auto floatType = cast<FloatType>(type);
+  const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+  llvm::APFloat value =
+      isa<arith::AddFOp>(combiner)   ? llvm::APFloat::getZero(sem)
+      : isa<arith::MulFOp>(combiner) ? llvm::APFloat::getOne(sem)
+      : isa<arith::MaximumFOp, arith::MaxNumFOp>(combiner)
+          ? llvm::APFloat::getInf(sem, /*Negative=*/true)
+          : llvm::APFloat::getInf(sem);
+  return arith::ConstantFloatOp::create(b, loc, floatType, value);
+}
+
+/// Whether `op` reads / writes `buffer`.
+static std::pair<bool, bool> accessOf(Operation *op, Value buffer) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return {copy.getSource() == buffer, copy.getTarget() == buffer};
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return {false, false};
+  bool reads = false, writes = false;
+  bool reduces = linalgOp.getNumReductionLoops() > 0;
+  for (OpOperand *input : linalgOp.getDpsInputOperands())
+    reads |= input->get() == buffer;
+  for (OpOperand &init : linalgOp.getDpsInitsMutable())
+    if (init.get() == buffer) {
+      writes = true;
+      reads |= reduces || linalgOp.payloadUsesValueFromOperand(&init);
+    }
+  return {reads, writes};
+}
+
+std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body,
+                                                    std::string &why) {
+  // The ops of the body and of its temporal loop (at most one).
+  SmallVector<Operation *> ops;
+  scf::ForOp loop;
+  for (Operation &op : body) {
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      if (loop) {
+        why = "more than one loop in the block";
+        return std::nullopt;
+      }
+      loop = forOp;
+      for (Operation &inner : forOp.getBody()->without_terminator()) {
+        if (isa<scf::ForOp>(inner)) {
+          why = "nested loops in the block";
+          return std::nullopt;
+        }
+        ops.push_back(&inner);
+      }
+      continue;
+    }
+    ops.push_back(&op);
+  }
+
+  // The rows: those of the first tensor-core contraction's block-local
+  // output.
+  RowSlabPlan plan;
+  for (Operation *op : ops) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        !matchMmaContraction(linalgOp))
+      continue;
+    Value out = linalgOp.getDpsInitOperand(0)->get();
+    if (out.getDefiningOp<memref::AllocOp>())
+      if (std::optional<RowLayout> layout = rowLayoutOf(out.getType()))
+        plan.rows = layout->rows;
+    break;
+  }
+  if (!plan.rows) {
+    why = "no tensor-core contraction into a block-local tile";
+    return std::nullopt;
+  }
+  if (plan.rows % 16 || plan.rows > kMaxRows) {
+    why = "the block has " + std::to_string(plan.rows) +
+          " rows (a multiple of 16, at most " + std::to_string(kMaxRows) +
+          ", is needed)";
+    return std::nullopt;
+  }
+
+  // Candidates: block buffers of those rows used only by linalg ops and
+  // copies, never as the B operand of a contraction.
+  int64_t registers = 0;
+  for (Operation *op : ops) {
+    auto alloc = dyn_cast<memref::AllocOp>(op);
+    if (!alloc)
+      continue;
+    std::optional<RowLayout> layout = rowLayoutOf(alloc.getType());
+    if (!layout || layout->rows != plan.rows)
+      continue;
+    bool usable = llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+      if (isa<memref::CopyOp>(user))
+        return true;
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+      if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+        return false;
+      if (std::optional<MmaContraction> mma = matchMmaContraction(linalgOp))
+        return mma->b->get() != alloc.getResult();
+      return true;
+    });
+    if (!usable)
+      continue;
+    plan.promoted.insert(alloc.getResult());
+    registers += layout->slots();
+  }
+  if (registers > kRegisterBudget) {
+    why = "the row tiles need " + std::to_string(registers) +
+          " registers per lane (at most " + std::to_string(kRegisterBudget) +
+          ")";
+    return std::nullopt;
+  }
+
+  // Every op must have a row-slab form.
+  bool fuses = false;
+  // A buffer the block allocates (through views of it), not a global one.
+  auto isBlockBuffer = [&](Value v) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (isa<memref::AllocOp>(def))
+        return true;
+      if (!isa<ViewLikeOpInterface>(def))
+        return false;
+      v = cast<ViewLikeOpInterface>(def).getViewSource();
+    }
+    return false;
+  };
+  for (Operation *op : ops) {
+    auto fail = [&](const Twine &reason) {
+      why = ("'" + op->getName().getStringRef() + "' " + reason).str();
+      return std::nullopt;
+    };
+    bool inLoop = loop && loop->isAncestor(op);
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      bool p = plan.promoted.contains(copy.getSource()) ||
+               plan.promoted.contains(copy.getTarget());
+      if (!p && inLoop && copy.getSource() != copy.getTarget())
+        return fail("copies non-row buffers inside the loop");
+      continue;
+    }
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp) {
+      if (isa<memref::AllocOp, scf::ForOp>(op) || isPure(op) ||
+          op->hasTrait<OpTrait::IsTerminator>())
+        continue;
+      return fail("has effects the row-slab lowering does not know");
+    }
+    if (!linalgOp.hasPureBufferSemantics() ||
+        llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic))
+      return fail("is not a static op on buffers");
+    bool touchesPromoted = llvm::any_of(
+        op->getOperands(), [&](Value v) { return plan.promoted.contains(v); });
+    if (isa<linalg::CopyOp, linalg::FillOp>(op)) {
+      if (!touchesPromoted && inLoop && isa<linalg::FillOp>(op))
+        return fail("fills a non-row buffer inside the loop");
+      continue;
+    }
+    if (std::optional<MmaContraction> mma = matchMmaContraction(linalgOp)) {
+      Value out = linalgOp.getDpsInitOperand(0)->get();
+      if (!plan.promoted.contains(out))
+        return fail("accumulates into a buffer that is not a row tile");
+      if (mma->extentK > 256)
+        return fail("reduces over more than 256 elements");
+      // The output's rows and columns are m and n; a promoted A's are m
+      // and k.
+      auto dimsAre = [&](OpOperand *operand, unsigned row, unsigned col) {
+        RowLayout layout = *rowLayoutOf(operand->get().getType());
+        AffineMap map = linalgOp.getMatchingIndexingMap(operand);
+        auto rowExpr = dyn_cast<AffineDimExpr>(map.getResult(layout.rowPos));
+        auto colExpr =
+            layout.colPos
+                ? dyn_cast<AffineDimExpr>(map.getResult(*layout.colPos))
+                : nullptr;
+        return rowExpr && colExpr && rowExpr.getPosition() == row &&
+               colExpr.getPosition() == col && layout.rows == plan.rows;
+      };
+      if (!dimsAre(linalgOp.getDpsInitOperand(0), mma->m, mma->n))
+        return fail("does not map the rows of its output to its m dim");
+      if (plan.promoted.contains(mma->a->get())) {
+        if (!dimsAre(mma->a, mma->m, mma->k))
+          return fail("reads a row tile whose columns are not its k dim");
+        fuses = true;
+      }
+      continue;
+    }
+    std::optional<LoopRoles> roles =
+        loopRolesOf(linalgOp, plan.promoted, plan.rows);
+    if (!roles)
+      return fail("does not index its row buffers by one row dim");
+    bool reduces =
+        roles->col && linalgOp.getIteratorTypesArray()[*roles->col] ==
+                          utils::IteratorType::reduction;
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      if (plan.promoted.contains(init.get())) {
+        bool tile = rowLayoutOf(init.get().getType())->colPos.has_value();
+        if (tile != (roles->col && !reduces))
+          return fail("writes a row buffer of another shape than its loops");
+        fuses = true;
+        continue;
+      }
+      if (reduces || isBlockBuffer(init.get()))
+        return fail("writes a block buffer that is not a row tile");
+    }
+    if (reduces && !reductionCombiner(linalgOp))
+      return fail("reduces with a combiner other than add, mul, max or min");
+  }
+  if (!fuses) {
+    why = "nothing to fuse in registers (a single contraction)";
+    return std::nullopt;
+  }
+  return plan;
+}
+
+namespace {
+/// The per-lane values of the promoted buffers while lowering one block.
+class RowSlabLowering {
+public:
+  RowSlabLowering(BlockDistributor &distributor, const RowSlabPlan &plan,
+                  Value tid)
+      : distributor(distributor), plan(plan), tid(tid) {}
+
+  LogicalResult lowerBlock(Block &block);
+  /// The lane's coordinates, built once at the start of the block.
+  void buildLaneCoordinates(OpBuilder &b, Location at);
+
+  /// Loads of staged tiles a step ahead, per loop (the distributor's).
+  std::function<std::function<void(OpBuilder &)>(scf::ForOp)> prefetch;
+  /// A cooperative copy or fill over all threads, followed by a barrier.
+  std::function<LogicalResult(Operation *)> cooperative;
+  unsigned mmaContractions = 0, ldmatrixOperands = 0;
+
+private:
+  Value index(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value add(OpBuilder &b, Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  /// The row and column of slot `s` of a layout with `cols` columns (0 for
+  /// a row vector).
+  std::pair<Value, Value> slotCoordinates(OpBuilder &b, int64_t s,
+                                          int64_t cols);
+  /// The values of `buffer` (zeros when nothing wrote it yet).
+  ArrayRef<Value> valuesOf(OpBuilder &b, Value buffer);
+  /// Element indices of slot `s` in a buffer with `layout`.
+  SmallVector<Value> bufferIndices(OpBuilder &b, MemRefType type,
+                                   const RowLayout &layout, int64_t s);
+
+  /// A cooperative op, after a barrier when warp code ran since the last.
+  LogicalResult barrierThenCooperative(Operation *op) {
+    if (warpCodeSinceBarrier) {
+      OpBuilder b(op);
+      gpu::BarrierOp::create(b, loc);
+    }
+    warpCodeSinceBarrier = false;
+    return cooperative(op);
+  }
+  LogicalResult lowerCopy(Operation *op, Value source, Value target);
+  LogicalResult lowerFill(linalg::FillOp fill);
+  LogicalResult lowerContraction(linalg::LinalgOp op,
+                                 const MmaContraction &mma);
+  LogicalResult lowerRowOp(linalg::LinalgOp op);
+  LogicalResult lowerLoop(scf::ForOp loop);
+
+  BlockDistributor &distributor;
+  const RowSlabPlan &plan;
+  Value tid;
+  Location loc = UnknownLoc();
+  Value lane, rowBase, group, pairCol;
+  DenseMap<Value, SmallVector<Value>> values;
+  /// Whether warp code ran since the last block barrier.
+  bool warpCodeSinceBarrier = false;
+};
+} // namespace
+
+void RowSlabLowering::buildLaneCoordinates(OpBuilder &b, Location at) {
+  loc = at;
+  lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
+  Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
+  rowBase = arith::MulIOp::create(b, loc, warp, index(b, 16));
+  group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
+  pairCol = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, index(b, 4)), index(b, 2));
+}
+
+std::pair<Value, Value>
+RowSlabLowering::slotCoordinates(OpBuilder &b, int64_t s, int64_t cols) {
+  int64_t i = cols ? (s / 2) % 2 : s;
+  Value row = add(b, rowBase, add(b, group, index(b, 8 * i)));
+  if (!cols)
+    return {row, Value()};
+  int64_t t = s / 4, e = s % 2;
+  return {row, add(b, pairCol, index(b, 8 * t + e))};
+}
+
+ArrayRef<Value> RowSlabLowering::valuesOf(OpBuilder &b, Value buffer) {
+  auto it = values.find(buffer);
+  if (it != values.end())
+    return it->second;
+  // Read before any write: the buffer's contents are undefined; zeros keep
+  // the registers defined.
+  RowLayout layout = *rowLayoutOf(buffer.getType());
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  return values[buffer] = SmallVector<Value>(layout.slots(), zero);
+}
+
+SmallVector<Value> RowSlabLowering::bufferIndices(OpBuilder &b, MemRefType type,
+                                                  const RowLayout &layout,
+                                                  int64_t s) {
+  SmallVector<Value> indices(type.getRank(), index(b, 0));
+  auto [row, col] = slotCoordinates(b, s, layout.colPos ? layout.cols : 0);
+  indices[layout.rowPos] = row;
+  if (layout.colPos)
+    indices[*layout.colPos] = col;
+  return indices;
+}
+
+LogicalResult RowSlabLowering::lowerCopy(Operation *op, Value source,
+                                         Value target) {
+  bool fromRegisters = plan.promoted.contains(source);
+  bool toRegisters = plan.promoted.contains(target);
+  if (!fromRegisters && !toRegisters) {
+    return barrierThenCooperative(op);
+  }
+  OpBuilder b(op);
+  if (fromRegisters && toRegisters) {
+    values[target] = SmallVector<Value>(valuesOf(b, source));
+  } else if (toRegisters) {
+    auto type = cast<MemRefType>(source.getType());
+    RowLayout layout = *rowLayoutOf(target.getType());
+    SmallVector<Value> loaded;
+    for (int64_t s = 0; s < layout.slots(); ++s)
+      loaded.push_back(memref::LoadOp::create(
+          b, loc, source, bufferIndices(b, type, layout, s)));
+    values[target] = loaded;
+  } else {
+    auto type = cast<MemRefType>(target.getType());
+    RowLayout layout = *rowLayoutOf(source.getType());
+    ArrayRef<Value> slots = valuesOf(b, source);
+    for (int64_t s = 0; s < layout.slots(); ++s)
+      memref::StoreOp::create(b, loc, slots[s], target,
+                              bufferIndices(b, type, layout, s));
+    warpCodeSinceBarrier = true;
+  }
+  op->erase();
+  return success();
+}
+
+LogicalResult RowSlabLowering::lowerFill(linalg::FillOp fill) {
+  Value target = fill.getOutputs()[0];
+  if (!plan.promoted.contains(target)) {
+    return barrierThenCooperative(fill);
+  }
+  RowLayout layout = *rowLayoutOf(target.getType());
+  values[target] = SmallVector<Value>(layout.slots(), fill.getInputs()[0]);
+  fill->erase();
+  return success();
+}
+
+LogicalResult RowSlabLowering::lowerContraction(linalg::LinalgOp op,
+                                                const MmaContraction &mma) {
+  OpBuilder b(op);
+  MmaFragmentLoader loader(b, op, mma, lane);
+  ldmatrixOperands += loader.ldmatrixOperands();
+  ++mmaContractions;
+  Value out = op.getDpsInitOperand(0)->get();
+  int64_t nTiles = mma.extentN / 8;
+  auto cType = VectorType::get({2, 2}, b.getF32Type());
+  auto aType = VectorType::get({4, 2}, b.getF16Type());
+  ArrayRef<Value> outSlots = valuesOf(b, out);
+  SmallVector<Value> accs;
+  for (int64_t t = 0; t < nTiles; ++t)
+    accs.push_back(vector::FromElementsOp::create(b, loc, cType,
+                                                  outSlots.slice(4 * t, 4)));
+  bool aInRegisters = plan.promoted.contains(mma.a->get());
+  Value zero = index(b, 0);
+  for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16) {
+    Value aFragment;
+    if (aInRegisters) {
+      // The A fragment of this k-step is slots 8 s .. 8 s + 7 of the tile:
+      // rows group / group + 8 of its two 8-column n-tiles.
+      ArrayRef<Value> aSlots =
+          valuesOf(b, mma.a->get()).slice(8 * (k0 / 16), 8);
+      SmallVector<Value> halves;
+      for (Value v : aSlots)
+        halves.push_back(v.getType().isF16() ? v
+                                             : arith::TruncFOp::create(
+                                                   b, loc, b.getF16Type(), v)
+                                                   .getResult());
+      aFragment = vector::FromElementsOp::create(b, loc, aType, halves);
+    } else {
+      aFragment = loader.loadA(b, rowBase, index(b, k0));
+    }
+    SmallVector<Value> bFragments = loader.loadB(b, zero, index(b, k0), nTiles);
+    for (int64_t t = 0; t < nTiles; ++t)
+      accs[t] = nvgpu::MmaSyncOp::create(b, loc, aFragment, bFragments[t],
+                                         accs[t], ArrayRef<int64_t>{16, 8, 16});
+  }
+  SmallVector<Value> slots;
+  for (int64_t t = 0; t < nTiles; ++t)
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t e = 0; e < 2; ++e)
+        slots.push_back(vector::ExtractOp::create(b, loc, accs[t],
+                                                  ArrayRef<int64_t>{i, e}));
+  values[out] = slots;
+  warpCodeSinceBarrier = true;
+  op->erase();
+  return success();
+}
+
+LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
+  OpBuilder b(op);
+  LoopRoles roles = *loopRolesOf(op, plan.promoted, plan.rows);
+  bool reduces = roles.col && op.getIteratorTypesArray()[*roles.col] ==
+                                  utils::IteratorType::reduction;
+  int64_t cols = roles.col ? roles.cols : 0;
+  int64_t slots = cols ? cols / 2 : 2;
+  Block *body = op.getBlock();
+  unsigned numInputs = op.getNumDpsInputs();
+
+  // The loop indices of each slot.
+  SmallVector<SmallVector<Value>> slotIndices;
+  for (int64_t s = 0; s < slots; ++s) {
+    SmallVector<Value> indices(op.getNumLoops(), index(b, 0));
+    auto [row, col] = slotCoordinates(b, s, cols);
+    indices[roles.row] = row;
+    if (roles.col)
+      indices[*roles.col] = col;
+    slotIndices.push_back(indices);
+  }
+  // Operand `operand`'s value at slot `s`.
+  auto valueAt = [&](OpOperand &operand, int64_t s) -> Value {
+    Value v = operand.get();
+    if (!isa<MemRefType>(v.getType()))
+      return v;
+    if (plan.promoted.contains(v)) {
+      ArrayRef<Value> lanes = valuesOf(b, v);
+      bool tile = rowLayoutOf(v.getType())->colPos.has_value();
+      return tile ? lanes[s] : lanes[cols ? (s / 2) % 2 : s];
+    }
+    return memref::LoadOp::create(
+        b, loc, v,
+        applyMap(b, loc, op.getMatchingIndexingMap(&operand), slotIndices[s]));
+  };
+  // The payload at slot `s` with `outs` as the output arguments.
+  auto evaluate = [&](int64_t s, ArrayRef<Value> outs) {
+    IRMapping mapping;
+    for (OpOperand *input : op.getDpsInputOperands())
+      mapping.map(body->getArgument(input->getOperandNumber()),
+                  valueAt(*input, s));
+    for (auto [i, out] : llvm::enumerate(outs))
+      if (out)
+        mapping.map(body->getArgument(numInputs + i), out);
+    for (Operation &payload : body->without_terminator()) {
+      if (auto indexOp = dyn_cast<linalg::IndexOp>(payload)) {
+        mapping.map(indexOp.getResult(), slotIndices[s][indexOp.getDim()]);
+        continue;
+      }
+      b.clone(payload, mapping);
+    }
+    SmallVector<Value> yielded;
+    for (Value v : body->getTerminator()->getOperands())
+      yielded.push_back(mapping.lookupOrDefault(v));
+    return yielded;
+  };
+
+  if (reduces) {
+    // Fold the lane's slots of each row, combine the four lanes of the row
+    // (xor 1 and 2), then the previous value.
+    Operation *combiner = reductionCombiner(op);
+    OpOperand *init = op.getDpsInitOperand(0);
+    Type type = cast<MemRefType>(init->get().getType()).getElementType();
+    auto combine = [&](Value x, Value y) {
+      OperationState state(loc, combiner->getName());
+      state.addOperands({x, y});
+      state.addTypes(type);
+      state.addAttributes(combiner->getAttrs());
+      return b.create(state)->getResult(0);
+    };
+    ArrayRef<Value> previous = valuesOf(b, init->get());
+    SmallVector<Value> results;
+    for (int64_t i = 0; i < 2; ++i) {
+      Value acc = neutralOf(b, loc, combiner, type);
+      for (int64_t s = 0; s < slots; ++s)
+        if ((s / 2) % 2 == i)
+          acc = evaluate(s, {acc})[0];
+      for (int32_t offset : {1, 2})
+        acc = combine(acc, gpu::ShuffleOp::create(b, loc, acc, offset, 32,
+                                                  gpu::ShuffleMode::XOR)
+                               .getShuffleResult());
+      results.push_back(combine(acc, previous[i]));
+    }
+    values[init->get()] = results;
+    op->erase();
+    return success();
+  }
+
+  // Elementwise over the slots; promoted outputs take their new values
+  // after every slot read the old ones.
+  SmallVector<SmallVector<Value>> newValues(op.getNumDpsInits());
+  for (int64_t s = 0; s < slots; ++s) {
+    SmallVector<Value> outs;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      bool read = op.payloadUsesValueFromOperand(&init);
+      outs.push_back(read ? valueAt(init, s) : Value());
+    }
+    SmallVector<Value> results = evaluate(s, outs);
+    for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+      if (plan.promoted.contains(init.get())) {
+        newValues[i].push_back(results[i]);
+        continue;
+      }
+      memref::StoreOp::create(
+          b, loc, results[i], init.get(),
+          applyMap(b, loc, op.getMatchingIndexingMap(&init), slotIndices[s]));
+      warpCodeSinceBarrier = true;
+    }
+  }
+  for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
+    if (plan.promoted.contains(init))
+      values[init] = newValues[i];
+  warpCodeSinceBarrier = true;
+  op->erase();
+  return success();
+}
+
+LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
+  // Staged tiles a step ahead (replaces their copies in the loop).
+  std::function<void(OpBuilder &)> afterStep = prefetch(loop);
+
+  // The row buffers that carry values across steps or out of the loop.
+  Block *parent = loop->getBlock();
+  SmallVector<Value> carried;
+  for (Value buffer : plan.promoted) {
+    Operation *def = buffer.getDefiningOp();
+    if (loop->isAncestor(def) || def->getBlock() != parent)
+      continue;
+    bool written = false, readFirst = false, decided = false;
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      auto [reads, writes] = accessOf(&op, buffer);
+      if (!decided && (reads || writes)) {
+        readFirst = reads;
+        decided = true;
+      }
+      written |= writes;
+    }
+    if (!written)
+      continue;
+    if (!readFirst)
+      for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+        auto [reads, writes] = accessOf(op, buffer);
+        if (reads || writes) {
+          readFirst = reads;
+          break;
+        }
+      }
+    if (readFirst)
+      carried.push_back(buffer);
+  }
+  // A stable order (the buffers' order in the block).
+  llvm::sort(carried, [](Value x, Value y) {
+    return x.getDefiningOp()->isBeforeInBlock(y.getDefiningOp());
+  });
+
+  OpBuilder b(loop);
+  SmallVector<Value> inits;
+  for (Value buffer : carried)
+    llvm::append_range(inits, valuesOf(b, buffer));
+  auto newLoop =
+      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                         loop.getStep(), inits);
+  Block *newBody = newLoop.getBody();
+  Block *oldBody = loop.getBody();
+  newBody->getOperations().splice(newBody->end(), oldBody->getOperations(),
+                                  oldBody->begin(), std::prev(oldBody->end()));
+  loop.getInductionVar().replaceAllUsesWith(newLoop.getInductionVar());
+  DenseMap<Value, SmallVector<Value>> before = values;
+  int64_t at = 0;
+  for (Value buffer : carried) {
+    int64_t n = rowLayoutOf(buffer.getType())->slots();
+    values[buffer] =
+        SmallVector<Value>(newLoop.getRegionIterArgs().slice(at, n).begin(),
+                           newLoop.getRegionIterArgs().slice(at, n).end());
+    at += n;
+  }
+  if (failed(lowerBlock(*newBody)))
+    return failure();
+  OpBuilder end = OpBuilder::atBlockEnd(newBody);
+  // Every warp is done with this step's staged tiles before they are
+  // overwritten.
+  gpu::BarrierOp::create(end, loc);
+  if (afterStep)
+    afterStep(end);
+  warpCodeSinceBarrier = false;
+  SmallVector<Value> yielded;
+  for (Value buffer : carried)
+    llvm::append_range(yielded, valuesOf(end, buffer));
+  scf::YieldOp::create(end, loc, yielded);
+
+  // What the step defined stays in it; the carried buffers leave as the
+  // loop's results (the others are written again before any read).
+  values = std::move(before);
+  at = 0;
+  for (Value buffer : carried) {
+    int64_t n = rowLayoutOf(buffer.getType())->slots();
+    values[buffer] =
+        SmallVector<Value>(newLoop.getResults().slice(at, n).begin(),
+                           newLoop.getResults().slice(at, n).end());
+    at += n;
+  }
+  loop->erase();
+  return success();
+}
+
+LogicalResult RowSlabLowering::lowerBlock(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (distributor.alreadyDistributed.contains(&op))
+      continue;
+    loc = op.getLoc();
+    LogicalResult result = success();
+    if (auto copy = dyn_cast<memref::CopyOp>(op))
+      result = lowerCopy(copy, copy.getSource(), copy.getTarget());
+    else if (auto copy = dyn_cast<linalg::CopyOp>(op))
+      result = lowerCopy(copy, copy.getInputs()[0], copy.getOutputs()[0]);
+    else if (auto fill = dyn_cast<linalg::FillOp>(op))
+      result = lowerFill(fill);
+    else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      if (std::optional<MmaContraction> mma = matchMmaContraction(linalgOp))
+        result = lowerContraction(linalgOp, *mma);
+      else
+        result = lowerRowOp(linalgOp);
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      result = lowerLoop(loop);
+    }
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult BlockDistributor::distributeRowSlabs(Block &block,
+                                                   const RowSlabPlan &plan) {
+  RowSlabLowering lowering(*this, plan, tid);
+  lowering.prefetch = [&](scf::ForOp loop) {
+    return prefetchStagedOperands(loop);
+  };
+  lowering.cooperative = [&](Operation *op) -> LogicalResult {
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      distributeCopy(copy, copy.getSource(), copy.getTarget());
+      return success();
+    }
+    return distributeLinalg(cast<linalg::LinalgOp>(op));
+  };
+  // After the shared-memory base, which the buffer placement put first.
+  OpBuilder b = OpBuilder::atBlockBegin(&block);
+  lowering.buildLaneCoordinates(b, block.getParentOp()->getLoc());
+  if (failed(lowering.lowerBlock(block)))
+    return failure();
+  mmaContractions += lowering.mmaContractions;
+  ldmatrixOperands += lowering.ldmatrixOperands;
+  registerTiles += plan.promoted.size();
+  for (Value buffer : plan.promoted) {
+    Operation *alloc = buffer.getDefiningOp();
+    if (!alloc->use_empty()) {
+      whyNot = "a row tile kept in registers is still used in memory";
+      return failure();
+    }
+    alloc->erase();
+  }
+  return success();
+}
