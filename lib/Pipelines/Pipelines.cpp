@@ -154,7 +154,9 @@ void mlir::spacefusion::buildGPULoweringPipeline(
           pm)))
     llvm::report_fatal_error("spacefusion: the bufferization pipeline does "
                              "not parse");
-  pm.addPass(smap::createSMapDistributeBlocks());
+  smap::SMapDistributeBlocksOptions distributeOptions;
+  distributeOptions.approxMath = options.approxMath;
+  pm.addPass(smap::createSMapDistributeBlocks(distributeOptions));
   // Constants the blocks use stay constants in the kernels (loop bounds,
   // strides, fill values), instead of becoming kernel parameters.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

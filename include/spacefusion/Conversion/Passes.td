@@ -233,6 +233,9 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "(nvgpu.mma.sync m16n8k16, f32 accumulators; an f32 operand "
            "computed in the block is rounded to f16); false keeps every "
            "contraction on CUDA cores">,
+    Option<"approxMath", "approx-math", "bool", /*default=*/"true",
+           "f32 exp through the fast hardware exp2 (ex2.approx, as the row "
+           "kernels and FlashAttention do)">,
     Option<"rowFragments", "row-fragments", "bool", /*default=*/"true",
            "When every intermediate of a block is indexed by its rows and a "
            "tensor-core contraction writes one, give each warp 16 rows and "

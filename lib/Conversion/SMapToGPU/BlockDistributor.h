@@ -17,6 +17,7 @@
 
 #include "spacefusion/Conversion/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <functional>
@@ -98,12 +99,18 @@ std::optional<RowSlabPlan> planRowSlabs(Block &body, std::string &why);
 /// Distributes the ops of one block body over its threads.
 class BlockDistributor {
 public:
-  BlockDistributor(Value tid, int64_t threads, bool tensorCores)
-      : tid(tid), threads(threads), tensorCores(tensorCores) {}
+  BlockDistributor(Value tid, int64_t threads, bool tensorCores,
+                   bool approxMath)
+      : tid(tid), threads(threads), tensorCores(tensorCores),
+        approxMath(approxMath) {}
 
   LogicalResult distribute(Block &block);
   /// The register-level lowering of a body `plan` accepted.
   LogicalResult distributeRowSlabs(Block &block, const RowSlabPlan &plan);
+  /// Clones one payload op of a linalg body (f32 exp made fast with
+  /// `approxMath`).
+  Operation *clonePayload(OpBuilder &b, Operation &payload,
+                          IRMapping &mapping) const;
   std::string whyNot;
   /// Contractions run on tensor cores / on CUDA cores.
   unsigned mmaContractions = 0, simtContractions = 0;
@@ -146,7 +153,7 @@ private:
 
   Value tid;
   int64_t threads;
-  bool tensorCores;
+  bool tensorCores, approxMath;
 };
 
 } // namespace smap

@@ -475,16 +475,77 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
 
   // The accumulators of the warp's tiles live in registers for the whole
   // temporal loop: loaded before it, advanced in each step where the
-  // contraction was, stored after it.
-  int64_t perWarp = warpTiles / (threads / 32);
-  SmallVector<std::pair<Value, Value>> origins;
-  SmallVector<Value> inits;
-  for (int64_t w = 0; w < perWarp; ++w) {
-    Value tile = add(b, warp, index(b, w * (threads / 32)));
-    origins.push_back(tileOrigin(b, tile));
-    llvm::append_range(inits, loadAccumulators(b, origins.back().first,
-                                               origins.back().second));
+  // contraction was, stored after it. The warps form a grid over the tiles,
+  // each owning R x C of them, so that per k-step a warp loads R A fragments
+  // and C B fragment groups for R x C x nTiles mma.sync (shared-memory
+  // bandwidth, not the tensor cores, bounds a warp that reloads them per
+  // tile).
+  int64_t warps = threads / 32, rowGroups = mma.extentM / 16;
+  int64_t gridM = 0, gridN = 0, bestLoads = 0;
+  for (int64_t wm = 1; wm <= warps; ++wm) {
+    if (warps % wm || rowGroups % wm || tilesN % (warps / wm))
+      continue;
+    int64_t loads = rowGroups / wm + (tilesN / (warps / wm)) * (nTiles + 1) / 2;
+    if (!gridM || loads < bestLoads) {
+      gridM = wm;
+      gridN = warps / wm;
+      bestLoads = loads;
+    }
   }
+  SmallVector<Value> rowOrigins, colOrigins;
+  if (gridM) {
+    int64_t perRow = rowGroups / gridM, perCol = tilesN / gridN;
+    Value warpRow = arith::DivUIOp::create(b, loc, warp, index(b, gridN));
+    Value warpCol = arith::RemUIOp::create(b, loc, warp, index(b, gridN));
+    for (int64_t r = 0; r < perRow; ++r)
+      rowOrigins.push_back(arith::MulIOp::create(
+          b, loc,
+          add(b, arith::MulIOp::create(b, loc, warpRow, index(b, perRow)),
+              index(b, r)),
+          index(b, 16)));
+    for (int64_t c = 0; c < perCol; ++c)
+      colOrigins.push_back(arith::MulIOp::create(
+          b, loc,
+          add(b, arith::MulIOp::create(b, loc, warpCol, index(b, perCol)),
+              index(b, c)),
+          index(b, 8 * nTiles)));
+  }
+  SmallVector<std::pair<Value, Value>> origins;
+  if (gridM) {
+    for (Value row0 : rowOrigins)
+      for (Value col0 : colOrigins)
+        origins.push_back({row0, col0});
+  } else {
+    for (int64_t w = 0; w < warpTiles / warps; ++w)
+      origins.push_back(tileOrigin(b, add(b, warp, index(b, w * warps))));
+  }
+  int64_t perWarp = origins.size();
+  SmallVector<Value> inits;
+  for (auto [row0, col0] : origins)
+    llvm::append_range(inits, loadAccumulators(b, row0, col0));
+  // One step along k for all the warp's tiles, each fragment loaded once.
+  auto accumulateGrid = [&](OpBuilder &tb, ValueRange accs) {
+    auto kLoop = scf::ForOp::create(
+        tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
+        [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
+          SmallVector<Value> aFragments;
+          for (Value row0 : rowOrigins)
+            aFragments.push_back(loader.loadA(kb, row0, k0));
+          SmallVector<SmallVector<Value>> bFragments;
+          for (Value col0 : colOrigins)
+            bFragments.push_back(loader.loadB(kb, col0, k0, nTiles));
+          SmallVector<Value> next;
+          for (auto [r, aFragment] : llvm::enumerate(aFragments))
+            for (auto [c, fragments] : llvm::enumerate(bFragments))
+              for (int64_t j = 0; j < nTiles; ++j)
+                next.push_back(nvgpu::MmaSyncOp::create(
+                    kb, loc, aFragment, fragments[j],
+                    iterAccs[(r * colOrigins.size() + c) * nTiles + j],
+                    ArrayRef<int64_t>{16, 8, 16}));
+          scf::YieldOp::create(kb, loc, next);
+        });
+    return SmallVector<Value>(kLoop.getResults());
+  };
   IRRewriter rewriter(b.getContext());
   auto newLoop = cast<scf::ForOp>(
       *cast<LoopLikeOpInterface>(stateLoop.getOperation())
@@ -492,11 +553,15 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
                rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
                [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args) {
                  SmallVector<Value> next;
-                 for (int64_t w = 0; w < perWarp; ++w)
-                   llvm::append_range(
-                       next,
-                       accumulate(yb, origins[w].first, origins[w].second,
-                                  ValueRange(args).slice(w * nTiles, nTiles)));
+                 if (gridM) {
+                   next = accumulateGrid(yb, ValueRange(args));
+                 } else {
+                   for (int64_t w = 0; w < perWarp; ++w)
+                     llvm::append_range(
+                         next, accumulate(
+                                   yb, origins[w].first, origins[w].second,
+                                   ValueRange(args).slice(w * nTiles, nTiles)));
+                 }
                  // The next step overwrites the staged operands.
                  gpu::BarrierOp::create(yb, loc);
                  if (afterStep)
@@ -599,7 +664,7 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
               mapping.map(index.getResult(), indices[index.getDim()]);
               continue;
             }
-            eb.clone(payload, mapping);
+            clonePayload(eb, payload, mapping);
           }
           SmallVector<Value> yielded;
           for (Value v : body->getTerminator()->getOperands())
@@ -648,6 +713,16 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   gpu::BarrierOp::create(b, loc);
   op->erase();
   return success();
+}
+
+Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
+                                          IRMapping &mapping) const {
+  Operation *clone = b.clone(payload, mapping);
+  // `afn` lowers f32 exp to the hardware exp2 (ex2.approx), as in the row
+  // kernels.
+  if (auto exp = dyn_cast<math::ExpOp>(clone); exp && approxMath)
+    exp.setFastmath(exp.getFastmath() | arith::FastMathFlags::afn);
+  return clone;
 }
 
 /// Whether `v` is a multiple of `factor` by construction (constants,
@@ -1259,7 +1334,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
       rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(), why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
-  BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores);
+  BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores,
+                               approxMath);
   if (failed(rowSlabs ? distributor.distributeRowSlabs(kernel, *rowSlabs)
                       : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;

@@ -185,6 +185,46 @@ static std::pair<bool, bool> accessOf(Operation *op, Value buffer) {
   return {reads, writes};
 }
 
+/// The most registers per lane the promoted buffers hold at once: each is
+/// live from its first to its last access in program order (`ops`, the loop
+/// body inline), over the whole loop when it is used both inside and outside
+/// it (the loop carries it).
+static int64_t peakRegisters(ArrayRef<Operation *> ops, scf::ForOp loop,
+                             const llvm::DenseSet<Value> &promoted) {
+  DenseMap<Operation *, int64_t> position;
+  int64_t loopBegin = -1, loopEnd = -1;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    position[op] = i;
+    if (loop && loop->isAncestor(op)) {
+      if (loopBegin < 0)
+        loopBegin = i;
+      loopEnd = i;
+    }
+  }
+  SmallVector<int64_t> live(ops.size(), 0);
+  for (Value buffer : promoted) {
+    int64_t first = ops.size(), last = -1;
+    bool inside = false, outside = false;
+    for (Operation *user : buffer.getUsers()) {
+      auto it = position.find(user);
+      if (it == position.end())
+        continue;
+      first = std::min(first, it->second);
+      last = std::max(last, it->second);
+      (loop && loop->isAncestor(user) ? inside : outside) = true;
+    }
+    if (last < 0)
+      continue;
+    if (inside && outside) {
+      first = std::min(first, loopBegin);
+      last = std::max(last, loopEnd);
+    }
+    for (int64_t i = first; i <= last; ++i)
+      live[i] += rowLayoutOf(buffer.getType())->slots();
+  }
+  return live.empty() ? 0 : *llvm::max_element(live);
+}
+
 std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body,
                                                     std::string &why) {
   // The ops of the body and of its temporal loop (at most one).
@@ -236,7 +276,6 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body,
 
   // Candidates: block buffers of those rows used only by linalg ops and
   // copies, never as the B operand of a contraction.
-  int64_t registers = 0;
   for (Operation *op : ops) {
     auto alloc = dyn_cast<memref::AllocOp>(op);
     if (!alloc)
@@ -257,8 +296,8 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body,
     if (!usable)
       continue;
     plan.promoted.insert(alloc.getResult());
-    registers += layout->slots();
   }
+  int64_t registers = peakRegisters(ops, loop, plan.promoted);
   if (registers > kRegisterBudget) {
     why = "the row tiles need " + std::to_string(registers) +
           " registers per lane (at most " + std::to_string(kRegisterBudget) +
@@ -611,7 +650,7 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
         mapping.map(indexOp.getResult(), slotIndices[s][indexOp.getDim()]);
         continue;
       }
-      b.clone(payload, mapping);
+      distributor.clonePayload(b, payload, mapping);
     }
     SmallVector<Value> yielded;
     for (Value v : body->getTerminator()->getOperands())

@@ -68,7 +68,7 @@ struct CutQuality {
 
 /// A fused schedule predicted this many times slower than the graph's ideal
 /// time is compared with the best partition.
-static constexpr double kPartitionCheckRatio = 10.0;
+static constexpr double kPartitionCheckRatio = 3.0;
 
 struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
   using Base::Base;
