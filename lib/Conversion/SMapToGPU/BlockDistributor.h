@@ -86,9 +86,11 @@ private:
 };
 
 /// What the register-level (row-slab) lowering of a block body needs: each
-/// of `rows / 16` warps owns 16 rows; `promoted` buffers live in registers.
+/// warp owns `16 slabs` rows; `promoted` buffers live in registers.
 struct RowSlabPlan {
   int64_t rows = 0;
+  /// 16-row slabs per warp (1 or 2): `rows / (16 slabs)` warps.
+  int64_t slabs = 1;
   llvm::DenseSet<Value> promoted;
 };
 

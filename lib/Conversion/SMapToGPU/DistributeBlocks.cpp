@@ -1300,7 +1300,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     std::string whyNotRows;
     rowSlabs = planRowSlabs(*forall.getBody(), whyNotRows);
     if (rowSlabs)
-      threads = rowSlabs->rows * 2;
+      threads = rowSlabs->rows * 2 / rowSlabs->slabs;
     else
       remark::missed(loc, remarkOpts("distribute-blocks", "row-fragments"))
           << ("row tiles stay in shared memory: " + whyNotRows);
@@ -1354,8 +1354,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (distributor.ldmatrixOperands)
     config += " ldmatrix=" + std::to_string(distributor.ldmatrixOperands);
   if (distributor.registerTiles)
-    config += " warp-rows=16 register-tiles=" +
-              std::to_string(distributor.registerTiles);
+    config += " warp-rows=" + std::to_string(16 * rowSlabs->slabs) +
+              " register-tiles=" + std::to_string(distributor.registerTiles);
   if (distributor.registerAccumulators)
     config +=
         " register-acc=" + std::to_string(distributor.registerAccumulators);

@@ -57,7 +57,8 @@ struct RowLayout {
   unsigned rowPos = 0;
   std::optional<unsigned> colPos;
   int64_t rows = 0, cols = 0;
-  /// Per-lane slots: 4 per 8 columns of a tile, 2 for a row vector.
+  /// Per-lane slots of one 16-row slab: 4 per 8 columns of a tile, 2 for
+  /// a row vector.
   int64_t slots() const { return colPos ? cols / 2 : 2; }
 };
 
@@ -185,42 +186,76 @@ static std::pair<bool, bool> accessOf(Operation *op, Value buffer) {
   return {reads, writes};
 }
 
-/// The most registers per lane the promoted buffers hold at once: each is
-/// live from its first to its last access in program order (`ops`, the loop
-/// body inline), over the whole loop when it is used both inside and outside
-/// it (the loop carries it).
+/// Whether the loop must carry `buffer` (defined before it): written in the
+/// loop and read there before any write, or read after it before any write.
+static bool isCarried(Value buffer, scf::ForOp loop) {
+  bool written = false, readFirst = false, decided = false;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto [reads, writes] = accessOf(&op, buffer);
+    if (!decided && (reads || writes)) {
+      readFirst = reads;
+      decided = true;
+    }
+    written |= writes;
+  }
+  if (!written)
+    return false;
+  if (readFirst)
+    return true;
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+    auto [reads, writes] = accessOf(op, buffer);
+    if (reads || writes)
+      return reads;
+  }
+  return false;
+}
+
+/// The most registers per lane the promoted buffers hold at once. A buffer
+/// is live from its first to its last access in program order (`ops`, the
+/// loop body inline) within each of the prologue, the loop and the
+/// epilogue, and from its first to its last access overall when the loop
+/// carries it. A buffer only fills write is one value.
 static int64_t peakRegisters(ArrayRef<Operation *> ops, scf::ForOp loop,
-                             const llvm::DenseSet<Value> &promoted) {
+                             const llvm::DenseSet<Value> &promoted,
+                             int64_t slabs) {
   DenseMap<Operation *, int64_t> position;
-  int64_t loopBegin = -1, loopEnd = -1;
+  int64_t loopBegin = ops.size(), loopEnd = -1;
   for (auto [i, op] : llvm::enumerate(ops)) {
     position[op] = i;
     if (loop && loop->isAncestor(op)) {
-      if (loopBegin < 0)
-        loopBegin = i;
+      loopBegin = std::min<int64_t>(loopBegin, i);
       loopEnd = i;
     }
   }
+  auto segment = [&](int64_t i) {
+    return i < loopBegin ? 0 : i <= loopEnd ? 1 : 2;
+  };
   SmallVector<int64_t> live(ops.size(), 0);
   for (Value buffer : promoted) {
-    int64_t first = ops.size(), last = -1;
-    bool inside = false, outside = false;
+    bool onlyFills = llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+      return !accessOf(user, buffer).second || isa<linalg::FillOp>(user);
+    });
+    int64_t cost =
+        onlyFills ? 1 : slabs * rowLayoutOf(buffer.getType())->slots();
+    int64_t first[3] = {INT64_MAX, INT64_MAX, INT64_MAX};
+    int64_t last[3] = {-1, -1, -1};
     for (Operation *user : buffer.getUsers()) {
       auto it = position.find(user);
       if (it == position.end())
         continue;
-      first = std::min(first, it->second);
-      last = std::max(last, it->second);
-      (loop && loop->isAncestor(user) ? inside : outside) = true;
+      int64_t seg = segment(it->second);
+      first[seg] = std::min(first[seg], it->second);
+      last[seg] = std::max(last[seg], it->second);
     }
-    if (last < 0)
-      continue;
-    if (inside && outside) {
-      first = std::min(first, loopBegin);
-      last = std::max(last, loopEnd);
+    Operation *def = buffer.getDefiningOp();
+    if (loop && !loop->isAncestor(def) && isCarried(buffer, loop)) {
+      first[0] = std::min({first[0], first[1], first[2]});
+      last[0] = std::max({last[0], last[1], last[2]});
+      first[1] = first[2] = INT64_MAX;
     }
-    for (int64_t i = first; i <= last; ++i)
-      live[i] += rowLayoutOf(buffer.getType())->slots();
+    for (int64_t seg = 0; seg < 3; ++seg)
+      for (int64_t i = first[seg]; i <= last[seg]; ++i)
+        live[i] += cost;
   }
   return live.empty() ? 0 : *llvm::max_element(live);
 }
@@ -297,7 +332,14 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body,
       continue;
     plan.promoted.insert(alloc.getResult());
   }
-  int64_t registers = peakRegisters(ops, loop, plan.promoted);
+  // Two slabs per warp when the registers allow: each B fragment then feeds
+  // two mma.sync (FlashAttention-2's 32 rows per warp), halving what a warp
+  // reads from shared memory per instruction.
+  plan.slabs = plan.rows % 32 == 0 && peakRegisters(ops, loop, plan.promoted,
+                                                    2) <= kRegisterBudget
+                   ? 2
+                   : 1;
+  int64_t registers = peakRegisters(ops, loop, plan.promoted, plan.slabs);
   if (registers > kRegisterBudget) {
     why = "the row tiles need " + std::to_string(registers) +
           " registers per lane (at most " + std::to_string(kRegisterBudget) +
@@ -429,8 +471,12 @@ private:
   Value add(OpBuilder &b, Value x, Value y) {
     return arith::AddIOp::create(b, loc, x, y);
   }
+  /// A lane's slots of a buffer: those of each of its slabs.
+  int64_t laneSlots(const RowLayout &layout) const {
+    return plan.slabs * layout.slots();
+  }
   /// The row and column of slot `s` of a layout with `cols` columns (0 for
-  /// a row vector).
+  /// a row vector): slab s / perSlab, then the slab's slot.
   std::pair<Value, Value> slotCoordinates(OpBuilder &b, int64_t s,
                                           int64_t cols);
   /// The values of `buffer` (zeros when nothing wrote it yet).
@@ -470,7 +516,7 @@ void RowSlabLowering::buildLaneCoordinates(OpBuilder &b, Location at) {
   loc = at;
   lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
   Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
-  rowBase = arith::MulIOp::create(b, loc, warp, index(b, 16));
+  rowBase = arith::MulIOp::create(b, loc, warp, index(b, 16 * plan.slabs));
   group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
   pairCol = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, lane, index(b, 4)), index(b, 2));
@@ -478,8 +524,10 @@ void RowSlabLowering::buildLaneCoordinates(OpBuilder &b, Location at) {
 
 std::pair<Value, Value>
 RowSlabLowering::slotCoordinates(OpBuilder &b, int64_t s, int64_t cols) {
+  int64_t perSlab = cols ? cols / 2 : 2, slab = s / perSlab;
+  s %= perSlab;
   int64_t i = cols ? (s / 2) % 2 : s;
-  Value row = add(b, rowBase, add(b, group, index(b, 8 * i)));
+  Value row = add(b, rowBase, add(b, group, index(b, 16 * slab + 8 * i)));
   if (!cols)
     return {row, Value()};
   int64_t t = s / 4, e = s % 2;
@@ -495,7 +543,7 @@ ArrayRef<Value> RowSlabLowering::valuesOf(OpBuilder &b, Value buffer) {
   RowLayout layout = *rowLayoutOf(buffer.getType());
   Type element = cast<MemRefType>(buffer.getType()).getElementType();
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
-  return values[buffer] = SmallVector<Value>(layout.slots(), zero);
+  return values[buffer] = SmallVector<Value>(laneSlots(layout), zero);
 }
 
 SmallVector<Value> RowSlabLowering::bufferIndices(OpBuilder &b, MemRefType type,
@@ -523,7 +571,7 @@ LogicalResult RowSlabLowering::lowerCopy(Operation *op, Value source,
     auto type = cast<MemRefType>(source.getType());
     RowLayout layout = *rowLayoutOf(target.getType());
     SmallVector<Value> loaded;
-    for (int64_t s = 0; s < layout.slots(); ++s)
+    for (int64_t s = 0; s < laneSlots(layout); ++s)
       loaded.push_back(memref::LoadOp::create(
           b, loc, source, bufferIndices(b, type, layout, s)));
     values[target] = loaded;
@@ -531,7 +579,7 @@ LogicalResult RowSlabLowering::lowerCopy(Operation *op, Value source,
     auto type = cast<MemRefType>(target.getType());
     RowLayout layout = *rowLayoutOf(source.getType());
     ArrayRef<Value> slots = valuesOf(b, source);
-    for (int64_t s = 0; s < layout.slots(); ++s)
+    for (int64_t s = 0; s < laneSlots(layout); ++s)
       memref::StoreOp::create(b, loc, slots[s], target,
                               bufferIndices(b, type, layout, s));
     warpCodeSinceBarrier = true;
@@ -546,7 +594,7 @@ LogicalResult RowSlabLowering::lowerFill(linalg::FillOp fill) {
     return barrierThenCooperative(fill);
   }
   RowLayout layout = *rowLayoutOf(target.getType());
-  values[target] = SmallVector<Value>(layout.slots(), fill.getInputs()[0]);
+  values[target] = SmallVector<Value>(laneSlots(layout), fill.getInputs()[0]);
   fill->erase();
   return success();
 }
@@ -562,40 +610,51 @@ LogicalResult RowSlabLowering::lowerContraction(linalg::LinalgOp op,
   auto cType = VectorType::get({2, 2}, b.getF32Type());
   auto aType = VectorType::get({4, 2}, b.getF16Type());
   ArrayRef<Value> outSlots = valuesOf(b, out);
+  int64_t slabs = plan.slabs;
+  // accs[slab * nTiles + t]: n-tile t of the slab's 16 rows.
   SmallVector<Value> accs;
-  for (int64_t t = 0; t < nTiles; ++t)
-    accs.push_back(vector::FromElementsOp::create(b, loc, cType,
-                                                  outSlots.slice(4 * t, 4)));
+  for (int64_t slab = 0; slab < slabs; ++slab)
+    for (int64_t t = 0; t < nTiles; ++t)
+      accs.push_back(vector::FromElementsOp::create(
+          b, loc, cType, outSlots.slice(slab * 4 * nTiles + 4 * t, 4)));
   bool aInRegisters = plan.promoted.contains(mma.a->get());
   Value zero = index(b, 0);
   for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16) {
-    Value aFragment;
-    if (aInRegisters) {
-      // The A fragment of this k-step is slots 8 s .. 8 s + 7 of the tile:
-      // rows group / group + 8 of its two 8-column n-tiles.
-      ArrayRef<Value> aSlots =
-          valuesOf(b, mma.a->get()).slice(8 * (k0 / 16), 8);
-      SmallVector<Value> halves;
-      for (Value v : aSlots)
-        halves.push_back(v.getType().isF16() ? v
-                                             : arith::TruncFOp::create(
-                                                   b, loc, b.getF16Type(), v)
-                                                   .getResult());
-      aFragment = vector::FromElementsOp::create(b, loc, aType, halves);
-    } else {
-      aFragment = loader.loadA(b, rowBase, index(b, k0));
+    SmallVector<Value> aFragments;
+    for (int64_t slab = 0; slab < slabs; ++slab) {
+      if (aInRegisters) {
+        // The A fragment of this k-step is slots 8 s .. 8 s + 7 of the
+        // slab's tile: rows group / group + 8 of its two 8-column n-tiles.
+        ArrayRef<Value> aSlots =
+            valuesOf(b, mma.a->get())
+                .slice(slab * (mma.extentK / 2), mma.extentK / 2)
+                .slice(8 * (k0 / 16), 8);
+        SmallVector<Value> halves;
+        for (Value v : aSlots)
+          halves.push_back(v.getType().isF16() ? v
+                                               : arith::TruncFOp::create(
+                                                     b, loc, b.getF16Type(), v)
+                                                     .getResult());
+        aFragments.push_back(
+            vector::FromElementsOp::create(b, loc, aType, halves));
+      } else {
+        aFragments.push_back(loader.loadA(
+            b, add(b, rowBase, index(b, 16 * slab)), index(b, k0)));
+      }
     }
     SmallVector<Value> bFragments = loader.loadB(b, zero, index(b, k0), nTiles);
     for (int64_t t = 0; t < nTiles; ++t)
-      accs[t] = nvgpu::MmaSyncOp::create(b, loc, aFragment, bFragments[t],
-                                         accs[t], ArrayRef<int64_t>{16, 8, 16});
+      for (int64_t slab = 0; slab < slabs; ++slab)
+        accs[slab * nTiles + t] = nvgpu::MmaSyncOp::create(
+            b, loc, aFragments[slab], bFragments[t], accs[slab * nTiles + t],
+            ArrayRef<int64_t>{16, 8, 16});
   }
   SmallVector<Value> slots;
-  for (int64_t t = 0; t < nTiles; ++t)
+  for (Value acc : accs)
     for (int64_t i = 0; i < 2; ++i)
       for (int64_t e = 0; e < 2; ++e)
-        slots.push_back(vector::ExtractOp::create(b, loc, accs[t],
-                                                  ArrayRef<int64_t>{i, e}));
+        slots.push_back(
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, e}));
   values[out] = slots;
   warpCodeSinceBarrier = true;
   op->erase();
@@ -608,7 +667,7 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
   bool reduces = roles.col && op.getIteratorTypesArray()[*roles.col] ==
                                   utils::IteratorType::reduction;
   int64_t cols = roles.col ? roles.cols : 0;
-  int64_t slots = cols ? cols / 2 : 2;
+  int64_t perSlab = cols ? cols / 2 : 2, slots = plan.slabs * perSlab;
   Block *body = op.getBlock();
   unsigned numInputs = op.getNumDpsInputs();
 
@@ -630,7 +689,10 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
     if (plan.promoted.contains(v)) {
       ArrayRef<Value> lanes = valuesOf(b, v);
       bool tile = rowLayoutOf(v.getType())->colPos.has_value();
-      return tile ? lanes[s] : lanes[cols ? (s / 2) % 2 : s];
+      if (tile || !cols)
+        return lanes[s];
+      // A row vector in a tile's iteration: the slab's value of the row.
+      return lanes[(s / perSlab) * 2 + (s % perSlab / 2) % 2];
     }
     return memref::LoadOp::create(
         b, loc, v,
@@ -673,16 +735,17 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
     };
     ArrayRef<Value> previous = valuesOf(b, init->get());
     SmallVector<Value> results;
-    for (int64_t i = 0; i < 2; ++i) {
+    for (int64_t row = 0; row < 2 * plan.slabs; ++row) {
+      // Vector slot `row`: slab row / 2, half row % 2.
       Value acc = neutralOf(b, loc, combiner, type);
       for (int64_t s = 0; s < slots; ++s)
-        if ((s / 2) % 2 == i)
+        if (s / perSlab == row / 2 && (s % perSlab / 2) % 2 == row % 2)
           acc = evaluate(s, {acc})[0];
       for (int32_t offset : {1, 2})
         acc = combine(acc, gpu::ShuffleOp::create(b, loc, acc, offset, 32,
                                                   gpu::ShuffleMode::XOR)
                                .getShuffleResult());
-      results.push_back(combine(acc, previous[i]));
+      results.push_back(combine(acc, previous[row]));
     }
     values[init->get()] = results;
     op->erase();
@@ -729,26 +792,7 @@ LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
     Operation *def = buffer.getDefiningOp();
     if (loop->isAncestor(def) || def->getBlock() != parent)
       continue;
-    bool written = false, readFirst = false, decided = false;
-    for (Operation &op : loop.getBody()->without_terminator()) {
-      auto [reads, writes] = accessOf(&op, buffer);
-      if (!decided && (reads || writes)) {
-        readFirst = reads;
-        decided = true;
-      }
-      written |= writes;
-    }
-    if (!written)
-      continue;
-    if (!readFirst)
-      for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
-        auto [reads, writes] = accessOf(op, buffer);
-        if (reads || writes) {
-          readFirst = reads;
-          break;
-        }
-      }
-    if (readFirst)
+    if (isCarried(buffer, loop))
       carried.push_back(buffer);
   }
   // A stable order (the buffers' order in the block).
@@ -771,7 +815,7 @@ LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
   DenseMap<Value, SmallVector<Value>> before = values;
   int64_t at = 0;
   for (Value buffer : carried) {
-    int64_t n = rowLayoutOf(buffer.getType())->slots();
+    int64_t n = laneSlots(*rowLayoutOf(buffer.getType()));
     values[buffer] =
         SmallVector<Value>(newLoop.getRegionIterArgs().slice(at, n).begin(),
                            newLoop.getRegionIterArgs().slice(at, n).end());
@@ -796,7 +840,7 @@ LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
   values = std::move(before);
   at = 0;
   for (Value buffer : carried) {
-    int64_t n = rowLayoutOf(buffer.getType())->slots();
+    int64_t n = laneSlots(*rowLayoutOf(buffer.getType()));
     values[buffer] =
         SmallVector<Value>(newLoop.getResults().slice(at, n).begin(),
                            newLoop.getResults().slice(at, n).end());
