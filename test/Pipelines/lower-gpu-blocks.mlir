@@ -4,6 +4,7 @@
 // RUN: not spacefusion-opt %examples/gemm_chain.mlir '--spacefusion-pipeline=target=cpu lower-to-gpu' \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTGPU
 // RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=MMA
+// RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=FLASH
 // RUN: spacefusion-opt %examples/attention.mlir '--spacefusion-lower-gpu=format=isa' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
@@ -45,6 +46,25 @@
 // MMA-SAME:      st.shared.v4.b32
 // MMA-SAME:      ldmatrix.sync.aligned.m8n8.x4
 // MMA-SAME:      mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
+// f16 attention from unfused linalg: online softmax between two tensor-core
+// contractions, in registers (row fragments): each warp owns 16 query rows,
+// the row max and sum are butterfly shuffles over the four lanes of a row,
+// exp is the hardware ex2, the probabilities are packed to f16 pairs as the
+// A operand of P V, V is read transposed by ldmatrix, and the K / V tiles of
+// the next step are loaded while this one computes.
+// FLASH:       llvm.func @attention(
+// FLASH-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=46080 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=9 prefetch=1"
+// FLASH:       gpu.binary @attention_kernel
+// FLASH-SAME:    ld.global.v4.b32
+// FLASH-SAME:    ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// FLASH-SAME:    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// FLASH-SAME:    shfl.sync.bfly.b32
+// FLASH-SAME:    ex2.approx
+// FLASH-SAME:    cvt.rn.f16x2.f32
+// FLASH-SAME:    ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// FLASH-SAME:    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// FLASH-SAME:    bar.sync
 
 // Attention: the row lowering declines it, the block lowering takes it.
 // REMARK: remark: [Missed] not-a-row-graph | Category:smap:lower-to-gpu | Remark="left for the block lowering: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"

@@ -1,0 +1,199 @@
+// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s | FileCheck %s
+// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s \
+// RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null \
+// RUN:   | FileCheck %s --check-prefix=REMARK
+// RUN: spacefusion-opt --split-input-file \
+// RUN:   --smap-distribute-blocks="row-fragments=false" %s \
+// RUN:   | FileCheck %s --check-prefix=SMEM
+
+// One block of online-softmax attention as smap-lower-to-loops and
+// bufferization leave it: 32 query rows, a temporal loop over two 16-key
+// steps, the running max / sum / accumulator in block buffers. Every
+// intermediate is indexed by the block's rows, so they live in registers in
+// the mma.sync accumulator layout: one warp owns the 32 rows (two 16-row
+// slabs), the row max and sum are quad shuffles, and the probabilities are
+// the A operand of the second contraction straight from registers.
+
+#q = affine_map<(m, l, k) -> (m, k)>
+#k = affine_map<(m, l, k) -> (l, k)>
+#s = affine_map<(m, l, k) -> (m, l)>
+#id = affine_map<(m, l) -> (m, l)>
+#row = affine_map<(m, l) -> (m)>
+#vec = affine_map<(m) -> (m)>
+#pvp = affine_map<(m, n, l) -> (m, l)>
+#pvv = affine_map<(m, n, l) -> (l, n)>
+#pvo = affine_map<(m, n, l) -> (m, n)>
+
+// CHECK-LABEL: func.func @attention_block
+// CHECK-SAME: smap.gpu_kernel = "blocks=2 threads=32 smem=3072 mma.sync=2 ldmatrix=3 warp-rows=32 register-tiles=6 prefetch=1"
+// CHECK: gpu.launch
+// CHECK-SAME: threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c32
+// CHECK-NOT: memref.alloc
+// The loop carries the running sum, max and accumulator in registers.
+// CHECK: %[[STATE:.*]]:24 = scf.for %{{.*}} = %c0 to %c32 step %c16 iter_args(
+// CHECK-SAME: -> (f32, f32, f32, f32,
+// Scores: Q from shared memory, K from shared memory.
+// CHECK: nvgpu.ldmatrix
+// CHECK: nvgpu.mma.sync
+// Row max: the lane's values, then the four lanes of each row.
+// CHECK: arith.maximumf
+// CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32
+// CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32
+// CHECK: math.exp %{{.*}} fastmath<afn> : f32
+// CHECK: gpu.shuffle  xor
+// Probabilities rounded to f16 become the A fragment of P V.
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[A:.*]] = vector.from_elements %[[H]], {{.*}} : vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK: nvgpu.mma.sync(%[[A]], %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]}
+// No block barrier between the ops of a step: only around the staged tiles.
+// CHECK: gpu.barrier
+// CHECK-NEXT: vector.store
+// CHECK: scf.yield
+// After the loop: out = acc / sum, from registers to global memory.
+// CHECK: arith.divf %[[STATE]]#{{[0-9]+}}
+// CHECK: memref.store %{{.*}}, %{{.*}} : memref<32x16xf16, strided<[16, 1], offset: ?>>
+// CHECK: gpu.terminator
+
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=2 threads=32 smem=3072 {{.*}} warp-rows=32
+
+// Without row fragments the row tiles are shared-memory buffers.
+// SMEM-LABEL: func.func @attention_block
+// SMEM-SAME: smap.gpu_kernel = "blocks=2 threads=64 smem=
+// SMEM-NOT: gpu.shuffle
+// SMEM-NOT: warp-rows
+func.func @attention_block(%q: memref<64x16xf16>, %k: memref<32x16xf16>,
+                           %v: memref<32x16xf16>, %out: memref<64x16xf16>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  scf.forall (%blk) in (2) {
+    %r0 = arith.muli %blk, %c32 : index
+    %qg = memref.subview %q[%r0, 0] [32, 16] [1, 1] : memref<64x16xf16> to memref<32x16xf16, strided<[16, 1], offset: ?>>
+    %qs = memref.alloc() : memref<32x24xf16>
+    %qt = memref.subview %qs[0, 0] [32, 16] [1, 1] : memref<32x24xf16> to memref<32x16xf16, strided<[24, 1]>>
+    linalg.copy ins(%qg : memref<32x16xf16, strided<[16, 1], offset: ?>>) outs(%qt : memref<32x16xf16, strided<[24, 1]>>)
+    %max = memref.alloc() : memref<32xf32>
+    %sum = memref.alloc() : memref<32xf32>
+    %acc = memref.alloc() : memref<32x16xf32>
+    linalg.fill ins(%ninf : f32) outs(%max : memref<32xf32>)
+    linalg.fill ins(%zero : f32) outs(%sum : memref<32xf32>)
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x16xf32>)
+    scf.for %l0 = %c0 to %c32 step %c16 {
+      %kg = memref.subview %k[%l0, 0] [16, 16] [1, 1] : memref<32x16xf16> to memref<16x16xf16, strided<[16, 1], offset: ?>>
+      %ks = memref.alloc() : memref<16x24xf16>
+      %kt = memref.subview %ks[0, 0] [16, 16] [1, 1] : memref<16x24xf16> to memref<16x16xf16, strided<[24, 1]>>
+      linalg.copy ins(%kg : memref<16x16xf16, strided<[16, 1], offset: ?>>) outs(%kt : memref<16x16xf16, strided<[24, 1]>>)
+      %vg = memref.subview %v[%l0, 0] [16, 16] [1, 1] : memref<32x16xf16> to memref<16x16xf16, strided<[16, 1], offset: ?>>
+      %vs = memref.alloc() : memref<16x24xf16>
+      %vt = memref.subview %vs[0, 0] [16, 16] [1, 1] : memref<16x24xf16> to memref<16x16xf16, strided<[24, 1]>>
+      linalg.copy ins(%vg : memref<16x16xf16, strided<[16, 1], offset: ?>>) outs(%vt : memref<16x16xf16, strided<[24, 1]>>)
+      %s = memref.alloc() : memref<32x16xf32>
+      linalg.fill ins(%zero : f32) outs(%s : memref<32x16xf32>)
+      linalg.generic {indexing_maps = [#q, #k, #s], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%qt, %kt : memref<32x16xf16, strided<[24, 1]>>, memref<16x16xf16, strided<[24, 1]>>) outs(%s : memref<32x16xf32>) {
+      ^bb0(%a: f16, %b: f16, %o: f32):
+        %ae = arith.extf %a : f16 to f32
+        %be = arith.extf %b : f16 to f32
+        %p = arith.mulf %ae, %be : f32
+        %r = arith.addf %o, %p : f32
+        linalg.yield %r : f32
+      }
+      %m = memref.alloc() : memref<32xf32>
+      linalg.copy ins(%max : memref<32xf32>) outs(%m : memref<32xf32>)
+      linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+          ins(%s : memref<32x16xf32>) outs(%m : memref<32xf32>) {
+      ^bb0(%x: f32, %o: f32):
+        %r = arith.maximumf %x, %o : f32
+        linalg.yield %r : f32
+      }
+      %p = memref.alloc() : memref<32x16xf32>
+      linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+          ins(%s, %m : memref<32x16xf32>, memref<32xf32>) outs(%p : memref<32x16xf32>) {
+      ^bb0(%x: f32, %mx: f32, %o: f32):
+        %d = arith.subf %x, %mx : f32
+        %e = math.exp %d : f32
+        linalg.yield %e : f32
+      }
+      linalg.generic {indexing_maps = [#vec, #vec, #vec], iterator_types = ["parallel"]}
+          ins(%max, %m : memref<32xf32>, memref<32xf32>) outs(%sum : memref<32xf32>) {
+      ^bb0(%old: f32, %new: f32, %o: f32):
+        %d = arith.subf %old, %new : f32
+        %e = math.exp %d : f32
+        %r = arith.mulf %o, %e : f32
+        linalg.yield %r : f32
+      }
+      linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+          ins(%p : memref<32x16xf32>) outs(%sum : memref<32xf32>) {
+      ^bb0(%x: f32, %o: f32):
+        %r = arith.addf %x, %o : f32
+        linalg.yield %r : f32
+      }
+      linalg.generic {indexing_maps = [#row, #row, #id], iterator_types = ["parallel", "parallel"]}
+          ins(%max, %m : memref<32xf32>, memref<32xf32>) outs(%acc : memref<32x16xf32>) {
+      ^bb0(%old: f32, %new: f32, %o: f32):
+        %d = arith.subf %old, %new : f32
+        %e = math.exp %d : f32
+        %r = arith.mulf %o, %e : f32
+        linalg.yield %r : f32
+      }
+      linalg.generic {indexing_maps = [#pvp, #pvv, #pvo], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%p, %vt : memref<32x16xf32>, memref<16x16xf16, strided<[24, 1]>>) outs(%acc : memref<32x16xf32>) {
+      ^bb0(%a: f32, %b: f16, %o: f32):
+        %be = arith.extf %b : f16 to f32
+        %x = arith.mulf %a, %be : f32
+        %r = arith.addf %o, %x : f32
+        linalg.yield %r : f32
+      }
+      linalg.copy ins(%m : memref<32xf32>) outs(%max : memref<32xf32>)
+    }
+    %og = memref.subview %out[%r0, 0] [32, 16] [1, 1] : memref<64x16xf16> to memref<32x16xf16, strided<[16, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc, %sum : memref<32x16xf32>, memref<32xf32>) outs(%og : memref<32x16xf16, strided<[16, 1], offset: ?>>) {
+    ^bb0(%a: f32, %l: f32, %o: f16):
+      %d = arith.divf %a, %l : f32
+      %t = arith.truncf %d : f32 to f16
+      linalg.yield %t : f16
+    }
+  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  return
+}
+
+// -----
+
+// A single contraction has nothing to fuse: it keeps the warp-tiled
+// lowering (register accumulators across its loop).
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// CHECK-LABEL: func.func @gemm_block
+// CHECK-NOT: warp-rows
+// REMARK: remark: [Missed] row-fragments | Category:smap:distribute-blocks | Remark="row tiles stay in shared memory: nothing to fuse in registers (a single contraction)"
+func.func @gemm_block(%x: memref<32x32xf16>, %y: memref<32x32xf16>, %z: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%blk) in (1) {
+    %xs = memref.alloc() : memref<32x40xf16>
+    %xt = memref.subview %xs[0, 0] [32, 32] [1, 1] : memref<32x40xf16> to memref<32x32xf16, strided<[40, 1]>>
+    linalg.copy ins(%x : memref<32x32xf16>) outs(%xt : memref<32x32xf16, strided<[40, 1]>>)
+    %ys = memref.alloc() : memref<32x40xf16>
+    %yt = memref.subview %ys[0, 0] [32, 32] [1, 1] : memref<32x40xf16> to memref<32x32xf16, strided<[40, 1]>>
+    linalg.copy ins(%y : memref<32x32xf16>) outs(%yt : memref<32x32xf16, strided<[40, 1]>>)
+    %acc = memref.alloc() : memref<32x32xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
+    linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%xt, %yt : memref<32x32xf16, strided<[40, 1]>>, memref<32x32xf16, strided<[40, 1]>>) outs(%acc : memref<32x32xf32>) {
+    ^bb0(%p: f16, %q: f16, %o: f32):
+      %pe = arith.extf %p : f16 to f32
+      %qe = arith.extf %q : f16 to f32
+      %m = arith.mulf %pe, %qe : f32
+      %r = arith.addf %o, %m : f32
+      linalg.yield %r : f32
+    }
+    memref.copy %acc, %z : memref<32x32xf32> to memref<32x32xf32>
+  } {mapping = [#gpu.block<x>], smap.threads = 128 : i64}
+  return
+}
