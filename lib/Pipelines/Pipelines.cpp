@@ -139,7 +139,12 @@ void mlir::spacefusion::buildGPULoweringPipeline(
         StringRef(options.chip).starts_with("sm_8") ? "sm_80" : "sm_90a";
   pm.addPass(smap::createSMapSetTarget(targetOptions));
   pm.addPass(smap::createSMapAnalyze());
-  pm.addPass(smap::createSMapSchedule());
+  smap::SMapScheduleOptions scheduleOptions;
+  scheduleOptions.spatial.assign(options.spatial.begin(),
+                                 options.spatial.end());
+  scheduleOptions.temporal.assign(options.temporal.begin(),
+                                  options.temporal.end());
+  pm.addPass(smap::createSMapSchedule(scheduleOptions));
   pm.addPass(smap::createSMapSpatialSlice());
   pm.addPass(smap::createSMapTemporalSlice());
   smap::SMapLowerToLoopsOptions loopsOptions;
@@ -156,6 +161,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
                              "not parse");
   smap::SMapDistributeBlocksOptions distributeOptions;
   distributeOptions.approxMath = options.approxMath;
+  distributeOptions.asyncStages = options.asyncStages;
   pm.addPass(smap::createSMapDistributeBlocks(distributeOptions));
   // Constants the blocks use stay constants in the kernels (loop bounds,
   // strides, fill values), instead of becoming kernel parameters.

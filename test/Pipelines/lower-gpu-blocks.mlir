@@ -51,12 +51,20 @@
 // contractions, in registers (row fragments): each warp owns 16 query rows,
 // the row max and sum are butterfly shuffles over the four lanes of a row,
 // exp is the hardware ex2, the probabilities are packed to f16 pairs as the
-// A operand of P V, V is read transposed by ldmatrix, and the K / V tiles of
-// the next step are loaded while this one computes.
+// A operand of P V, and V is read transposed by ldmatrix. The K / V tiles
+// arrive by a three-stage cp.async pipeline: two steps' groups before the
+// loop, then per step one wait, one barrier and the group two steps ahead.
 // FLASH:       llvm.func @attention(
-// FLASH-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=46080 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=9 prefetch=1"
+// FLASH-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=119808 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=9 prefetch=1 cp.async=3"
 // FLASH:       gpu.binary @attention_kernel
 // FLASH-SAME:    ld.global.v4.b32
+// FLASH-SAME:    cp.async.cg.shared.global
+// FLASH-SAME:    cp.async.commit_group
+// FLASH-SAME:    cp.async.commit_group
+// FLASH-SAME:    cp.async.wait_group \091;
+// FLASH-SAME:    bar.sync
+// FLASH-SAME:    cp.async.cg.shared.global
+// FLASH-SAME:    cp.async.commit_group
 // FLASH-SAME:    ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // FLASH-SAME:    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // FLASH-SAME:    shfl.sync.bfly.b32
@@ -64,7 +72,7 @@
 // FLASH-SAME:    cvt.rn.f16x2.f32
 // FLASH-SAME:    ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // FLASH-SAME:    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// FLASH-SAME:    bar.sync
+// FLASH-SAME:    cp.async.wait_group \090;
 
 // Attention: the row lowering declines it, the block lowering takes it.
 // REMARK: remark: [Missed] not-a-row-graph | Category:smap:lower-to-gpu | Remark="left for the block lowering: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"

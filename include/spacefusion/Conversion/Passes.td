@@ -233,6 +233,11 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "(nvgpu.mma.sync m16n8k16, f32 accumulators; an f32 operand "
            "computed in the block is rounded to f16); false keeps every "
            "contraction on CUDA cores">,
+    Option<"asyncStages", "async-stages", "int64_t", /*default=*/"3",
+           "Stage the tiles a temporal loop reads with a cp.async pipeline "
+           "(nvgpu.device_async_copy, L1 bypassed) over up to this many "
+           "copies of their buffers, as many as shared memory holds; 1 loads "
+           "them one step ahead through registers instead">,
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",
            "f32 exp through the fast hardware exp2 (ex2.approx, as the row "
            "kernels and FlashAttention do)">,

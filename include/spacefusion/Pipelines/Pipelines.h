@@ -98,6 +98,19 @@ struct GPULoweringPipelineOptions
                      "class (sm_90a, sm_80; default: sm_80 for sm_8x chips, "
                      "sm_90a otherwise)"),
       llvm::cl::init("")};
+  PassOptions::Option<int64_t> asyncStages{
+      *this, "async-stages",
+      llvm::cl::desc("cp.async pipeline depth of staged tiles (see "
+                     "smap-distribute-blocks)"),
+      llvm::cl::init(3)};
+  PassOptions::ListOption<std::string> spatial{
+      *this, "spatial",
+      llvm::cl::desc("Force the spatial tiles of every scheduled graph "
+                     "(smap-schedule's option, e.g. m:128,n:256)")};
+  PassOptions::ListOption<std::string> temporal{
+      *this, "temporal",
+      llvm::cl::desc("Force the temporal slice of every scheduled graph "
+                     "(smap-schedule's option, e.g. k:64)")};
 };
 
 /// Appends the GPU path: form fusion groups; lower each function whose graph

@@ -26,6 +26,8 @@
 namespace mlir {
 namespace smap {
 
+struct CopyPlan;
+
 /// A contraction C[m, n] += A[m, k] * B[k, n] the tensor cores can run, in
 /// any operand layout and with unit batch dims: `m`, `n`, `k` are loop
 /// positions.
@@ -124,6 +126,12 @@ public:
   unsigned prefetchedLoops = 0;
   /// Buffers kept in registers by the row-slab lowering.
   unsigned registerTiles = 0;
+  /// Loops whose staged tiles arrive by a cp.async pipeline of `stages`.
+  unsigned asyncLoops = 0;
+  int64_t stages = 1;
+  /// Whether the last prefetchStagedOperands used cp.async (the step then
+  /// needs no barrier at its end).
+  bool asyncPrefetch = false;
   /// Per-thread code already emitted inside a block being distributed.
   llvm::DenseSet<Operation *> alreadyDistributed;
 
@@ -146,6 +154,12 @@ private:
   /// Prefetches the tiles `loop` stages from global memory one step ahead;
   /// returns the stores that finish each step, or null.
   std::function<void(OpBuilder &)> prefetchStagedOperands(scf::ForOp loop);
+  /// The staging copies of `loop` as a cp.async pipeline over `stages`
+  /// copies of their buffers; false (nothing changed) when they are not
+  /// 16-byte copies into shared memory.
+  bool prefetchAsync(scf::ForOp loop, ArrayRef<linalg::CopyOp> copies,
+                     ArrayRef<CopyPlan> plans,
+                     ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices);
   /// The contraction of `loop` whose accumulators can stay in registers
   /// across it, if any.
   std::optional<std::pair<linalg::LinalgOp, MmaContraction>>

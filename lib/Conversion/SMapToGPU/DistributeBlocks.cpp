@@ -562,8 +562,10 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
                                    yb, origins[w].first, origins[w].second,
                                    ValueRange(args).slice(w * nTiles, nTiles)));
                  }
-                 // The next step overwrites the staged operands.
-                 gpu::BarrierOp::create(yb, loc);
+                 // The next step overwrites the staged operands (with
+                 // cp.async, the next step's first barrier orders that).
+                 if (!asyncPrefetch)
+                   gpu::BarrierOp::create(yb, loc);
                  if (afterStep)
                    afterStep(yb);
                  return next;
@@ -778,7 +780,7 @@ static bool isVectorAligned(Value memref, int64_t vector) {
   return false;
 }
 
-namespace {
+namespace mlir::smap {
 /// How the threads of a block copy one buffer into another of its shape:
 /// chunks of `vector` elements along the innermost dim (16 bytes when both
 /// sides are provably aligned), chunk c of the row-major order by thread
@@ -830,7 +832,7 @@ struct CopyPlan {
                               llvm::Align(16));
   }
 };
-} // namespace
+} // namespace mlir::smap
 
 /// Each thread's chunk indices of `plan` when every thread has the same
 /// small number of chunks (the copy is then straight-line code), else empty.
@@ -899,10 +901,12 @@ static Value cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop,
   return mapping.lookup(v);
 }
 
-std::function<void(OpBuilder &)>
-BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
-  // The staging copies: a tile whose position depends on the step copied
-  // into a block buffer that nothing else in the step writes.
+/// The deepest cp.async pipeline over staged tiles.
+static constexpr int64_t kMaxStages = 3;
+
+/// The staging copies of `loop`: a tile whose position depends on the step,
+/// copied into a block buffer that nothing else in the step writes.
+static SmallVector<linalg::CopyOp> stagingCopies(scf::ForOp loop) {
   SmallVector<linalg::CopyOp> copies;
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto copy = dyn_cast<linalg::CopyOp>(op);
@@ -913,10 +917,6 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
         llvm::is_contained(source.getOffsets(), loop.getInductionVar()))
       copies.push_back(copy);
   }
-  if (copies.empty())
-    return nullptr;
-  // Each target is written by its copy only (two staged tiles sharing a
-  // buffer cannot both be loaded ahead).
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto writer = dyn_cast<DestinationStyleOpInterface>(op);
     if (!writer)
@@ -924,8 +924,159 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
     for (linalg::CopyOp copy : copies)
       if (&op != copy.getOperation() &&
           llvm::is_contained(writer.getDpsInits(), copy.getOutputs()[0]))
-        return nullptr;
+        return {};
   }
+  return copies;
+}
+
+/// The block buffers (allocated in a loop) that staging copies fill: each
+/// gets one copy per pipeline stage.
+static llvm::DenseSet<Operation *> stagedTileAllocs(Block &body) {
+  llvm::DenseSet<Operation *> allocs;
+  body.walk([&](scf::ForOp loop) {
+    for (linalg::CopyOp copy : stagingCopies(loop)) {
+      Value target = copy.getOutputs()[0];
+      if (auto subview = target.getDefiningOp<memref::SubViewOp>())
+        target = subview.getSource();
+      if (auto alloc = target.getDefiningOp<memref::AllocOp>())
+        if (loop->isAncestor(alloc))
+          allocs.insert(alloc);
+    }
+  });
+  return allocs;
+}
+
+/// The workgroup-space view behind a generic pointer into a shared-memory
+/// buffer (a cast of a workgroup view, or a subview of one, then rebuilt on
+/// the view), or null.
+static Value workgroupView(OpBuilder &b, Value value) {
+  auto subview = value.getDefiningOp<memref::SubViewOp>();
+  auto cast = (subview ? subview.getSource() : value)
+                  .getDefiningOp<memref::MemorySpaceCastOp>();
+  auto type =
+      cast ? dyn_cast<MemRefType>(cast.getSource().getType()) : MemRefType();
+  auto space =
+      type ? dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace())
+           : nullptr;
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return nullptr;
+  if (!subview)
+    return cast.getSource();
+  return memref::SubViewOp::create(
+      b, subview.getLoc(), cast.getSource(), subview.getMixedOffsets(),
+      subview.getMixedSizes(), subview.getMixedStrides());
+}
+
+bool BlockDistributor::prefetchAsync(
+    scf::ForOp loop, ArrayRef<linalg::CopyOp> copies, ArrayRef<CopyPlan> plans,
+    ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices) {
+  // 16-byte chunks into shared-memory views placed with `stages` copies.
+  SmallVector<memref::ViewOp> views;
+  for (auto [constCopy, plan] : llvm::zip(copies, plans)) {
+    linalg::CopyOp copy = constCopy;
+    if (plan.vector *
+            llvm::divideCeil(plan.elementType.getIntOrFloatBitWidth(), 8) !=
+        16)
+      return false;
+    Value target = copy.getOutputs()[0];
+    if (auto subview = target.getDefiningOp<memref::SubViewOp>())
+      target = subview.getSource();
+    auto cast = target.getDefiningOp<memref::MemorySpaceCastOp>();
+    auto view =
+        cast ? cast.getSource().getDefiningOp<memref::ViewOp>() : nullptr;
+    if (!view || !loop->isAncestor(view))
+      return false;
+    views.push_back(view);
+  }
+  Location loc = loop.getLoc();
+  auto index = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // Step i reads stage i % stages: each view moves by its size per stage.
+  OpBuilder top(loop.getBody(), loop.getBody()->begin());
+  Value iv = loop.getInductionVar();
+  Value stepIndex = arith::DivUIOp::create(
+      top, loc, arith::SubIOp::create(top, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  Value stage = arith::RemUIOp::create(top, loc, stepIndex, index(top, stages));
+  for (memref::ViewOp view : views) {
+    MemRefType type = view.getType();
+    int64_t bytes =
+        llvm::alignTo(type.getNumElements() *
+                          llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+                      16);
+    OpBuilder vb(view);
+    view.getByteShiftMutable().assign(arith::AddIOp::create(
+        vb, loc, view.getByteShift(),
+        arith::MulIOp::create(vb, loc, stage, index(vb, bytes))));
+  }
+
+  // The copies of step `at` into its stage (the tiles of the last step when
+  // `at` is past it: same addresses, no branch; into a stage no step reads
+  // then), as one cp.async group.
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(loop.getContext());
+  Value last =
+      arith::SubIOp::create(top, loc, loop.getUpperBound(), loop.getStep());
+  auto issue = [&](OpBuilder &b, Value at, Value lastStep) -> Value {
+    IRMapping sourceMapping, targetMapping;
+    sourceMapping.map(iv, arith::MinUIOp::create(b, loc, at, lastStep));
+    targetMapping.map(iv, at);
+    SmallVector<Value> tokens;
+    for (auto [plan, indices] : llvm::zip(plans, chunkIndices)) {
+      Value source = cloneFromLoop(b, plan.source, loop, sourceMapping);
+      Value target = cloneFromLoop(b, plan.target, loop, targetMapping);
+      Value shared = workgroupView(b, target);
+      for (ArrayRef<Value> chunk : indices)
+        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, tokenType, shared, chunk, source, chunk,
+            b.getIndexAttr(plan.vector), Value(), b.getUnitAttr()));
+    }
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+  };
+  // The first stages - 1 steps before the loop.
+  OpBuilder pre(loop);
+  Value preLast =
+      arith::SubIOp::create(pre, loc, loop.getUpperBound(), loop.getStep());
+  Value token;
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    token = issue(
+        pre,
+        arith::AddIOp::create(
+            pre, loc, loop.getLowerBound(),
+            arith::MulIOp::create(pre, loc, loop.getStep(), index(pre, s))),
+        preLast);
+  // Each step: wait for its own group (the stages - 2 later ones may still
+  // be in flight), make every thread's copies visible, then start the step
+  // stages - 1 ahead into the stage the previous step read (which every
+  // warp has left: they all passed the barrier).
+  OpBuilder in(copies.front());
+  nvgpu::DeviceAsyncWaitOp::create(in, loc, token,
+                                   in.getI32IntegerAttr(stages - 2));
+  gpu::BarrierOp::create(in, loc);
+  issue(in,
+        arith::AddIOp::create(in, loc, iv,
+                              arith::MulIOp::create(in, loc, loop.getStep(),
+                                                    index(in, stages - 1))),
+        last);
+  // Nothing may still write shared memory after the loop.
+  OpBuilder after(loop->getContext());
+  after.setInsertionPointAfter(loop);
+  nvgpu::DeviceAsyncWaitOp::create(after, loc, token,
+                                   after.getI32IntegerAttr(0));
+  for (linalg::CopyOp copy : copies)
+    copy->erase();
+  ++prefetchedLoops;
+  ++asyncLoops;
+  asyncPrefetch = true;
+  return true;
+}
+
+std::function<void(OpBuilder &)>
+BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
+  asyncPrefetch = false;
+  SmallVector<linalg::CopyOp> copies = stagingCopies(loop);
+  if (copies.empty())
+    return nullptr;
   Location loc = loop.getLoc();
   OpBuilder pre(loop);
   SmallVector<CopyPlan> plans;
@@ -937,6 +1088,9 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
     if (chunkIndices.back().empty())
       return nullptr;
   }
+
+  if (stages > 1 && prefetchAsync(loop, copies, plans, chunkIndices))
+    return [](OpBuilder &) {};
 
   // The first step's tiles, before the loop.
   SmallVector<std::pair<Value, Value>> firstEnds;
@@ -1069,7 +1223,10 @@ LogicalResult BlockDistributor::distribute(Block &block) {
       }
       continue;
     }
-    if (isa<memref::AllocOp, memref::AllocaOp>(op) || isPure(&op) ||
+    // Allocations, pure ops, and what the distribution itself emitted
+    // (cp.async pipelines, barriers).
+    if (isa<memref::AllocOp, memref::AllocaOp, gpu::BarrierOp>(op) ||
+        isa<nvgpu::NVGPUDialect>(op.getDialect()) || isPure(&op) ||
         op.hasTrait<OpTrait::IsTerminator>())
       continue;
     whyNot = "'" + op.getName().getStringRef().str() +
@@ -1118,6 +1275,8 @@ namespace {
 struct BufferPlacement {
   int64_t sharedBytes = 0;  // dynamic shared memory per block
   int64_t scratchBytes = 0; // global scratch per block
+  /// Copies of each staged tile (cp.async pipeline depth), 1 without.
+  int64_t stages = 1;
 };
 } // namespace
 
@@ -1128,7 +1287,9 @@ struct BufferPlacement {
 /// launch.
 static FailureOr<BufferPlacement>
 placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
-             const llvm::DenseSet<Value> &inRegisters, std::string &why) {
+             const llvm::DenseSet<Value> &inRegisters,
+             const llvm::DenseSet<Operation *> &stagedTiles, int64_t maxStages,
+             std::string &why) {
   Block &body = launch.getBody().front();
   SmallVector<memref::AllocOp> allocs;
   body.walk([&](memref::AllocOp alloc) {
@@ -1156,10 +1317,28 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
         .push_back(alloc);
   allocs = llvm::to_vector(llvm::concat<memref::AllocOp>(inLoops, outside));
   BufferPlacement placement;
+  // As many copies of the staged tiles as shared memory holds with
+  // everything else (up to kMaxStages): the cp.async pipeline's depth.
+  int64_t total = 0, stagedBytes = 0;
+  for (memref::AllocOp alloc : allocs) {
+    total += sizeOf(alloc);
+    if (stagedTiles.contains(alloc))
+      stagedBytes += sizeOf(alloc);
+  }
+  if (stagedBytes)
+    for (int64_t stages = maxStages; stages > 1; --stages)
+      if (total + (stages - 1) * stagedBytes <= smemLimit) {
+        placement.stages = stages;
+        break;
+      }
+  auto placedSize = [&](memref::AllocOp alloc) {
+    return sizeOf(alloc) * (stagedTiles.contains(alloc) ? placement.stages : 1);
+  };
   SmallVector<std::pair<memref::AllocOp, bool>> placed; // (alloc, shared)
   for (memref::AllocOp alloc : allocs) {
-    bool shared = placement.sharedBytes + sizeOf(alloc) <= smemLimit;
-    (shared ? placement.sharedBytes : placement.scratchBytes) += sizeOf(alloc);
+    bool shared = placement.sharedBytes + placedSize(alloc) <= smemLimit;
+    (shared ? placement.sharedBytes : placement.scratchBytes) +=
+        placedSize(alloc);
     placed.push_back({alloc, shared});
   }
 
@@ -1202,14 +1381,14 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
       // accesses through them back into shared-memory ones where it can see
       // the base.
       replacement = memref::MemorySpaceCastOp::create(ab, allocLoc, type, view);
-      sharedAt += sizeOf(alloc);
+      sharedAt += placedSize(alloc);
     } else {
       Value offset = arith::AddIOp::create(
           ab, allocLoc, scratchOffset,
           arith::ConstantIndexOp::create(ab, allocLoc, scratchAt));
       replacement = memref::ViewOp::create(ab, allocLoc, type, scratchBase,
                                            offset, ValueRange());
-      scratchAt += sizeOf(alloc);
+      scratchAt += placedSize(alloc);
     }
     alloc.replaceAllUsesWith(replacement);
     alloc.erase();
@@ -1329,13 +1508,17 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   // Buffers first, so that the distribution sees which operands live in
   // shared memory (tensor-core fragments load those with ldmatrix).
   std::string why;
-  FailureOr<BufferPlacement> placement = placeBuffers(
-      launch, smemLimit,
-      rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(), why);
+  FailureOr<BufferPlacement> placement =
+      placeBuffers(launch, smemLimit,
+                   rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(),
+                   asyncStages > 1 ? stagedTileAllocs(kernel)
+                                   : llvm::DenseSet<Operation *>(),
+                   std::min<int64_t>(asyncStages, kMaxStages), why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
   BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores,
                                approxMath);
+  distributor.stages = placement->stages;
   if (failed(rowSlabs ? distributor.distributeRowSlabs(kernel, *rowSlabs)
                       : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
@@ -1361,6 +1544,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
         " register-acc=" + std::to_string(distributor.registerAccumulators);
   if (distributor.prefetchedLoops)
     config += " prefetch=" + std::to_string(distributor.prefetchedLoops);
+  if (distributor.asyncLoops)
+    config += " cp.async=" + std::to_string(placement->stages);
   if (distributor.simtContractions)
     config += " fma=" + std::to_string(distributor.simtContractions);
   launch->setAttr("smap.gpu_kernel",

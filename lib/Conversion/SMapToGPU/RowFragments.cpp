@@ -825,8 +825,9 @@ LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
     return failure();
   OpBuilder end = OpBuilder::atBlockEnd(newBody);
   // Every warp is done with this step's staged tiles before they are
-  // overwritten.
-  gpu::BarrierOp::create(end, loc);
+  // overwritten (with cp.async, the next step's first barrier orders that).
+  if (!distributor.asyncPrefetch)
+    gpu::BarrierOp::create(end, loc);
   if (afterStep)
     afterStep(end);
   warpCodeSinceBarrier = false;

@@ -57,11 +57,42 @@ func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64
 
 // A GEMM's k loop as the GPU path bufferizes it: stage the A and B tiles of
 // the step, accumulate into the block's running sum. The accumulators stay
-// in registers across the loop (loaded before it, stored after it); the
-// tiles of step 0 are staged before the loop, and each step loads the next
-// step's tiles into registers first and stores them after its mma.sync.
+// in registers across the loop (loaded before it, stored after it).
+//
+// By default the staged tiles arrive by a cp.async pipeline: three copies of
+// each tile buffer (the view of step i's is at stage i % 3), the first two
+// steps' groups issued before the loop; each step waits for its own group,
+// synchronizes once, and issues the group two steps ahead into the stage
+// the previous step read.
 
-// RUN: spacefusion-opt --smap-distribute-blocks %s -split-input-file | FileCheck %s --check-prefix=LOOP
+// RUN: spacefusion-opt --smap-distribute-blocks %s -split-input-file | FileCheck %s --check-prefix=ASYNC
+// ASYNC-LABEL: func.func @gemm_k_loop
+// ASYNC-SAME:    smap.gpu_kernel = "blocks=2 threads=64 smem=12544 mma.sync=1 ldmatrix=2 register-acc=1 prefetch=1 cp.async=3"
+// ASYNC:         gpu.launch
+// ASYNC:         arith.remui %{{.*}}, %c3 : index
+// ASYNC:         %[[A0:.*]] = nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<32x16xf16, strided<[64, 1], offset: ?>> to memref<32x16xf16, strided<[24, 1]>, #gpu.address_space<workgroup>>
+// ASYNC:         %[[B0:.*]] = nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<16x32xf16, strided<[32, 1], offset: ?>> to memref<16x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>>
+// ASYNC-NEXT:    nvgpu.device_async_create_group %[[A0]], %[[B0]]
+// ASYNC:         nvgpu.device_async_copy
+// ASYNC:         nvgpu.device_async_copy
+// ASYNC:         %[[G1:.*]] = nvgpu.device_async_create_group
+// ASYNC:         scf.for
+// ASYNC:           nvgpu.device_async_wait %[[G1]] {numGroups = 1 : i32}
+// ASYNC-NEXT:      gpu.barrier
+// ASYNC:           nvgpu.device_async_copy
+// ASYNC:           nvgpu.device_async_copy
+// ASYNC:           nvgpu.device_async_create_group
+// ASYNC:           nvgpu.ldmatrix
+// ASYNC:           nvgpu.mma.sync
+// ASYNC-NOT:       gpu.barrier
+// ASYNC:           scf.yield
+// ASYNC:         memref.store %{{.*}} : memref<32x32xf32>
+// ASYNC:         nvgpu.device_async_wait %[[G1]] {numGroups = 0 : i32}
+
+// With async-stages=1, the tiles of step 0 are staged before the loop, and
+// each step loads the next step's tiles into registers first and stores
+// them after its mma.sync.
+// RUN: spacefusion-opt --smap-distribute-blocks=async-stages=1 %s -split-input-file | FileCheck %s --check-prefix=LOOP
 // LOOP-LABEL: func.func @gemm_k_loop
 // LOOP-SAME:    smap.gpu_kernel = "blocks=2 threads=64 smem=6912 mma.sync=1 ldmatrix=2 register-acc=1 prefetch=1"
 // LOOP:         gpu.launch

@@ -25,13 +25,18 @@
 #pvo = affine_map<(m, n, l) -> (m, n)>
 
 // CHECK-LABEL: func.func @attention_block
-// CHECK-SAME: smap.gpu_kernel = "blocks=2 threads=32 smem=3072 mma.sync=2 ldmatrix=3 warp-rows=32 register-tiles=6 prefetch=1"
+// CHECK-SAME: smap.gpu_kernel = "blocks=2 threads=32 smem=6144 mma.sync=2 ldmatrix=3 warp-rows=32 register-tiles=6 prefetch=1 cp.async=3"
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c32
 // CHECK-NOT: memref.alloc
 // The loop carries the running sum, max and accumulator in registers.
 // CHECK: %[[STATE:.*]]:24 = scf.for %{{.*}} = %c0 to %c32 step %c16 iter_args(
 // CHECK-SAME: -> (f32, f32, f32, f32,
+// The step's K and V tiles are there (cp.async, one barrier); the next but
+// one step's are requested.
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.device_async_create_group
 // Scores: Q from shared memory, K from shared memory.
 // CHECK: nvgpu.ldmatrix
 // CHECK: nvgpu.mma.sync
@@ -46,16 +51,15 @@
 // CHECK: %[[A:.*]] = vector.from_elements %[[H]], {{.*}} : vector<4x2xf16>
 // CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK: nvgpu.mma.sync(%[[A]], %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]}
-// No block barrier between the ops of a step: only around the staged tiles.
-// CHECK: gpu.barrier
-// CHECK-NEXT: vector.store
+// No block barrier between the ops of a step.
+// CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
 // After the loop: out = acc / sum, from registers to global memory.
 // CHECK: arith.divf %[[STATE]]#{{[0-9]+}}
 // CHECK: memref.store %{{.*}}, %{{.*}} : memref<32x16xf16, strided<[16, 1], offset: ?>>
 // CHECK: gpu.terminator
 
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=2 threads=32 smem=3072 {{.*}} warp-rows=32
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=2 threads=32 smem=6144 {{.*}} warp-rows=32
 
 // Without row fragments the row tiles are shared-memory buffers.
 // SMEM-LABEL: func.func @attention_block

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Builds schedule variants of one benchmark workload (forced spatial tiles
+and temporal slices, `--spacefusion-lower-gpu` options) into a bundle that
+bench/run_fused.py runs, to measure what the cost model should prefer:
+
+    /usr/bin/python3 bench/build_variants.py OUT gemm 8192,4096,4096 \\
+        "spatial=m:128,n:256 temporal=k:32" "spatial=m:128,n:128 temporal=k:64"
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import spacefusion as sf  # noqa: E402
+from spacefusion.gpu import compile_gpu  # noqa: E402
+
+
+def main():
+    out, workload, shape = sys.argv[1], sys.argv[2], [int(a) for a in sys.argv[3].split(",")]
+    dtype = "f16"
+    if workload == "gemm_chain":
+        args = [shape[0], shape[1:]]
+        source = sf.workloads.gemm_chain(shape[0], shape[1:], dtype=dtype)
+    else:
+        args = shape
+        source = getattr(sf.workloads, workload)(*shape, dtype=dtype)
+    manifest = []
+    for i, options in enumerate(sys.argv[4:] or [""]):
+        directory = "%s_v%d" % (workload, i)
+        entry = {"workload": workload, "tag": "%s [%s]" % (workload, options or "default"),
+                 "args": args, "dtype": dtype, "timed": True, "function": workload}
+        try:
+            compile_gpu(source, os.path.join(out, directory), options=options)
+            entry["dir"] = directory
+            print("built", directory, options, flush=True)
+        except sf.CompileError as error:
+            entry["error"] = str(error).strip().splitlines()[-1]
+            print("not built", directory, options, entry["error"], flush=True)
+        manifest.append(entry)
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
