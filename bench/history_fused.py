@@ -25,6 +25,10 @@ VERSIONS = [
                                  "parameters)"),
     ("v12-cost-based-partition", "a fused schedule predicted far slower than its parts is partitioned (wide MLP, "
                                  "LSTM cell); all baseline shapes"),
+    ("v13-row-fragments", "register-level fusion: each warp owns 16 or 32 rows, row tiles in mma.sync accumulator "
+                          "registers, row reductions by shuffles, P as the A operand from registers; ex2.approx "
+                          "exp; warp grid for register accumulators; cp.async 3-stage staging; partition checked "
+                          "from 3x the ideal time"),
 ]
 
 

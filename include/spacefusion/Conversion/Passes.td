@@ -187,12 +187,26 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       computed in the block (attention's probabilities) is rounded to f16.
       When such a contraction ends a temporal step and is the only op of the
       loop that touches its output, its accumulators stay in registers for
-      the whole loop (`register-acc=`);
+      the whole loop (`register-acc=`), the warps forming a grid over its
+      tiles so that each loads every A and B fragment once per k-step;
+    * register-level fusion (`row-fragments`): when every buffer the block
+      computes is indexed by its rows and a tensor-core contraction writes
+      one, each warp owns 16 or 32 rows and those buffers live in registers
+      in the m16n8 accumulator layout (`warp-rows=`, `register-tiles=`):
+      contractions issue mma.sync on them (an A operand from registers is
+      rounded to f16), elementwise ops run per register, column reductions
+      combine the four lanes of a row with xor shuffles, and the temporal
+      loop carries them as iter_args; otherwise a missed `row-fragments`
+      remark says why;
     * in a temporal loop, tiles staged from global memory at offsets that
-      move with the step are prefetched: the next step's tile is loaded into
-      registers at the start of the step and stored after the step's last
-      reader (`prefetch=`); copies with few chunks per thread issue all
-      their loads before their stores;
+      move with the step arrive by a cp.async pipeline (`cp.async=S`): S
+      copies of each staged buffer (up to `async-stages`, as many as shared
+      memory holds), the first S - 1 steps issued before the loop, each step
+      waiting for its own group, synchronizing once and issuing the group
+      S - 1 steps ahead (`prefetch=`); with `async-stages=1` the next step's
+      tile is loaded into registers at the start of the step and stored
+      after the step's last reader; copies with few chunks per thread issue
+      all their loads before their stores;
     * every other `linalg` op is distributed over the threads: its parallel
       iterations, linearized with the output's last dim fastest
       (coalesced), strided by the thread count; each thread runs the
@@ -204,8 +218,8 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     `gpu.dealloc`) and copy (`gpu.memcpy`); any other op left outside the
     fusion graphs is an error naming it. The function gets
     `llvm.emit_c_interface` and `smap.gpu_kernel = "blocks=B threads=T
-    smem=S [scratch=X] [mma.sync=N ldmatrix=L register-acc=R prefetch=P]
-    [fma=F]"`;
+    smem=S [scratch=X] [mma.sync=N ldmatrix=L warp-rows=W register-tiles=T
+    register-acc=R prefetch=P cp.async=S] [fma=F]"`;
     each launch gets a `distribute-blocks` remark.
 
     ```mlir
