@@ -41,6 +41,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <cmath>
+
 namespace mlir {
 namespace smap {
 #define GEN_PASS_DEF_SMAPDISTRIBUTEBLOCKS
@@ -719,12 +721,35 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
 
 Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
                                           IRMapping &mapping) const {
-  Operation *clone = b.clone(payload, mapping);
-  // `afn` lowers f32 exp to the hardware exp2 (ex2.approx), as in the row
-  // kernels.
-  if (auto exp = dyn_cast<math::ExpOp>(clone); exp && approxMath)
-    exp.setFastmath(exp.getFastmath() | arith::FastMathFlags::afn);
-  return clone;
+  auto exp = dyn_cast<math::ExpOp>(payload);
+  if (!exp || !approxMath || !exp.getType().isF32())
+    return b.clone(payload, mapping);
+  // f32 exp on the hardware exp2 (ex2.approx), as in the row kernels; the
+  // common exp(x - c) becomes exp2(fma(x, log2 e, -c log2 e)): one
+  // instruction per element before ex2 instead of two, with -c log2 e
+  // shared by every element of a row (FlashAttention's formulation).
+  Location loc = exp.getLoc();
+  Value x = mapping.lookupOrDefault(exp.getOperand());
+  auto flags = arith::FastMathFlagsAttr::get(
+      b.getContext(), exp.getFastmath() | arith::FastMathFlags::afn);
+  Value log2e = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(static_cast<float>(M_LOG2E)));
+  Value exponent;
+  // (The payload's subtraction, whose clone is then left unused.)
+  auto sub = exp.getOperand().getDefiningOp<arith::SubFOp>();
+  if (sub && sub->hasOneUse() && sub->getBlock() == exp->getBlock()) {
+    Value shift = arith::NegFOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc, mapping.lookupOrDefault(sub.getRhs()),
+                              log2e));
+    exponent = math::FmaOp::create(
+        b, loc, mapping.lookupOrDefault(sub.getLhs()), log2e, shift);
+  } else {
+    exponent = arith::MulFOp::create(b, loc, x, log2e);
+  }
+  auto exp2 = math::Exp2Op::create(b, loc, exponent, flags);
+  mapping.map(exp.getResult(), exp2.getResult());
+  return exp2;
 }
 
 /// Whether `v` is a multiple of `factor` by construction (constants,

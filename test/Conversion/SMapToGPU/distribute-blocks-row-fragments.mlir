@@ -44,7 +44,10 @@
 // CHECK: arith.maximumf
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32
-// CHECK: math.exp %{{.*}} fastmath<afn> : f32
+// exp(s - m) is exp2(fma(s, log2 e, -m log2 e)) on the hardware ex2.
+// CHECK: %[[SHIFT:.*]] = arith.negf
+// CHECK: %[[ARG:.*]] = math.fma %{{.*}}, %{{.*}}, %[[SHIFT]] : f32
+// CHECK: math.exp2 %[[ARG]] fastmath<afn> : f32
 // CHECK: gpu.shuffle  xor
 // Probabilities rounded to f16 become the A fragment of P V.
 // CHECK: %[[H:.*]] = arith.truncf %{{.*}} : f32 to f16
