@@ -35,7 +35,10 @@ def SMapLowerToLoops : Pass<"smap-lower-to-loops"> {
     the slice; 16-bit operand tiles of contractions are staged in tiles of
     their own (rows padded by 16 bytes, so that ldmatrix reads are free of
     bank conflicts), before the temporal loop when they do not depend on
-    it; and every state value is updated in its iteration argument. A state
+    it; an f32 operand tile of a contraction with an f16 operand whose tile
+    fits mma.sync is staged rounded to f16 (`arith.truncf`; the tensor
+    cores round it so anyway) and the payload extends it; and every state
+    value is updated in its iteration argument. A state
     `g(state, ...) + X`, where X accumulates from a zero fill (a GEMM's
     running sum, online softmax's rescaled sum and accumulator), becomes X
     accumulating directly into `g(state, ...)` computed in place: no zero

@@ -157,7 +157,7 @@ private:
   /// The staging copies of `loop` as a cp.async pipeline over `stages`
   /// copies of their buffers; false (nothing changed) when they are not
   /// 16-byte copies into shared memory.
-  bool prefetchAsync(scf::ForOp loop, ArrayRef<linalg::CopyOp> copies,
+  bool prefetchAsync(scf::ForOp loop, ArrayRef<linalg::LinalgOp> copies,
                      ArrayRef<CopyPlan> plans,
                      ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices);
   /// The contraction of `loop` whose accumulators can stay in registers

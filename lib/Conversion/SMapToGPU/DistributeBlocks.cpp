@@ -815,12 +815,17 @@ struct CopyPlan {
   int64_t vector = 1;
   SmallVector<int64_t> extents; // in chunks
   int64_t chunks = 1;
-  Type elementType;
+  /// The target's and the source's element types: a converting copy (an f32
+  /// operand staged as f16) rounds each chunk between its load and store.
+  Type elementType, sourceElementType;
 
   CopyPlan(Value source, Value target) : source(source), target(target) {
     auto type = cast<MemRefType>(target.getType());
     elementType = type.getElementType();
-    int64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    sourceElementType = cast<MemRefType>(source.getType()).getElementType();
+    // Chunks of 16 bytes of the source.
+    int64_t bytes =
+        llvm::divideCeil(sourceElementType.getIntOrFloatBitWidth(), 8);
     vector = 16 / bytes;
     if (16 % bytes || !isVectorAligned(source, vector) ||
         !isVectorAligned(target, vector))
@@ -840,21 +845,33 @@ struct CopyPlan {
                                 arith::ConstantIndexOp::create(b, loc, vector));
     return indices;
   }
+  bool converts() const { return elementType != sourceElementType; }
+  /// A chunk of `from`, in the target's element type.
   Value load(OpBuilder &b, Location loc, Value from,
              ArrayRef<Value> indices) const {
+    Value v;
     if (vector == 1)
-      return memref::LoadOp::create(b, loc, from, indices);
-    return vector::LoadOp::create(
-        b, loc, VectorType::get({vector}, elementType), from, indices,
-        /*nontemporal=*/false, llvm::Align(16));
+      v = memref::LoadOp::create(b, loc, from, indices);
+    else
+      v = vector::LoadOp::create(
+          b, loc, VectorType::get({vector}, sourceElementType), from, indices,
+          /*nontemporal=*/false, llvm::Align(16));
+    if (!converts())
+      return v;
+    Type to = vector == 1 ? elementType
+                          : Type(VectorType::get({vector}, elementType));
+    return arith::TruncFOp::create(b, loc, to, v);
   }
   void store(OpBuilder &b, Location loc, Value v, Value to,
              ArrayRef<Value> indices) const {
-    if (vector == 1)
+    if (vector == 1) {
       memref::StoreOp::create(b, loc, v, to, indices);
-    else
-      vector::StoreOp::create(b, loc, v, to, indices, /*nontemporal=*/false,
-                              llvm::Align(16));
+      return;
+    }
+    int64_t bytes =
+        vector * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+    vector::StoreOp::create(b, loc, v, to, indices, /*nontemporal=*/false,
+                            llvm::Align(std::min<int64_t>(bytes, 16)));
   }
 };
 } // namespace mlir::smap
@@ -931,14 +948,32 @@ static constexpr int64_t kMaxStages = 3;
 
 /// The staging copies of `loop`: a tile whose position depends on the step,
 /// copied into a block buffer that nothing else in the step writes.
-static SmallVector<linalg::CopyOp> stagingCopies(scf::ForOp loop) {
-  SmallVector<linalg::CopyOp> copies;
+/// Whether `op` copies its one input into its one output elementwise,
+/// possibly rounding floats (an f32 operand staged as f16).
+static bool isStagingCopy(linalg::LinalgOp op) {
+  if (isa<linalg::CopyOp>(op))
+    return true;
+  if (!isa<linalg::GenericOp>(op) || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  Block *body = op.getBlock();
+  auto trunc =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::TruncFOp>();
+  return std::distance(body->begin(), body->end()) == 2 && trunc &&
+         trunc.getIn() == body->getArgument(0);
+}
+
+static SmallVector<linalg::LinalgOp> stagingCopies(scf::ForOp loop) {
+  SmallVector<linalg::LinalgOp> copies;
   for (Operation &op : loop.getBody()->without_terminator()) {
-    auto copy = dyn_cast<linalg::CopyOp>(op);
+    auto copy = dyn_cast<linalg::LinalgOp>(op);
+    if (!copy || !copy.hasPureBufferSemantics() || !isStagingCopy(copy))
+      continue;
     auto source =
-        copy ? copy.getInputs()[0].getDefiningOp<memref::SubViewOp>() : nullptr;
-    if (copy && copy.hasPureBufferSemantics() && source &&
-        loop->isAncestor(source) &&
+        copy.getDpsInputOperand(0)->get().getDefiningOp<memref::SubViewOp>();
+    if (source && loop->isAncestor(source) &&
         llvm::is_contained(source.getOffsets(), loop.getInductionVar()))
       copies.push_back(copy);
   }
@@ -946,9 +981,10 @@ static SmallVector<linalg::CopyOp> stagingCopies(scf::ForOp loop) {
     auto writer = dyn_cast<DestinationStyleOpInterface>(op);
     if (!writer)
       continue;
-    for (linalg::CopyOp copy : copies)
+    for (linalg::LinalgOp copy : copies)
       if (&op != copy.getOperation() &&
-          llvm::is_contained(writer.getDpsInits(), copy.getOutputs()[0]))
+          llvm::is_contained(writer.getDpsInits(),
+                             copy.getDpsInitOperand(0)->get()))
         return {};
   }
   return copies;
@@ -959,8 +995,14 @@ static SmallVector<linalg::CopyOp> stagingCopies(scf::ForOp loop) {
 static llvm::DenseSet<Operation *> stagedTileAllocs(Block &body) {
   llvm::DenseSet<Operation *> allocs;
   body.walk([&](scf::ForOp loop) {
-    for (linalg::CopyOp copy : stagingCopies(loop)) {
-      Value target = copy.getOutputs()[0];
+    SmallVector<linalg::LinalgOp> copies = stagingCopies(loop);
+    // A rounding copy goes through registers: the loop is not pipelined.
+    if (llvm::any_of(copies, [](linalg::LinalgOp copy) {
+          return !isa<linalg::CopyOp>(copy);
+        }))
+      return;
+    for (linalg::LinalgOp copy : copies) {
+      Value target = copy.getDpsInitOperand(0)->get();
       if (auto subview = target.getDefiningOp<memref::SubViewOp>())
         target = subview.getSource();
       if (auto alloc = target.getDefiningOp<memref::AllocOp>())
@@ -993,17 +1035,19 @@ static Value workgroupView(OpBuilder &b, Value value) {
 }
 
 bool BlockDistributor::prefetchAsync(
-    scf::ForOp loop, ArrayRef<linalg::CopyOp> copies, ArrayRef<CopyPlan> plans,
+    scf::ForOp loop, ArrayRef<linalg::LinalgOp> copies,
+    ArrayRef<CopyPlan> plans,
     ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices) {
   // 16-byte chunks into shared-memory views placed with `stages` copies.
   SmallVector<memref::ViewOp> views;
   for (auto [constCopy, plan] : llvm::zip(copies, plans)) {
-    linalg::CopyOp copy = constCopy;
-    if (plan.vector *
-            llvm::divideCeil(plan.elementType.getIntOrFloatBitWidth(), 8) !=
-        16)
+    linalg::LinalgOp copy = constCopy;
+    if (plan.converts() ||
+        plan.vector *
+                llvm::divideCeil(plan.elementType.getIntOrFloatBitWidth(), 8) !=
+            16)
       return false;
-    Value target = copy.getOutputs()[0];
+    Value target = copy.getDpsInitOperand(0)->get();
     if (auto subview = target.getDefiningOp<memref::SubViewOp>())
       target = subview.getSource();
     auto cast = target.getDefiningOp<memref::MemorySpaceCastOp>();
@@ -1088,7 +1132,7 @@ bool BlockDistributor::prefetchAsync(
   after.setInsertionPointAfter(loop);
   nvgpu::DeviceAsyncWaitOp::create(after, loc, token,
                                    after.getI32IntegerAttr(0));
-  for (linalg::CopyOp copy : copies)
+  for (linalg::LinalgOp copy : copies)
     copy->erase();
   ++prefetchedLoops;
   ++asyncLoops;
@@ -1099,15 +1143,16 @@ bool BlockDistributor::prefetchAsync(
 std::function<void(OpBuilder &)>
 BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
   asyncPrefetch = false;
-  SmallVector<linalg::CopyOp> copies = stagingCopies(loop);
+  SmallVector<linalg::LinalgOp> copies = stagingCopies(loop);
   if (copies.empty())
     return nullptr;
   Location loc = loop.getLoc();
   OpBuilder pre(loop);
   SmallVector<CopyPlan> plans;
   SmallVector<SmallVector<SmallVector<Value>>> chunkIndices;
-  for (linalg::CopyOp copy : copies) {
-    plans.emplace_back(copy.getInputs()[0], copy.getOutputs()[0]);
+  for (linalg::LinalgOp copy : copies) {
+    plans.emplace_back(copy.getDpsInputOperand(0)->get(),
+                       copy.getDpsInitOperand(0)->get());
     chunkIndices.push_back(
         unrolledChunks(pre, loc, plans.back(), tid, threads));
     if (chunkIndices.back().empty())
@@ -1157,12 +1202,16 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
     SmallVector<Value> loaded;
     for (ArrayRef<Value> indices : at) {
       loaded.push_back(plan.load(in, loc, source, indices));
-      alreadyDistributed.insert(loaded.back().getDefiningOp());
+      // The load, and the rounding of a converting copy.
+      Operation *def = loaded.back().getDefiningOp();
+      alreadyDistributed.insert(def);
+      if (isa<arith::TruncFOp>(def))
+        alreadyDistributed.insert(def->getOperand(0).getDefiningOp());
     }
     values->push_back(loaded);
     targets->push_back(plan.target);
   }
-  for (linalg::CopyOp copy : copies)
+  for (linalg::LinalgOp copy : copies)
     copy->erase();
   ++prefetchedLoops;
   return [=, plans = std::move(plans),

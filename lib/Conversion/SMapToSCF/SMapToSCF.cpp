@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -287,6 +288,33 @@ static void lowerSpatialSlice(SpatialSliceOp op) {
 /// makes a block buffer (shared memory on the GPU). The copy reads global
 /// memory once, coalesced, instead of once per warp that needs the element,
 /// and the tensor cores' fragments then load from shared memory.
+/// Whether the GPU lowering runs `op` on tensor cores, rounding its f32
+/// operand `input` to f16 as it reads it: a generic contraction of an f16
+/// and an f32 operand into f32 whose tile fits mma.sync.
+static bool roundsToHalf(linalg::LinalgOp op, OpOperand *input) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+  OpOperand *other =
+      op.getDpsInputOperand(input->getOperandNumber() == 0 ? 1 : 0);
+  if (!generic || op.getNumReductionLoops() != 1 ||
+      !elementType(input->get()).isF32() ||
+      !elementType(other->get()).isF16() ||
+      !elementType(op.getDpsInitOperand(0)->get()).isF32())
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> parallel;
+  int64_t reduced = 0;
+  for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (kind == utils::IteratorType::reduction)
+      reduced = ranges[d];
+    else if (ranges[d] != 1)
+      parallel.push_back(ranges[d]);
+  }
+  return parallel.size() == 2 &&
+         (fitsMmaSyncTile(parallel[0], parallel[1], reduced) ||
+          fitsMmaSyncTile(parallel[1], parallel[0], reduced));
+}
+
 static void stageContractionOperands(scf::ForallOp forall) {
   int64_t staged = 0;
   forall.walk([&](linalg::LinalgOp op) {
@@ -296,8 +324,13 @@ static void stageContractionOperands(scf::ForallOp forall) {
     for (OpOperand *input : op.getDpsInputOperands()) {
       auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
       auto type = dyn_cast<RankedTensorType>(input->get().getType());
-      if (!slice || !type || !type.hasStaticShape() ||
-          type.getElementTypeBitWidth() != 16)
+      if (!slice || !type || !type.hasStaticShape())
+        continue;
+      // An f32 operand the tensor cores read rounded to f16 is staged
+      // rounded (the same numbers, half the bytes, ldmatrix-able); the
+      // contraction then extends it.
+      bool round = roundsToHalf(op, input);
+      if (type.getElementTypeBitWidth() != 16 && !round)
         continue;
       // Right after the slice: a tile invariant in the temporal loop is
       // staged once, before it. Rows are padded by 16 bytes so that the 8
@@ -307,8 +340,8 @@ static void stageContractionOperands(scf::ForallOp forall) {
       b.setInsertionPointAfter(slice);
       SmallVector<int64_t> padded(type.getShape());
       padded.back() += 8;
-      auto buffer = tensor::EmptyOp::create(b, op.getLoc(), padded,
-                                            type.getElementType());
+      Type stagedType = round ? Type(b.getF16Type()) : type.getElementType();
+      auto buffer = tensor::EmptyOp::create(b, op.getLoc(), padded, stagedType);
       // Distinct, so that cse does not merge two staged tiles into one
       // buffer (which would serialize them and forbid prefetching).
       buffer->setAttr("smap.staged", b.getI64IntegerAttr(staged++));
@@ -316,10 +349,35 @@ static void stageContractionOperands(scf::ForallOp forall) {
           ones(type.getRank(), b.getIndexAttr(1));
       for (int64_t size : type.getShape())
         sizes.push_back(b.getIndexAttr(size));
-      Value tile = tensor::ExtractSliceOp::create(b, op.getLoc(), type, buffer,
-                                                  zeros, sizes, ones);
-      input->set(linalg::CopyOp::create(b, op.getLoc(), slice.getResult(), tile)
-                     .getResult(0));
+      auto tileType = RankedTensorType::get(type.getShape(), stagedType);
+      Value tile = tensor::ExtractSliceOp::create(b, op.getLoc(), tileType,
+                                                  buffer, zeros, sizes, ones);
+      if (!round) {
+        input->set(
+            linalg::CopyOp::create(b, op.getLoc(), slice.getResult(), tile)
+                .getResult(0));
+        continue;
+      }
+      AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+      auto rounded = linalg::GenericOp::create(
+          b, op.getLoc(), tileType, ValueRange{slice.getResult()},
+          ValueRange{tile}, ArrayRef<AffineMap>{identity, identity},
+          SmallVector<utils::IteratorType>(type.getRank(),
+                                           utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location loc, ValueRange args) {
+            linalg::YieldOp::create(nb, loc,
+                                    ValueRange{arith::TruncFOp::create(
+                                        nb, loc, nb.getF16Type(), args[0])});
+          });
+      input->set(rounded.getResult(0));
+      // The payload reads the operand as f16 and extends it.
+      Block &payload = op->getRegion(0).front();
+      BlockArgument arg = payload.getArgument(input->getOperandNumber());
+      arg.setType(b.getF16Type());
+      OpBuilder pb = OpBuilder::atBlockBegin(&payload);
+      auto extended =
+          arith::ExtFOp::create(pb, op.getLoc(), b.getF32Type(), arg);
+      arg.replaceAllUsesExcept(extended.getResult(), extended);
     }
   });
 }
