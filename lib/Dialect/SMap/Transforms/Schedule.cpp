@@ -64,6 +64,8 @@ struct CutQuality {
   bool bothFit = false;
   double seconds = 0;
   double cutBytes = 0;
+  /// Every cut point tried and its parts' predicted time, for the remark.
+  std::string considered;
 };
 
 /// A fused schedule predicted this many times slower than the graph's ideal
@@ -311,8 +313,16 @@ SchedulePass::findBestCut(const SpaceMappingGraph &smg, TargetAttr target) {
   GraphOp graph = smg.getGraph();
   // Prefer cuts after which both parts fit, then the fastest pair.
   std::optional<std::pair<unsigned, CutQuality>> best;
+  SmallVector<Operation *> ops;
+  for (Operation &op : graph.getBody().front().without_terminator())
+    ops.push_back(&op);
+  SmallVector<std::string> considered;
   for (unsigned cut : getCutPoints(graph)) {
     CutQuality q = evaluateCut(graph, cut, target);
+    considered.push_back(
+        smg.lookupSpace(ops[cut])->name + " " +
+        (q.bothFit ? llvm::formatv("{0:F2} us", q.seconds * 1e6).str()
+                   : std::string("(does not fit)")));
     bool better = !best || (q.bothFit && !best->second.bothFit) ||
                   (q.bothFit == best->second.bothFit &&
                    (q.bothFit ? q.seconds < best->second.seconds
@@ -320,6 +330,8 @@ SchedulePass::findBestCut(const SpaceMappingGraph &smg, TargetAttr target) {
     if (better)
       best = {cut, q};
   }
+  if (best)
+    best->second.considered = llvm::join(considered, ", ");
   return best;
 }
 
@@ -335,7 +347,7 @@ LogicalResult SchedulePass::splitAtCut(const SpaceMappingGraph &smg,
       << (why + "; partitioned before " + smg.lookupSpace(ops[cut])->name +
           ", the cut moves " +
           std::to_string(static_cast<int64_t>(quality.cutBytes)) +
-          " bytes through global memory");
+          " bytes through global memory; cuts tried: " + quality.considered);
   auto [a, b] = splitGraph(graph, cut, target);
   if (failed(scheduleGraph(a)) || failed(scheduleGraph(b)))
     return failure();
