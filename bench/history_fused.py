@@ -29,6 +29,8 @@ VERSIONS = [
                           "registers, row reductions by shuffles, P as the A operand from registers; ex2.approx "
                           "exp; warp grid for register accumulators; cp.async 3-stage staging; partition checked "
                           "from 3x the ideal time"),
+    ("v14-rounded-staging", "an f32 operand the tensor cores read rounded (a partitioned graph's intermediate) is "
+                            "staged rounded to f16 and read by ldmatrix; exp(x - c) as ex2 of one fma"),
 ]
 
 
