@@ -53,6 +53,9 @@ namespace smap {
 using namespace mlir;
 using namespace mlir::smap;
 
+/// The most k-steps of 16 a register-accumulator step unrolls.
+static constexpr int64_t kUnrolledKSteps = 4;
+
 /// The row-major indices (the last fastest) of `linear` in `extents`.
 static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
                                       ArrayRef<int64_t> extents) {
@@ -526,25 +529,38 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   for (auto [row0, col0] : origins)
     llvm::append_range(inits, loadAccumulators(b, row0, col0));
   // One step along k for all the warp's tiles, each fragment loaded once.
+  // One k-step of 16 for all the warp's tiles.
+  auto stepGrid = [&](OpBuilder &kb, Value k0, ValueRange accs) {
+    SmallVector<Value> aFragments;
+    for (Value row0 : rowOrigins)
+      aFragments.push_back(loader.loadA(kb, row0, k0));
+    SmallVector<SmallVector<Value>> bFragments;
+    for (Value col0 : colOrigins)
+      bFragments.push_back(loader.loadB(kb, col0, k0, nTiles));
+    SmallVector<Value> next;
+    for (auto [r, aFragment] : llvm::enumerate(aFragments))
+      for (auto [c, fragments] : llvm::enumerate(bFragments))
+        for (int64_t j = 0; j < nTiles; ++j)
+          next.push_back(nvgpu::MmaSyncOp::create(
+              kb, loc, aFragment, fragments[j],
+              accs[(r * colOrigins.size() + c) * nTiles + j],
+              ArrayRef<int64_t>{16, 8, 16}));
+    return next;
+  };
+  // A short k range is straight-line code, so that ptxas can load the next
+  // k-step's fragments while the tensor cores work on this one's (a loop
+  // of two iterations is not unrolled by the backend).
   auto accumulateGrid = [&](OpBuilder &tb, ValueRange accs) {
+    if (mma.extentK / 16 <= kUnrolledKSteps) {
+      SmallVector<Value> current(accs);
+      for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16)
+        current = stepGrid(tb, index(tb, k0), current);
+      return current;
+    }
     auto kLoop = scf::ForOp::create(
         tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
         [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
-          SmallVector<Value> aFragments;
-          for (Value row0 : rowOrigins)
-            aFragments.push_back(loader.loadA(kb, row0, k0));
-          SmallVector<SmallVector<Value>> bFragments;
-          for (Value col0 : colOrigins)
-            bFragments.push_back(loader.loadB(kb, col0, k0, nTiles));
-          SmallVector<Value> next;
-          for (auto [r, aFragment] : llvm::enumerate(aFragments))
-            for (auto [c, fragments] : llvm::enumerate(bFragments))
-              for (int64_t j = 0; j < nTiles; ++j)
-                next.push_back(nvgpu::MmaSyncOp::create(
-                    kb, loc, aFragment, fragments[j],
-                    iterAccs[(r * colOrigins.size() + c) * nTiles + j],
-                    ArrayRef<int64_t>{16, 8, 16}));
-          scf::YieldOp::create(kb, loc, next);
+          scf::YieldOp::create(kb, loc, stepGrid(kb, k0, iterAccs));
         });
     return SmallVector<Value>(kLoop.getResults());
   };
