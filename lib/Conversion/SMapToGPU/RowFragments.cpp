@@ -9,14 +9,16 @@
 // block body rather than matched as a pattern. When every intermediate of a
 // block is indexed by the block's rows (attention: scores, probabilities,
 // running max and sum, the output accumulator, all per query row), each warp
-// can own 16 rows for the whole block and keep those intermediates in
-// registers, in the layout of the m16n8k16 accumulator fragments:
+// can own 16 rows (one slab; two when the registers allow) for the whole
+// block and keep those intermediates in registers, in the layout of the
+// m16n8k16 accumulator fragments:
 //
-//  * a row tile [rows, C] (C a multiple of 8) is, per lane, the elements
-//    (row 16 w + group + 8 i, column 8 t + 2 inGroup + e) at slot
-//    4 t + 2 i + e (group = lane / 4, inGroup = lane % 4), exactly the
-//    accumulators of C / 8 mma.sync n-tiles; a row vector [rows] is the two
-//    values of rows group and group + 8 (slots i);
+//  * a row tile [rows, C] (C a multiple of 8) is, per lane and slab z, the
+//    elements (row 16 (S w + z) + group + 8 i, column 8 t + 2 inGroup + e)
+//    at slot z C / 2 + 4 t + 2 i + e (group = lane / 4, inGroup = lane % 4,
+//    S slabs per warp), exactly the accumulators of C / 8 mma.sync n-tiles
+//    per slab; a row vector [rows] is the two values of rows group and
+//    group + 8 of each slab (slots 2 z + i);
 //  * a contraction accumulating into a row tile issues mma.sync on those
 //    registers; an A operand that is itself a row tile (the probabilities)
 //    is its registers rounded to f16, because the A fragment of k-step s is
@@ -26,8 +28,8 @@
 //    folds the lane's slots of a row, then combines the four lanes of the row
 //    with two xor shuffles;
 //  * the temporal loop carries the row tiles and vectors that live across
-//    steps as iter_args; staged tiles are shared by all warps (cooperative
-//    copies, loaded a step ahead, block barriers around them);
+//    steps as iter_args; staged tiles are shared by all warps (cp.async or
+//    register prefetch, block barriers around them);
 //  * anything else the block reads or writes (global inputs and outputs) is
 //    accessed per lane at the slots' indices.
 //
@@ -40,14 +42,13 @@
 
 #include "mlir/IR/IRMapping.h"
 
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::smap;
 
 /// The most per-lane registers the promoted buffers may take together.
 static constexpr int64_t kRegisterBudget = 224;
-/// The most rows one block may have (16 per warp).
+/// The most rows one block may have (16 or 32 per warp).
 static constexpr int64_t kMaxRows = 128;
 
 namespace {
