@@ -256,8 +256,9 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "copies of their buffers, as many as shared memory holds; 1 loads "
            "them one step ahead through registers instead">,
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",
-           "f32 exp through the fast hardware exp2 (ex2.approx, as the row "
-           "kernels and FlashAttention do)">,
+           "f32 exp and tanh through the fast hardware exp2 (ex2.approx, "
+           "as the row kernels and FlashAttention do; exp(x - c) as ex2 of "
+           "one fma, tanh as 1 - 2 / (exp2(2 x log2 e) + 1))">,
     Option<"rowFragments", "row-fragments", "bool", /*default=*/"true",
            "When every intermediate of a block is indexed by its rows and a "
            "tensor-core contraction writes one, give each warp 16 rows and "

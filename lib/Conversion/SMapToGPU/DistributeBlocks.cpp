@@ -737,6 +737,29 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
 
 Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
                                           IRMapping &mapping) const {
+  if (auto tanh = dyn_cast<math::TanhOp>(payload);
+      tanh && approxMath && tanh.getType().isF32()) {
+    // tanh(x) = 1 - 2 / (exp2(2 log2(e) x) + 1) on ex2.approx: a handful of
+    // instructions instead of libdevice's tanhf (GELU's inner function);
+    // the absolute error stays near f32 rounding, saturating to +-1.
+    Location loc = tanh.getLoc();
+    auto flags = arith::FastMathFlagsAttr::get(
+        b.getContext(), tanh.getFastmath() | arith::FastMathFlags::afn);
+    auto constant = [&](double v) -> Value {
+      return arith::ConstantOp::create(b, loc,
+                                       b.getF32FloatAttr(static_cast<float>(v)));
+    };
+    Value twiceX = arith::MulFOp::create(
+        b, loc, mapping.lookupOrDefault(tanh.getOperand()),
+        constant(2 * M_LOG2E));
+    Value e = math::Exp2Op::create(b, loc, twiceX, flags);
+    Value ratio = arith::DivFOp::create(
+        b, loc, constant(2.0), arith::AddFOp::create(b, loc, e, constant(1.0)),
+        flags);
+    auto result = arith::SubFOp::create(b, loc, constant(1.0), ratio);
+    mapping.map(tanh.getResult(), result.getResult());
+    return result;
+  }
   auto exp = dyn_cast<math::ExpOp>(payload);
   if (!exp || !approxMath || !exp.getType().isF32())
     return b.clone(payload, mapping);
