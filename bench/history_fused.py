@@ -31,6 +31,8 @@ VERSIONS = [
                           "from 3x the ideal time"),
     ("v14-rounded-staging", "an f32 operand the tensor cores read rounded (a partitioned graph's intermediate) is "
                             "staged rounded to f16 and read by ldmatrix; exp(x - c) as ex2 of one fma"),
+    ("v15-unrolled-k", "register-accumulator k-steps straight-line (ldmatrix of the next k-step overlaps mma.sync); "
+                       "f32 tanh on ex2.approx"),
 ]
 
 
