@@ -27,6 +27,9 @@ WORKLOADS = [
     ("attention", "attention", (1, 2, 200, 64), "f16", False),
     ("attention_d128", "attention", (1, 2, 256, 128), "f16", False),
     ("attention_mask", "attention_mask", (1, 2, 128, 64), "f16", False),
+    ("attention_mask", "attention_mask", (2, 8, 1024, 64), "f16", False),
+    ("attention_kt", "attention_kt", (2, 8, 1024, 64), "f16", False),
+    ("attention_kt", "attention_kt", (1, 4, 512, 128), "f16", False),
     ("gemm", "gemm", (256, 384, 128), "f16", False),
     ("gemm", "gemm", (200, 120, 72), "f16", False),
     ("mlp", "mlp", (256, 128, 512), "f16", False),
@@ -53,6 +56,8 @@ WORKLOADS = [
 def source_of(generator, args, dtype):
     if generator == "attention_mask":
         return sf.workloads.attention(*args, dtype=dtype, mask=True), "attention_mask"
+    if generator == "attention_kt":
+        return sf.workloads.attention(*args, dtype=dtype, k_transposed=True), "attention_kt"
     if generator == "gemm_chain":
         return sf.workloads.gemm_chain(args[0], list(args[1]), dtype=dtype), generator
     return getattr(sf.workloads, generator)(*args, dtype=dtype), generator

@@ -61,7 +61,7 @@ def main():
         correct = all(r.get("correct") for r in results if "error" not in r)
         rows.append("| %s | %s | %s | %s |" % (tag, change, " | ".join(values), "yes" if correct else "NO"))
     lines = ["# Compute-bound graphs: what each version changed (H200, fp16, TFLOP/s)", "",
-             "Every version was checked for correctness on all 17 shapes of `bench/build_fused.py` before "
+             "Every version was checked for correctness on all the shapes of `bench/build_fused.py` before "
              "timing (column `all correct`). Raw data: `fused-v*.json`; the latest full table: "
              "[fused.md](fused.md). \"-\": not built (v1 could not schedule the f16 LSTM cell before "
              "`smap-fuse-conversions`). Regenerate with `bench/history_fused.py`.", "",

@@ -188,13 +188,16 @@ def rmsnorm(rows, hidden, dtype="f32", eps=1e-6):
     return f.finish([(y, (rows, hidden))])
 
 
-def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None):
-    f = _Func("attention_mask" if mask else "attention", dtype)
+def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, k_transposed=False):
+    """Scaled dot-product attention; `k_transposed` gives K as [b, h, k, l]
+    (the function is then `attention_kt`)."""
+    f = _Func("attention_mask" if mask else "attention_kt" if k_transposed else "attention", dtype)
     b, h, s, d = batch, heads, seq, head_dim
-    q, k, v = f.arg("q", (b, h, s, d)), f.arg("k", (b, h, s, d)), f.arg("v", (b, h, s, d))
+    k_shape, k_dims = ((b, h, d, s), ["b", "h", "k", "l"]) if k_transposed else ((b, h, s, d), ["b", "h", "l", "k"])
+    q, k, v = f.arg("q", (b, h, s, d)), f.arg("k", k_shape), f.arg("v", (b, h, s, d))
     msk = f.arg("mask", (b, h, s, s)) if mask else None
     qk = f.generic(["b", "h", "m", "l", "k"], [(q, (b, h, s, d), ["b", "h", "m", "k"]),
-                                               (k, (b, h, s, d), ["b", "h", "l", "k"])],
+                                               (k, k_shape, k_dims)],
                    (b, h, s, s), ["b", "h", "m", "l"], _contract, init=f.fill(0.0, (b, h, s, s)), reduce=("k",))
     c = f.const(scale if scale is not None else 1.0 / np.sqrt(d))
     dims4 = ["b", "h", "m", "l"]
@@ -317,9 +320,10 @@ def reference(name, *arrays, eps=None, scale=None):
         return [(a[0] - mean) / np.sqrt(var + (eps or 1e-5)) * a[1] + a[2]]
     if name == "rmsnorm":
         return [a[0] / np.sqrt((a[0] ** 2).mean(-1, keepdims=True) + (eps or 1e-6)) * a[1]]
-    if name in ("attention", "attention_mask"):
+    if name in ("attention", "attention_mask", "attention_kt"):
         q, k, v = a[:3]
-        s = q @ np.swapaxes(k, -1, -2) * (scale if scale is not None else 1.0 / np.sqrt(q.shape[-1]))
+        kt = k if name == "attention_kt" else np.swapaxes(k, -1, -2)
+        s = q @ kt * (scale if scale is not None else 1.0 / np.sqrt(q.shape[-1]))
         if name == "attention_mask":
             s = s + a[3]
         return [_softmax(s) @ v]

@@ -23,6 +23,8 @@ CASES = [
      [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
     ("attention_mask", dict(batch=1, heads=2, seq=64, head_dim=16, mask=True),
      [None, dict(spatial={"h": 1}, temporal={"l": 32})]),
+    ("attention_kt", dict(batch=1, heads=2, seq=64, head_dim=16, k_transposed=True),
+     [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
     ("mlp", dict(tokens=16, hidden=32, inner=64), [None, dict(temporal={"l": 16})]),
     ("gemm_chain", dict(m=16, dims=[32, 48, 32, 16]), [None]),
     ("lstm_cell", dict(batch=8, inputs=32, hidden=16), [None]),
@@ -30,7 +32,7 @@ CASES = [
 
 
 def generate(name, args, dtype):
-    generator = getattr(sf.workloads, "attention" if name == "attention_mask" else name)
+    generator = getattr(sf.workloads, "attention" if name.startswith("attention") else name)
     return generator(dtype=dtype, **args)
 
 
