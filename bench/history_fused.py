@@ -33,6 +33,10 @@ VERSIONS = [
                             "staged rounded to f16 and read by ldmatrix; exp(x - c) as ex2 of one fma"),
     ("v15-unrolled-k", "register-accumulator k-steps straight-line (ldmatrix of the next k-step overlaps mma.sync); "
                        "f32 tanh on ex2.approx"),
+    ("v16-paired-accesses", "row fragments read and write the two neighbouring columns a lane holds with one "
+                            "vector access (attention's f16 output as 4-byte stores); measured without baselines "
+                            "and without the GEMMs (device time ran out): `--ours-only --only "
+                            "'attention|mlp|chain|lstm'`"),
 ]
 
 
@@ -64,7 +68,7 @@ def main():
              "Every version was checked for correctness on all the shapes of `bench/build_fused.py` before "
              "timing (column `all correct`). Raw data: `fused-v*.json`; the latest full table: "
              "[fused.md](fused.md). \"-\": not built (v1 could not schedule the f16 LSTM cell before "
-             "`smap-fuse-conversions`). Regenerate with `bench/history_fused.py`.", "",
+             "`smap-fuse-conversions`) or not run (v16 ran a subset). Regenerate with `bench/history_fused.py`.", "",
              "| version | change | " + " | ".join("%s %s" % (w, shape(w, a)) for w, a in timed) + " | all correct |",
              "|---|---|" + "---|" * len(timed) + "---|"] + rows
     with open(os.path.join(RESULTS, "fused-history.md"), "w") as f:

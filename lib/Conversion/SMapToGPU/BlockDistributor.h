@@ -43,6 +43,11 @@ struct MmaContraction {
 /// description).
 std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
 
+/// Whether every `vector`-element group along the innermost dim of `memref`
+/// starts aligned to the group's size (unit innermost stride, aligned base,
+/// strides and offsets multiples of `vector`).
+bool isVectorAligned(Value memref, int64_t vector);
+
 /// The indices of `map`'s results given the loop indices.
 SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
                             ArrayRef<Value> loopIndices);

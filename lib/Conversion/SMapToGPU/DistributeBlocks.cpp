@@ -746,8 +746,8 @@ Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
     auto flags = arith::FastMathFlagsAttr::get(
         b.getContext(), tanh.getFastmath() | arith::FastMathFlags::afn);
     auto constant = [&](double v) -> Value {
-      return arith::ConstantOp::create(b, loc,
-                                       b.getF32FloatAttr(static_cast<float>(v)));
+      return arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(static_cast<float>(v)));
     };
     Value twiceX = arith::MulFOp::create(
         b, loc, mapping.lookupOrDefault(tanh.getOperand()),
@@ -815,7 +815,7 @@ static bool isMultipleOf(Value v, int64_t factor) {
 /// of `vector`, and a base that is aligned (a function argument, which the
 /// ABI requires 16-byte aligned, or a block buffer) plus offsets that keep
 /// it so.
-static bool isVectorAligned(Value memref, int64_t vector) {
+bool mlir::smap::isVectorAligned(Value memref, int64_t vector) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type)
     return false;

@@ -42,7 +42,6 @@
 
 #include "mlir/IR/IRMapping.h"
 
-
 using namespace mlir;
 using namespace mlir::smap;
 
@@ -682,6 +681,21 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
       indices[*roles.col] = col;
     slotIndices.push_back(indices);
   }
+  // Whether a memory operand's slots 2 c and 2 c + 1 (neighbouring columns
+  // of a tile) are one aligned pair of contiguous elements.
+  auto pairs = [&](OpOperand &operand) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto last = map.getNumResults()
+                    ? dyn_cast<AffineDimExpr>(map.getResults().back())
+                    : nullptr;
+    return cols && last && roles.col && last.getPosition() == *roles.col &&
+           isVectorAligned(operand.get(), 2);
+  };
+  DenseMap<std::pair<OpOperand *, int64_t>, Value> pairLoads;
+  auto pairAlignment = [](Type element) {
+    return llvm::Align(2 *
+                       llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+  };
   // Operand `operand`'s value at slot `s`.
   auto valueAt = [&](OpOperand &operand, int64_t s) -> Value {
     Value v = operand.get();
@@ -695,9 +709,20 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
       // A row vector in a tile's iteration: the slab's value of the row.
       return lanes[(s / perSlab) * 2 + (s % perSlab / 2) % 2];
     }
-    return memref::LoadOp::create(
-        b, loc, v,
-        applyMap(b, loc, op.getMatchingIndexingMap(&operand), slotIndices[s]));
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!pairs(operand))
+      return memref::LoadOp::create(b, loc, v,
+                                    applyMap(b, loc, map, slotIndices[s]));
+    // Slots 2 c and 2 c + 1 are neighbouring columns: one vector load.
+    Value &pair = pairLoads[{&operand, s / 2}];
+    if (!pair) {
+      Type element = getElementTypeOrSelf(v.getType());
+      pair =
+          vector::LoadOp::create(b, loc, VectorType::get({2}, element), v,
+                                 applyMap(b, loc, map, slotIndices[s - s % 2]),
+                                 /*nontemporal=*/false, pairAlignment(element));
+    }
+    return vector::ExtractOp::create(b, loc, pair, ArrayRef<int64_t>{s % 2});
   };
   // The payload at slot `s` with `outs` as the output arguments.
   auto evaluate = [&](int64_t s, ArrayRef<Value> outs) {
@@ -768,10 +793,23 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
         newValues[i].push_back(results[i]);
         continue;
       }
-      memref::StoreOp::create(
-          b, loc, results[i], init.get(),
-          applyMap(b, loc, op.getMatchingIndexingMap(&init), slotIndices[s]));
+      AffineMap map = op.getMatchingIndexingMap(&init);
       warpCodeSinceBarrier = true;
+      if (!pairs(init)) {
+        memref::StoreOp::create(b, loc, results[i], init.get(),
+                                applyMap(b, loc, map, slotIndices[s]));
+        continue;
+      }
+      // Neighbouring columns leave as one vector store.
+      newValues[i].push_back(results[i]);
+      if (s % 2 == 0)
+        continue;
+      Value pair = vector::FromElementsOp::create(
+          b, loc, VectorType::get({2}, results[i].getType()),
+          ArrayRef<Value>(newValues[i]).take_back(2));
+      vector::StoreOp::create(
+          b, loc, pair, init.get(), applyMap(b, loc, map, slotIndices[s - 1]),
+          /*nontemporal=*/false, pairAlignment(results[i].getType()));
     }
   }
   for (auto [i, init] : llvm::enumerate(op.getDpsInits()))

@@ -57,9 +57,14 @@
 // No block barrier between the ops of a step.
 // CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
-// After the loop: out = acc / sum, from registers to global memory.
-// CHECK: arith.divf %[[STATE]]#{{[0-9]+}}
-// CHECK: memref.store %{{.*}}, %{{.*}} : memref<32x16xf16, strided<[16, 1], offset: ?>>
+// After the loop: out = acc / sum, from registers to global memory, the
+// two neighbouring columns a lane holds as one 4-byte store.
+// CHECK: %[[D0:.*]] = arith.divf %[[STATE]]#{{[0-9]+}}
+// CHECK: %[[H0:.*]] = arith.truncf %[[D0]] : f32 to f16
+// CHECK: %[[D1:.*]] = arith.divf %[[STATE]]#{{[0-9]+}}
+// CHECK: %[[H1:.*]] = arith.truncf %[[D1]] : f32 to f16
+// CHECK: %[[PAIR:.*]] = vector.from_elements %[[H0]], %[[H1]] : vector<2xf16>
+// CHECK: vector.store %[[PAIR]], %{{.*}} {alignment = 4 : i64} : memref<32x16xf16, strided<[16, 1], offset: ?>>, vector<2xf16>
 // CHECK: gpu.terminator
 
 // REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=2 threads=32 smem=6144 {{.*}} warp-rows=32
