@@ -5,6 +5,11 @@
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTGPU
 // RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=MMA
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=FLASH
+// RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa async-stages=1' | FileCheck %s --check-prefix=NOASYNC
+// RUN: not spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=spatial=q:64' \
+// RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BADDIM
+// RUN: not spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=spatial=m:100' \
+// RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=RAGGED
 // RUN: spacefusion-opt %examples/attention.mlir '--spacefusion-lower-gpu=format=isa' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
@@ -77,3 +82,13 @@
 // Attention: the row lowering declines it, the block lowering takes it.
 // REMARK: remark: [Missed] not-a-row-graph | Category:smap:lower-to-gpu | Remark="left for the block lowering: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
 // REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=128 threads=256 smem=83200 fma=2"
+
+// A schedule forced through the pipeline (`spatial`, `temporal`) is checked
+// like smap-schedule's: an unknown dim or a ragged tile is an error naming
+// it; `async-stages=1` stages tiles through registers, without cp.async.
+// BADDIM: error: invalid schedule: schedule slices unknown dim 'q'
+// RAGGED: error: invalid schedule: size 100 of dim 'm' does not divide its extent
+// NOASYNC:     llvm.func @attention(
+// NOASYNC-SAME:  smap.gpu_kernel = "blocks=128 threads=128 smem=46080 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=9 prefetch=1"
+// NOASYNC:     gpu.binary @attention_kernel
+// NOASYNC-NOT:   cp.async
