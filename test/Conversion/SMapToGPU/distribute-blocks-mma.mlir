@@ -164,3 +164,70 @@ func.func @gemm_k_loop(%a: memref<64x64xf16>, %b: memref<64x32xf16>, %out: memre
   } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
   return
 }
+
+// -----
+
+// An f32 operand staged rounded to f16 (smap-lower-to-loops does so for the
+// operands tensor cores round anyway): the rounding copy is prefetched
+// through registers (cp.async cannot convert), 16 bytes of f32 loaded and
+// 8 bytes of f16 stored per chunk; no cp.async pipeline for this loop.
+
+// RUN: spacefusion-opt --smap-distribute-blocks %s -split-input-file | FileCheck %s --check-prefix=ROUND
+// ROUND-LABEL: func.func @gemm_rounded_operand
+// ROUND-SAME:    smap.gpu_kernel = "blocks=2 threads=64 smem={{[0-9]+}} mma.sync=1 ldmatrix=2 register-acc=1 prefetch=1"
+// The first step's tile, before the loop.
+// ROUND:         %[[X0:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<32x16xf32, strided<[64, 1], offset: ?>>, vector<4xf32>
+// ROUND-NEXT:    %[[H0:.*]] = arith.truncf %[[X0]] : vector<4xf32> to vector<4xf16>
+// ROUND:         vector.store %[[H0]], %{{.*}} {alignment = 8 : i64} : memref<32x16xf16, strided<[24, 1]>>, vector<4xf16>
+// ROUND:         gpu.barrier
+// ROUND:         scf.for
+// ROUND:           %[[X:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<32x16xf32, strided<[64, 1], offset: ?>>, vector<4xf32>
+// ROUND-NEXT:      %[[H:.*]] = arith.truncf %[[X]] : vector<4xf32> to vector<4xf16>
+// ROUND:           nvgpu.mma.sync
+// ROUND:           vector.store %[[H]], %{{.*}} {alignment = 8 : i64} : memref<32x16xf16, strided<[24, 1]>>, vector<4xf16>
+// ROUND-NOT:     nvgpu.device_async_copy
+#mk3 = affine_map<(m, n, k) -> (m, k)>
+#kn3 = affine_map<(m, n, k) -> (k, n)>
+#mn3 = affine_map<(m, n, k) -> (m, n)>
+#id3 = affine_map<(m, n) -> (m, n)>
+func.func @gemm_rounded_operand(%a: memref<64x64xf32>, %b: memref<64x32xf16>, %out: memref<64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%blk) in (2) {
+    %off = arith.muli %blk, %c32 : index
+    %arows = memref.subview %a[%off, 0] [32, 64] [1, 1] : memref<64x64xf32> to memref<32x64xf32, strided<[64, 1], offset: ?>>
+    %acc = memref.alloc() : memref<32x32xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
+    scf.for %k = %c0 to %c64 step %c16 {
+      %at = memref.subview %arows[0, %k] [32, 16] [1, 1] : memref<32x64xf32, strided<[64, 1], offset: ?>> to memref<32x16xf32, strided<[64, 1], offset: ?>>
+      %abuf = memref.alloc() : memref<32x24xf16>
+      %as = memref.subview %abuf[0, 0] [32, 16] [1, 1] : memref<32x24xf16> to memref<32x16xf16, strided<[24, 1]>>
+      linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel"]}
+          ins(%at : memref<32x16xf32, strided<[64, 1], offset: ?>>) outs(%as : memref<32x16xf16, strided<[24, 1]>>) {
+      ^bb0(%x: f32, %o: f16):
+        %h = arith.truncf %x : f32 to f16
+        linalg.yield %h : f16
+      }
+      %bt = memref.subview %b[%k, 0] [16, 32] [1, 1] : memref<64x32xf16> to memref<16x32xf16, strided<[32, 1], offset: ?>>
+      %bbuf = memref.alloc() : memref<16x40xf16>
+      %bs = memref.subview %bbuf[0, 0] [16, 32] [1, 1] : memref<16x40xf16> to memref<16x32xf16, strided<[40, 1]>>
+      linalg.copy ins(%bt : memref<16x32xf16, strided<[32, 1], offset: ?>>) outs(%bs : memref<16x32xf16, strided<[40, 1]>>)
+      linalg.generic {indexing_maps = [#mk3, #kn3, #mn3], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%as, %bs : memref<32x16xf16, strided<[24, 1]>>, memref<16x32xf16, strided<[40, 1]>>)
+          outs(%acc : memref<32x32xf32>) {
+      ^bb0(%x: f16, %y: f16, %s: f32):
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = arith.mulf %xf, %yf : f32
+        %r = arith.addf %s, %p : f32
+        linalg.yield %r : f32
+      }
+    }
+    %o = memref.subview %out[%off, 0] [32, 32] [1, 1] : memref<64x32xf32> to memref<32x32xf32, strided<[32, 1], offset: ?>>
+    memref.copy %acc, %o : memref<32x32xf32> to memref<32x32xf32, strided<[32, 1], offset: ?>>
+  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  return
+}
