@@ -26,7 +26,90 @@
 namespace mlir {
 namespace smap {
 
-struct CopyPlan;
+/// The row-major indices (the last fastest) of `linear` in `extents`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<int64_t> extents);
+
+/// Whether every `vector`-element group along the innermost dim of `memref`
+/// starts aligned to the group's size (unit innermost stride, aligned base,
+/// strides and offsets multiples of `vector`).
+bool isVectorAligned(Value memref, int64_t vector);
+
+/// How the threads of a block copy one buffer into another of its shape:
+/// chunks of `vector` elements along the innermost dim (16 bytes when both
+/// sides are provably aligned), chunk c of the row-major order by thread
+/// c % threads.
+struct CopyPlan {
+  Value source, target;
+  int64_t vector = 1;
+  SmallVector<int64_t> extents; // in chunks
+  int64_t chunks = 1;
+  /// The target's and the source's element types: a converting copy (an f32
+  /// operand staged as f16) rounds each chunk between its load and store.
+  Type elementType, sourceElementType;
+
+  CopyPlan(Value source, Value target) : source(source), target(target) {
+    auto type = cast<MemRefType>(target.getType());
+    elementType = type.getElementType();
+    sourceElementType = cast<MemRefType>(source.getType()).getElementType();
+    // Chunks of 16 bytes of the source.
+    int64_t bytes =
+        llvm::divideCeil(sourceElementType.getIntOrFloatBitWidth(), 8);
+    vector = 16 / bytes;
+    if (16 % bytes || !isVectorAligned(source, vector) ||
+        !isVectorAligned(target, vector))
+      vector = 1;
+    extents.assign(type.getShape().begin(), type.getShape().end());
+    extents.back() /= vector;
+    for (int64_t extent : extents)
+      chunks *= extent;
+  }
+  /// The element indices of a chunk.
+  SmallVector<Value> elementIndices(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> chunk) const {
+    SmallVector<Value> indices(chunk);
+    if (vector > 1)
+      indices.back() =
+          arith::MulIOp::create(b, loc, indices.back(),
+                                arith::ConstantIndexOp::create(b, loc, vector));
+    return indices;
+  }
+  bool converts() const { return elementType != sourceElementType; }
+  /// A chunk of `from`, in the target's element type.
+  Value load(OpBuilder &b, Location loc, Value from,
+             ArrayRef<Value> indices) const {
+    Value v;
+    if (vector == 1)
+      v = memref::LoadOp::create(b, loc, from, indices);
+    else
+      v = vector::LoadOp::create(
+          b, loc, VectorType::get({vector}, sourceElementType), from, indices,
+          /*nontemporal=*/false, llvm::Align(16));
+    if (!converts())
+      return v;
+    Type to = vector == 1 ? elementType
+                          : Type(VectorType::get({vector}, elementType));
+    return arith::TruncFOp::create(b, loc, to, v);
+  }
+  void store(OpBuilder &b, Location loc, Value v, Value to,
+             ArrayRef<Value> indices) const {
+    if (vector == 1) {
+      memref::StoreOp::create(b, loc, v, to, indices);
+      return;
+    }
+    int64_t bytes =
+        vector * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+    vector::StoreOp::create(b, loc, v, to, indices, /*nontemporal=*/false,
+                            llvm::Align(std::min<int64_t>(bytes, 16)));
+  }
+};
+
+/// The deepest cp.async pipeline over staged tiles.
+constexpr int64_t kMaxStages = 3;
+
+/// The block buffers (allocated in a loop) that staging copies fill: each
+/// gets one copy per pipeline stage.
+llvm::DenseSet<Operation *> stagedTileAllocs(Block &body);
 
 /// A contraction C[m, n] += A[m, k] * B[k, n] the tensor cores can run, in
 /// any operand layout and with unit batch dims: `m`, `n`, `k` are loop
@@ -42,11 +125,6 @@ struct MmaContraction {
 /// Matches a contraction for `nvgpu.mma.sync` m16n8k16 (see the pass
 /// description).
 std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
-
-/// Whether every `vector`-element group along the innermost dim of `memref`
-/// starts aligned to the group's size (unit innermost stride, aligned base,
-/// strides and offsets multiples of `vector`).
-bool isVectorAligned(Value memref, int64_t vector);
 
 /// The indices of `map`'s results given the loop indices.
 SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,

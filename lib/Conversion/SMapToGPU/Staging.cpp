@@ -1,0 +1,419 @@
+//===- Staging.cpp - Copies and staged tiles of a block -------------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// How a block's threads copy buffers (16-byte vectors where alignment is
+// provable, every load before the stores when each thread has few chunks)
+// and how a temporal loop's staged tiles arrive: a cp.async pipeline over
+// several copies of each staged buffer, or loads one step ahead through
+// registers (the only way for a copy that rounds f32 to f16).
+//
+//===----------------------------------------------------------------------===//
+
+#include "BlockDistributor.h"
+
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::smap;
+
+/// Whether `v` is a multiple of `factor` by construction (constants,
+/// products with one, sums of them, loop indices stepping by one).
+static bool isMultipleOf(Value v, int64_t factor) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c % factor == 0;
+  if (auto mul = v.getDefiningOp<arith::MulIOp>())
+    return isMultipleOf(mul.getLhs(), factor) ||
+           isMultipleOf(mul.getRhs(), factor);
+  if (auto add = v.getDefiningOp<arith::AddIOp>())
+    return isMultipleOf(add.getLhs(), factor) &&
+           isMultipleOf(add.getRhs(), factor);
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      return arg == loop.getInductionVar() &&
+             isMultipleOf(loop.getLowerBound(), factor) &&
+             isMultipleOf(loop.getStep(), factor);
+  return false;
+}
+
+/// Whether every `vector`-element group along the innermost dim of `memref`
+/// starts 16-byte aligned: unit innermost stride, outer strides multiples
+/// of `vector`, and a base that is aligned (a function argument, which the
+/// ABI requires 16-byte aligned, or a block buffer) plus offsets that keep
+/// it so.
+bool mlir::smap::isVectorAligned(Value memref, int64_t vector) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1 || type.getShape().back() % vector)
+    return false;
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % vector)
+      return false;
+  if (isa<BlockArgument>(memref))
+    return !ShapedType::isDynamic(offset) && offset % vector == 0;
+  if (auto cast = memref.getDefiningOp<memref::MemorySpaceCastOp>())
+    return isVectorAligned(cast.getSource(), vector);
+  if (auto view = memref.getDefiningOp<memref::ViewOp>())
+    return isMultipleOf(view.getByteShift(), 16);
+  if (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
+    SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+    OpFoldResult last = offsets.back();
+    bool lastAligned = isa<Attribute>(last)
+                           ? getConstantIntValue(last).value_or(1) % vector == 0
+                           : isMultipleOf(cast<Value>(last), vector);
+    return lastAligned && isVectorAligned(subview.getSource(), vector);
+  }
+  return false;
+}
+
+/// Each thread's chunk indices of `plan` when every thread has the same
+/// small number of chunks (the copy is then straight-line code), else empty.
+static SmallVector<SmallVector<Value>>
+unrolledChunks(OpBuilder &b, Location loc, const CopyPlan &plan, Value tid,
+               int64_t threads) {
+  SmallVector<SmallVector<Value>> at;
+  if (plan.chunks % threads || plan.chunks / threads > 16)
+    return at;
+  for (int64_t u = 0; u < plan.chunks / threads; ++u) {
+    Value linear = arith::AddIOp::create(
+        b, loc, tid, arith::ConstantIndexOp::create(b, loc, u * threads));
+    at.push_back(
+        plan.elementIndices(b, loc, delinearize(b, loc, linear, plan.extents)));
+  }
+  return at;
+}
+
+void BlockDistributor::distributeCopy(Operation *op, Value source,
+                                      Value target) {
+  if (source == target) {
+    op->erase();
+    return;
+  }
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  CopyPlan plan(source, target);
+  SmallVector<SmallVector<Value>> at =
+      unrolledChunks(b, loc, plan, tid, threads);
+  if (!at.empty()) {
+    // A few chunks per thread: issue every load before the first store, so
+    // that their latencies overlap instead of adding up.
+    SmallVector<Value> values;
+    for (ArrayRef<Value> indices : at)
+      values.push_back(plan.load(b, loc, source, indices));
+    for (auto [v, indices] : llvm::zip(values, at))
+      plan.store(b, loc, v, target, indices);
+  } else {
+    buildStridedLoop(
+        b, loc, plan.extents, [&](OpBuilder &tb, ArrayRef<Value> chunk) {
+          SmallVector<Value> indices = plan.elementIndices(tb, loc, chunk);
+          plan.store(tb, loc, plan.load(tb, loc, source, indices), target,
+                     indices);
+        });
+  }
+  gpu::BarrierOp::create(b, loc);
+  op->erase();
+}
+
+/// Clones the ops of `loop`'s body that `v` depends on (all pure) at `b`,
+/// with the mapping's substitutions (the induction variable); null when an
+/// op on the way has effects.
+static Value cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop,
+                           IRMapping &mapping) {
+  if (Value mapped = mapping.lookupOrNull(v))
+    return mapped;
+  Operation *def = v.getDefiningOp();
+  if (!def || !loop->isAncestor(def))
+    return v;
+  if (!isPure(def) || def->getNumRegions())
+    return nullptr;
+  for (Value operand : def->getOperands())
+    if (!cloneFromLoop(b, operand, loop, mapping))
+      return nullptr;
+  b.clone(*def, mapping);
+  return mapping.lookup(v);
+}
+
+/// The staging copies of `loop`: a tile whose position depends on the step,
+/// copied into a block buffer that nothing else in the step writes.
+/// Whether `op` copies its one input into its one output elementwise,
+/// possibly rounding floats (an f32 operand staged as f16).
+static bool isStagingCopy(linalg::LinalgOp op) {
+  if (isa<linalg::CopyOp>(op))
+    return true;
+  if (!isa<linalg::GenericOp>(op) || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  Block *body = op.getBlock();
+  auto trunc =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::TruncFOp>();
+  return std::distance(body->begin(), body->end()) == 2 && trunc &&
+         trunc.getIn() == body->getArgument(0);
+}
+
+static SmallVector<linalg::LinalgOp> stagingCopies(scf::ForOp loop) {
+  SmallVector<linalg::LinalgOp> copies;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto copy = dyn_cast<linalg::LinalgOp>(op);
+    if (!copy || !copy.hasPureBufferSemantics() || !isStagingCopy(copy))
+      continue;
+    auto source =
+        copy.getDpsInputOperand(0)->get().getDefiningOp<memref::SubViewOp>();
+    if (source && loop->isAncestor(source) &&
+        llvm::is_contained(source.getOffsets(), loop.getInductionVar()))
+      copies.push_back(copy);
+  }
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto writer = dyn_cast<DestinationStyleOpInterface>(op);
+    if (!writer)
+      continue;
+    for (linalg::LinalgOp copy : copies)
+      if (&op != copy.getOperation() &&
+          llvm::is_contained(writer.getDpsInits(),
+                             copy.getDpsInitOperand(0)->get()))
+        return {};
+  }
+  return copies;
+}
+
+/// The block buffers (allocated in a loop) that staging copies fill: each
+/// gets one copy per pipeline stage.
+llvm::DenseSet<Operation *> mlir::smap::stagedTileAllocs(Block &body) {
+  llvm::DenseSet<Operation *> allocs;
+  body.walk([&](scf::ForOp loop) {
+    SmallVector<linalg::LinalgOp> copies = stagingCopies(loop);
+    // A rounding copy goes through registers: the loop is not pipelined.
+    if (llvm::any_of(copies, [](linalg::LinalgOp copy) {
+          return !isa<linalg::CopyOp>(copy);
+        }))
+      return;
+    for (linalg::LinalgOp copy : copies) {
+      Value target = copy.getDpsInitOperand(0)->get();
+      if (auto subview = target.getDefiningOp<memref::SubViewOp>())
+        target = subview.getSource();
+      if (auto alloc = target.getDefiningOp<memref::AllocOp>())
+        if (loop->isAncestor(alloc))
+          allocs.insert(alloc);
+    }
+  });
+  return allocs;
+}
+
+/// The workgroup-space view behind a generic pointer into a shared-memory
+/// buffer (a cast of a workgroup view, or a subview of one, then rebuilt on
+/// the view), or null.
+static Value workgroupView(OpBuilder &b, Value value) {
+  auto subview = value.getDefiningOp<memref::SubViewOp>();
+  auto cast = (subview ? subview.getSource() : value)
+                  .getDefiningOp<memref::MemorySpaceCastOp>();
+  auto type =
+      cast ? dyn_cast<MemRefType>(cast.getSource().getType()) : MemRefType();
+  auto space =
+      type ? dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace())
+           : nullptr;
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return nullptr;
+  if (!subview)
+    return cast.getSource();
+  return memref::SubViewOp::create(
+      b, subview.getLoc(), cast.getSource(), subview.getMixedOffsets(),
+      subview.getMixedSizes(), subview.getMixedStrides());
+}
+
+bool BlockDistributor::prefetchAsync(
+    scf::ForOp loop, ArrayRef<linalg::LinalgOp> copies,
+    ArrayRef<CopyPlan> plans,
+    ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices) {
+  // 16-byte chunks into shared-memory views placed with `stages` copies.
+  SmallVector<memref::ViewOp> views;
+  for (auto [constCopy, plan] : llvm::zip(copies, plans)) {
+    linalg::LinalgOp copy = constCopy;
+    if (plan.converts() ||
+        plan.vector *
+                llvm::divideCeil(plan.elementType.getIntOrFloatBitWidth(), 8) !=
+            16)
+      return false;
+    Value target = copy.getDpsInitOperand(0)->get();
+    if (auto subview = target.getDefiningOp<memref::SubViewOp>())
+      target = subview.getSource();
+    auto cast = target.getDefiningOp<memref::MemorySpaceCastOp>();
+    auto view =
+        cast ? cast.getSource().getDefiningOp<memref::ViewOp>() : nullptr;
+    if (!view || !loop->isAncestor(view))
+      return false;
+    views.push_back(view);
+  }
+  Location loc = loop.getLoc();
+  auto index = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // Step i reads stage i % stages: each view moves by its size per stage.
+  OpBuilder top(loop.getBody(), loop.getBody()->begin());
+  Value iv = loop.getInductionVar();
+  Value stepIndex = arith::DivUIOp::create(
+      top, loc, arith::SubIOp::create(top, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  Value stage = arith::RemUIOp::create(top, loc, stepIndex, index(top, stages));
+  for (memref::ViewOp view : views) {
+    MemRefType type = view.getType();
+    int64_t bytes =
+        llvm::alignTo(type.getNumElements() *
+                          llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+                      16);
+    OpBuilder vb(view);
+    view.getByteShiftMutable().assign(arith::AddIOp::create(
+        vb, loc, view.getByteShift(),
+        arith::MulIOp::create(vb, loc, stage, index(vb, bytes))));
+  }
+
+  // The copies of step `at` into its stage (the tiles of the last step when
+  // `at` is past it: same addresses, no branch; into a stage no step reads
+  // then), as one cp.async group.
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(loop.getContext());
+  Value last =
+      arith::SubIOp::create(top, loc, loop.getUpperBound(), loop.getStep());
+  auto issue = [&](OpBuilder &b, Value at, Value lastStep) -> Value {
+    IRMapping sourceMapping, targetMapping;
+    sourceMapping.map(iv, arith::MinUIOp::create(b, loc, at, lastStep));
+    targetMapping.map(iv, at);
+    SmallVector<Value> tokens;
+    for (auto [plan, indices] : llvm::zip(plans, chunkIndices)) {
+      Value source = cloneFromLoop(b, plan.source, loop, sourceMapping);
+      Value target = cloneFromLoop(b, plan.target, loop, targetMapping);
+      Value shared = workgroupView(b, target);
+      for (ArrayRef<Value> chunk : indices)
+        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, tokenType, shared, chunk, source, chunk,
+            b.getIndexAttr(plan.vector), Value(), b.getUnitAttr()));
+    }
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+  };
+  // The first stages - 1 steps before the loop.
+  OpBuilder pre(loop);
+  Value preLast =
+      arith::SubIOp::create(pre, loc, loop.getUpperBound(), loop.getStep());
+  Value token;
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    token = issue(
+        pre,
+        arith::AddIOp::create(
+            pre, loc, loop.getLowerBound(),
+            arith::MulIOp::create(pre, loc, loop.getStep(), index(pre, s))),
+        preLast);
+  // Each step: wait for its own group (the stages - 2 later ones may still
+  // be in flight), make every thread's copies visible, then start the step
+  // stages - 1 ahead into the stage the previous step read (which every
+  // warp has left: they all passed the barrier).
+  OpBuilder in(copies.front());
+  nvgpu::DeviceAsyncWaitOp::create(in, loc, token,
+                                   in.getI32IntegerAttr(stages - 2));
+  gpu::BarrierOp::create(in, loc);
+  issue(in,
+        arith::AddIOp::create(in, loc, iv,
+                              arith::MulIOp::create(in, loc, loop.getStep(),
+                                                    index(in, stages - 1))),
+        last);
+  // Nothing may still write shared memory after the loop.
+  OpBuilder after(loop->getContext());
+  after.setInsertionPointAfter(loop);
+  nvgpu::DeviceAsyncWaitOp::create(after, loc, token,
+                                   after.getI32IntegerAttr(0));
+  for (linalg::LinalgOp copy : copies)
+    copy->erase();
+  ++prefetchedLoops;
+  ++asyncLoops;
+  asyncPrefetch = true;
+  return true;
+}
+
+std::function<void(OpBuilder &)>
+BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
+  asyncPrefetch = false;
+  SmallVector<linalg::LinalgOp> copies = stagingCopies(loop);
+  if (copies.empty())
+    return nullptr;
+  Location loc = loop.getLoc();
+  OpBuilder pre(loop);
+  SmallVector<CopyPlan> plans;
+  SmallVector<SmallVector<SmallVector<Value>>> chunkIndices;
+  for (linalg::LinalgOp copy : copies) {
+    plans.emplace_back(copy.getDpsInputOperand(0)->get(),
+                       copy.getDpsInitOperand(0)->get());
+    chunkIndices.push_back(
+        unrolledChunks(pre, loc, plans.back(), tid, threads));
+    if (chunkIndices.back().empty())
+      return nullptr;
+  }
+
+  if (stages > 1 && prefetchAsync(loop, copies, plans, chunkIndices))
+    return [](OpBuilder &) {};
+
+  // The first step's tiles, before the loop.
+  SmallVector<std::pair<Value, Value>> firstEnds;
+  for (CopyPlan &plan : plans) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), loop.getLowerBound());
+    Value source = cloneFromLoop(pre, plan.source, loop, mapping);
+    Value target = cloneFromLoop(pre, plan.target, loop, mapping);
+    if (!source || !target)
+      return nullptr;
+    firstEnds.push_back({source, target});
+  }
+  for (auto [plan, ends, at] : llvm::zip(plans, firstEnds, chunkIndices)) {
+    SmallVector<Value> values;
+    for (ArrayRef<Value> indices : at)
+      values.push_back(plan.load(pre, loc, ends.first, indices));
+    for (auto [v, indices] : llvm::zip(values, at))
+      plan.store(pre, loc, v, ends.second, indices);
+  }
+  gpu::BarrierOp::create(pre, loc);
+
+  // In each step, the next step's tiles are loaded into registers first (the
+  // last step reloads its own: same addresses, no branch), while the
+  // tensor cores work on this step's; stored after the step.
+  OpBuilder in(copies.front());
+  Value next =
+      arith::AddIOp::create(in, loc, loop.getInductionVar(), loop.getStep());
+  Value last =
+      arith::SubIOp::create(in, loc, loop.getUpperBound(), loop.getStep());
+  next = arith::MinUIOp::create(in, loc, next, last);
+  auto values = std::make_shared<SmallVector<SmallVector<Value>>>();
+  auto targets = std::make_shared<SmallVector<Value>>();
+  for (auto [plan, at] : llvm::zip(plans, chunkIndices)) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), next);
+    Value source = cloneFromLoop(in, plan.source, loop, mapping);
+    if (!source)
+      return nullptr;
+    SmallVector<Value> loaded;
+    for (ArrayRef<Value> indices : at) {
+      loaded.push_back(plan.load(in, loc, source, indices));
+      // The load, and the rounding of a converting copy.
+      Operation *def = loaded.back().getDefiningOp();
+      alreadyDistributed.insert(def);
+      if (isa<arith::TruncFOp>(def))
+        alreadyDistributed.insert(def->getOperand(0).getDefiningOp());
+    }
+    values->push_back(loaded);
+    targets->push_back(plan.target);
+  }
+  for (linalg::LinalgOp copy : copies)
+    copy->erase();
+  ++prefetchedLoops;
+  return [=, plans = std::move(plans),
+          chunkIndices = std::move(chunkIndices)](OpBuilder &b) {
+    for (auto [plan, at, loaded, target] :
+         llvm::zip(plans, chunkIndices, *values, *targets))
+      for (auto [v, indices] : llvm::zip(loaded, at))
+        plan.store(b, loc, v, target, indices);
+    gpu::BarrierOp::create(b, loc);
+  };
+}
