@@ -13,11 +13,14 @@
 //  * every buffer the block allocates (staged operand tiles, intermediate
 //    tiles, the temporal state) gets a fixed place in dynamic shared memory,
 //    or in a per-block global scratch region when shared memory is short;
-//  * copies are strided over the threads (16-byte vectors where alignment
-//    is provable; all loads before the stores when each thread has few);
+//  * copies are strided over the threads (Staging.cpp);
+//  * when every intermediate is indexed by the block's rows, warps own rows
+//    and keep those intermediates in mma.sync accumulator registers
+//    (RowFragments.cpp); otherwise:
 //  * contractions with f16 operands run on tensor cores (mma.sync m16n8k16,
 //    ldmatrix fragments from shared memory), with their accumulators in
-//    registers across the temporal loop when they end its step;
+//    registers across the temporal loop when they end its step, the warps
+//    forming a grid over the output tiles;
 //  * every other linalg op is distributed over the threads: the parallel
 //    iterations, linearized with the output's last dim fastest so that
 //    neighbouring threads touch neighbouring elements, are strided by the
@@ -26,7 +29,8 @@
 //  * a barrier follows each distributed op, since the next one may read
 //    what another thread wrote;
 //  * the temporal loop runs uniformly in all threads, and the tiles it
-//    stages from global memory are loaded one step ahead.
+//    stages from global memory arrive by a cp.async pipeline or one step
+//    ahead through registers (Staging.cpp).
 //
 //===----------------------------------------------------------------------===//
 
