@@ -13,22 +13,19 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import spacefusion as sf  # noqa: E402
 from spacefusion.gpu import compile_gpu  # noqa: E402
+from build_fused import source_of  # noqa: E402
 
 
 def main():
     out, workload, shape = sys.argv[1], sys.argv[2], [int(a) for a in sys.argv[3].split(",")]
     dtype = "f16"
-    if workload == "gemm_chain":
-        args = [shape[0], shape[1:]]
-        source = sf.workloads.gemm_chain(shape[0], shape[1:], dtype=dtype)
-    else:
-        args = shape
-        source = getattr(sf.workloads, workload)(*shape, dtype=dtype)
+    args = [shape[0], shape[1:]] if workload == "gemm_chain" else shape
+    source, function = source_of(workload, args, dtype)
     manifest = []
     for i, options in enumerate(sys.argv[4:] or [""]):
         directory = "%s_v%d" % (workload, i)
         entry = {"workload": workload, "tag": "%s [%s]" % (workload, options or "default"),
-                 "args": args, "dtype": dtype, "timed": True, "function": workload}
+                 "args": args, "dtype": dtype, "timed": True, "function": function}
         try:
             compile_gpu(source, os.path.join(out, directory), options=options)
             entry["dir"] = directory

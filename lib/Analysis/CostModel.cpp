@@ -99,14 +99,18 @@ static bool runsOnTensorCores(const Space &space,
   for (unsigned d : space.dims)
     if (d != reduced && blockExtent(d) > 1)
       parallel.push_back(blockExtent(d));
-  // Either parallel dim may be the rows.
-  return parallel.size() == 2 &&
-         (fitsMmaSyncTile(parallel[0], parallel[1], blockExtent(reduced)) ||
-          fitsMmaSyncTile(parallel[1], parallel[0], blockExtent(reduced)));
+  return fitsMmaSyncTileEitherWay(parallel, blockExtent(reduced));
 }
 
 bool mlir::smap::fitsMmaSyncTile(int64_t m, int64_t n, int64_t k) {
   return m % 16 == 0 && n % 8 == 0 && k % 16 == 0;
+}
+
+bool mlir::smap::fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel,
+                                          int64_t reduced) {
+  return parallel.size() == 2 &&
+         (fitsMmaSyncTile(parallel[0], parallel[1], reduced) ||
+          fitsMmaSyncTile(parallel[1], parallel[0], reduced));
 }
 
 ScheduleEstimate

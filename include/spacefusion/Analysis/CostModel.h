@@ -60,6 +60,10 @@ ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
 /// tensor-core instruction the GPU lowering uses (mma.sync m16n8k16).
 bool fitsMmaSyncTile(int64_t m, int64_t n, int64_t k);
 
+/// Whether a contraction tile with these non-unit parallel extents and
+/// reduced extent fits it, with either parallel dim as the rows.
+bool fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel, int64_t reduced);
+
 /// A lower bound on the graph's time on `target`: its FLOPs at the peak
 /// rates (tensor cores for contractions reading 16-bit floats) or its
 /// inputs and outputs moved once at the peak bandwidth, whichever is longer.

@@ -194,8 +194,16 @@ public:
   LogicalResult distribute(Block &block);
   /// The register-level lowering of a body `plan` accepted.
   LogicalResult distributeRowSlabs(Block &block, const RowSlabPlan &plan);
-  /// Clones one payload op of a linalg body (f32 exp made fast with
-  /// `approxMath`).
+  /// A linalg op or memref.copy strided over all the block's threads,
+  /// followed by a barrier.
+  LogicalResult distributeOverThreads(Operation *op);
+  /// Prefetches the tiles `loop` stages from global memory (a cp.async
+  /// pipeline, or one step ahead through registers); returns what finishes
+  /// each step (stores of the prefetched tiles), or null when nothing is
+  /// staged.
+  std::function<void(OpBuilder &)> prefetchStagedOperands(scf::ForOp loop);
+  /// Clones one payload op of a linalg body (f32 exp and tanh made fast
+  /// with `approxMath`).
   Operation *clonePayload(OpBuilder &b, Operation &payload,
                           IRMapping &mapping) const;
   std::string whyNot;
@@ -234,9 +242,6 @@ private:
       linalg::LinalgOp op, const MmaContraction &mma,
       scf::ForOp stateLoop = nullptr,
       const std::function<void(OpBuilder &)> &afterStep = nullptr);
-  /// Prefetches the tiles `loop` stages from global memory one step ahead;
-  /// returns the stores that finish each step, or null.
-  std::function<void(OpBuilder &)> prefetchStagedOperands(scf::ForOp loop);
   /// The staging copies of `loop` as a cp.async pipeline over `stages`
   /// copies of their buffers; false (nothing changed) when they are not
   /// 16-byte copies into shared memory.

@@ -451,19 +451,43 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
                                   cIndices(tb, row0, col0, j, i, e));
         }
   };
-  auto accumulate = [&](OpBuilder &tb, Value row0, Value col0,
+  // One k-step of 16 for the tiles at `rows` x `cols` (origins), each A
+  // and B fragment loaded once; `accs` are the tiles' accumulators, row
+  // by row, nTiles per tile.
+  auto step = [&](OpBuilder &kb, Value k0, ArrayRef<Value> rows,
+                  ArrayRef<Value> cols, ValueRange accs) {
+    SmallVector<Value> aFragments;
+    for (Value row0 : rows)
+      aFragments.push_back(loader.loadA(kb, row0, k0));
+    SmallVector<SmallVector<Value>> bFragments;
+    for (Value col0 : cols)
+      bFragments.push_back(loader.loadB(kb, col0, k0, nTiles));
+    SmallVector<Value> next;
+    for (auto [r, aFragment] : llvm::enumerate(aFragments))
+      for (auto [c, fragments] : llvm::enumerate(bFragments))
+        for (int64_t j = 0; j < nTiles; ++j)
+          next.push_back(
+              nvgpu::MmaSyncOp::create(kb, loc, aFragment, fragments[j],
+                                       accs[(r * cols.size() + c) * nTiles + j],
+                                       ArrayRef<int64_t>{16, 8, 16}));
+    return next;
+  };
+  // The whole k range. A short one is straight-line code, so that ptxas can
+  // load the next k-step's fragments while the tensor cores work on this
+  // one's (a loop of two iterations is not unrolled by the backend).
+  auto accumulate = [&](OpBuilder &tb, ArrayRef<Value> rows,
+                        ArrayRef<Value> cols,
                         ValueRange accs) -> SmallVector<Value> {
+    if (mma.extentK / 16 <= kUnrolledKSteps) {
+      SmallVector<Value> current(accs);
+      for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16)
+        current = step(tb, index(tb, k0), rows, cols, current);
+      return current;
+    }
     auto kLoop = scf::ForOp::create(
         tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
         [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
-          Value aFragment = loader.loadA(kb, row0, k0);
-          SmallVector<Value> bFragments = loader.loadB(kb, col0, k0, nTiles);
-          SmallVector<Value> next;
-          for (int64_t j = 0; j < nTiles; ++j)
-            next.push_back(nvgpu::MmaSyncOp::create(
-                kb, loc, aFragment, bFragments[j], iterAccs[j],
-                ArrayRef<int64_t>{16, 8, 16}));
-          scf::YieldOp::create(kb, loc, next);
+          scf::YieldOp::create(kb, loc, step(kb, k0, rows, cols, iterAccs));
         });
     return SmallVector<Value>(kLoop.getResults());
   };
@@ -532,42 +556,6 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   SmallVector<Value> inits;
   for (auto [row0, col0] : origins)
     llvm::append_range(inits, loadAccumulators(b, row0, col0));
-  // One step along k for all the warp's tiles, each fragment loaded once.
-  // One k-step of 16 for all the warp's tiles.
-  auto stepGrid = [&](OpBuilder &kb, Value k0, ValueRange accs) {
-    SmallVector<Value> aFragments;
-    for (Value row0 : rowOrigins)
-      aFragments.push_back(loader.loadA(kb, row0, k0));
-    SmallVector<SmallVector<Value>> bFragments;
-    for (Value col0 : colOrigins)
-      bFragments.push_back(loader.loadB(kb, col0, k0, nTiles));
-    SmallVector<Value> next;
-    for (auto [r, aFragment] : llvm::enumerate(aFragments))
-      for (auto [c, fragments] : llvm::enumerate(bFragments))
-        for (int64_t j = 0; j < nTiles; ++j)
-          next.push_back(nvgpu::MmaSyncOp::create(
-              kb, loc, aFragment, fragments[j],
-              accs[(r * colOrigins.size() + c) * nTiles + j],
-              ArrayRef<int64_t>{16, 8, 16}));
-    return next;
-  };
-  // A short k range is straight-line code, so that ptxas can load the next
-  // k-step's fragments while the tensor cores work on this one's (a loop
-  // of two iterations is not unrolled by the backend).
-  auto accumulateGrid = [&](OpBuilder &tb, ValueRange accs) {
-    if (mma.extentK / 16 <= kUnrolledKSteps) {
-      SmallVector<Value> current(accs);
-      for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16)
-        current = stepGrid(tb, index(tb, k0), current);
-      return current;
-    }
-    auto kLoop = scf::ForOp::create(
-        tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
-        [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
-          scf::YieldOp::create(kb, loc, stepGrid(kb, k0, iterAccs));
-        });
-    return SmallVector<Value>(kLoop.getResults());
-  };
   IRRewriter rewriter(b.getContext());
   auto newLoop = cast<scf::ForOp>(
       *cast<LoopLikeOpInterface>(stateLoop.getOperation())
@@ -575,15 +563,14 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
                rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
                [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args) {
                  SmallVector<Value> next;
-                 if (gridM) {
-                   next = accumulateGrid(yb, ValueRange(args));
-                 } else {
-                   for (int64_t w = 0; w < perWarp; ++w)
-                     llvm::append_range(
-                         next, accumulate(
-                                   yb, origins[w].first, origins[w].second,
-                                   ValueRange(args).slice(w * nTiles, nTiles)));
-                 }
+                 if (gridM)
+                   next =
+                       accumulate(yb, rowOrigins, colOrigins, ValueRange(args));
+                 for (int64_t w = 0; !gridM && w < perWarp; ++w)
+                   llvm::append_range(
+                       next,
+                       accumulate(yb, origins[w].first, origins[w].second,
+                                  ValueRange(args).slice(w * nTiles, nTiles)));
                  // The next step overwrites the staged operands (with
                  // cp.async, the next step's first barrier orders that).
                  if (!asyncPrefetch)
@@ -825,21 +812,25 @@ BlockDistributor::hoistableContraction(scf::ForOp loop) {
   return std::make_pair(op, *mma);
 }
 
+LogicalResult BlockDistributor::distributeOverThreads(Operation *op) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+    if (!cast<MemRefType>(copy.getTarget().getType()).hasStaticShape()) {
+      whyNot = "a copy has dynamic sizes";
+      return failure();
+    }
+    distributeCopy(copy, copy.getSource(), copy.getTarget());
+    return success();
+  }
+  return distributeLinalg(cast<linalg::LinalgOp>(op));
+}
+
 LogicalResult BlockDistributor::distribute(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (&op == keepForLater || alreadyDistributed.contains(&op))
       continue;
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      if (failed(distributeLinalg(linalgOp)))
+    if (isa<linalg::LinalgOp, memref::CopyOp>(op)) {
+      if (failed(distributeOverThreads(&op)))
         return failure();
-      continue;
-    }
-    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-      if (!cast<MemRefType>(copy.getTarget().getType()).hasStaticShape()) {
-        whyNot = "a copy has dynamic sizes";
-        return failure();
-      }
-      distributeCopy(copy, copy.getSource(), copy.getTarget());
       continue;
     }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {

@@ -40,6 +40,8 @@
 
 #include "BlockDistributor.h"
 
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
+
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -136,35 +138,14 @@ loopRolesOf(linalg::LinalgOp op, const llvm::DenseSet<Value> &promoted,
   return LoopRoles{*row, col, cols};
 }
 
-/// The combiner of a reduction payload `combine(f(ins), out)`, if it is one
-/// of the associative float combiners.
-static Operation *reductionCombiner(linalg::LinalgOp op) {
-  Block *body = op.getBlock();
+/// The combiner of a reduction payload `combine(f(ins), out)` with one
+/// output, if the SMG knows it (add, mul, max, min).
+static std::optional<Combiner> reductionCombiner(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1)
-    return nullptr;
-  Value yielded = body->getTerminator()->getOperand(0);
-  Operation *combiner = yielded.getDefiningOp();
-  if (!combiner ||
-      !isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MinimumFOp,
-           arith::MaxNumFOp, arith::MinNumFOp>(combiner))
-    return nullptr;
-  Value out = body->getArgument(op.getNumDpsInputs());
-  if (combiner->getOperand(0) != out && combiner->getOperand(1) != out)
-    return nullptr;
-  return combiner;
-}
-
-static Value neutralOf(OpBuilder &b, Location loc, Operation *combiner,
-                       Type type) {
-  auto floatType = cast<FloatType>(type);
-  const llvm::fltSemantics &sem = floatType.getFloatSemantics();
-  llvm::APFloat value =
-      isa<arith::AddFOp>(combiner)   ? llvm::APFloat::getZero(sem)
-      : isa<arith::MulFOp>(combiner) ? llvm::APFloat::getOne(sem)
-      : isa<arith::MaximumFOp, arith::MaxNumFOp>(combiner)
-          ? llvm::APFloat::getInf(sem, /*Negative=*/true)
-          : llvm::APFloat::getInf(sem);
-  return arith::ConstantFloatOp::create(b, loc, floatType, value);
+    return std::nullopt;
+  Block *body = op.getBlock();
+  return matchCombiner(body->getTerminator()->getOperand(0),
+                       body->getArgument(op.getNumDpsInputs()));
 }
 
 /// Whether `op` reads / writes `buffer`.
@@ -458,12 +439,6 @@ public:
   /// The lane's coordinates, built once at the start of the block.
   void buildLaneCoordinates(OpBuilder &b, Location at);
 
-  /// Loads of staged tiles a step ahead, per loop (the distributor's).
-  std::function<std::function<void(OpBuilder &)>(scf::ForOp)> prefetch;
-  /// A cooperative copy or fill over all threads, followed by a barrier.
-  std::function<LogicalResult(Operation *)> cooperative;
-  unsigned mmaContractions = 0, ldmatrixOperands = 0;
-
 private:
   Value index(OpBuilder &b, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -492,7 +467,7 @@ private:
       gpu::BarrierOp::create(b, loc);
     }
     warpCodeSinceBarrier = false;
-    return cooperative(op);
+    return distributor.distributeOverThreads(op);
   }
   LogicalResult lowerCopy(Operation *op, Value source, Value target);
   LogicalResult lowerFill(linalg::FillOp fill);
@@ -603,8 +578,8 @@ LogicalResult RowSlabLowering::lowerContraction(linalg::LinalgOp op,
                                                 const MmaContraction &mma) {
   OpBuilder b(op);
   MmaFragmentLoader loader(b, op, mma, lane);
-  ldmatrixOperands += loader.ldmatrixOperands();
-  ++mmaContractions;
+  distributor.ldmatrixOperands += loader.ldmatrixOperands();
+  ++distributor.mmaContractions;
   Value out = op.getDpsInitOperand(0)->get();
   int64_t nTiles = mma.extentN / 8;
   auto cType = VectorType::get({2, 2}, b.getF32Type());
@@ -749,29 +724,25 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
   if (reduces) {
     // Fold the lane's slots of each row, combine the four lanes of the row
     // (xor 1 and 2), then the previous value.
-    Operation *combiner = reductionCombiner(op);
+    Combiner combiner = *reductionCombiner(op);
     OpOperand *init = op.getDpsInitOperand(0);
-    Type type = cast<MemRefType>(init->get().getType()).getElementType();
-    auto combine = [&](Value x, Value y) {
-      OperationState state(loc, combiner->getName());
-      state.addOperands({x, y});
-      state.addTypes(type);
-      state.addAttributes(combiner->getAttrs());
-      return b.create(state)->getResult(0);
-    };
+    auto type = cast<FloatType>(
+        cast<MemRefType>(init->get().getType()).getElementType());
     ArrayRef<Value> previous = valuesOf(b, init->get());
     SmallVector<Value> results;
     for (int64_t row = 0; row < 2 * plan.slabs; ++row) {
       // Vector slot `row`: slab row / 2, half row % 2.
-      Value acc = neutralOf(b, loc, combiner, type);
+      Value acc = arith::ConstantOp::create(
+          b, loc, getCombinerIdentity(b, combiner, type));
       for (int64_t s = 0; s < slots; ++s)
         if (s / perSlab == row / 2 && (s % perSlab / 2) % 2 == row % 2)
           acc = evaluate(s, {acc})[0];
       for (int32_t offset : {1, 2})
-        acc = combine(acc, gpu::ShuffleOp::create(b, loc, acc, offset, 32,
+        acc = buildCombine(b, loc, combiner, acc,
+                           gpu::ShuffleOp::create(b, loc, acc, offset, 32,
                                                   gpu::ShuffleMode::XOR)
                                .getShuffleResult());
-      results.push_back(combine(acc, previous[row]));
+      results.push_back(buildCombine(b, loc, combiner, acc, previous[row]));
     }
     values[init->get()] = results;
     op->erase();
@@ -822,7 +793,8 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
 
 LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
   // Staged tiles a step ahead (replaces their copies in the loop).
-  std::function<void(OpBuilder &)> afterStep = prefetch(loop);
+  std::function<void(OpBuilder &)> afterStep =
+      distributor.prefetchStagedOperands(loop);
 
   // The row buffers that carry values across steps or out of the loop.
   Block *parent = loop->getBlock();
@@ -919,23 +891,11 @@ LogicalResult RowSlabLowering::lowerBlock(Block &block) {
 LogicalResult BlockDistributor::distributeRowSlabs(Block &block,
                                                    const RowSlabPlan &plan) {
   RowSlabLowering lowering(*this, plan, tid);
-  lowering.prefetch = [&](scf::ForOp loop) {
-    return prefetchStagedOperands(loop);
-  };
-  lowering.cooperative = [&](Operation *op) -> LogicalResult {
-    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-      distributeCopy(copy, copy.getSource(), copy.getTarget());
-      return success();
-    }
-    return distributeLinalg(cast<linalg::LinalgOp>(op));
-  };
   // After the shared-memory base, which the buffer placement put first.
   OpBuilder b = OpBuilder::atBlockBegin(&block);
   lowering.buildLaneCoordinates(b, block.getParentOp()->getLoc());
   if (failed(lowering.lowerBlock(block)))
     return failure();
-  mmaContractions += lowering.mmaContractions;
-  ldmatrixOperands += lowering.ldmatrixOperands;
   registerTiles += plan.promoted.size();
   for (Value buffer : plan.promoted) {
     Operation *alloc = buffer.getDefiningOp();

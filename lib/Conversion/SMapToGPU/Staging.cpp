@@ -278,11 +278,12 @@ bool BlockDistributor::prefetchAsync(
   // `at` is past it: same addresses, no branch; into a stage no step reads
   // then), as one cp.async group.
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(loop.getContext());
+  OpBuilder pre(loop);
   Value last =
-      arith::SubIOp::create(top, loc, loop.getUpperBound(), loop.getStep());
-  auto issue = [&](OpBuilder &b, Value at, Value lastStep) -> Value {
+      arith::SubIOp::create(pre, loc, loop.getUpperBound(), loop.getStep());
+  auto issue = [&](OpBuilder &b, Value at) -> Value {
     IRMapping sourceMapping, targetMapping;
-    sourceMapping.map(iv, arith::MinUIOp::create(b, loc, at, lastStep));
+    sourceMapping.map(iv, arith::MinUIOp::create(b, loc, at, last));
     targetMapping.map(iv, at);
     SmallVector<Value> tokens;
     for (auto [plan, indices] : llvm::zip(plans, chunkIndices)) {
@@ -297,17 +298,12 @@ bool BlockDistributor::prefetchAsync(
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
   };
   // The first stages - 1 steps before the loop.
-  OpBuilder pre(loop);
-  Value preLast =
-      arith::SubIOp::create(pre, loc, loop.getUpperBound(), loop.getStep());
   Value token;
   for (int64_t s = 0; s + 1 < stages; ++s)
-    token = issue(
-        pre,
-        arith::AddIOp::create(
-            pre, loc, loop.getLowerBound(),
-            arith::MulIOp::create(pre, loc, loop.getStep(), index(pre, s))),
-        preLast);
+    token = issue(pre, arith::AddIOp::create(
+                           pre, loc, loop.getLowerBound(),
+                           arith::MulIOp::create(pre, loc, loop.getStep(),
+                                                 index(pre, s))));
   // Each step: wait for its own group (the stages - 2 later ones may still
   // be in flight), make every thread's copies visible, then start the step
   // stages - 1 ahead into the stage the previous step read (which every
@@ -319,8 +315,7 @@ bool BlockDistributor::prefetchAsync(
   issue(in,
         arith::AddIOp::create(in, loc, iv,
                               arith::MulIOp::create(in, loc, loop.getStep(),
-                                                    index(in, stages - 1))),
-        last);
+                                                    index(in, stages - 1))));
   // Nothing may still write shared memory after the loop.
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(loop);

@@ -310,9 +310,7 @@ static bool roundsToHalf(linalg::LinalgOp op, OpOperand *input) {
     else if (ranges[d] != 1)
       parallel.push_back(ranges[d]);
   }
-  return parallel.size() == 2 &&
-         (fitsMmaSyncTile(parallel[0], parallel[1], reduced) ||
-          fitsMmaSyncTile(parallel[1], parallel[0], reduced));
+  return fitsMmaSyncTileEitherWay(parallel, reduced);
 }
 
 static void stageContractionOperands(scf::ForallOp forall) {

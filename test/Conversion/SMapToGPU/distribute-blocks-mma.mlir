@@ -21,13 +21,15 @@
 // CHECK-COUNT-4:   memref.load %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>
 // CHECK-NEXT:      %[[C0:.*]] = vector.from_elements {{.*}} : vector<2x2xf32>
 // CHECK-COUNT-12:  memref.load %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>
-// CHECK:           scf.for %[[K:.*]] = %c0{{.*}} to %c32{{.*}} step %c16{{.*}} iter_args(%[[ACC0:.*]] = %[[C0]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
+// Two k-steps of 16, straight-line: the second accumulates onto the first.
+// CHECK-NOT:         scf.for
 // CHECK:             arith.truncf %{{.*}} : f32 to f16
 // CHECK:             %[[A:.*]] = vector.from_elements {{.*}} : vector<4x2xf16>
 // CHECK:             %[[B:.*]] = vector.from_elements {{.*}} : vector<2x2xf16>
-// CHECK:             %[[D:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %[[ACC0]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK:             %[[D:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %[[C0]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK-COUNT-3:     nvgpu.mma.sync
-// CHECK:             scf.yield %[[D]]
+// CHECK:             nvgpu.mma.sync(%{{.*}}, %{{.*}}, %[[D]])
+// CHECK-COUNT-3:     nvgpu.mma.sync
 // CHECK-COUNT-16:  memref.store %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>
 // CHECK:         gpu.barrier
 
