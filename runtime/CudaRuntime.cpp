@@ -32,6 +32,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 
 namespace {
 
@@ -549,9 +550,25 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
                 static_cast<CUtensorMapFloatOOBfill>(oobFill)),
             "encoding a TMA descriptor"))
     return nullptr;
+  // A kernel reads the descriptor from device memory. The same tensor and
+  // box (every call of a compiled function on the same buffers) reuse one
+  // copy: a synchronous allocation and copy per launch would cost more than
+  // a small GEMM.
+  std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
+  static std::mutex cacheMutex;
+  static std::unordered_map<std::string, CUdeviceptr> cache;
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  auto found = cache.find(key);
+  if (found != cache.end())
+    return reinterpret_cast<void *>(found->second);
   CUdeviceptr devMap = 0;
   if (CHECK(driver.cuMemAlloc(&devMap, sizeof(map))) ||
       CHECK(driver.cuMemcpyHtoD(devMap, &map, sizeof(map))))
     return nullptr;
+  // Bounded: past this many distinct descriptors, new ones are not kept
+  // (their 128 bytes stay allocated: a kernel may still be reading them).
+  constexpr size_t kMaxCachedDescriptors = 4096;
+  if (cache.size() < kMaxCachedDescriptors)
+    cache.emplace(std::move(key), devMap);
   return reinterpret_cast<void *>(devMap);
 }

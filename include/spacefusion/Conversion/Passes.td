@@ -259,6 +259,13 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "f32 exp and tanh through the fast hardware exp2 (ex2.approx, "
            "as the row kernels and FlashAttention do; exp(x - c) as ex2 of "
            "one fma, tanh as 1 - 2 / (exp2(2 x log2 e) + 1))">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"true",
+           "On sm_90 targets, run a block that is a GEMM plus an epilogue "
+           "(the temporal step stages an A [m, k] and a B [k, n] tile of "
+           "f16/bf16 matrices in global memory and accumulates into a zeroed "
+           "block buffer) on Hopper's wgmma: TMA loads into 128-byte swizzled "
+           "stages completing on mbarriers, one warpgroup issuing "
+           "nvgpu.warpgroup.mma with one group in flight">,
     Option<"rowFragments", "row-fragments", "bool", /*default=*/"true",
            "When every intermediate of a block is indexed by its rows and a "
            "tensor-core contraction writes one, give each warp 16 rows and "
@@ -269,7 +276,7 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
     "::mlir::affine::AffineDialect", "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect"
   ];
 }
 

@@ -183,6 +183,43 @@ struct RowSlabPlan {
 /// slabs: see RowFragments.cpp. On failure, `why` says what prevents it.
 std::optional<RowSlabPlan> planRowSlabs(Block &body, std::string &why);
 
+/// A block that is a GEMM plus an epilogue, for Hopper's wgmma with TMA
+/// loads (Wgmma.cpp): the temporal loop stages A [bm x bk] and B [bk x bn]
+/// tiles of global matrices and accumulates into a zeroed block buffer that
+/// only ops after the loop read.
+struct WgmmaPlan {
+  scf::ForOp loop;
+  linalg::LinalgOp contraction;
+  linalg::FillOp fill;
+  memref::AllocOp accumulator;
+  linalg::CopyOp copyA, copyB;
+  /// The global matrices, and the subview offsets (outermost view last)
+  /// that lead from them to the staged tiles.
+  Value globalA, globalB;
+  SmallVector<SmallVector<OpFoldResult>> offsetsA, offsetsB;
+  int64_t bm = 0, bn = 0, bk = 0, steps = 0;
+  /// One warpgroup owns the block tile.
+  static constexpr int64_t threads = 128;
+};
+
+/// Whether the block body `body` (before buffer placement) is a GEMM block
+/// wgmma can run; on failure, `why` says what prevents it.
+std::optional<WgmmaPlan> planWgmma(Block &body, std::string &why);
+
+struct WgmmaLowering {
+  /// Dynamic shared memory the pipeline takes from the start.
+  int64_t sharedBytes = 0;
+  int64_t stages = 0;
+  /// Per-thread code already in place (not for the distributor).
+  SmallVector<Operation *> emitted;
+};
+
+/// Replaces the plan's loop with the TMA + wgmma pipeline in `launch`
+/// (the accumulator becomes a view of the stages' shared memory), with up
+/// to `maxStages` stages within `smemBudget` bytes.
+FailureOr<WgmmaLowering> lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan,
+                                    int64_t smemBudget, int64_t maxStages, std::string &why);
+
 /// Distributes the ops of one block body over its threads.
 class BlockDistributor {
 public:

@@ -916,16 +916,25 @@ struct BufferPlacement {
 };
 } // namespace
 
+/// The bytes a block buffer takes, 16-byte aligned.
+static int64_t placedBytes(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  return static_cast<int64_t>(llvm::alignTo(
+      type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+      16));
+}
+
 /// Gives each static allocation of `launch`'s body a fixed, 16-byte aligned
 /// place: in dynamic shared memory while `smemLimit` allows, buffers inside
 /// loops (the temporal step's tiles, read most often) first; the rest in a
 /// global scratch buffer with one region per block, allocated around the
-/// launch.
+/// launch. The first `reservedShared` bytes of shared memory are taken (the
+/// wgmma pipeline's stages).
 static FailureOr<BufferPlacement>
 placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
              const llvm::DenseSet<Value> &inRegisters,
              const llvm::DenseSet<Operation *> &stagedTiles, int64_t maxStages,
-             std::string &why) {
+             int64_t reservedShared, std::string &why) {
   Block &body = launch.getBody().front();
   SmallVector<memref::AllocOp> allocs;
   body.walk([&](memref::AllocOp alloc) {
@@ -940,22 +949,17 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
       return failure();
     }
   }
-  auto sizeOf = [](memref::AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    return static_cast<int64_t>(
-        llvm::alignTo(type.getNumElements() *
-                          llvm::divideCeil(type.getElementTypeBitWidth(), 8),
-                      16));
-  };
+  auto sizeOf = [](memref::AllocOp alloc) { return placedBytes(alloc); };
   SmallVector<memref::AllocOp> inLoops, outside;
   for (memref::AllocOp alloc : allocs)
     (alloc->getParentOp() != launch.getOperation() ? inLoops : outside)
         .push_back(alloc);
   allocs = llvm::to_vector(llvm::concat<memref::AllocOp>(inLoops, outside));
   BufferPlacement placement;
+  placement.sharedBytes = reservedShared;
   // As many copies of the staged tiles as shared memory holds with
   // everything else (up to kMaxStages): the cp.async pipeline's depth.
-  int64_t total = 0, stagedBytes = 0;
+  int64_t total = reservedShared, stagedBytes = 0;
   for (memref::AllocOp alloc : allocs) {
     total += sizeOf(alloc);
     if (stagedTiles.contains(alloc))
@@ -1001,7 +1005,7 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
         b, loc, launch.getBlockIds().x,
         arith::ConstantIndexOp::create(b, loc, placement.scratchBytes));
   }
-  int64_t sharedAt = 0, scratchAt = 0;
+  int64_t sharedAt = reservedShared, scratchAt = 0;
   for (auto [alloc, shared] : placed) {
     MemRefType type = alloc.getType();
     OpBuilder ab(alloc);
@@ -1121,8 +1125,21 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
           << ("row tiles stay in shared memory: " + whyNotRows);
   }
   int64_t smemLimit = 48 * 1024;
-  if (auto target = forall->getAttrOfType<TargetAttr>("smap.target"))
+  auto target = forall->getAttrOfType<TargetAttr>("smap.target");
+  if (target)
     smemLimit = target.getSmemPerBlock();
+  // A GEMM block on Hopper: TMA loads and wgmma, one warpgroup.
+  std::optional<WgmmaPlan> wgmmaPlan;
+  if (tensorCores && wgmma && !rowSlabs && target &&
+      target.getName().starts_with("sm_90")) {
+    std::string whyNotWgmma;
+    wgmmaPlan = planWgmma(*forall.getBody(), whyNotWgmma);
+    if (wgmmaPlan)
+      threads = WgmmaPlan::threads;
+    else
+      remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
+          << ("the block stays on mma.sync: " + whyNotWgmma);
+  }
 
   OpBuilder b(forall);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -1141,20 +1158,39 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   gpu::TerminatorOp::create(kb, loc);
   forall.erase();
 
+  std::string why;
+  std::optional<WgmmaLowering> wgmmaLowering;
+  if (wgmmaPlan) {
+    // Shared memory left by the block's other buffers.
+    int64_t budget = smemLimit;
+    kernel.walk([&](memref::AllocOp alloc) {
+      if (alloc != wgmmaPlan->accumulator &&
+          !wgmmaPlan->loop->isAncestor(alloc))
+        budget -= placedBytes(alloc);
+    });
+    FailureOr<WgmmaLowering> lowered =
+        lowerWgmma(launch, *wgmmaPlan, budget, asyncStages, why);
+    if (failed(lowered))
+      return launch.emitError("smap-distribute-blocks: ") << why;
+    wgmmaLowering = std::move(*lowered);
+  }
   // Buffers first, so that the distribution sees which operands live in
   // shared memory (tensor-core fragments load those with ldmatrix).
-  std::string why;
-  FailureOr<BufferPlacement> placement =
-      placeBuffers(launch, smemLimit,
-                   rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(),
-                   asyncStages > 1 ? stagedTileAllocs(kernel)
-                                   : llvm::DenseSet<Operation *>(),
-                   std::min<int64_t>(asyncStages, kMaxStages), why);
+  FailureOr<BufferPlacement> placement = placeBuffers(
+      launch, smemLimit,
+      rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(),
+      asyncStages > 1 ? stagedTileAllocs(kernel)
+                      : llvm::DenseSet<Operation *>(),
+      std::min<int64_t>(asyncStages, kMaxStages),
+      wgmmaLowering ? wgmmaLowering->sharedBytes : 0, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
   BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores,
                                approxMath);
   distributor.stages = placement->stages;
+  if (wgmmaLowering)
+    distributor.alreadyDistributed.insert(wgmmaLowering->emitted.begin(),
+                                          wgmmaLowering->emitted.end());
   if (failed(rowSlabs ? distributor.distributeRowSlabs(kernel, *rowSlabs)
                       : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
@@ -1168,6 +1204,11 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                        " smem=" + std::to_string(placement->sharedBytes);
   if (placement->scratchBytes)
     config += " scratch=" + std::to_string(placement->scratchBytes);
+  if (wgmmaLowering)
+    config += " wgmma=" + std::to_string(wgmmaPlan->bm) + "x" +
+              std::to_string(wgmmaPlan->bn) + "x" +
+              std::to_string(wgmmaPlan->bk) +
+              " tma-stages=" + std::to_string(wgmmaLowering->stages);
   if (distributor.mmaContractions)
     config += " mma.sync=" + std::to_string(distributor.mmaContractions);
   if (distributor.ldmatrixOperands)
@@ -1211,7 +1252,7 @@ LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
     } else if (isa<memref::DeallocOp>(op)) {
       toErase.push_back(&op);
     } else if (isa<func::ReturnOp, gpu::LaunchOp, gpu::AllocOp, gpu::DeallocOp,
-                   gpu::WaitOp>(op) ||
+                   gpu::WaitOp, nvgpu::TmaCreateDescriptorOp>(op) ||
                isPure(&op)) {
       continue;
     } else {

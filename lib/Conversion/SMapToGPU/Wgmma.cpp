@@ -1,0 +1,463 @@
+//===- Wgmma.cpp - GEMM blocks on Hopper wgmma and TMA --------------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The sm_90a lowering of a block that is a GEMM plus an epilogue: its
+// temporal loop stages an A tile [BM x 64] and a B tile [64 x BN] from
+// global memory and accumulates their product into a block tile, which the
+// ops after the loop (bias, activation, rounding, the store) read.
+//
+// One warpgroup (128 threads) owns the block tile:
+//
+//  * the host builds one TMA descriptor per operand (128-byte swizzle);
+//  * S stages of shared memory (1024-byte aligned, as the swizzle requires)
+//    each hold an A tile and B as 64-column chunks; thread 0 fills them with
+//    `cp.async.bulk.tensor` loads that complete on one mbarrier per stage
+//    (`arrive.expect_tx` with the stage's bytes);
+//  * step i waits on its stage's mbarrier (phase parity (i / S) mod 2),
+//    issues `wgmma.mma_async` on the stage (`nvgpu.warpgroup.mma`, B read
+//    N-major, the accumulators in registers) keeping one group in flight,
+//    then, once every thread is past the wait for group i - 1, thread 0
+//    refills that group's stage with step i + S - 1;
+//  * after the loop the accumulators go to the block tile, placed over the
+//    (now idle) stages, and the epilogue is distributed over the threads as
+//    any other op.
+//
+// What the upstream nvgpu lowering supports bounds the shapes: BK = 64 (one
+// swizzle row of f16), BM = 64 with BN in {64, 128, 192, 256}, or
+// BM = BN = 128.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BlockDistributor.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::smap;
+
+namespace {
+/// The swizzle width of the shared-memory tiles, and the alignment it needs.
+constexpr int64_t kSwizzleBytes = 128;
+constexpr int64_t kSwizzleAlignment = 1024;
+/// The deepest TMA pipeline.
+constexpr int64_t kMaxWgmmaStages = 4;
+/// Rows of one wgmma instruction, and columns of one B chunk (one swizzle
+/// row of f16).
+constexpr int64_t kWgmmaRows = 64;
+constexpr int64_t kChunkColumns = 64;
+} // namespace
+
+/// The global buffer a staging copy reads and the subview offsets that lead
+/// to its tile, or failure when the chain is not a rank-preserving, unit
+/// stride one from a buffer defined outside `block`.
+static FailureOr<std::pair<Value, SmallVector<SmallVector<OpFoldResult>>>>
+tileOrigin(Value tile, Operation *block) {
+  SmallVector<SmallVector<OpFoldResult>> offsets;
+  while (auto subview = tile.getDefiningOp<memref::SubViewOp>()) {
+    if (!llvm::all_of(subview.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }) ||
+        subview.getSourceType().getRank() != subview.getType().getRank())
+      return failure();
+    offsets.push_back(subview.getMixedOffsets());
+    tile = subview.getSource();
+  }
+  if (block->isAncestor(tile.getParentRegion()->getParentOp()))
+    return failure();
+  return std::make_pair(tile, offsets);
+}
+
+/// Whether `type` is a row-major f16/bf16 matrix TMA can read: static
+/// shape, identity layout, 16-byte rows.
+static bool isTmaSource(MemRefType type) {
+  return type && type.getRank() == 2 && type.hasStaticShape() &&
+         type.getLayout().isIdentity() &&
+         (type.getElementType().isF16() || type.getElementType().isBF16()) &&
+         (type.getShape()[1] * 2) % 16 == 0 &&
+         (type.getMemorySpace() == nullptr);
+}
+
+std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
+  Operation *block = body.getParentOp();
+  WgmmaPlan plan;
+  for (Operation &op : body) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    if (plan.loop) {
+      why = "the block has more than one temporal loop";
+      return std::nullopt;
+    }
+    plan.loop = loop;
+  }
+  if (!plan.loop) {
+    why = "the block has no temporal loop";
+    return std::nullopt;
+  }
+  scf::ForOp loop = plan.loop;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         ub = getConstantIntValue(loop.getUpperBound()),
+                         step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0 || *ub <= *lb ||
+      loop.getNumResults() != 0) {
+    why = "the temporal loop has dynamic bounds or results";
+    return std::nullopt;
+  }
+  plan.steps = llvm::divideCeil(*ub - *lb, *step);
+
+  // The step: staging copies and one contraction, nothing else with effects.
+  SmallVector<linalg::CopyOp> copies;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
+      copies.push_back(copy);
+    } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      if (plan.contraction) {
+        why = "the temporal step computes more than one contraction";
+        return std::nullopt;
+      }
+      plan.contraction = linalgOp;
+    } else if (!isa<memref::SubViewOp, memref::AllocOp>(op) && !isPure(&op)) {
+      why = "'" + op.getName().getStringRef().str() +
+            "' in the temporal step";
+      return std::nullopt;
+    }
+  }
+  if (!plan.contraction || copies.size() != 2) {
+    why = "the temporal step is not two staged operands and a contraction";
+    return std::nullopt;
+  }
+  linalg::LinalgOp op = plan.contraction;
+  std::optional<MmaContraction> mma = matchMmaContraction(op);
+  if (!mma || !op.hasPureBufferSemantics()) {
+    why = "the contraction is not a tensor-core one";
+    return std::nullopt;
+  }
+  MLIRContext *ctx = op.getContext();
+  auto dims = [&](ArrayRef<unsigned> positions) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned p : positions)
+      exprs.push_back(getAffineDimExpr(p, ctx));
+    return AffineMap::get(op.getNumLoops(), 0, exprs, ctx);
+  };
+  if (op.getNumLoops() != 3 ||
+      op.getMatchingIndexingMap(mma->a) != dims({mma->m, mma->k}) ||
+      op.getMatchingIndexingMap(mma->b) != dims({mma->k, mma->n}) ||
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0)) !=
+          dims({mma->m, mma->n})) {
+    why = "the contraction is not A[m, k] B[k, n] into C[m, n]";
+    return std::nullopt;
+  }
+  plan.bm = mma->extentM;
+  plan.bn = mma->extentN;
+  plan.bk = mma->extentK;
+  if (plan.bk != kSwizzleBytes / 2 ||
+      !((plan.bm == kWgmmaRows && plan.bn % kChunkColumns == 0 &&
+         plan.bn <= 256) ||
+        (plan.bm == 2 * kWgmmaRows && plan.bn == 128))) {
+    why = "the tile " + std::to_string(plan.bm) + "x" +
+          std::to_string(plan.bn) + "x" + std::to_string(plan.bk) +
+          " is not one wgmma supports here (64x{64..256}x64 or 128x128x64)";
+    return std::nullopt;
+  }
+
+  // Each operand: a copy from a global matrix fills the very view the
+  // contraction reads.
+  for (auto [operand, copy, global, offsets] :
+       {std::tie(mma->a, plan.copyA, plan.globalA, plan.offsetsA),
+        std::tie(mma->b, plan.copyB, plan.globalB, plan.offsetsB)}) {
+    for (linalg::CopyOp candidate : copies)
+      if (candidate.getOutputs()[0] == operand->get())
+        copy = candidate;
+    if (!copy) {
+      why = "a contraction operand is not staged by a copy in the step";
+      return std::nullopt;
+    }
+    FailureOr<std::pair<Value, SmallVector<SmallVector<OpFoldResult>>>>
+        origin = tileOrigin(copy.getInputs()[0], block);
+    if (failed(origin) ||
+        !isTmaSource(dyn_cast<MemRefType>(origin->first.getType())) ||
+        cast<MemRefType>(origin->first.getType()).getElementType() !=
+            getElementTypeOrSelf(operand->get().getType())) {
+      why = "an operand is not a tile of a row-major f16/bf16 matrix in "
+            "global memory";
+      return std::nullopt;
+    }
+    global = origin->first;
+    offsets = origin->second;
+  }
+  if (plan.copyA == plan.copyB ||
+      getElementTypeOrSelf(plan.globalA.getType()) !=
+          getElementTypeOrSelf(plan.globalB.getType())) {
+    why = "the operands differ in element type";
+    return std::nullopt;
+  }
+
+  // The accumulator: a block buffer zeroed before the loop.
+  auto alloc = op.getDpsInitOperand(0)->get().getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != &body ||
+      !alloc.getType().getLayout().isIdentity()) {
+    why = "the contraction does not accumulate into a block buffer";
+    return std::nullopt;
+  }
+  plan.accumulator = alloc;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == op)
+      continue;
+    auto fill = dyn_cast<linalg::FillOp>(user);
+    if (fill && fill->getBlock() == &body && fill->isBeforeInBlock(loop)) {
+      auto zero = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+      auto value = zero ? dyn_cast<FloatAttr>(zero.getValue()) : nullptr;
+      if (!value || !value.getValue().isZero() || plan.fill) {
+        why = "the accumulator does not start at zero";
+        return std::nullopt;
+      }
+      plan.fill = fill;
+      continue;
+    }
+    if (user->getBlock() != &body || !loop->isBeforeInBlock(user)) {
+      why = "the accumulator is used inside or before the temporal loop";
+      return std::nullopt;
+    }
+  }
+  if (!plan.fill) {
+    why = "the accumulator does not start at zero";
+    return std::nullopt;
+  }
+  return plan;
+}
+
+/// `value` (an index the staging offsets use) at another step: clones what
+/// computes it inside `loop` with the induction variable mapped.
+static Value atStep(OpBuilder &b, Value value, scf::ForOp loop,
+                    IRMapping &mapping) {
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  Operation *def = value.getDefiningOp();
+  if (!def || !loop->isProperAncestor(def))
+    return value;
+  for (Value operand : def->getOperands())
+    (void)atStep(b, operand, loop, mapping);
+  Operation *clone = b.clone(*def, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+/// The TMA coordinates (innermost first) of a staged tile at a step.
+static SmallVector<Value>
+tmaCoordinates(OpBuilder &b, Location loc,
+               ArrayRef<SmallVector<OpFoldResult>> offsets, scf::ForOp loop,
+               IRMapping &mapping) {
+  SmallVector<Value> sums(2);
+  for (ArrayRef<OpFoldResult> level : offsets)
+    for (auto [d, offset] : llvm::enumerate(level)) {
+      Value v = isa<Attribute>(offset)
+                    ? arith::ConstantIndexOp::create(
+                          b, loc, *getConstantIntValue(offset))
+                    : atStep(b, cast<Value>(offset), loop, mapping);
+      sums[d] = sums[d] ? arith::AddIOp::create(b, loc, sums[d], v) : v;
+    }
+  for (Value &sum : sums)
+    if (!sum)
+      sum = arith::ConstantIndexOp::create(b, loc, 0);
+  return {sums[1], sums[0]};
+}
+
+FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
+                                                WgmmaPlan &plan,
+                                                int64_t smemBudget, int64_t maxStages,
+                                                std::string &why) {
+  MLIRContext *ctx = launch.getContext();
+  scf::ForOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  Type element = getElementTypeOrSelf(plan.globalA.getType());
+  int64_t elementBytes = 2;
+  int64_t aBytes = plan.bm * plan.bk * elementBytes;
+  int64_t chunkBytes = plan.bk * kChunkColumns * elementBytes;
+  int64_t stageBytes = aBytes + plan.bn * plan.bk * elementBytes;
+  int64_t accBytes = plan.bm * plan.bn * 4;
+  int64_t stages = std::min<int64_t>(
+      {kMaxWgmmaStages, maxStages, plan.steps,
+       (smemBudget - kSwizzleAlignment) / stageBytes});
+  if (stages < std::min<int64_t>(2, plan.steps)) {
+    why = "two stages of " + std::to_string(stageBytes) +
+          " bytes do not fit in shared memory";
+    return failure();
+  }
+  WgmmaLowering lowering;
+  lowering.stages = stages;
+  lowering.sharedBytes =
+      kSwizzleAlignment + std::max(stages * stageBytes, accBytes);
+  if (lowering.sharedBytes > smemBudget) {
+    why = "the accumulator tile does not fit in shared memory";
+    return failure();
+  }
+
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto sharedMatrix = [&](int64_t rows, int64_t cols, Type type) {
+    return MemRefType::get({rows, cols}, type, AffineMap(), workgroup);
+  };
+
+  // Host: one TMA descriptor per operand.
+  OpBuilder hb(launch);
+  auto descriptor = [&](Value global, int64_t rows) {
+    auto type = nvgpu::TensorMapDescriptorType::get(
+        ctx, sharedMatrix(rows, kSwizzleBytes / elementBytes, element),
+        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    Value unranked = memref::CastOp::create(
+        hb, loc, UnrankedMemRefType::get(element, Attribute()), global);
+    return nvgpu::TmaCreateDescriptorOp::create(
+               hb, loc, type, unranked,
+               ValueRange{arith::ConstantIndexOp::create(hb, loc, rows),
+                          arith::ConstantIndexOp::create(
+                              hb, loc, kSwizzleBytes / elementBytes)})
+        .getResult();
+  };
+  Value descA = descriptor(plan.globalA, plan.bm);
+  Value descB = descriptor(plan.globalB, plan.bk);
+
+  // Kernel, where the loop was.
+  OpBuilder b(loop);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto track = [&](Operation *op) {
+    lowering.emitted.push_back(op);
+    return op;
+  };
+  Value tid = launch.getThreadIds().x;
+  Value smem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8),
+                      AffineMap(), workgroup));
+  // The swizzle pattern follows address bits: round the stages' base up.
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+  Value align = index(kSwizzleAlignment);
+  Value base = arith::RemUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, align,
+                            arith::RemUIOp::create(b, loc, address, align)),
+      align);
+  auto view = [&](OpBuilder &vb, Value offset, MemRefType type) {
+    return memref::ViewOp::create(vb, loc, type, smem, offset, ValueRange())
+        .getResult();
+  };
+  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, stages);
+  Value barriers = track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))
+                       ->getResult(0);
+  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                       index(0));
+  for (int64_t s = 0; s < stages; ++s)
+    track(nvgpu::MBarrierInitOp::create(b, loc, barriers, index(1), index(s),
+                                        leader));
+  track(gpu::BarrierOp::create(b, loc));
+
+  // Thread 0 loads step `step` into stage `stage`.
+  auto issue = [&](OpBuilder &ib, Value step, Value stage, Value when) {
+    auto ifOp = scf::IfOp::create(ib, loc, when, /*withElseRegion=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    auto tindex = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(tb, loc, v);
+    };
+    track(ifOp);
+    nvgpu::MBarrierArriveExpectTxOp::create(tb, loc, barriers,
+                                            tindex(stageBytes), stage, Value());
+    Value stageBase = arith::AddIOp::create(
+        tb, loc, base,
+        arith::MulIOp::create(tb, loc, stage, tindex(stageBytes)));
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(),
+                arith::AddIOp::create(
+                    tb, loc, loop.getLowerBound(),
+                    arith::MulIOp::create(tb, loc, step, loop.getStep())));
+    SmallVector<Value> coordsA =
+        tmaCoordinates(tb, loc, plan.offsetsA, loop, mapping);
+    nvgpu::TmaAsyncLoadOp::create(
+        tb, loc, view(tb, stageBase, sharedMatrix(plan.bm, plan.bk, element)),
+        barriers, descA, coordsA, stage, Value(), Value());
+    SmallVector<Value> coordsB =
+        tmaCoordinates(tb, loc, plan.offsetsB, loop, mapping);
+    for (int64_t c = 0; c < plan.bn / kChunkColumns; ++c) {
+      Value at = arith::AddIOp::create(tb, loc, stageBase,
+                                       tindex(aBytes + c * chunkBytes));
+      Value column =
+          arith::AddIOp::create(tb, loc, coordsB[0], tindex(c * kChunkColumns));
+      nvgpu::TmaAsyncLoadOp::create(
+          tb, loc, view(tb, at, sharedMatrix(plan.bk, kChunkColumns, element)),
+          barriers, descB, ValueRange{column, coordsB[1]}, stage, Value(),
+          Value());
+    }
+  };
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    issue(b, index(s), index(s), leader);
+
+  auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({plan.bm, plan.bn}, b.getF32Type()));
+  Value zero = track(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+                         b, loc, accumulatorType))
+                   ->getResult(0);
+  auto mainLoop = scf::ForOp::create(b, loc, index(0), index(plan.steps),
+                                     index(1), ValueRange{zero});
+  track(mainLoop);
+  {
+    OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
+    auto lindex = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(lb, loc, v);
+    };
+    Value step = mainLoop.getInductionVar();
+    Value stage = arith::RemUIOp::create(lb, loc, step, lindex(stages));
+    Value round = arith::DivUIOp::create(lb, loc, step, lindex(stages));
+    Value parity = arith::CmpIOp::create(
+        lb, loc, arith::CmpIPredicate::ne,
+        arith::RemUIOp::create(lb, loc, round, lindex(2)), lindex(0));
+    nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barriers, parity,
+                                           lindex(10000000), stage);
+    Value stageBase = arith::AddIOp::create(
+        lb, loc, base,
+        arith::MulIOp::create(lb, loc, stage, lindex(stageBytes)));
+    MemRefType aType = sharedMatrix(plan.bm, plan.bk, element);
+    MemRefType bType = sharedMatrix(plan.bk, plan.bn, element);
+    Value descriptorA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
+        view(lb, stageBase, aType), descA);
+    Value descriptorB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
+        view(lb, arith::AddIOp::create(lb, loc, stageBase, lindex(aBytes)),
+             bType),
+        descB);
+    // One group stays in flight: group i - 1 is complete after this.
+    Value acc = nvgpu::WarpgroupMmaOp::create(
+        lb, loc, accumulatorType, descriptorA, descriptorB,
+        lb.getI64IntegerAttr(1), UnitAttr(), lb.getUnitAttr(),
+        mainLoop.getRegionIterArgs()[0]);
+    // Every thread is past its wait for group i - 1: its stage is free.
+    gpu::BarrierOp::create(lb, loc);
+    Value next = arith::AddIOp::create(lb, loc, step, lindex(stages - 1));
+    Value inRange = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
+                                          next, lindex(plan.steps));
+    issue(lb, next, arith::RemUIOp::create(lb, loc, next, lindex(stages)),
+          arith::AndIOp::create(lb, loc, leader, inRange));
+    scf::YieldOp::create(lb, loc, acc);
+  }
+  track(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
+  // The accumulator tile overlays the stages: every read of them is done.
+  track(gpu::BarrierOp::create(b, loc));
+  Value tile = view(b, base, sharedMatrix(plan.bm, plan.bn, b.getF32Type()));
+  track(nvgpu::WarpgroupMmaStoreOp::create(b, loc, mainLoop.getResult(0),
+                                           tile));
+  track(gpu::BarrierOp::create(b, loc));
+  Value generic = memref::MemorySpaceCastOp::create(
+      b, loc, plan.accumulator.getType(), tile);
+  plan.accumulator.replaceAllUsesWith(generic);
+  plan.fill.erase();
+  loop.erase();
+  plan.accumulator.erase();
+  return lowering;
+}
