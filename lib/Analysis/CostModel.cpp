@@ -21,6 +21,9 @@ static constexpr int64_t kBaseRegisters = 32;
 /// Fixed cost of one temporal step of one block (a barrier and the latency
 /// of its loads that the pipeline cannot hide), in seconds.
 static constexpr double kGpuStepLatency = 2e-7;
+/// The share of an sm_90 target's f16 tensor-core peak that mma.sync tiles
+/// reach (the peak is wgmma's).
+static constexpr double kMmaSyncShareOfHopperPeak = 0.45;
 static constexpr double kCpuStepLatency = 1e-8;
 /// Largest number of candidates searched; beyond it each dim keeps only its
 /// largest tile options.
@@ -100,6 +103,58 @@ static bool runsOnTensorCores(const Space &space,
     if (d != reduced && blockExtent(d) > 1)
       parallel.push_back(blockExtent(d));
   return fitsMmaSyncTileEitherWay(parallel, blockExtent(reduced));
+}
+
+bool mlir::smap::fitsWgmmaTile(int64_t m, int64_t n, int64_t k) {
+  return k == 64 &&
+         ((m == 64 && n % 64 == 0 && n <= 256) || (m == 128 && n == 128));
+}
+
+/// The global (m, n, k) dims of `space` when its graph is a single GEMM
+/// (plus elementwise work) that the Hopper lowering can run on wgmma
+/// (smap-distribute-blocks{wgmma}) given a suitable schedule: an sm_90
+/// target; A[m, k] and B[k, n] 16-bit matrices the graph reads from memory;
+/// no other op reducing along k.
+static std::optional<std::array<unsigned, 3>>
+wgmmaDims(const SpaceMappingGraph &smg, const Space &space, TargetAttr target) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+  if (!target.getName().starts_with("sm_90") || !isContraction(space) ||
+      !linalgOp || linalgOp.getNumDpsInputs() != 2 ||
+      linalgOp.getNumLoops() != 3 || space.reductions.size() != 1)
+    return std::nullopt;
+  unsigned k = space.reductions.front().first;
+  for (const Space &other : smg.getSpaces())
+    if (&other != &space && other.role == MemberRole::Compute &&
+        (isContraction(other) || llvm::is_contained(other.dims, k)))
+      return std::nullopt;
+  for (OpOperand *operand : linalgOp.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+    if (!isa<BlockArgument>(operand->get()) || !type ||
+        !(type.getElementType().isF16() || type.getElementType().isBF16()))
+      return std::nullopt;
+  }
+  // Loop positions: A is indexed (m, k), B (k, n) and the result (m, n).
+  auto positions = [&](OpOperand *operand) {
+    AffineMap map = linalgOp.getMatchingIndexingMap(operand);
+    SmallVector<unsigned> result;
+    for (AffineExpr expr : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      result.push_back(dim ? dim.getPosition() : ~0u);
+    }
+    return result;
+  };
+  SmallVector<unsigned> in0 = positions(linalgOp.getDpsInputOperand(0)),
+                        in1 = positions(linalgOp.getDpsInputOperand(1)),
+                        out = positions(linalgOp.getDpsInitOperand(0));
+  SmallVector<utils::IteratorType> iterators =
+      linalgOp.getIteratorTypesArray();
+  unsigned r = llvm::find(iterators, utils::IteratorType::reduction) -
+               iterators.begin();
+  for (auto [a, b] : {std::tie(in0, in1), std::tie(in1, in0)})
+    if (a.size() == 2 && b.size() == 2 && out.size() == 2 && a[1] == r &&
+        b[0] == r && out[0] == a[0] && out[1] == b[1])
+      return std::array<unsigned, 3>{space.dims[a[0]], space.dims[b[1]], k};
+  return std::nullopt;
 }
 
 bool mlir::smap::fitsMmaSyncTile(int64_t m, int64_t n, int64_t k) {
@@ -212,7 +267,11 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
       est.globalBytes += type.getNumElements() * elementBytes(out);
 
   // FLOPs: every block recomputes the spaces that lack its sliced dims.
-  double tensorFlops = 0, scalarFlops = 0;
+  // Hopper's f16 peak is wgmma's; mma.sync reaches less than half of it
+  // there (307 against cuBLAS's 683 TFLOP/s on a GEMM of 8192x4096x4096,
+  // bench/results/wgmma-v17-variants.md).
+  bool hopper = target.getName().starts_with("sm_90");
+  double tensorFlops = 0, mmaSyncFlops = 0, scalarFlops = 0;
   for (const Space &space : smg.getSpaces()) {
     if (space.role != MemberRole::Compute)
       continue;
@@ -224,17 +283,28 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
         points *= grid(d);
     if (finalPass && llvm::is_contained(space.dims, *candidate.temporalDim))
       points *= 2;
-    if (!cpu && runsOnTensorCores(space, blockExtent))
-      tensorFlops += points;
-    else
+    if (!cpu && runsOnTensorCores(space, blockExtent)) {
+      // A single GEMM chooses between the wgmma and mma.sync lowerings;
+      // other graphs have only mma.sync, whose rate then ranks nothing.
+      std::optional<std::array<unsigned, 3>> mnk =
+          hopper ? wgmmaDims(smg, space, target) : std::nullopt;
+      bool onMmaSync =
+          mnk && !(candidate.temporalDim == (*mnk)[2] &&
+                   fitsWgmmaTile(blockExtent((*mnk)[0]),
+                                 blockExtent((*mnk)[1]),
+                                 blockExtent((*mnk)[2])));
+      (onMmaSync ? mmaSyncFlops : tensorFlops) += points;
+    } else
       scalarFlops += points;
   }
-  est.flops = tensorFlops + scalarFlops;
+  est.flops = tensorFlops + mmaSyncFlops + scalarFlops;
 
-  double seconds =
-      std::max({est.globalBytes / (target.getBandwidthGbps() * 1e9),
-                tensorFlops / (target.getF16Gflops() * 1e9) +
-                    scalarFlops / (target.getF32Gflops() * 1e9)});
+  double seconds = std::max(
+      {est.globalBytes / (target.getBandwidthGbps() * 1e9),
+       tensorFlops / (target.getF16Gflops() * 1e9) +
+           mmaSyncFlops / (kMmaSyncShareOfHopperPeak * target.getF16Gflops() *
+                           1e9) +
+           scalarFlops / (target.getF32Gflops() * 1e9)});
   // Wave quantization: blocks run in waves of (SMs x resident blocks).
   int64_t resident = 1;
   if (!cpu) {

@@ -60,6 +60,11 @@ ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
 /// tensor-core instruction the GPU lowering uses (mma.sync m16n8k16).
 bool fitsMmaSyncTile(int64_t m, int64_t n, int64_t k);
 
+/// Whether an m x n x k contraction tile (A [m, k], B [k, n]) is one the
+/// Hopper lowering (wgmma, one warpgroup, 128-byte swizzled k) takes:
+/// k = 64 and 64 x {64, 128, 192, 256} or 128 x 128.
+bool fitsWgmmaTile(int64_t m, int64_t n, int64_t k);
+
 /// Whether a contraction tile with these non-unit parallel extents and
 /// reduced extent fits it, with either parallel dim as the rows.
 bool fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel, int64_t reduced);
