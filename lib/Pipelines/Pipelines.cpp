@@ -162,6 +162,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   smap::SMapDistributeBlocksOptions distributeOptions;
   distributeOptions.approxMath = options.approxMath;
   distributeOptions.asyncStages = options.asyncStages;
+  distributeOptions.wgmma = options.wgmma;
   pm.addPass(smap::createSMapDistributeBlocks(distributeOptions));
   // Constants the blocks use stay constants in the kernels (loop bounds,
   // strides, fill values), instead of becoming kernel parameters.

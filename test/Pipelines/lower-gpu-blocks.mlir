@@ -4,6 +4,8 @@
 // RUN: not spacefusion-opt %examples/gemm_chain.mlir '--spacefusion-pipeline=target=cpu lower-to-gpu' \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTGPU
 // RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=MMA
+// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa spatial=m:128,n:128 temporal=k:64' \
+// RUN:   | FileCheck %s --check-prefix=WGMMA
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=FLASH
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa async-stages=1' | FileCheck %s --check-prefix=NOASYNC
 // RUN: not spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=spatial=q:64' \
@@ -44,6 +46,24 @@
 // schedule picks tiles that fit m16n8k16, and the kernel stages its operand
 // tiles in shared memory with 16-byte copies and runs mma.sync on fragments
 // loaded with ldmatrix.
+// The same GEMM in 128x128 blocks with k sliced by 64 runs on Hopper's
+// wgmma: the host encodes a TMA descriptor per operand; in the kernel,
+// bulk tensor copies complete on mbarriers and wgmma (m64n128k16, two per
+// k16 step for the 128 rows) keeps one group in flight until the last.
+// WGMMA:       llvm.func @gemm(
+// WGMMA-SAME:    smap.gpu_kernel = "blocks=6 threads=128 smem=66560 wgmma=128x128x64 tma-stages=2"
+// WGMMA-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref(
+// WGMMA:       gpu.binary @gemm_kernel
+// WGMMA-SAME:    mbarrier.init.shared.b64
+// WGMMA-SAME:    mbarrier.arrive.expect_tx.shared.b64
+// WGMMA-SAME:    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WGMMA-SAME:    mbarrier.try_wait.parity.shared.b64
+// WGMMA-SAME:    wgmma.fence.sync.aligned
+// WGMMA-SAME:    wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WGMMA-SAME:    wgmma.commit_group.sync.aligned
+// WGMMA-SAME:    wgmma.wait_group.sync.aligned \091;
+// WGMMA-SAME:    wgmma.wait_group.sync.aligned \090;
+
 // MMA:         llvm.func @gemm(
 // MMA-SAME:      smap.gpu_kernel = "blocks={{[0-9]+}} threads=256 smem={{[0-9]+}} mma.sync=1 ldmatrix=2"
 // MMA:         gpu.binary @gemm_kernel

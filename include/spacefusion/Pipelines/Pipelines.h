@@ -100,9 +100,14 @@ struct GPULoweringPipelineOptions
       llvm::cl::init("")};
   PassOptions::Option<int64_t> asyncStages{
       *this, "async-stages",
-      llvm::cl::desc("cp.async pipeline depth of staged tiles (see "
-                     "smap-distribute-blocks)"),
+      llvm::cl::desc("cp.async pipeline depth of staged tiles, and the most "
+                     "TMA stages of a wgmma block (see smap-distribute-blocks)"),
       llvm::cl::init(3)};
+  PassOptions::Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("On sm_90 targets, run GEMM blocks on wgmma with TMA "
+                     "loads (see smap-distribute-blocks)"),
+      llvm::cl::init(true)};
   PassOptions::ListOption<std::string> spatial{
       *this, "spatial",
       llvm::cl::desc("Force the spatial tiles of every scheduled graph "

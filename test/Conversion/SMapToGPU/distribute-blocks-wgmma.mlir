@@ -1,0 +1,174 @@
+// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s | FileCheck %s
+// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=wgmma=false %s | FileCheck %s --check-prefix=SYNC
+// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=row-fragments=false %s --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// A GEMM block as the GPU path bufferizes it (C = A . B, 256x256x256, blocks
+// of 128x128, k sliced by 64): on sm_90a it runs on wgmma. The host builds
+// one TMA descriptor per operand (128-byte swizzle; B in 64-column boxes);
+// one warpgroup waits on each stage's mbarrier, issues
+// nvgpu.warpgroup.mma with B read N-major and one group in flight, and
+// thread 0 refills the freed stage; the accumulators end in the block tile,
+// over the stages, where the epilogue (rounding to f16) reads them.
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME:    smap.gpu_kernel = "blocks=4 threads=128 smem=99328 wgmma=128x128x64 tma-stages=3"
+// CHECK:       %[[UA:.*]] = memref.cast %[[A:.*]] : memref<256x256xf16> to memref<*xf16>
+// CHECK:       %[[DA:.*]] = nvgpu.tma.create.descriptor %[[UA]] box[%c128{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:       %[[DB:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:       gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}}) dynamic_shared_memory_size %c99328_i32
+// CHECK:         %[[BARS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK-COUNT-3: nvgpu.mbarrier.init %[[BARS]]
+// Steps 0 and 1 are issued before the loop, each with the stage's 32 KiB.
+// CHECK:         scf.if
+// CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%{{.*}}], %c32768
+// CHECK:           nvgpu.tma.async.load %[[DA]]
+// CHECK-COUNT-2:   nvgpu.tma.async.load %[[DB]]
+// CHECK:         scf.if
+// CHECK:         %[[ZERO:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK:         %[[ACC:.*]] = scf.for %[[STEP:.*]] = %c0{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args(%[[C:.*]] = %[[ZERO]])
+// CHECK:           nvgpu.mbarrier.try_wait.parity %[[BARS]]
+// CHECK:           %[[GA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DA]]
+// CHECK:           %[[GB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DB]]
+// CHECK:           %[[D:.*]] = nvgpu.warpgroup.mma %[[GA]], %[[GB]], %[[C]] {transposeB} : <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x128xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<128x128xf32>> -> <fragmented = vector<128x128xf32>>
+// CHECK:           gpu.barrier
+// Step + 2 into the stage step - 1 freed, while in range.
+// CHECK:           scf.if
+// CHECK:             nvgpu.tma.async.load %[[DA]]
+// CHECK:           scf.yield %[[D]]
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:         nvgpu.warpgroup.mma.store %[[ACC]], %[[TILE:.*]] : <fragmented = vector<128x128xf32>> to memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK:         gpu.barrier
+// CHECK:         memref.memory_space_cast %[[TILE]] : memref<128x128xf32, #gpu.address_space<workgroup>> to memref<128x128xf32>
+// CHECK:         arith.truncf
+// CHECK-NOT:     nvgpu.mma.sync
+
+// SYNC:          smap.gpu_kernel = "blocks=4 threads=256
+// SYNC-NOT:      nvgpu.warpgroup.mma
+// SYNC:          nvgpu.mma.sync
+// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=4 threads=128 smem=99328 wgmma=128x128x64 tma-stages=3"
+func.func @gemm(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf16>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  scf.forall (%blk) in (4) {
+    %n0 = arith.remui %blk, %c2 : index
+    %n = arith.muli %n0, %c128 : index
+    %m0 = arith.divui %blk, %c2 : index
+    %m = arith.muli %m0, %c128 : index
+    %a = memref.subview %arg0[%m, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
+    %b = memref.subview %arg1[0, %n] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32>
+    %c = memref.subview %arg2[%m, %n] [128, 128] [1, 1] : memref<256x256xf16> to memref<128x128xf16, strided<[256, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%acc : memref<128x128xf32>)
+    scf.for %k = %c0 to %c256 step %c64 {
+      %at = memref.subview %a[0, %k] [128, 64] [1, 1] : memref<128x256xf16, strided<[256, 1], offset: ?>> to memref<128x64xf16, strided<[256, 1], offset: ?>>
+      %sa = memref.alloc() {alignment = 64 : i64} : memref<128x72xf16>
+      %sav = memref.subview %sa[0, 0] [128, 64] [1, 1] : memref<128x72xf16> to memref<128x64xf16, strided<[72, 1]>>
+      linalg.copy ins(%at : memref<128x64xf16, strided<[256, 1], offset: ?>>) outs(%sav : memref<128x64xf16, strided<[72, 1]>>)
+      %bt = memref.subview %b[%k, 0] [64, 128] [1, 1] : memref<256x128xf16, strided<[256, 1], offset: ?>> to memref<64x128xf16, strided<[256, 1], offset: ?>>
+      %sb = memref.alloc() {alignment = 64 : i64} : memref<64x136xf16>
+      %sbv = memref.subview %sb[0, 0] [64, 128] [1, 1] : memref<64x136xf16> to memref<64x128xf16, strided<[136, 1]>>
+      linalg.copy ins(%bt : memref<64x128xf16, strided<[256, 1], offset: ?>>) outs(%sbv : memref<64x128xf16, strided<[136, 1]>>)
+      linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%sav, %sbv : memref<128x64xf16, strided<[72, 1]>>, memref<64x128xf16, strided<[136, 1]>>)
+          outs(%acc : memref<128x128xf32>) {
+      ^bb0(%x: f16, %y: f16, %o: f32):
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = arith.mulf %xf, %yf : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+    }
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<128x128xf32>) outs(%c : memref<128x128xf16, strided<[256, 1], offset: ?>>) {
+    ^bb0(%x: f32, %o: f16):
+      %t = arith.truncf %x : f32 to f16
+      linalg.yield %t : f16
+    }
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 256 : i64}
+  return
+}
+
+// -----
+
+// k sliced by 32: half a swizzle row, which the wgmma lowering does not
+// take; the block stays on mma.sync and a remark says why. The same block
+// for sm_80 never tries wgmma.
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @gemm_k32
+// CHECK-NOT:     nvgpu.warpgroup.mma
+// CHECK:         nvgpu.mma.sync
+// CHECK-LABEL: func.func @gemm_sm80
+// CHECK-NOT:     nvgpu.warpgroup.mma
+// CHECK:         nvgpu.mma.sync
+// REMARK:        remark: [Missed] wgmma | Category:smap:distribute-blocks | Remark="the block stays on mma.sync: the tile 64x64x32 is not one wgmma supports here (64x{64..256}x64 or 128x128x64)"
+// REMARK-NOT:    [Missed] wgmma
+func.func @gemm_k32(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  scf.forall (%blk) in (1) {
+    %acc = memref.alloc() : memref<64x64xf32>
+    linalg.fill ins(%cst : f32) outs(%acc : memref<64x64xf32>)
+    scf.for %k = %c0 to %c64 step %c32 {
+      %at = memref.subview %arg0[0, %k] [64, 32] [1, 1] : memref<64x64xf16> to memref<64x32xf16, strided<[64, 1], offset: ?>>
+      %sa = memref.alloc() : memref<64x32xf16>
+      linalg.copy ins(%at : memref<64x32xf16, strided<[64, 1], offset: ?>>) outs(%sa : memref<64x32xf16>)
+      %bt = memref.subview %arg1[%k, 0] [32, 64] [1, 1] : memref<64x64xf16> to memref<32x64xf16, strided<[64, 1], offset: ?>>
+      %sb = memref.alloc() : memref<32x64xf16>
+      linalg.copy ins(%bt : memref<32x64xf16, strided<[64, 1], offset: ?>>) outs(%sb : memref<32x64xf16>)
+      linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%sa, %sb : memref<64x32xf16>, memref<32x64xf16>) outs(%acc : memref<64x64xf32>) {
+      ^bb0(%x: f16, %y: f16, %o: f32):
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = arith.mulf %xf, %yf : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+    }
+    memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 128 : i64}
+  return
+}
+
+func.func @gemm_sm80(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  scf.forall (%blk) in (1) {
+    %acc = memref.alloc() : memref<64x64xf32>
+    linalg.fill ins(%cst : f32) outs(%acc : memref<64x64xf32>)
+    scf.for %k = %c0 to %c64 step %c64 {
+      %at = memref.subview %arg0[0, %k] [64, 64] [1, 1] : memref<64x64xf16> to memref<64x64xf16, strided<[64, 1], offset: ?>>
+      %sa = memref.alloc() : memref<64x64xf16>
+      linalg.copy ins(%at : memref<64x64xf16, strided<[64, 1], offset: ?>>) outs(%sa : memref<64x64xf16>)
+      %bt = memref.subview %arg1[%k, 0] [64, 64] [1, 1] : memref<64x64xf16> to memref<64x64xf16, strided<[64, 1], offset: ?>>
+      %sb = memref.alloc() : memref<64x64xf16>
+      linalg.copy ins(%bt : memref<64x64xf16, strided<[64, 1], offset: ?>>) outs(%sb : memref<64x64xf16>)
+      linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%sa, %sb : memref<64x64xf16>, memref<64x64xf16>) outs(%acc : memref<64x64xf32>) {
+      ^bb0(%x: f16, %y: f16, %o: f32):
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = arith.mulf %xf, %yf : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+    }
+    memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_80", smem_per_block = 166912, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 108, max_threads = 1024, bandwidth_gbps = 2039, f16_gflops = 312000, f32_gflops = 19500>, smap.threads = 128 : i64}
+  return
+}
