@@ -157,6 +157,33 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space, TargetAttr target) {
   return std::nullopt;
 }
 
+/// Whether `op` is elementwise.
+static bool isElementwise(Operation *op) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumReductionLoops() == 0 &&
+         linalgOp.getNumDpsInits() == 1 &&
+         llvm::all_of(linalgOp.getIndexingMapsArray(), [](AffineMap map) {
+           return map.isProjectedPermutation();
+         });
+}
+
+/// Whether elementwise `op` writes in place over an intermediate of its
+/// type that nothing else reads: one made by an op `inPlaceOver` accepts
+/// (one-shot bufferization does so after an elementwise op; the wgmma
+/// lowering after the GEMM, into its accumulator tile).
+static bool writesInPlace(Operation *op,
+                          function_ref<bool(Operation *)> inPlaceOver) {
+  if (!isElementwise(op))
+    return false;
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  return llvm::any_of(linalgOp.getDpsInputOperands(), [&](OpOperand *in) {
+    Value v = in->get();
+    return v.getDefiningOp() && inPlaceOver(v.getDefiningOp()) &&
+           v.hasOneUse() && v.getType() == op->getResult(0).getType() &&
+           linalgOp.getMatchingIndexingMap(in).isIdentity();
+  });
+}
+
 bool mlir::smap::fitsMmaSyncTile(int64_t m, int64_t n, int64_t k) {
   return m % 16 == 0 && n % 8 == 0 && k % 16 == 0;
 }
@@ -198,6 +225,25 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   for (unsigned d = 0; d < dims.size(); ++d)
     est.blocks *= grid(d);
 
+  // A single GEMM whose block tile wgmma takes (Hopper): its footprint and
+  // rate are those of that lowering.
+  bool hopper = target.getName().starts_with("sm_90");
+  const Space *wgmmaSpace = nullptr;
+  std::array<int64_t, 3> wgmmaTile = {0, 0, 0};
+  for (const Space &space : smg.getSpaces()) {
+    std::optional<std::array<unsigned, 3>> mnk =
+        hopper && !cpu && runsOnTensorCores(space, blockExtent)
+            ? wgmmaDims(smg, space, target)
+            : std::nullopt;
+    if (mnk && candidate.temporalDim == (*mnk)[2] &&
+        fitsWgmmaTile(blockExtent((*mnk)[0]), blockExtent((*mnk)[1]),
+                      blockExtent((*mnk)[2]))) {
+      wgmmaSpace = &space;
+      wgmmaTile = {blockExtent((*mnk)[0]), blockExtent((*mnk)[1]),
+                   blockExtent((*mnk)[2])};
+    }
+  }
+
   // Footprint of one block at one temporal step: input tiles and
   // intermediates in shared memory, reduction state in registers.
   double smem = 0, state = 0;
@@ -231,6 +277,29 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     est.regsPerThread =
         kBaseRegisters +
         llvm::divideCeil(static_cast<int64_t>(state / 4), candidate.threads);
+  }
+  if (wgmmaSpace) {
+    // Wgmma.cpp: at least two TMA stages of the A and B tiles, 1024-byte
+    // aligned, with the accumulator tile over them after the loop; one
+    // warpgroup holds the accumulators. Besides, the epilogue's buffers:
+    // the graph's results go to global memory, and elementwise ops over the
+    // accumulators or an elementwise intermediate write in place.
+    auto [bm, bn, bk] = wgmmaTile;
+    smem = 1024 + std::max<double>(2 * (bm * bk + bk * bn) * 2, bm * bn * 4);
+    llvm::SmallPtrSet<Value, 4> yielded;
+    for (Value out : graph.getYield().getValues())
+      yielded.insert(out);
+    for (const Space &space : smg.getSpaces()) {
+      if (&space == wgmmaSpace || space.role == MemberRole::Init ||
+          writesInPlace(space.op, [&](Operation *producer) {
+            return isElementwise(producer) || producer == wgmmaSpace->op;
+          }))
+        continue;
+      for (Value r : space.op->getResults())
+        if (!yielded.contains(r))
+          smem += stepBytes(r);
+    }
+    est.regsPerThread = kBaseRegisters + bm * bn / 128;
   }
   est.smemBytes = static_cast<int64_t>(smem);
 
@@ -270,7 +339,6 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   // Hopper's f16 peak is wgmma's; mma.sync reaches less than half of it
   // there (307 against cuBLAS's 683 TFLOP/s on a GEMM of 8192x4096x4096,
   // bench/results/wgmma-v17-variants.md).
-  bool hopper = target.getName().starts_with("sm_90");
   double tensorFlops = 0, mmaSyncFlops = 0, scalarFlops = 0;
   for (const Space &space : smg.getSpaces()) {
     if (space.role != MemberRole::Compute)
@@ -286,13 +354,8 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     if (!cpu && runsOnTensorCores(space, blockExtent)) {
       // A single GEMM chooses between the wgmma and mma.sync lowerings;
       // other graphs have only mma.sync, whose rate then ranks nothing.
-      std::optional<std::array<unsigned, 3>> mnk =
-          hopper ? wgmmaDims(smg, space, target) : std::nullopt;
-      bool onMmaSync =
-          mnk && !(candidate.temporalDim == (*mnk)[2] &&
-                   fitsWgmmaTile(blockExtent((*mnk)[0]),
-                                 blockExtent((*mnk)[1]),
-                                 blockExtent((*mnk)[2])));
+      bool onMmaSync = &space != wgmmaSpace && hopper &&
+                       wgmmaDims(smg, space, target).has_value();
       (onMmaSync ? mmaSyncFlops : tensorFlops) += points;
     } else
       scalarFlops += points;

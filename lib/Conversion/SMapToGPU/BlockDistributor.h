@@ -203,7 +203,8 @@ struct WgmmaPlan {
 };
 
 /// Whether the block body `body` (before buffer placement) is a GEMM block
-/// wgmma can run; on failure, `why` says what prevents it.
+/// wgmma can run; on failure, `why` says what prevents it (empty when the
+/// block has no tensor-core contraction at all).
 std::optional<WgmmaPlan> planWgmma(Block &body, std::string &why);
 
 struct WgmmaLowering {
@@ -273,6 +274,12 @@ private:
                         ArrayRef<int64_t> parallelExtents,
                         function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
   LogicalResult distributeLinalg(linalg::LinalgOp op);
+  /// An op without reductions as a thread-strided loop unrolled
+  /// kElementwiseUnroll times (parallel dims in `order`, of `extents`);
+  /// false (nothing built) when the iterations do not divide evenly.
+  bool distributeElementwiseUnrolled(linalg::LinalgOp op,
+                                     ArrayRef<unsigned> order,
+                                     ArrayRef<int64_t> extents);
   /// With `stateLoop`, the accumulators stay in registers across that
   /// loop (see hoistableContraction).
   scf::ForOp distributeContractionOnTensorCores(

@@ -648,6 +648,11 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   OpBuilder b(op);
   Block *body = op.getBlock();
   unsigned numLoops = ranges.size();
+  if (reduction.empty() && distributeElementwiseUnrolled(op, order, extents)) {
+    gpu::BarrierOp::create(b, loc);
+    op->erase();
+    return success();
+  }
   buildStridedLoop(
       b, loc, extents, [&](OpBuilder &tb, ArrayRef<Value> orderedIndices) {
         SmallVector<Value> loopIndices(numLoops);
@@ -724,6 +729,74 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   gpu::BarrierOp::create(b, loc);
   op->erase();
   return success();
+}
+
+/// How many iterations of a thread-strided elementwise loop one trip runs,
+/// all loads first: independent loads in flight instead of one per trip.
+static constexpr int64_t kElementwiseUnroll = 4;
+
+bool BlockDistributor::distributeElementwiseUnrolled(
+    linalg::LinalgOp op, ArrayRef<unsigned> order, ArrayRef<int64_t> extents) {
+  int64_t total = 1;
+  for (int64_t extent : extents)
+    total *= extent;
+  int64_t unroll = kElementwiseUnroll;
+  if (total % (threads * unroll) != 0)
+    return false;
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  Block *body = op.getBlock();
+  unsigned numLoops = op.getNumLoops();
+  Value ub = arith::ConstantIndexOp::create(b, loc, total);
+  Value step = arith::ConstantIndexOp::create(b, loc, threads * unroll);
+  scf::ForOp::create(
+      b, loc, tid, ub, step, ValueRange(),
+      [&](OpBuilder &tb, Location, Value linear, ValueRange) {
+        SmallVector<SmallVector<Value>> loopIndices;
+        for (int64_t u = 0; u < unroll; ++u) {
+          Value at = arith::AddIOp::create(
+              tb, loc, linear,
+              arith::ConstantIndexOp::create(tb, loc, u * threads));
+          SmallVector<Value> indices(numLoops);
+          for (auto [d, index] :
+               llvm::zip(order, delinearize(tb, loc, at, extents)))
+            indices[d] = index;
+          loopIndices.push_back(indices);
+        }
+        // Every load of every iteration, then the payloads, then the stores.
+        SmallVector<IRMapping> mappings(unroll);
+        for (auto [u, indices] : llvm::enumerate(loopIndices)) {
+          for (OpOperand &operand : op->getOpOperands()) {
+            Value arg = body->getArgument(operand.getOperandNumber());
+            Value value = operand.get();
+            if (op.isDpsInit(&operand) && arg.use_empty())
+              continue;
+            if (isa<MemRefType>(value.getType()))
+              value = memref::LoadOp::create(
+                  tb, loc, value,
+                  applyMap(tb, loc, op.getMatchingIndexingMap(&operand),
+                           indices));
+            mappings[u].map(arg, value);
+          }
+        }
+        for (auto [u, indices] : llvm::enumerate(loopIndices))
+          for (Operation &payload : body->without_terminator()) {
+            if (auto index = dyn_cast<linalg::IndexOp>(payload))
+              mappings[u].map(index.getResult(), indices[index.getDim()]);
+            else
+              clonePayload(tb, payload, mappings[u]);
+          }
+        for (auto [u, indices] : llvm::enumerate(loopIndices))
+          for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable()))
+            memref::StoreOp::create(
+                tb, loc,
+                mappings[u].lookupOrDefault(
+                    body->getTerminator()->getOperand(i)),
+                init.get(),
+                applyMap(tb, loc, op.getMatchingIndexingMap(&init), indices));
+        scf::YieldOp::create(tb, loc);
+      });
+  return true;
 }
 
 Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
@@ -1112,10 +1185,27 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   }
   int64_t blocks = forall.getStaticUpperBound()[0];
   int64_t threads = forall->getAttrOfType<IntegerAttr>("smap.threads").getInt();
+  int64_t smemLimit = 48 * 1024;
+  auto target = forall->getAttrOfType<TargetAttr>("smap.target");
+  if (target)
+    smemLimit = target.getSmemPerBlock();
+  // A GEMM block on Hopper: TMA loads and wgmma, one warpgroup.
+  std::optional<WgmmaPlan> wgmmaPlan;
+  if (tensorCores && wgmma && target &&
+      target.getName().starts_with("sm_90")) {
+    std::string whyNotWgmma;
+    wgmmaPlan = planWgmma(*forall.getBody(), whyNotWgmma);
+    if (wgmmaPlan)
+      threads = WgmmaPlan::threads;
+    else if (!whyNotWgmma.empty())
+      remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
+          << ("the block stays on mma.sync: " + whyNotWgmma);
+  }
+
   // Register-level fusion when the block's intermediates are all per row:
   // one warp per 16 rows.
   std::optional<RowSlabPlan> rowSlabs;
-  if (tensorCores && rowFragments) {
+  if (tensorCores && rowFragments && !wgmmaPlan) {
     std::string whyNotRows;
     rowSlabs = planRowSlabs(*forall.getBody(), whyNotRows);
     if (rowSlabs)
@@ -1124,23 +1214,6 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
       remark::missed(loc, remarkOpts("distribute-blocks", "row-fragments"))
           << ("row tiles stay in shared memory: " + whyNotRows);
   }
-  int64_t smemLimit = 48 * 1024;
-  auto target = forall->getAttrOfType<TargetAttr>("smap.target");
-  if (target)
-    smemLimit = target.getSmemPerBlock();
-  // A GEMM block on Hopper: TMA loads and wgmma, one warpgroup.
-  std::optional<WgmmaPlan> wgmmaPlan;
-  if (tensorCores && wgmma && !rowSlabs && target &&
-      target.getName().starts_with("sm_90")) {
-    std::string whyNotWgmma;
-    wgmmaPlan = planWgmma(*forall.getBody(), whyNotWgmma);
-    if (wgmmaPlan)
-      threads = WgmmaPlan::threads;
-    else
-      remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
-          << ("the block stays on mma.sync: " + whyNotWgmma);
-  }
-
   OpBuilder b(forall);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value grid = arith::ConstantIndexOp::create(b, loc, blocks);

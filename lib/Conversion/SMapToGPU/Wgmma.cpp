@@ -84,6 +84,16 @@ static bool isTmaSource(MemRefType type) {
 
 std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
   Operation *block = body.getParentOp();
+  // Blocks without a tensor-core contraction are not GEMM blocks: nothing
+  // to explain.
+  why.clear();
+  bool anyContraction = false;
+  body.walk([&](linalg::LinalgOp op) {
+    anyContraction |= !isa<linalg::CopyOp>(op) &&
+                      matchMmaContraction(op).has_value();
+  });
+  if (!anyContraction)
+    return std::nullopt;
   WgmmaPlan plan;
   for (Operation &op : body) {
     auto loop = dyn_cast<scf::ForOp>(op);
@@ -264,6 +274,32 @@ tmaCoordinates(OpBuilder &b, Location loc,
     if (!sum)
       sum = arith::ConstantIndexOp::create(b, loc, 0);
   return {sums[1], sums[0]};
+}
+
+/// The epilogue's first op usually maps the accumulator tile elementwise
+/// into a new block buffer (adding a bias): when that op is the tile's last
+/// reader, it writes the tile in place instead, and the buffer (as large as
+/// the tile) is not allocated: two blocks then fit in an SM's shared memory.
+static void reuseAccumulatorTile(Value tile) {
+  Operation *lastReader = nullptr;
+  for (Operation *user : tile.getUsers())
+    if (!lastReader || lastReader->isBeforeInBlock(user))
+      lastReader = user;
+  auto op = dyn_cast_or_null<linalg::LinalgOp>(lastReader);
+  if (!op || op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1)
+    return;
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto alloc = init->get().getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc.getType() != tile.getType() ||
+      alloc->getBlock() != op->getBlock() ||
+      !op.getMatchingIndexingMap(init).isIdentity())
+    return;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (input->get() == tile && op.getMatchingIndexingMap(input).isIdentity()) {
+      alloc.replaceAllUsesWith(tile);
+      alloc.erase();
+      return;
+    }
 }
 
 FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
@@ -459,5 +495,6 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
   plan.fill.erase();
   loop.erase();
   plan.accumulator.erase();
+  reuseAccumulatorTile(generic);
   return lowering;
 }

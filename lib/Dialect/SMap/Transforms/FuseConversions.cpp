@@ -34,15 +34,19 @@ static bool isExtension(Operation *op) {
          body->getTerminator()->getOperand(0) == ext.getResult();
 }
 
+void mlir::smap::populateFuseConversionsPatterns(RewritePatternSet &patterns) {
+  linalg::populateElementwiseOpsFusionPatterns(
+      patterns, [](OpOperand *operand) {
+        return isExtension(operand->get().getDefiningOp());
+      });
+}
+
 namespace {
 struct FuseConversionsPass
     : public smap::impl::SMapFuseConversionsBase<FuseConversionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [](OpOperand *operand) {
-          return isExtension(operand->get().getDefiningOp());
-        });
+    smap::populateFuseConversionsPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

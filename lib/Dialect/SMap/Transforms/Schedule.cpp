@@ -12,6 +12,8 @@
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir {
@@ -221,6 +223,82 @@ static SmallVector<unsigned> getCutPoints(GraphOp graph) {
   return cuts;
 }
 
+/// Rounds to f16 the f32 tensors that go from `partA` to `partB` only as
+/// operands of contractions with an f16 other operand: on tensor cores
+/// those operands are rounded to f16 anyway (smap-distribute-blocks), so the
+/// cut moves half the bytes and the second part reads a 16-bit matrix
+/// (which Hopper's wgmma lowering takes from memory). `partA` gains the
+/// truncf, `partB` the extf, which the caller fuses into its readers.
+static void roundTensorCoreCuts(SmallVector<Operation *> &partA,
+                                SmallVector<Operation *> &partB) {
+  llvm::SmallPtrSet<Operation *, 16> inA(partA.begin(), partA.end()),
+      inB(partB.begin(), partB.end());
+  SmallVector<Operation *> producers(partA);
+  for (Operation *producer : producers) {
+    for (Value v : producer->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || !type.getElementType().isF32())
+        continue;
+      SmallVector<OpOperand *> crossing;
+      bool roundable = true;
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
+        if (inA.contains(user))
+          continue;
+        auto contraction = dyn_cast<linalg::LinalgOp>(user);
+        if (!inB.contains(user) || !contraction ||
+            !linalg::isaContractionOpInterface(contraction) ||
+            contraction.getNumDpsInputs() != 2 ||
+            !contraction.isDpsInput(&use)) {
+          roundable = false;
+          break;
+        }
+        OpOperand *other = contraction.getDpsInputOperand(
+            contraction.getDpsInputOperand(0) == &use ? 1 : 0);
+        if (!getElementTypeOrSelf(other->get().getType()).isF16()) {
+          roundable = false;
+          break;
+        }
+        crossing.push_back(&use);
+      }
+      if (!roundable || crossing.empty())
+        continue;
+      auto convert = [&](OpBuilder &b, Value from, Type to) {
+        Location loc = from.getLoc();
+        auto fromType = cast<RankedTensorType>(from.getType());
+        Value empty =
+            tensor::EmptyOp::create(b, loc, fromType.getShape(), to);
+        AffineMap id = b.getMultiDimIdentityMap(fromType.getRank());
+        return linalg::GenericOp::create(
+            b, loc, TypeRange{empty.getType()}, ValueRange{from},
+            ValueRange{empty}, ArrayRef<AffineMap>{id, id},
+            SmallVector<utils::IteratorType>(fromType.getRank(),
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &nb, Location nl, ValueRange args) {
+              Value c =
+                  to.getIntOrFloatBitWidth() < 32
+                      ? arith::TruncFOp::create(nb, nl, to, args[0]).getResult()
+                      : arith::ExtFOp::create(nb, nl, to, args[0]).getResult();
+              linalg::YieldOp::create(nb, nl, c);
+            });
+      };
+      OpBuilder b(producer->getContext());
+      b.setInsertionPointAfter(producer);
+      linalg::GenericOp trunc = convert(b, v, b.getF16Type());
+      Operation *firstUser = crossing.front()->getOwner();
+      for (OpOperand *use : crossing)
+        if (use->getOwner()->isBeforeInBlock(firstUser))
+          firstUser = use->getOwner();
+      b.setInsertionPoint(firstUser);
+      linalg::GenericOp ext = convert(b, trunc.getResult(0), b.getF32Type());
+      for (OpOperand *use : crossing)
+        use->set(ext.getResult(0));
+      partA.push_back(trunc);
+      partB.insert(llvm::find(partB, firstUser), ext);
+    }
+  }
+}
+
 /// Splits `graph` before body op `cut` into two graphs for `target`.
 /// Compute ops go by position; an init goes with its users (to the first
 /// part if any user is there); zero-operand inits are cloned into the parts
@@ -255,6 +333,8 @@ static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
   for (auto [op, b] : llvm::zip(inlined, sides))
     if (op->getNumOperands() != 0 || !isInitMember(op))
       (b ? partB : partA).push_back(op);
+  if (target && target.getMaxThreads() > 1)
+    roundTensorCoreCuts(partA, partB);
   // Inits of the second part move next to its first compute op so that the
   // second graph can be placed after the first.
   Operation *firstCompute =
@@ -264,6 +344,10 @@ static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
       op->moveBefore(firstCompute);
   GraphOp a = outlineIntoGraph(partA);
   GraphOp b = outlineIntoGraph(partB);
+  // The extensions of rounded cuts fold into the contractions.
+  RewritePatternSet patterns(b.getContext());
+  populateFuseConversionsPatterns(patterns);
+  (void)applyPatternsGreedily(b, std::move(patterns));
   a.setTargetAttr(target);
   b.setTargetAttr(target);
   return {a, b};

@@ -26,6 +26,10 @@ namespace smap {
 #define GEN_PASS_REGISTRATION
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 
+/// The rewrites of smap-fuse-conversions: float extensions fused into the
+/// ops that read them.
+void populateFuseConversionsPatterns(RewritePatternSet &patterns);
+
 } // namespace smap
 } // namespace mlir
 

@@ -1,0 +1,110 @@
+/* Host driver of gemm-wgmma.mlir: f16 GEMMs (C = A . B, and GELU(A . W + b))
+ * on device buffers through the runtime's mgpu* functions, checked against a
+ * double-precision reference computed from the same f16 inputs. */
+#include "spacefusion-runtime/Runtime.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef _Float16 half;
+typedef struct {
+  half *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+} Memref2D;
+typedef struct {
+  half *allocated, *aligned;
+  int64_t offset, sizes[1], strides[1];
+} Memref1D;
+
+void *mgpuStreamCreate(void);
+void mgpuStreamSynchronize(void *stream);
+void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
+void _mlir_ciface_gemm_wgmma(Memref2D *a, Memref2D *b, Memref2D *out);
+void _mlir_ciface_gemm_ragged(Memref2D *a, Memref2D *b, Memref2D *out);
+void _mlir_ciface_linear_gelu(Memref2D *x, Memref2D *w, Memref1D *bias,
+                              Memref2D *out);
+
+static half *toDevice(void *stream, const half *host, size_t count) {
+  half *device = mgpuMemAlloc(count * sizeof(half), stream, false);
+  mgpuMemcpy(device, (void *)host, count * sizeof(half), stream);
+  return device;
+}
+
+static Memref2D matrix(half *device, int64_t rows, int64_t cols) {
+  Memref2D m = {device, device, 0, {rows, cols}, {cols, 1}};
+  return m;
+}
+
+static half *randomHalves(size_t count) {
+  half *x = malloc(count * sizeof(half));
+  for (size_t i = 0; i < count; ++i)
+    x[i] = (half)(2.0f * (float)rand() / RAND_MAX - 1.0f);
+  return x;
+}
+
+/* C[m][n] = act(sum_k A[m][k] B[k][n] + bias[n]) on the GPU and in double;
+ * prints the error. */
+static void check(void *stream, const char *name, int m, int n, int k,
+                  bool gelu) {
+  half *a = randomHalves((size_t)m * k), *b = randomHalves((size_t)k * n);
+  half *bias = randomHalves(n), *out = malloc((size_t)m * n * sizeof(half));
+  for (size_t i = 0; i < (size_t)m * n; ++i)
+    out[i] = (half)NAN; /* poisoned */
+  Memref2D ma = matrix(toDevice(stream, a, (size_t)m * k), m, k);
+  Memref2D mb = matrix(toDevice(stream, b, (size_t)k * n), k, n);
+  Memref2D mo = matrix(toDevice(stream, out, (size_t)m * n), m, n);
+  half *biasDevice = toDevice(stream, bias, n);
+  Memref1D mbias = {biasDevice, biasDevice, 0, {n}, {1}};
+  mgpuStreamSynchronize(stream);
+  if (gelu)
+    _mlir_ciface_linear_gelu(&ma, &mb, &mbias, &mo);
+  else if (m % 128 == 0)
+    _mlir_ciface_gemm_wgmma(&ma, &mb, &mo);
+  else
+    _mlir_ciface_gemm_ragged(&ma, &mb, &mo);
+  mgpuMemcpy(out, mo.aligned, (size_t)m * n * sizeof(half), stream);
+  mgpuStreamSynchronize(stream);
+
+  double *ref = calloc((size_t)m * n, sizeof(double)), refMax = 0;
+  for (int i = 0; i < m; ++i)
+    for (int l = 0; l < k; ++l) {
+      double x = (double)a[(size_t)i * k + l];
+      for (int j = 0; j < n; ++j)
+        ref[(size_t)i * n + j] += x * (double)b[(size_t)l * n + j];
+    }
+  for (size_t i = 0; i < (size_t)m * n; ++i) {
+    if (gelu) {
+      double x = ref[i] + (double)bias[i % n];
+      ref[i] = 0.5 * x * (1 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
+    }
+    refMax = fmax(refMax, fabs(ref[i]));
+  }
+  double maxError = 0;
+  bool within = true;
+  for (size_t i = 0; i < (size_t)m * n; ++i) {
+    double e = fabs((double)out[i] - ref[i]);
+    if (!(e <= 1e-2 * refMax + 1e-2 * fabs(ref[i])))
+      within = false;
+    if (!(e <= maxError))
+      maxError = isnan(e) ? INFINITY : e;
+  }
+  printf("%s %dx%dx%d: max abs error %g, within tolerance: %s\n", name, m, n, k,
+         maxError, within ? "yes" : "no");
+  free(a), free(b), free(bias), free(out), free(ref);
+}
+
+int main(void) {
+  setvbuf(stdout, NULL, _IONBF, 0);
+  printf("device found: %s\n", spacefusionRuntimeHasDevice() ? "yes" : "no");
+  void *stream = mgpuStreamCreate();
+  srand(7);
+  check(stream, "gemm_wgmma", 2048, 1024, 512, false);
+  check(stream, "linear_gelu", 2048, 1024, 512, true);
+  check(stream, "gemm_ragged", 200, 120, 72, false);
+  printf("runtime error code %d\n", spacefusionRuntimeGetError());
+  return 0;
+}
