@@ -37,6 +37,10 @@ VERSIONS = [
                             "vector access (attention's f16 output as 4-byte stores); measured without baselines "
                             "and without the GEMMs (device time ran out): `--ours-only --only "
                             "'attention|mlp|chain|lstm'`"),
+    ("v17-wgmma-tma", "GEMM blocks on Hopper wgmma (one warpgroup, 128x128x64) fed by TMA loads on mbarriers "
+                      "into 3 swizzled stages, epilogue in place over the accumulator tile; the cost model "
+                      "charges mma.sync at 0.45 of the sm_90 peak for single GEMMs; partition cuts read only "
+                      "by tensor cores go through memory in f16 (MLP and GEMM chain parts on wgmma)"),
 ]
 
 
