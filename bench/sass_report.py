@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """SASS and resource report of the compute-bound kernels (issue 6 asks for
-HMMA in the hot loop and no local-memory spills; LDGSTS is cp.async, SHFL
-and MUFU the row reductions and exp2 of register-level fusion).
+HMMA or HGMMA in the hot loop and no local-memory spills; HGMMA is wgmma,
+UTMALDG a TMA load, SYNCS the mbarrier waits and arrivals; LDGSTS is cp.async,
+SHFL and MUFU the row reductions and exp2 of register-level fusion).
 
     /usr/bin/python3 bench/sass_report.py build build/sass     # here: PTX -> cubin, ptxas -v
     python3 bench/sass_report.py report build/sass OUT.md      # on the GPU machine (cuobjdump)
@@ -58,18 +59,18 @@ def report(directory, out):
     lines = ["# SASS of the compute-bound kernels (sm_90a)", "",
              "`ptxas -v` (CUDA 13.0) for registers and spills; `cuobjdump --dump-sass` on the H200 machine for "
              "the instruction mix (static counts over the kernel). Regenerate with `bench/sass_report.py`.", "",
-             "| kernel | registers | spills (st/ld bytes) | HMMA | LDSM | LDGSTS | LDG | STS | SHFL | MUFU | BAR "
-             "| our kernel |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| kernel | registers | spills (st/ld bytes) | HMMA | HGMMA | UTMALDG | SYNCS | LDSM | LDGSTS | LDG "
+             "| STS | SHFL | MUFU | BAR | our kernel |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for entry in manifest:
         sass = subprocess.run(["cuobjdump", "--dump-sass", os.path.join(directory, entry["cubin"])],
                               capture_output=True, text=True).stdout
         ops = re.findall(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\d+\s+)?([A-Z][A-Z0-9]*)", sass)
         count = lambda prefix: sum(1 for o in ops if o.startswith(prefix))
         plain = lambda name: sum(1 for o in ops if o == name)
-        lines.append("| %s | %s | %s/%s | %d | %d | %d | %d | %d | %d | %d | %d | %s |" % (
+        lines.append("| %s | %s | %s/%s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |" % (
             entry["workload"], entry["registers"], entry["spill_stores"], entry["spill_loads"], count("HMMA"),
-            count("LDSM"), count("LDGSTS"), plain("LDG"), plain("STS"), count("SHFL"), count("MUFU"), count("BAR"),
+            count("HGMMA"), count("UTMALDG"), count("SYNCS"), count("LDSM"), count("LDGSTS"), plain("LDG"), plain("STS"), count("SHFL"), count("MUFU"), count("BAR"),
             entry["kernel"]))
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -192,6 +192,25 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       loop that touches its output, its accumulators stay in registers for
       the whole loop (`register-acc=`), the warps forming a grid over its
       tiles so that each loads every A and B fragment once per k-step;
+    * on sm_90 targets, a block that is a GEMM plus an epilogue (`wgmma`):
+      its temporal step stages an A [m, k] tile and a B [k, n] tile of
+      row-major f16/bf16 matrices in global memory and accumulates into a
+      zeroed block buffer that only ops after the loop read, with a tile of 64 x {64, 128, 192, 256} or 128 x 128
+      and k = 64 (what the upstream nvgpu lowering supports). One warpgroup
+      (128 threads) runs it: the host encodes one TMA descriptor per operand
+      (`nvgpu.tma.create.descriptor`, 128-byte swizzle, B in 64-column
+      boxes); up to `async-stages` (at most 4) stages of shared memory,
+      1024-byte aligned at run time, are filled by thread 0 with
+      `nvgpu.tma.async.load` completing on one `nvgpu.mbarrier` per stage
+      (`arrive.expect_tx` with the stage's bytes); step i waits on its
+      stage (`try_wait.parity`, parity (i / S) mod 2), issues
+      `nvgpu.warpgroup.mma` (B read N-major, f32 accumulators in registers)
+      keeping one group in flight, and after a barrier thread 0 refills the
+      stage group i - 1 read with step i + S - 1. The accumulators go to a
+      tile over the idle stages (`nvgpu.warpgroup.mma.store`), which the
+      epilogue reads (its first elementwise op writes it in place)
+      (`wgmma=MxNxK tma-stages=S`); otherwise a missed `wgmma` remark says
+      why (blocks without tensor-core contractions say nothing);
     * register-level fusion (`row-fragments`): when every buffer the block
       computes is indexed by its rows and a tensor-core contraction writes
       one, each warp owns 16 or 32 rows and those buffers live in registers
@@ -213,7 +232,8 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     * every other `linalg` op is distributed over the threads: its parallel
       iterations, linearized with the output's last dim fastest
       (coalesced), strided by the thread count; each thread runs the
-      reduction loops with the accumulators in registers;
+      reduction loops with the accumulators in registers; an op without
+      reductions runs four iterations per trip, all their loads first;
     * a `gpu.barrier` follows each distributed op; the temporal loop
       (`scf.for`) runs uniformly in all threads.
 
@@ -221,8 +241,9 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     `gpu.dealloc`) and copy (`gpu.memcpy`); any other op left outside the
     fusion graphs is an error naming it. The function gets
     `llvm.emit_c_interface` and `smap.gpu_kernel = "blocks=B threads=T
-    smem=S [scratch=X] [mma.sync=N ldmatrix=L warp-rows=W register-tiles=T
-    register-acc=R prefetch=P cp.async=S] [fma=F]"`;
+    smem=S [scratch=X] [wgmma=MxNxK tma-stages=S] [mma.sync=N ldmatrix=L
+    warp-rows=W register-tiles=T register-acc=R prefetch=P cp.async=S]
+    [fma=F]"`;
     each launch gets a `distribute-blocks` remark.
 
     ```mlir

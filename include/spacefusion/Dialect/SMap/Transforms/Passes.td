@@ -165,7 +165,15 @@ def SMapSchedule : Pass<"smap-schedule"> {
     broadcast inputs re-read by every block and a second read when outputs
     need a final pass, FLOPs at the target's tensor-core or CUDA-core rate
     with the recomputation that slicing a `parallel_recompute` dim causes,
-    and wave quantization over the SMs. The winner is written as
+    and wave quantization over the SMs. On an sm_90 target, a graph that is
+    a single GEMM (A [m, k] and B [k, n] 16-bit matrices it reads from
+    memory, plus elementwise work) chooses between two lowerings: blocks of
+    64 x {64..256} or 128 x 128 with k sliced by 64 run on wgmma at the
+    target's f16 rate, with the wgmma lowering's own footprint (TMA stages,
+    the accumulator tile over them, the epilogue written in place); other
+    tiles run on mma.sync, charged at 0.45 of that rate (measured on the
+    H200). Graphs with more contractions have only mma.sync, whose rate then
+    ranks nothing. The winner is written as
     `schedule = #smap.schedule<...>`; a remark gives its footprint,
     predicted time and the runner-up.
 
@@ -185,6 +193,12 @@ def SMapSchedule : Pass<"smap-schedule"> {
     and outputs moved once) is also compared with its best partition, and
     partitioned when the parts are predicted at least twice as fast (a wide
     MLP whose hidden tile cannot stay on chip becomes two GEMM kernels).
+    On GPU targets, an f32 tensor that crosses the cut only as an operand of
+    contractions whose other operand is f16 goes through memory rounded to
+    f16 (a `truncf` ends the first part; its extension folds into the
+    contractions of the second): the tensor cores round that operand to f16
+    anyway, so the results are the same, the cut moves half the bytes, and
+    the second part reads a 16-bit matrix (which the wgmma lowering needs).
 
     ```mlir
     %0 = smap.graph(...) -> (...) attributes {
