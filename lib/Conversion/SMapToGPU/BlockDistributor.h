@@ -274,12 +274,22 @@ private:
                         ArrayRef<int64_t> parallelExtents,
                         function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
   LogicalResult distributeLinalg(linalg::LinalgOp op);
-  /// An op without reductions as a thread-strided loop unrolled
-  /// kElementwiseUnroll times (parallel dims in `order`, of `extents`);
-  /// false (nothing built) when the iterations do not divide evenly.
-  bool distributeElementwiseUnrolled(linalg::LinalgOp op,
-                                     ArrayRef<unsigned> order,
-                                     ArrayRef<int64_t> extents);
+  /// `first` and the elementwise ops right after it over the same
+  /// iterations that one pass can run (each thread computing the same
+  /// elements in all of them).
+  SmallVector<linalg::LinalgOp> elementwiseGroup(linalg::LinalgOp first);
+  /// Such a group as one thread-strided loop (parallel dims in `order`, of
+  /// `extents`) unrolled kElementwiseUnroll times when the iterations
+  /// divide evenly, loads first; values pass between the ops in registers
+  /// and each buffer is stored once, when it outlives the group.
+  scf::ForOp distributeElementwiseGroup(SmallVector<linalg::LinalgOp> group,
+                                        ArrayRef<unsigned> order,
+                                        ArrayRef<int64_t> extents);
+  /// Ops of the block being distributed that go once it is walked.
+  SmallVector<Operation *> erasedLater;
+  /// Whether distributeLinalg may take the elementwise ops after an op
+  /// along (when distribute() walks the block and skips them).
+  bool groupElementwise = false;
   /// With `stateLoop`, the accumulators stay in registers across that
   /// loop (see hoistableContraction).
   scf::ForOp distributeContractionOnTensorCores(

@@ -44,6 +44,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/ScopeExit.h"
 
 #include <cmath>
 
@@ -590,6 +591,24 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   return newLoop;
 }
 
+/// Whether `op` (not a copy, which has its own vector distribution) has no
+/// reductions, static ranges, an identity output map and inputs indexed by
+/// projected permutations.
+static bool isFusibleElementwise(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && !isa<linalg::CopyOp>(op) &&
+         linalgOp.hasPureBufferSemantics() &&
+         linalgOp.getNumReductionLoops() == 0 &&
+         linalgOp.getNumDpsInits() == 1 &&
+         !llvm::any_of(linalgOp.getStaticLoopRanges(),
+                       ShapedType::isDynamic) &&
+         linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
+             .isIdentity() &&
+         llvm::all_of(linalgOp.getIndexingMapsArray(), [](AffineMap map) {
+           return map.isProjectedPermutation();
+         });
+}
+
 LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics()) {
     whyNot = "'" + op->getName().getStringRef().str() +
@@ -648,8 +667,23 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   OpBuilder b(op);
   Block *body = op.getBlock();
   unsigned numLoops = ranges.size();
-  if (reduction.empty() && distributeElementwiseUnrolled(op, order, extents)) {
-    gpu::BarrierOp::create(b, loc);
+  if (reduction.empty() && isFusibleElementwise(op)) {
+    // This op and the elementwise ops after it (an epilogue: bias,
+    // activation, rounding) in one pass: values stay in registers between
+    // them, one barrier at the end.
+    SmallVector<linalg::LinalgOp> group =
+        groupElementwise ? elementwiseGroup(op)
+                         : SmallVector<linalg::LinalgOp>{op};
+    alreadyDistributed.insert(
+        distributeElementwiseGroup(group, order, extents));
+    OpBuilder after(group.back());
+    after.setInsertionPointAfter(group.back());
+    alreadyDistributed.insert(gpu::BarrierOp::create(after, loc));
+    // The caller walks the block: the later members go when it is done.
+    for (linalg::LinalgOp member : ArrayRef(group).drop_front()) {
+      alreadyDistributed.insert(member);
+      erasedLater.push_back(member);
+    }
     op->erase();
     return success();
   }
@@ -735,68 +769,151 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
 /// all loads first: independent loads in flight instead of one per trip.
 static constexpr int64_t kElementwiseUnroll = 4;
 
-bool BlockDistributor::distributeElementwiseUnrolled(
-    linalg::LinalgOp op, ArrayRef<unsigned> order, ArrayRef<int64_t> extents) {
+SmallVector<linalg::LinalgOp>
+BlockDistributor::elementwiseGroup(linalg::LinalgOp first) {
+  SmallVector<linalg::LinalgOp> group{first};
+  if (!isFusibleElementwise(first))
+    return group;
+  SmallVector<int64_t> ranges = first.getStaticLoopRanges();
+  // What the group writes, and the buffers it reads other than at the
+  // element a thread computes.
+  llvm::SmallPtrSet<Value, 4> written, readElsewhere;
+  auto note = [&](linalg::LinalgOp op) {
+    written.insert(op.getDpsInitOperand(0)->get());
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (!op.getMatchingIndexingMap(input).isIdentity())
+        readElsewhere.insert(input->get());
+  };
+  note(first);
+  for (Operation *next = first->getNextNode(); next;
+       next = next->getNextNode()) {
+    if (isPure(next) && next->getNumRegions() == 0)
+      continue;
+    auto op = dyn_cast<linalg::LinalgOp>(next);
+    if (!op || !isFusibleElementwise(op) ||
+        op.getStaticLoopRanges() != ranges || alreadyDistributed.contains(op))
+      break;
+    // Each thread handles the same elements in every op of the group: a
+    // buffer written by the group may be read only at those elements, and
+    // one read elsewhere by the group may not be written.
+    bool hazard = readElsewhere.contains(op.getDpsInitOperand(0)->get());
+    for (OpOperand *input : op.getDpsInputOperands())
+      hazard |= written.contains(input->get()) &&
+                !op.getMatchingIndexingMap(input).isIdentity();
+    if (hazard)
+      break;
+    group.push_back(op);
+    note(op);
+  }
+  return group;
+}
+
+scf::ForOp BlockDistributor::distributeElementwiseGroup(
+    SmallVector<linalg::LinalgOp> group, ArrayRef<unsigned> order,
+    ArrayRef<int64_t> extents) {
   int64_t total = 1;
   for (int64_t extent : extents)
     total *= extent;
-  int64_t unroll = kElementwiseUnroll;
-  if (total % (threads * unroll) != 0)
-    return false;
-  Location loc = op.getLoc();
-  OpBuilder b(op);
-  Block *body = op.getBlock();
-  unsigned numLoops = op.getNumLoops();
+  int64_t unroll = total % (threads * kElementwiseUnroll) == 0
+                       ? kElementwiseUnroll
+                       : 1;
+  linalg::LinalgOp last = group.back();
+  Location loc = group.front().getLoc();
+  OpBuilder b(last);
+  unsigned numLoops = last.getNumLoops();
+  // A buffer the group writes needs its final value stored only when it
+  // outlives the group: read after it, or not a block buffer.
+  llvm::DenseSet<Operation *> members;
+  for (linalg::LinalgOp op : group)
+    members.insert(op);
+  auto storedAtEnd = [&](Value buffer) {
+    Operation *def = buffer.getDefiningOp();
+    if (!def || !isa<memref::ViewOp, memref::MemorySpaceCastOp,
+                     memref::AllocOp>(def))
+      return true;
+    return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+      return !members.contains(user);
+    });
+  };
   Value ub = arith::ConstantIndexOp::create(b, loc, total);
   Value step = arith::ConstantIndexOp::create(b, loc, threads * unroll);
-  scf::ForOp::create(
+  return scf::ForOp::create(
       b, loc, tid, ub, step, ValueRange(),
       [&](OpBuilder &tb, Location, Value linear, ValueRange) {
         SmallVector<SmallVector<Value>> loopIndices;
         for (int64_t u = 0; u < unroll; ++u) {
-          Value at = arith::AddIOp::create(
-              tb, loc, linear,
-              arith::ConstantIndexOp::create(tb, loc, u * threads));
+          Value at = u == 0 ? linear
+                            : arith::AddIOp::create(
+                                  tb, loc, linear,
+                                  arith::ConstantIndexOp::create(
+                                      tb, loc, u * threads));
           SmallVector<Value> indices(numLoops);
           for (auto [d, index] :
                llvm::zip(order, delinearize(tb, loc, at, extents)))
             indices[d] = index;
           loopIndices.push_back(indices);
         }
-        // Every load of every iteration, then the payloads, then the stores.
-        SmallVector<IRMapping> mappings(unroll);
-        for (auto [u, indices] : llvm::enumerate(loopIndices)) {
+        // Every load of every iteration (of buffers the group has not
+        // written before), then the payloads, then the stores.
+        SmallVector<DenseMap<Value, Value>> current(unroll);
+        SmallVector<SmallVector<IRMapping>> mappings(
+            unroll, SmallVector<IRMapping>(group.size()));
+        llvm::SmallPtrSet<Value, 4> writtenSoFar;
+        for (auto [g, op] : llvm::enumerate(group)) {
+          Block *body = op.getBlock();
           for (OpOperand &operand : op->getOpOperands()) {
             Value arg = body->getArgument(operand.getOperandNumber());
-            Value value = operand.get();
-            if (op.isDpsInit(&operand) && arg.use_empty())
+            Value buffer = operand.get();
+            if (arg.use_empty() || writtenSoFar.contains(buffer))
               continue;
-            if (isa<MemRefType>(value.getType()))
-              value = memref::LoadOp::create(
-                  tb, loc, value,
-                  applyMap(tb, loc, op.getMatchingIndexingMap(&operand),
-                           indices));
-            mappings[u].map(arg, value);
+            for (auto [u, indices] : llvm::enumerate(loopIndices)) {
+              Value value = buffer;
+              if (isa<MemRefType>(buffer.getType()))
+                value = memref::LoadOp::create(
+                    tb, loc, buffer,
+                    applyMap(tb, loc, op.getMatchingIndexingMap(&operand),
+                             indices));
+              mappings[u][g].map(arg, value);
+            }
           }
+          writtenSoFar.insert(op.getDpsInitOperand(0)->get());
         }
         for (auto [u, indices] : llvm::enumerate(loopIndices))
-          for (Operation &payload : body->without_terminator()) {
-            if (auto index = dyn_cast<linalg::IndexOp>(payload))
-              mappings[u].map(index.getResult(), indices[index.getDim()]);
-            else
-              clonePayload(tb, payload, mappings[u]);
+          for (auto [g, op] : llvm::enumerate(group)) {
+            Block *body = op.getBlock();
+            IRMapping &mapping = mappings[u][g];
+            // Values this thread computed earlier in the group.
+            for (OpOperand &operand : op->getOpOperands()) {
+              auto it = current[u].find(operand.get());
+              if (it != current[u].end())
+                mapping.map(body->getArgument(operand.getOperandNumber()),
+                            it->second);
+            }
+            for (Operation &payload : body->without_terminator()) {
+              if (auto index = dyn_cast<linalg::IndexOp>(payload))
+                mapping.map(index.getResult(), indices[index.getDim()]);
+              else
+                clonePayload(tb, payload, mapping);
+            }
+            current[u][op.getDpsInitOperand(0)->get()] =
+                mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
           }
         for (auto [u, indices] : llvm::enumerate(loopIndices))
-          for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable()))
-            memref::StoreOp::create(
-                tb, loc,
-                mappings[u].lookupOrDefault(
-                    body->getTerminator()->getOperand(i)),
-                init.get(),
-                applyMap(tb, loc, op.getMatchingIndexingMap(&init), indices));
+          for (auto [g, op] : llvm::enumerate(group)) {
+            Value buffer = op.getDpsInitOperand(0)->get();
+            // The last writer of each buffer stores it.
+            if (llvm::any_of(ArrayRef(group).drop_front(g + 1),
+                             [&](linalg::LinalgOp l) {
+                  return l.getDpsInitOperand(0)->get() == buffer;
+                }))
+              continue;
+            if (!storedAtEnd(buffer))
+              continue;
+            memref::StoreOp::create(tb, loc, current[u][buffer], buffer,
+                                    indices);
+          }
         scf::YieldOp::create(tb, loc);
       });
-  return true;
 }
 
 Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
@@ -898,11 +1015,27 @@ LogicalResult BlockDistributor::distributeOverThreads(Operation *op) {
 }
 
 LogicalResult BlockDistributor::distribute(Block &block) {
+  auto eraseLater = llvm::make_scope_exit([&] {
+    SmallVector<Operation *> kept;
+    for (Operation *op : erasedLater) {
+      if (op->getBlock() != &block) {
+        kept.push_back(op);
+        continue;
+      }
+      alreadyDistributed.erase(op);
+      op->erase();
+    }
+    erasedLater = std::move(kept);
+  });
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (&op == keepForLater || alreadyDistributed.contains(&op))
       continue;
     if (isa<linalg::LinalgOp, memref::CopyOp>(op)) {
-      if (failed(distributeOverThreads(&op)))
+      // Only this walk knows to skip the ops a group takes along.
+      groupElementwise = true;
+      LogicalResult distributed = distributeOverThreads(&op);
+      groupElementwise = false;
+      if (failed(distributed))
         return failure();
       continue;
     }

@@ -115,3 +115,92 @@ func.func @two_kernels(%x: memref<64xf32>, %out: memref<64xf32>) {
   } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
   return
 }
+
+// -----
+
+// An epilogue (bias, ReLU, rounding into the output) is one pass: each
+// thread runs the three payloads on the same elements, four per trip with
+// every load first; the intermediate tile never reaches memory (nothing
+// reads it after the group), and one barrier follows.
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+// CHECK-LABEL: func.func @epilogue
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %c2048{{.*}} step %c512{{.*}} {
+// CHECK-COUNT-4:   memref.load %{{.*}} : memref<16x128xf32, strided<[128, 1], offset: ?>>
+// CHECK-COUNT-4:   memref.load %{{.*}} : memref<128xf32>
+// CHECK-NOT:       memref.store
+// CHECK:           arith.addf
+// CHECK:           arith.maximumf
+// CHECK:           arith.truncf
+// CHECK-NOT:       memref.store %{{.*}} : memref<16x128xf32>
+// CHECK-COUNT-4:   memref.store %{{.*}} : memref<16x128xf16, strided<[128, 1], offset: ?>>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    gpu.terminator
+func.func @epilogue(%x: memref<64x128xf32>, %bias: memref<128xf32>, %out: memref<64x128xf16>) {
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%blk) in (4) {
+    %off = arith.muli %blk, %c16 : index
+    %in = memref.subview %x[%off, 0] [16, 128] [1, 1] : memref<64x128xf32> to memref<16x128xf32, strided<[128, 1], offset: ?>>
+    %o = memref.subview %out[%off, 0] [16, 128] [1, 1] : memref<64x128xf16> to memref<16x128xf16, strided<[128, 1], offset: ?>>
+    %t = memref.alloc() : memref<16x128xf32>
+    linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%in, %bias : memref<16x128xf32, strided<[128, 1], offset: ?>>, memref<128xf32>) outs(%t : memref<16x128xf32>) {
+    ^bb0(%a: f32, %b: f32, %r: f32):
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%t : memref<16x128xf32>) outs(%t : memref<16x128xf32>) {
+    ^bb0(%a: f32, %r: f32):
+      %m = arith.maximumf %a, %zero : f32
+      linalg.yield %m : f32
+    }
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%t : memref<16x128xf32>) outs(%o : memref<16x128xf16, strided<[128, 1], offset: ?>>) {
+    ^bb0(%a: f32, %r: f16):
+      %h = arith.truncf %a : f32 to f16
+      linalg.yield %h : f16
+    }
+  } {mapping = [#gpu.block<x>], smap.threads = 128 : i64}
+  return
+}
+
+// -----
+
+// A transpose reads the tile at elements other threads wrote: it starts a
+// new pass after a barrier.
+
+#id = affine_map<(i, j) -> (i, j)>
+#tr = affine_map<(i, j) -> (j, i)>
+// CHECK-LABEL: func.func @transposed_reader
+// CHECK:         scf.for
+// CHECK:           memref.store %{{.*}} : memref<32x32xf32>
+// CHECK:         gpu.barrier
+// CHECK:         scf.for
+// CHECK:           memref.load %{{.*}} : memref<32x32xf32>
+// CHECK:           memref.store %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>
+// CHECK:         gpu.barrier
+func.func @transposed_reader(%x: memref<64x32xf32>, %out: memref<64x32xf32>) {
+  %c32 = arith.constant 32 : index
+  scf.forall (%blk) in (2) {
+    %off = arith.muli %blk, %c32 : index
+    %in = memref.subview %x[%off, 0] [32, 32] [1, 1] : memref<64x32xf32> to memref<32x32xf32, strided<[32, 1], offset: ?>>
+    %o = memref.subview %out[%off, 0] [32, 32] [1, 1] : memref<64x32xf32> to memref<32x32xf32, strided<[32, 1], offset: ?>>
+    %t = memref.alloc() : memref<32x32xf32>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%in : memref<32x32xf32, strided<[32, 1], offset: ?>>) outs(%t : memref<32x32xf32>) {
+    ^bb0(%a: f32, %r: f32):
+      %d = arith.addf %a, %a : f32
+      linalg.yield %d : f32
+    }
+    linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%t : memref<32x32xf32>) outs(%o : memref<32x32xf32, strided<[32, 1], offset: ?>>) {
+    ^bb0(%a: f32, %r: f32):
+      linalg.yield %a : f32
+    }
+  } {mapping = [#gpu.block<x>], smap.threads = 128 : i64}
+  return
+}
