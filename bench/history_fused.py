@@ -41,6 +41,9 @@ VERSIONS = [
                       "into 3 swizzled stages, epilogue in place over the accumulator tile; the cost model "
                       "charges mma.sync at 0.45 of the sm_90 peak for single GEMMs; partition cuts read only "
                       "by tensor cores go through memory in f16 (MLP and GEMM chain parts on wgmma)"),
+    ("v18-fused-epilogue", "consecutive elementwise ops of a block (a GEMM's bias, activation and rounding) in "
+                           "one thread-strided pass, 4 iterations per trip with the loads first, values in "
+                           "registers between them"),
 ]
 
 

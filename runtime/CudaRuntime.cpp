@@ -32,6 +32,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <deque>
 #include <unordered_map>
 
 namespace {
@@ -552,23 +553,38 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
     return nullptr;
   // A kernel reads the descriptor from device memory. The same tensor and
   // box (every call of a compiled function on the same buffers) reuse one
-  // copy: a synchronous allocation and copy per launch would cost more than
-  // a small GEMM.
+  // copy. A new one is copied on the caller's stream when there is one
+  // (stream-ordered: no device-wide synchronization, so a buffer allocated
+  // per call costs an asynchronous 128-byte copy), synchronously otherwise
+  // (each launch then has its own stream and is waited for).
   std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
   static std::mutex cacheMutex;
   static std::unordered_map<std::string, CUdeviceptr> cache;
+  static std::deque<std::string> age;
   std::lock_guard<std::mutex> lock(cacheMutex);
   auto found = cache.find(key);
   if (found != cache.end())
     return reinterpret_cast<void *>(found->second);
+  CUstream stream = useExternalStream.load() ? externalStream.load() : nullptr;
+  // Bounded: the oldest copy goes, after the kernels already on its stream.
+  constexpr size_t kMaxCachedDescriptors = 1024;
+  if (cache.size() >= kMaxCachedDescriptors) {
+    CUdeviceptr oldest = cache[age.front()];
+    cache.erase(age.front());
+    age.pop_front();
+    if (stream ? CHECK(driver.cuMemFreeAsync(oldest, stream))
+               : CHECK(driver.cuMemFree(oldest)))
+      return nullptr;
+  }
   CUdeviceptr devMap = 0;
-  if (CHECK(driver.cuMemAlloc(&devMap, sizeof(map))) ||
-      CHECK(driver.cuMemcpyHtoD(devMap, &map, sizeof(map))))
+  if (stream ? CHECK(driver.cuMemAllocAsync(&devMap, sizeof(map), stream)) ||
+                   CHECK(driver.cuMemcpyAsync(
+                       devMap, reinterpret_cast<CUdeviceptr>(&map),
+                       sizeof(map), stream))
+             : CHECK(driver.cuMemAlloc(&devMap, sizeof(map))) ||
+                   CHECK(driver.cuMemcpyHtoD(devMap, &map, sizeof(map))))
     return nullptr;
-  // Bounded: past this many distinct descriptors, new ones are not kept
-  // (their 128 bytes stay allocated: a kernel may still be reading them).
-  constexpr size_t kMaxCachedDescriptors = 4096;
-  if (cache.size() < kMaxCachedDescriptors)
-    cache.emplace(std::move(key), devMap);
+  cache.emplace(key, devMap);
+  age.push_back(std::move(key));
   return reinterpret_cast<void *>(devMap);
 }
