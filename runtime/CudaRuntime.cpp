@@ -539,11 +539,31 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
     if (i > 0)
       globalStrides[i - 1] = view.strides[dim] * bytes;
   }
+  // The cache key: everything the encoding depends on, so that a hit
+  // skips the encoding too (a launch's host time matters for small GEMMs).
+  int64_t inputs[] = {tensorRank, tensorDataType, interleave, swizzle,
+                      l2Promotion, oobFill};
+  std::string key(reinterpret_cast<const char *>(inputs), sizeof(inputs));
+  char *base = view.aligned + view.offset * bytes;
+  key.append(reinterpret_cast<const char *>(&base), sizeof(base));
+  key.append(reinterpret_cast<const char *>(globalDim),
+             sizeof(cuuint64_t) * tensorRank);
+  key.append(reinterpret_cast<const char *>(globalStrides),
+             sizeof(cuuint64_t) * (tensorRank - 1));
+  key.append(reinterpret_cast<const char *>(boxDim),
+             sizeof(cuuint32_t) * tensorRank);
+  static std::mutex cacheMutex;
+  static std::unordered_map<std::string, CUdeviceptr> cache;
+  static std::deque<std::string> age;
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  auto found = cache.find(key);
+  if (found != cache.end())
+    return reinterpret_cast<void *>(found->second);
   CUtensorMap map;
   if (CHECK(driver.cuTensorMapEncodeTiled(
                 &map, static_cast<CUtensorMapDataType>(tensorDataType),
                 static_cast<cuuint32_t>(tensorRank),
-                view.aligned + view.offset * bytes, globalDim, globalStrides,
+                base, globalDim, globalStrides,
                 boxDim, elementStrides,
                 static_cast<CUtensorMapInterleave>(interleave),
                 static_cast<CUtensorMapSwizzle>(swizzle),
@@ -557,14 +577,6 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
   // (stream-ordered: no device-wide synchronization, so a buffer allocated
   // per call costs an asynchronous 128-byte copy), synchronously otherwise
   // (each launch then has its own stream and is waited for).
-  std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
-  static std::mutex cacheMutex;
-  static std::unordered_map<std::string, CUdeviceptr> cache;
-  static std::deque<std::string> age;
-  std::lock_guard<std::mutex> lock(cacheMutex);
-  auto found = cache.find(key);
-  if (found != cache.end())
-    return reinterpret_cast<void *>(found->second);
   CUstream stream = useExternalStream.load() ? externalStream.load() : nullptr;
   // Bounded: the oldest copy goes, after the kernels already on its stream.
   constexpr size_t kMaxCachedDescriptors = 1024;
