@@ -30,9 +30,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <string>
-#include <deque>
 #include <unordered_map>
 
 namespace {
@@ -541,8 +541,8 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
   }
   // The cache key: everything the encoding depends on, so that a hit
   // skips the encoding too (a launch's host time matters for small GEMMs).
-  int64_t inputs[] = {tensorRank, tensorDataType, interleave, swizzle,
-                      l2Promotion, oobFill};
+  int64_t inputs[] = {tensorRank, tensorDataType, interleave,
+                      swizzle,    l2Promotion,    oobFill};
   std::string key(reinterpret_cast<const char *>(inputs), sizeof(inputs));
   char *base = view.aligned + view.offset * bytes;
   key.append(reinterpret_cast<const char *>(&base), sizeof(base));
@@ -562,9 +562,8 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
   CUtensorMap map;
   if (CHECK(driver.cuTensorMapEncodeTiled(
                 &map, static_cast<CUtensorMapDataType>(tensorDataType),
-                static_cast<cuuint32_t>(tensorRank),
-                base, globalDim, globalStrides,
-                boxDim, elementStrides,
+                static_cast<cuuint32_t>(tensorRank), base, globalDim,
+                globalStrides, boxDim, elementStrides,
                 static_cast<CUtensorMapInterleave>(interleave),
                 static_cast<CUtensorMapSwizzle>(swizzle),
                 static_cast<CUtensorMapL2promotion>(l2Promotion),
@@ -591,8 +590,8 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
   CUdeviceptr devMap = 0;
   if (stream ? CHECK(driver.cuMemAllocAsync(&devMap, sizeof(map), stream)) ||
                    CHECK(driver.cuMemcpyAsync(
-                       devMap, reinterpret_cast<CUdeviceptr>(&map),
-                       sizeof(map), stream))
+                       devMap, reinterpret_cast<CUdeviceptr>(&map), sizeof(map),
+                       stream))
              : CHECK(driver.cuMemAlloc(&devMap, sizeof(map))) ||
                    CHECK(driver.cuMemcpyHtoD(devMap, &map, sizeof(map))))
     return nullptr;

@@ -146,10 +146,9 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space, TargetAttr target) {
   SmallVector<unsigned> in0 = positions(linalgOp.getDpsInputOperand(0)),
                         in1 = positions(linalgOp.getDpsInputOperand(1)),
                         out = positions(linalgOp.getDpsInitOperand(0));
-  SmallVector<utils::IteratorType> iterators =
-      linalgOp.getIteratorTypesArray();
-  unsigned r = llvm::find(iterators, utils::IteratorType::reduction) -
-               iterators.begin();
+  SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
+  unsigned r =
+      llvm::find(iterators, utils::IteratorType::reduction) - iterators.begin();
   for (auto [a, b] : {std::tie(in0, in1), std::tie(in1, in0)})
     if (a.size() == 2 && b.size() == 2 && out.size() == 2 && a[1] == r &&
         b[0] == r && out[0] == a[0] && out[1] == b[1])
@@ -362,12 +361,12 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   }
   est.flops = tensorFlops + mmaSyncFlops + scalarFlops;
 
-  double seconds = std::max(
-      {est.globalBytes / (target.getBandwidthGbps() * 1e9),
-       tensorFlops / (target.getF16Gflops() * 1e9) +
-           mmaSyncFlops / (kMmaSyncShareOfHopperPeak * target.getF16Gflops() *
-                           1e9) +
-           scalarFlops / (target.getF32Gflops() * 1e9)});
+  double seconds =
+      std::max({est.globalBytes / (target.getBandwidthGbps() * 1e9),
+                tensorFlops / (target.getF16Gflops() * 1e9) +
+                    mmaSyncFlops / (kMmaSyncShareOfHopperPeak *
+                                    target.getF16Gflops() * 1e9) +
+                    scalarFlops / (target.getF32Gflops() * 1e9)});
   // Wave quantization: blocks run in waves of (SMs x resident blocks).
   int64_t resident = 1;
   if (!cpu) {

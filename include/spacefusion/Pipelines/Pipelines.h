@@ -100,8 +100,9 @@ struct GPULoweringPipelineOptions
       llvm::cl::init("")};
   PassOptions::Option<int64_t> asyncStages{
       *this, "async-stages",
-      llvm::cl::desc("cp.async pipeline depth of staged tiles, and the most "
-                     "TMA stages of a wgmma block (see smap-distribute-blocks)"),
+      llvm::cl::desc(
+          "cp.async pipeline depth of staged tiles, and the most "
+          "TMA stages of a wgmma block (see smap-distribute-blocks)"),
       llvm::cl::init(3)};
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",

@@ -219,7 +219,8 @@ struct WgmmaLowering {
 /// (the accumulator becomes a view of the stages' shared memory), with up
 /// to `maxStages` stages within `smemBudget` bytes.
 FailureOr<WgmmaLowering> lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan,
-                                    int64_t smemBudget, int64_t maxStages, std::string &why);
+                                    int64_t smemBudget, int64_t maxStages,
+                                    std::string &why);
 
 /// Distributes the ops of one block body over its threads.
 class BlockDistributor {

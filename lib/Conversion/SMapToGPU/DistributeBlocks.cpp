@@ -600,8 +600,7 @@ static bool isFusibleElementwise(Operation *op) {
          linalgOp.hasPureBufferSemantics() &&
          linalgOp.getNumReductionLoops() == 0 &&
          linalgOp.getNumDpsInits() == 1 &&
-         !llvm::any_of(linalgOp.getStaticLoopRanges(),
-                       ShapedType::isDynamic) &&
+         !llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic) &&
          linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
              .isIdentity() &&
          llvm::all_of(linalgOp.getIndexingMapsArray(), [](AffineMap map) {
@@ -814,9 +813,8 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
   int64_t total = 1;
   for (int64_t extent : extents)
     total *= extent;
-  int64_t unroll = total % (threads * kElementwiseUnroll) == 0
-                       ? kElementwiseUnroll
-                       : 1;
+  int64_t unroll =
+      total % (threads * kElementwiseUnroll) == 0 ? kElementwiseUnroll : 1;
   linalg::LinalgOp last = group.back();
   Location loc = group.front().getLoc();
   OpBuilder b(last);
@@ -828,8 +826,8 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
     members.insert(op);
   auto storedAtEnd = [&](Value buffer) {
     Operation *def = buffer.getDefiningOp();
-    if (!def || !isa<memref::ViewOp, memref::MemorySpaceCastOp,
-                     memref::AllocOp>(def))
+    if (!def ||
+        !isa<memref::ViewOp, memref::MemorySpaceCastOp, memref::AllocOp>(def))
       return true;
     return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
       return !members.contains(user);
@@ -842,11 +840,11 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
       [&](OpBuilder &tb, Location, Value linear, ValueRange) {
         SmallVector<SmallVector<Value>> loopIndices;
         for (int64_t u = 0; u < unroll; ++u) {
-          Value at = u == 0 ? linear
-                            : arith::AddIOp::create(
-                                  tb, loc, linear,
-                                  arith::ConstantIndexOp::create(
-                                      tb, loc, u * threads));
+          Value at = u == 0
+                         ? linear
+                         : arith::AddIOp::create(tb, loc, linear,
+                                                 arith::ConstantIndexOp::create(
+                                                     tb, loc, u * threads));
           SmallVector<Value> indices(numLoops);
           for (auto [d, index] :
                llvm::zip(order, delinearize(tb, loc, at, extents)))
@@ -904,8 +902,8 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
             // The last writer of each buffer stores it.
             if (llvm::any_of(ArrayRef(group).drop_front(g + 1),
                              [&](linalg::LinalgOp l) {
-                  return l.getDpsInitOperand(0)->get() == buffer;
-                }))
+                               return l.getDpsInitOperand(0)->get() == buffer;
+                             }))
               continue;
             if (!storedAtEnd(buffer))
               continue;
@@ -1125,9 +1123,10 @@ struct BufferPlacement {
 /// The bytes a block buffer takes, 16-byte aligned.
 static int64_t placedBytes(memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
-  return static_cast<int64_t>(llvm::alignTo(
-      type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(), 8),
-      16));
+  return static_cast<int64_t>(
+      llvm::alignTo(type.getNumElements() *
+                        llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+                    16));
 }
 
 /// Gives each static allocation of `launch`'s body a fixed, 16-byte aligned
@@ -1324,8 +1323,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     smemLimit = target.getSmemPerBlock();
   // A GEMM block on Hopper: TMA loads and wgmma, one warpgroup.
   std::optional<WgmmaPlan> wgmmaPlan;
-  if (tensorCores && wgmma && target &&
-      target.getName().starts_with("sm_90")) {
+  if (tensorCores && wgmma && target && target.getName().starts_with("sm_90")) {
     std::string whyNotWgmma;
     wgmmaPlan = planWgmma(*forall.getBody(), whyNotWgmma);
     if (wgmmaPlan)
@@ -1382,13 +1380,13 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   }
   // Buffers first, so that the distribution sees which operands live in
   // shared memory (tensor-core fragments load those with ldmatrix).
-  FailureOr<BufferPlacement> placement = placeBuffers(
-      launch, smemLimit,
-      rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(),
-      asyncStages > 1 ? stagedTileAllocs(kernel)
-                      : llvm::DenseSet<Operation *>(),
-      std::min<int64_t>(asyncStages, kMaxStages),
-      wgmmaLowering ? wgmmaLowering->sharedBytes : 0, why);
+  FailureOr<BufferPlacement> placement =
+      placeBuffers(launch, smemLimit,
+                   rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(),
+                   asyncStages > 1 ? stagedTileAllocs(kernel)
+                                   : llvm::DenseSet<Operation *>(),
+                   std::min<int64_t>(asyncStages, kMaxStages),
+                   wgmmaLowering ? wgmmaLowering->sharedBytes : 0, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
   BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores,

@@ -89,8 +89,8 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
   why.clear();
   bool anyContraction = false;
   body.walk([&](linalg::LinalgOp op) {
-    anyContraction |= !isa<linalg::CopyOp>(op) &&
-                      matchMmaContraction(op).has_value();
+    anyContraction |=
+        !isa<linalg::CopyOp>(op) && matchMmaContraction(op).has_value();
   });
   if (!anyContraction)
     return std::nullopt;
@@ -132,8 +132,7 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
       }
       plan.contraction = linalgOp;
     } else if (!isa<memref::SubViewOp, memref::AllocOp>(op) && !isPure(&op)) {
-      why = "'" + op.getName().getStringRef().str() +
-            "' in the temporal step";
+      why = "'" + op.getName().getStringRef().str() + "' in the temporal step";
       return std::nullopt;
     }
   }
@@ -187,8 +186,8 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
       why = "a contraction operand is not staged by a copy in the step";
       return std::nullopt;
     }
-    FailureOr<std::pair<Value, SmallVector<SmallVector<OpFoldResult>>>>
-        origin = tileOrigin(copy.getInputs()[0], block);
+    FailureOr<std::pair<Value, SmallVector<SmallVector<OpFoldResult>>>> origin =
+        tileOrigin(copy.getInputs()[0], block);
     if (failed(origin) ||
         !isTmaSource(dyn_cast<MemRefType>(origin->first.getType())) ||
         cast<MemRefType>(origin->first.getType()).getElementType() !=
@@ -304,7 +303,8 @@ static void reuseAccumulatorTile(Value tile) {
 
 FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
                                                 WgmmaPlan &plan,
-                                                int64_t smemBudget, int64_t maxStages,
+                                                int64_t smemBudget,
+                                                int64_t maxStages,
                                                 std::string &why) {
   MLIRContext *ctx = launch.getContext();
   scf::ForOp loop = plan.loop;
@@ -315,9 +315,9 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
   int64_t chunkBytes = plan.bk * kChunkColumns * elementBytes;
   int64_t stageBytes = aBytes + plan.bn * plan.bk * elementBytes;
   int64_t accBytes = plan.bm * plan.bn * 4;
-  int64_t stages = std::min<int64_t>(
-      {kMaxWgmmaStages, maxStages, plan.steps,
-       (smemBudget - kSwizzleAlignment) / stageBytes});
+  int64_t stages =
+      std::min<int64_t>({kMaxWgmmaStages, maxStages, plan.steps,
+                         (smemBudget - kSwizzleAlignment) / stageBytes});
   if (stages < std::min<int64_t>(2, plan.steps)) {
     why = "two stages of " + std::to_string(stageBytes) +
           " bytes do not fit in shared memory";
@@ -386,10 +386,10 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
         .getResult();
   };
   auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, stages);
-  Value barriers = track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))
-                       ->getResult(0);
-  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                       index(0));
+  Value barriers =
+      track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))->getResult(0);
+  Value leader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
   for (int64_t s = 0; s < stages; ++s)
     track(nvgpu::MBarrierInitOp::create(b, loc, barriers, index(1), index(s),
                                         leader));
@@ -486,8 +486,8 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
   // The accumulator tile overlays the stages: every read of them is done.
   track(gpu::BarrierOp::create(b, loc));
   Value tile = view(b, base, sharedMatrix(plan.bm, plan.bn, b.getF32Type()));
-  track(nvgpu::WarpgroupMmaStoreOp::create(b, loc, mainLoop.getResult(0),
-                                           tile));
+  track(
+      nvgpu::WarpgroupMmaStoreOp::create(b, loc, mainLoop.getResult(0), tile));
   track(gpu::BarrierOp::create(b, loc));
   Value generic = memref::MemorySpaceCastOp::create(
       b, loc, plan.accumulator.getType(), tile);

@@ -11,8 +11,8 @@
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
-#include "mlir/IR/Builders.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -266,8 +266,7 @@ static void roundTensorCoreCuts(SmallVector<Operation *> &partA,
       auto convert = [&](OpBuilder &b, Value from, Type to) {
         Location loc = from.getLoc();
         auto fromType = cast<RankedTensorType>(from.getType());
-        Value empty =
-            tensor::EmptyOp::create(b, loc, fromType.getShape(), to);
+        Value empty = tensor::EmptyOp::create(b, loc, fromType.getShape(), to);
         AffineMap id = b.getMultiDimIdentityMap(fromType.getRank());
         return linalg::GenericOp::create(
             b, loc, TypeRange{empty.getType()}, ValueRange{from},
