@@ -114,11 +114,11 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
                          ub = getConstantIntValue(loop.getUpperBound()),
                          step = getConstantIntValue(loop.getStep());
   if (!lb || !ub || !step || *step <= 0 || *ub <= *lb ||
-      loop.getNumResults() != 0) {
-    why = "the temporal loop has dynamic bounds or results";
+      (*ub - *lb) % *step != 0 || loop.getNumResults() != 0) {
+    why = "the temporal loop has dynamic or ragged bounds, or results";
     return std::nullopt;
   }
-  plan.steps = llvm::divideCeil(*ub - *lb, *step);
+  plan.steps = (*ub - *lb) / *step;
 
   // The step: staging copies and one contraction, nothing else with effects.
   SmallVector<linalg::CopyOp> copies;
