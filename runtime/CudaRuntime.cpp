@@ -74,8 +74,6 @@ struct Driver {
   SPACEFUSION_DRIVER_FN(cuMemHostUnregister)
   SPACEFUSION_DRIVER_FN(cuMemcpyHtoD)
   SPACEFUSION_DRIVER_FN(cuTensorMapEncodeTiled)
-  SPACEFUSION_DRIVER_FN(cuDeviceGetDefaultMemPool)
-  SPACEFUSION_DRIVER_FN(cuMemPoolSetAttribute)
 #undef SPACEFUSION_DRIVER_FN
   bool available = false;
   std::string whyNot;
@@ -166,8 +164,6 @@ void loadDriver() {
   SPACEFUSION_RESOLVE(cuMemHostUnregister)
   SPACEFUSION_RESOLVE(cuMemcpyHtoD)
   SPACEFUSION_RESOLVE(cuTensorMapEncodeTiled)
-  SPACEFUSION_RESOLVE(cuDeviceGetDefaultMemPool)
-  SPACEFUSION_RESOLVE(cuMemPoolSetAttribute)
 #undef SPACEFUSION_RESOLVE
   if (!complete) {
     driver.whyNot = "the CUDA driver lacks " + driver.whyNot;
@@ -231,17 +227,6 @@ bool ready() {
   if (CHECK(driver.cuDeviceGet(&device, defaultDevice)) ||
       CHECK(driver.cuDevicePrimaryCtxRetain(&context, device)) ||
       CHECK(driver.cuCtxSetCurrent(context)))
-    return false;
-  // Stream-ordered buffers (a partitioned graph's intermediate, allocated
-  // per call) come from the device's default pool, which by default gives
-  // freed memory back to the system at every synchronization: the next call
-  // would map it again (hundreds of microseconds for a large intermediate).
-  // The pool keeps it instead, as PyTorch's caching allocator does.
-  CUmemoryPool pool;
-  cuuint64_t keepAll = ~cuuint64_t(0);
-  if (CHECK(driver.cuDeviceGetDefaultMemPool(&pool, device)) ||
-      CHECK(driver.cuMemPoolSetAttribute(
-          pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keepAll)))
     return false;
   initialized = true;
   return true;
