@@ -163,6 +163,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   distributeOptions.approxMath = options.approxMath;
   distributeOptions.asyncStages = options.asyncStages;
   distributeOptions.wgmma = options.wgmma;
+  distributeOptions.warpSpecialize = options.warpSpecialize;
   pm.addPass(smap::createSMapDistributeBlocks(distributeOptions));
   // Constants the blocks use stay constants in the kernels (loop bounds,
   // strides, fill values), instead of becoming kernel parameters.

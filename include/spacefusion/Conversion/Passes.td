@@ -287,6 +287,10 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "block buffer) on Hopper's wgmma: TMA loads into 128-byte swizzled "
            "stages completing on mbarriers, one warpgroup issuing "
            "nvgpu.warpgroup.mma with one group in flight">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
+           "In a wgmma block, a second warpgroup issues the TMA loads (one "
+           "thread, waiting for each stage's release on an mbarrier) while "
+           "the first only multiplies (producer-warpgroup=1)">,
     Option<"rowFragments", "row-fragments", "bool", /*default=*/"true",
            "When every intermediate of a block is indexed by its rows and a "
            "tensor-core contraction writes one, give each warp 16 rows and "

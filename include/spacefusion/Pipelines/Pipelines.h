@@ -104,6 +104,11 @@ struct GPULoweringPipelineOptions
           "cp.async pipeline depth of staged tiles, and the most "
           "TMA stages of a wgmma block (see smap-distribute-blocks)"),
       llvm::cl::init(3)};
+  PassOptions::Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("In wgmma blocks, a producer warpgroup issues the TMA "
+                     "loads (see smap-distribute-blocks)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
       llvm::cl::desc("On sm_90 targets, run GEMM blocks on wgmma with TMA "

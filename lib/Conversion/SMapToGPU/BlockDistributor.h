@@ -198,8 +198,10 @@ struct WgmmaPlan {
   Value globalA, globalB;
   SmallVector<SmallVector<OpFoldResult>> offsetsA, offsetsB;
   int64_t bm = 0, bn = 0, bk = 0, steps = 0;
-  /// One warpgroup owns the block tile.
-  static constexpr int64_t threads = 128;
+  /// One warpgroup owns the block tile; with `warpSpecialized`, a second
+  /// one issues the loads.
+  bool warpSpecialized = false;
+  int64_t threads() const { return warpSpecialized ? 256 : 128; }
 };
 
 /// Whether the block body `body` (before buffer placement) is a GEMM block

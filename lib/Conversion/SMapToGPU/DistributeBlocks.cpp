@@ -1326,8 +1326,10 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (tensorCores && wgmma && target && target.getName().starts_with("sm_90")) {
     std::string whyNotWgmma;
     wgmmaPlan = planWgmma(*forall.getBody(), whyNotWgmma);
-    if (wgmmaPlan)
-      threads = WgmmaPlan::threads;
+    if (wgmmaPlan) {
+      wgmmaPlan->warpSpecialized = warpSpecialize;
+      threads = wgmmaPlan->threads();
+    }
     else if (!whyNotWgmma.empty())
       remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
           << ("the block stays on mma.sync: " + whyNotWgmma);
@@ -1412,7 +1414,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     config += " wgmma=" + std::to_string(wgmmaPlan->bm) + "x" +
               std::to_string(wgmmaPlan->bn) + "x" +
               std::to_string(wgmmaPlan->bk) +
-              " tma-stages=" + std::to_string(wgmmaLowering->stages);
+              " tma-stages=" + std::to_string(wgmmaLowering->stages) +
+              (wgmmaPlan->warpSpecialized ? " producer-warpgroup=1" : "");
   if (distributor.mmaContractions)
     config += " mma.sync=" + std::to_string(distributor.mmaContractions);
   if (distributor.ldmatrixOperands)

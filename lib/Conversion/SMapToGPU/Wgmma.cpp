@@ -51,6 +51,9 @@ constexpr int64_t kMaxWgmmaStages = 4;
 /// row of f16).
 constexpr int64_t kWgmmaRows = 64;
 constexpr int64_t kChunkColumns = 64;
+constexpr int64_t kWarpgroupThreads = 128;
+/// The suspend-time hint of an mbarrier wait, in nanoseconds.
+constexpr int64_t kWaitTicks = 10000000;
 } // namespace
 
 /// The global buffer a staging copy reads and the subview offsets that lead
@@ -431,30 +434,21 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
           Value());
     }
   };
-  for (int64_t s = 0; s + 1 < stages; ++s)
-    issue(b, index(s), index(s), leader);
-
   auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({plan.bm, plan.bn}, b.getF32Type()));
-  Value zero = track(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
-                         b, loc, accumulatorType))
-                   ->getResult(0);
-  auto mainLoop = scf::ForOp::create(b, loc, index(0), index(plan.steps),
-                                     index(1), ValueRange{zero});
-  track(mainLoop);
-  {
-    OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
+  // Step `step` of the warpgroup: wait for its stage, multiply it. One group
+  // stays in flight: group step - 1 is complete after this.
+  auto consume = [&](OpBuilder &lb, Value step, Value acc) -> Value {
     auto lindex = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(lb, loc, v);
     };
-    Value step = mainLoop.getInductionVar();
     Value stage = arith::RemUIOp::create(lb, loc, step, lindex(stages));
     Value round = arith::DivUIOp::create(lb, loc, step, lindex(stages));
     Value parity = arith::CmpIOp::create(
         lb, loc, arith::CmpIPredicate::ne,
         arith::RemUIOp::create(lb, loc, round, lindex(2)), lindex(0));
     nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barriers, parity,
-                                           lindex(10000000), stage);
+                                           lindex(kWaitTicks), stage);
     Value stageBase = arith::AddIOp::create(
         lb, loc, base,
         arith::MulIOp::create(lb, loc, stage, lindex(stageBytes)));
@@ -468,27 +462,137 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
         view(lb, arith::AddIOp::create(lb, loc, stageBase, lindex(aBytes)),
              bType),
         descB);
-    // One group stays in flight: group i - 1 is complete after this.
-    Value acc = nvgpu::WarpgroupMmaOp::create(
+    return nvgpu::WarpgroupMmaOp::create(
         lb, loc, accumulatorType, descriptorA, descriptorB,
-        lb.getI64IntegerAttr(1), UnitAttr(), lb.getUnitAttr(),
-        mainLoop.getRegionIterArgs()[0]);
-    // Every thread is past its wait for group i - 1: its stage is free.
-    gpu::BarrierOp::create(lb, loc);
-    Value next = arith::AddIOp::create(lb, loc, step, lindex(stages - 1));
-    Value inRange = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
-                                          next, lindex(plan.steps));
-    issue(lb, next, arith::RemUIOp::create(lb, loc, next, lindex(stages)),
-          arith::AndIOp::create(lb, loc, leader, inRange));
-    scf::YieldOp::create(lb, loc, acc);
-  }
-  track(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
-  // The accumulator tile overlays the stages: every read of them is done.
-  track(gpu::BarrierOp::create(b, loc));
+        lb.getI64IntegerAttr(1), UnitAttr(), lb.getUnitAttr(), acc);
+  };
   Value tile = view(b, base, sharedMatrix(plan.bm, plan.bn, b.getF32Type()));
-  track(
-      nvgpu::WarpgroupMmaStoreOp::create(b, loc, mainLoop.getResult(0), tile));
-  track(gpu::BarrierOp::create(b, loc));
+
+  if (!plan.warpSpecialized) {
+    for (int64_t s = 0; s + 1 < stages; ++s)
+      issue(b, index(s), index(s), leader);
+    Value zero = track(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+                           b, loc, accumulatorType))
+                     ->getResult(0);
+    auto mainLoop = scf::ForOp::create(b, loc, index(0), index(plan.steps),
+                                       index(1), ValueRange{zero});
+    track(mainLoop);
+    {
+      OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
+      auto lindex = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(lb, loc, v);
+      };
+      Value step = mainLoop.getInductionVar();
+      Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0]);
+      // Every thread is past its wait for group i - 1: its stage is free.
+      gpu::BarrierOp::create(lb, loc);
+      Value next = arith::AddIOp::create(lb, loc, step, lindex(stages - 1));
+      Value inRange = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
+                                            next, lindex(plan.steps));
+      issue(lb, next, arith::RemUIOp::create(lb, loc, next, lindex(stages)),
+            arith::AndIOp::create(lb, loc, leader, inRange));
+      scf::YieldOp::create(lb, loc, acc);
+    }
+    track(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
+    // The accumulator tile overlays the stages: every read of them is done.
+    track(gpu::BarrierOp::create(b, loc));
+    track(nvgpu::WarpgroupMmaStoreOp::create(b, loc, mainLoop.getResult(0),
+                                             tile));
+    track(gpu::BarrierOp::create(b, loc));
+  } else {
+    // Warp specialization: warpgroup 1 only loads (one thread issues every
+    // step's TMA once the consumers released the stage), warpgroup 0 only
+    // multiplies, releasing each stage on an `empty` mbarrier (all 128 of
+    // its threads arrive) once the group that read it is complete. The
+    // consumers are warpgroup 0 because the accumulator store numbers warps
+    // from thread 0.
+    Value empties =
+        track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))
+            ->getResult(0);
+    for (int64_t s = 0; s < stages; ++s)
+      track(nvgpu::MBarrierInitOp::create(b, loc, empties,
+                                          index(kWarpgroupThreads), index(s),
+                                          leader));
+    track(gpu::BarrierOp::create(b, loc));
+    Value producer =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                              index(kWarpgroupThreads));
+    auto produce = scf::IfOp::create(b, loc, producer, false);
+    track(produce);
+    {
+      OpBuilder pb = produce.getThenBodyBuilder();
+      auto producerLoop =
+          scf::ForOp::create(pb, loc, arith::ConstantIndexOp::create(pb, loc, 0),
+                             arith::ConstantIndexOp::create(pb, loc, plan.steps),
+                             arith::ConstantIndexOp::create(pb, loc, 1));
+      OpBuilder lb = OpBuilder::atBlockBegin(producerLoop.getBody());
+      auto lindex = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(lb, loc, v);
+      };
+      Value step = producerLoop.getInductionVar();
+      Value stage = arith::RemUIOp::create(lb, loc, step, lindex(stages));
+      // From the second use of a stage on, wait for its release: use u
+      // needs the consumers' release number u - 1, of parity (u - 1) mod 2.
+      Value reused = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge,
+                                           step, lindex(stages));
+      auto wait = scf::IfOp::create(lb, loc, reused, false);
+      {
+        OpBuilder wb = wait.getThenBodyBuilder();
+        Value use = arith::DivUIOp::create(
+            wb, loc, step, arith::ConstantIndexOp::create(wb, loc, stages));
+        Value parity = arith::CmpIOp::create(
+            wb, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(wb, loc, use,
+                                   arith::ConstantIndexOp::create(wb, loc, 2)),
+            arith::ConstantIndexOp::create(wb, loc, 0));
+        nvgpu::MBarrierTryWaitParityOp::create(
+            wb, loc, empties, parity,
+            arith::ConstantIndexOp::create(wb, loc, kWaitTicks), stage);
+      }
+      issue(lb, step, stage,
+            arith::ConstantIntOp::create(lb, loc, 1, 1).getResult());
+    }
+    Value consumer = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, tid, index(kWarpgroupThreads));
+    auto consumeIf = scf::IfOp::create(b, loc, consumer, false);
+    track(consumeIf);
+    {
+      OpBuilder cb = consumeIf.getThenBodyBuilder();
+      Value zero =
+          nvgpu::WarpgroupMmaInitAccumulatorOp::create(cb, loc, accumulatorType);
+      auto mainLoop = scf::ForOp::create(
+          cb, loc, arith::ConstantIndexOp::create(cb, loc, 0),
+          arith::ConstantIndexOp::create(cb, loc, plan.steps),
+          arith::ConstantIndexOp::create(cb, loc, 1), ValueRange{zero});
+      OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
+      auto lindex = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(lb, loc, v);
+      };
+      Value step = mainLoop.getInductionVar();
+      Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0]);
+      // Group step - 1 is complete: release its stage.
+      Value released = arith::CmpIOp::create(
+          lb, loc, arith::CmpIPredicate::uge, step, lindex(1));
+      auto release = scf::IfOp::create(lb, loc, released, false);
+      {
+        OpBuilder rb = release.getThenBodyBuilder();
+        Value previous = arith::RemUIOp::create(
+            rb, loc,
+            arith::SubIOp::create(rb, loc, step,
+                                  arith::ConstantIndexOp::create(rb, loc, 1)),
+            arith::ConstantIndexOp::create(rb, loc, stages));
+        nvgpu::MBarrierArriveOp::create(
+            rb, loc, nvgpu::MBarrierTokenType::get(ctx), empties, previous);
+      }
+      scf::YieldOp::create(lb, loc, acc);
+      cb.setInsertionPointAfter(mainLoop);
+      NVVM::WgmmaWaitGroupSyncOp::create(cb, loc, 0);
+      // Every load was waited for, every product read its stage: the tile
+      // over the stages is free.
+      nvgpu::WarpgroupMmaStoreOp::create(cb, loc, mainLoop.getResult(0), tile);
+    }
+    track(gpu::BarrierOp::create(b, loc));
+  }
   Value generic = memref::MemorySpaceCastOp::create(
       b, loc, plan.accumulator.getType(), tile);
   plan.accumulator.replaceAllUsesWith(generic);

@@ -1,5 +1,6 @@
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s | FileCheck %s
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=wgmma=false %s | FileCheck %s --check-prefix=SYNC
+// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=warp-specialize=1 %s | FileCheck %s --check-prefix=WS
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=row-fragments=false %s --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A GEMM block as the GPU path bufferizes it (C = A . B, 256x256x256, blocks
@@ -45,6 +46,33 @@
 // CHECK:         memref.memory_space_cast %[[TILE]] : memref<128x128xf32, #gpu.address_space<workgroup>> to memref<128x128xf32>
 // CHECK:         arith.truncf
 // CHECK-NOT:     nvgpu.mma.sync
+
+// Warp-specialized: warpgroup 1 (thread 128) issues every step's loads,
+// waiting from the fourth step on for the stage's release on an `empty`
+// mbarrier (128 arrivals); warpgroup 0 multiplies and releases the stage of
+// step i - 1 after issuing step i.
+// WS:            smap.gpu_kernel = "blocks=4 threads=256 smem=99328 wgmma=128x128x64 tma-stages=3 producer-warpgroup=1"
+// WS:            %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// WS:            %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// WS-COUNT-3:    nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c128
+// WS:            %[[PRODUCER:.*]] = arith.cmpi eq, %{{.*}}, %c128{{.*}} : index
+// WS:            scf.if %[[PRODUCER]] {
+// WS:              scf.for %[[STEP:.*]] = %c0{{.*}} to %c4{{.*}} step %c1
+// WS:                %[[REUSED:.*]] = arith.cmpi uge, %[[STEP]], %c3{{.*}} : index
+// WS:                scf.if %[[REUSED]] {
+// WS:                  nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// WS:                nvgpu.mbarrier.arrive.expect_tx %[[FULL]]
+// WS:                nvgpu.tma.async.load
+// WS:            %[[CONSUMER:.*]] = arith.cmpi ult, %{{.*}}, %c128{{.*}} : index
+// WS:            scf.if %[[CONSUMER]] {
+// WS:              %[[ACC:.*]] = scf.for
+// WS:                nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// WS:                nvgpu.warpgroup.mma
+// WS-NOT:            gpu.barrier
+// WS:                nvgpu.mbarrier.arrive %[[EMPTY]]
+// WS:              nvvm.wgmma.wait.group.sync.aligned 0
+// WS:              nvgpu.warpgroup.mma.store %[[ACC]]
+// WS:            gpu.barrier
 
 // SYNC:          smap.gpu_kernel = "blocks=4 threads=256
 // SYNC-NOT:      nvgpu.warpgroup.mma
