@@ -774,14 +774,31 @@ BlockDistributor::elementwiseGroup(linalg::LinalgOp first) {
   if (!isFusibleElementwise(first))
     return group;
   SmallVector<int64_t> ranges = first.getStaticLoopRanges();
-  // What the group writes, and the buffers it reads other than at the
-  // element a thread computes.
-  llvm::SmallPtrSet<Value, 4> written, readElsewhere;
+  // The buffer behind a view: views of one buffer alias.
+  auto root = [](Value v) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (auto subview = dyn_cast<memref::SubViewOp>(def))
+        v = subview.getSource();
+      else if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(def))
+        v = cast.getSource();
+      else if (auto cast = dyn_cast<memref::CastOp>(def))
+        v = cast.getSource();
+      else
+        break;
+    }
+    return v;
+  };
+  // What the group writes (as values and as buffers), and the buffers it
+  // reads other than at the element a thread computes.
+  llvm::SmallPtrSet<Value, 4> written, writtenRoots, readElsewhere, readRoots;
   auto note = [&](linalg::LinalgOp op) {
     written.insert(op.getDpsInitOperand(0)->get());
-    for (OpOperand *input : op.getDpsInputOperands())
+    writtenRoots.insert(root(op.getDpsInitOperand(0)->get()));
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      readRoots.insert(root(input->get()));
       if (!op.getMatchingIndexingMap(input).isIdentity())
-        readElsewhere.insert(input->get());
+        readElsewhere.insert(root(input->get()));
+    }
   };
   note(first);
   for (Operation *next = first->getNextNode(); next;
@@ -795,10 +812,19 @@ BlockDistributor::elementwiseGroup(linalg::LinalgOp first) {
     // Each thread handles the same elements in every op of the group: a
     // buffer written by the group may be read only at those elements, and
     // one read elsewhere by the group may not be written.
-    bool hazard = readElsewhere.contains(op.getDpsInitOperand(0)->get());
-    for (OpOperand *input : op.getDpsInputOperands())
-      hazard |= written.contains(input->get()) &&
+    Value out = op.getDpsInitOperand(0)->get();
+    bool hazard = readElsewhere.contains(root(out)) ||
+                  (readRoots.contains(root(out)) && !written.contains(out) &&
+                   llvm::none_of(group, [&](linalg::LinalgOp member) {
+                     return llvm::is_contained(member.getDpsInputs(), out);
+                   }));
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value in = input->get();
+      // Another view of a written buffer, or a written one read elsewhere.
+      hazard |= writtenRoots.contains(root(in)) && !written.contains(in);
+      hazard |= written.contains(in) &&
                 !op.getMatchingIndexingMap(input).isIdentity();
+    }
     if (hazard)
       break;
     group.push_back(op);
