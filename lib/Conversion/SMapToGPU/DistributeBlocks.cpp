@@ -1039,7 +1039,7 @@ LogicalResult BlockDistributor::distributeOverThreads(Operation *op) {
 }
 
 LogicalResult BlockDistributor::distribute(Block &block) {
-  auto eraseLater = llvm::make_scope_exit([&] {
+  llvm::scope_exit eraseLater([&] {
     SmallVector<Operation *> kept;
     for (Operation *op : erasedLater) {
       if (op->getBlock() != &block) {
@@ -1355,8 +1355,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     if (wgmmaPlan) {
       wgmmaPlan->warpSpecialized = warpSpecialize;
       threads = wgmmaPlan->threads();
-    }
-    else if (!whyNotWgmma.empty())
+    } else if (!whyNotWgmma.empty())
       remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
           << ("the block stays on mma.sync: " + whyNotWgmma);
   }

@@ -26,6 +26,10 @@
 //    (now idle) stages, and the epilogue is distributed over the threads as
 //    any other op.
 //
+// With warp specialization (an option), a second warpgroup issues the loads
+// and the first releases each stage on an `empty` mbarrier instead of the
+// block-wide barrier.
+//
 // What the upstream nvgpu lowering supports bounds the shapes: BK = 64 (one
 // swizzle row of f16), BM = 64 with BN in {64, 128, 192, 256}, or
 // BM = BN = 128.
@@ -318,10 +322,13 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
   int64_t chunkBytes = plan.bk * kChunkColumns * elementBytes;
   int64_t stageBytes = aBytes + plan.bn * plan.bk * elementBytes;
   int64_t accBytes = plan.bm * plan.bn * 4;
+  // At least two stages (step i + S - 1 is issued after step i is read),
+  // at most as many as there are steps, when two fit.
   int64_t stages =
-      std::min<int64_t>({kMaxWgmmaStages, maxStages, plan.steps,
+      std::min<int64_t>({kMaxWgmmaStages, std::max<int64_t>(2, maxStages),
+                         std::max<int64_t>(2, plan.steps),
                          (smemBudget - kSwizzleAlignment) / stageBytes});
-  if (stages < std::min<int64_t>(2, plan.steps)) {
+  if (stages < 2) {
     why = "two stages of " + std::to_string(stageBytes) +
           " bytes do not fit in shared memory";
     return failure();
@@ -462,9 +469,9 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
         view(lb, arith::AddIOp::create(lb, loc, stageBase, lindex(aBytes)),
              bType),
         descB);
-    return nvgpu::WarpgroupMmaOp::create(
-        lb, loc, accumulatorType, descriptorA, descriptorB,
-        lb.getI64IntegerAttr(1), UnitAttr(), lb.getUnitAttr(), acc);
+    return nvgpu::WarpgroupMmaOp::create(lb, loc, accumulatorType, descriptorA,
+                                         descriptorB, lb.getI64IntegerAttr(1),
+                                         UnitAttr(), lb.getUnitAttr(), acc);
   };
   Value tile = view(b, base, sharedMatrix(plan.bm, plan.bn, b.getF32Type()));
 
@@ -506,25 +513,22 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
     // its threads arrive) once the group that read it is complete. The
     // consumers are warpgroup 0 because the accumulator store numbers warps
     // from thread 0.
-    Value empties =
-        track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))
-            ->getResult(0);
+    Value empties = track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))
+                        ->getResult(0);
     for (int64_t s = 0; s < stages; ++s)
-      track(nvgpu::MBarrierInitOp::create(b, loc, empties,
-                                          index(kWarpgroupThreads), index(s),
-                                          leader));
+      track(nvgpu::MBarrierInitOp::create(
+          b, loc, empties, index(kWarpgroupThreads), index(s), leader));
     track(gpu::BarrierOp::create(b, loc));
-    Value producer =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                              index(kWarpgroupThreads));
+    Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           tid, index(kWarpgroupThreads));
     auto produce = scf::IfOp::create(b, loc, producer, false);
     track(produce);
     {
       OpBuilder pb = produce.getThenBodyBuilder();
-      auto producerLoop =
-          scf::ForOp::create(pb, loc, arith::ConstantIndexOp::create(pb, loc, 0),
-                             arith::ConstantIndexOp::create(pb, loc, plan.steps),
-                             arith::ConstantIndexOp::create(pb, loc, 1));
+      auto producerLoop = scf::ForOp::create(
+          pb, loc, arith::ConstantIndexOp::create(pb, loc, 0),
+          arith::ConstantIndexOp::create(pb, loc, plan.steps),
+          arith::ConstantIndexOp::create(pb, loc, 1));
       OpBuilder lb = OpBuilder::atBlockBegin(producerLoop.getBody());
       auto lindex = [&](int64_t v) -> Value {
         return arith::ConstantIndexOp::create(lb, loc, v);
@@ -552,14 +556,14 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
       issue(lb, step, stage,
             arith::ConstantIntOp::create(lb, loc, 1, 1).getResult());
     }
-    Value consumer = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult, tid, index(kWarpgroupThreads));
+    Value consumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           tid, index(kWarpgroupThreads));
     auto consumeIf = scf::IfOp::create(b, loc, consumer, false);
     track(consumeIf);
     {
       OpBuilder cb = consumeIf.getThenBodyBuilder();
-      Value zero =
-          nvgpu::WarpgroupMmaInitAccumulatorOp::create(cb, loc, accumulatorType);
+      Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+          cb, loc, accumulatorType);
       auto mainLoop = scf::ForOp::create(
           cb, loc, arith::ConstantIndexOp::create(cb, loc, 0),
           arith::ConstantIndexOp::create(cb, loc, plan.steps),
@@ -571,8 +575,8 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
       Value step = mainLoop.getInductionVar();
       Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0]);
       // Group step - 1 is complete: release its stage.
-      Value released = arith::CmpIOp::create(
-          lb, loc, arith::CmpIPredicate::uge, step, lindex(1));
+      Value released = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge,
+                                             step, lindex(1));
       auto release = scf::IfOp::create(lb, loc, released, false);
       {
         OpBuilder rb = release.getThenBodyBuilder();

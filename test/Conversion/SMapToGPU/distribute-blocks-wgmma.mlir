@@ -1,6 +1,7 @@
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s | FileCheck %s
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=wgmma=false %s | FileCheck %s --check-prefix=SYNC
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=warp-specialize=1 %s | FileCheck %s --check-prefix=WS
+// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=async-stages=1 %s | FileCheck %s --check-prefix=TWO
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=row-fragments=false %s --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A GEMM block as the GPU path bufferizes it (C = A . B, 256x256x256, blocks
@@ -73,6 +74,11 @@
 // WS:              nvvm.wgmma.wait.group.sync.aligned 0
 // WS:              nvgpu.warpgroup.mma.store %[[ACC]]
 // WS:            gpu.barrier
+
+// The TMA pipeline needs two stages (step i + S - 1 is issued once step i
+// is read), whatever async-stages asks.
+// TWO:           smap.gpu_kernel = "blocks=4 threads=128 smem=66560 wgmma=128x128x64 tma-stages=2"
+// TWO:           nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 
 // SYNC:          smap.gpu_kernel = "blocks=4 threads=256
 // SYNC-NOT:      nvgpu.warpgroup.mma
