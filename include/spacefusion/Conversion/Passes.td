@@ -199,8 +199,9 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       and k = 64 (what the upstream nvgpu lowering supports). One warpgroup
       (128 threads) runs it: the host encodes one TMA descriptor per operand
       (`nvgpu.tma.create.descriptor`, 128-byte swizzle, B in 64-column
-      boxes); up to `async-stages` (at most 4) stages of shared memory,
-      1024-byte aligned at run time, are filled by thread 0 with
+      boxes); two to four stages of shared memory (`async-stages`, at least
+      two; a block whose other buffers leave no room for two stays on
+      mma.sync with a remark), 1024-byte aligned at run time, are filled by thread 0 with
       `nvgpu.tma.async.load` completing on one `nvgpu.mbarrier` per stage
       (`arrive.expect_tx` with the stage's bytes); step i waits on its
       stage (`try_wait.parity`, parity (i / S) mod 2), issues

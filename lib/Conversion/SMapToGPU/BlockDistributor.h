@@ -202,6 +202,9 @@ struct WgmmaPlan {
   /// one issues the loads.
   bool warpSpecialized = false;
   int64_t threads() const { return warpSpecialized ? 256 : 128; }
+  /// The TMA pipeline's depth and the dynamic shared memory it takes from
+  /// the start (sizeWgmmaStages).
+  int64_t stages = 0, sharedBytes = 0;
 };
 
 /// Whether the block body `body` (before buffer placement) is a GEMM block
@@ -209,20 +212,20 @@ struct WgmmaPlan {
 /// block has no tensor-core contraction at all).
 std::optional<WgmmaPlan> planWgmma(Block &body, std::string &why);
 
+/// Sizes the plan's TMA pipeline: at least two stages, up to `maxStages`
+/// (at most four), within `smemBudget` bytes of shared memory, with the
+/// accumulator tile over them; false (with `why`) when they do not fit.
+bool sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget, int64_t maxStages,
+                     std::string &why);
+
 struct WgmmaLowering {
-  /// Dynamic shared memory the pipeline takes from the start.
-  int64_t sharedBytes = 0;
-  int64_t stages = 0;
   /// Per-thread code already in place (not for the distributor).
   SmallVector<Operation *> emitted;
 };
 
-/// Replaces the plan's loop with the TMA + wgmma pipeline in `launch`
-/// (the accumulator becomes a view of the stages' shared memory), with up
-/// to `maxStages` stages within `smemBudget` bytes.
-FailureOr<WgmmaLowering> lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan,
-                                    int64_t smemBudget, int64_t maxStages,
-                                    std::string &why);
+/// Replaces the plan's loop with the TMA + wgmma pipeline in `launch` (the
+/// accumulator becomes a view of the stages' shared memory).
+WgmmaLowering lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan);
 
 /// Distributes the ops of one block body over its threads.
 class BlockDistributor {

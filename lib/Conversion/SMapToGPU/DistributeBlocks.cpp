@@ -1353,11 +1353,23 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     std::string whyNotWgmma;
     wgmmaPlan = planWgmma(*forall.getBody(), whyNotWgmma);
     if (wgmmaPlan) {
+      // Shared memory left by the block's other buffers.
+      int64_t budget = smemLimit;
+      forall.getBody()->walk([&](memref::AllocOp alloc) {
+        if (alloc != wgmmaPlan->accumulator &&
+            !wgmmaPlan->loop->isAncestor(alloc))
+          budget -= placedBytes(alloc);
+      });
+      if (!sizeWgmmaStages(*wgmmaPlan, budget, asyncStages, whyNotWgmma))
+        wgmmaPlan.reset();
+    }
+    if (wgmmaPlan) {
       wgmmaPlan->warpSpecialized = warpSpecialize;
       threads = wgmmaPlan->threads();
-    } else if (!whyNotWgmma.empty())
+    } else if (!whyNotWgmma.empty()) {
       remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
           << ("the block stays on mma.sync: " + whyNotWgmma);
+    }
   }
 
   // Register-level fusion when the block's intermediates are all per row:
@@ -1391,20 +1403,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
 
   std::string why;
   std::optional<WgmmaLowering> wgmmaLowering;
-  if (wgmmaPlan) {
-    // Shared memory left by the block's other buffers.
-    int64_t budget = smemLimit;
-    kernel.walk([&](memref::AllocOp alloc) {
-      if (alloc != wgmmaPlan->accumulator &&
-          !wgmmaPlan->loop->isAncestor(alloc))
-        budget -= placedBytes(alloc);
-    });
-    FailureOr<WgmmaLowering> lowered =
-        lowerWgmma(launch, *wgmmaPlan, budget, asyncStages, why);
-    if (failed(lowered))
-      return launch.emitError("smap-distribute-blocks: ") << why;
-    wgmmaLowering = std::move(*lowered);
-  }
+  if (wgmmaPlan)
+    wgmmaLowering = lowerWgmma(launch, *wgmmaPlan);
   // Buffers first, so that the distribution sees which operands live in
   // shared memory (tensor-core fragments load those with ldmatrix).
   FailureOr<BufferPlacement> placement =
@@ -1413,7 +1413,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                    asyncStages > 1 ? stagedTileAllocs(kernel)
                                    : llvm::DenseSet<Operation *>(),
                    std::min<int64_t>(asyncStages, kMaxStages),
-                   wgmmaLowering ? wgmmaLowering->sharedBytes : 0, why);
+                   wgmmaPlan ? wgmmaPlan->sharedBytes : 0, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
   BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores,
@@ -1439,7 +1439,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     config += " wgmma=" + std::to_string(wgmmaPlan->bm) + "x" +
               std::to_string(wgmmaPlan->bn) + "x" +
               std::to_string(wgmmaPlan->bk) +
-              " tma-stages=" + std::to_string(wgmmaLowering->stages) +
+              " tma-stages=" + std::to_string(wgmmaPlan->stages) +
               (wgmmaPlan->warpSpecialized ? " producer-warpgroup=1" : "");
   if (distributor.mmaContractions)
     config += " mma.sync=" + std::to_string(distributor.mmaContractions);

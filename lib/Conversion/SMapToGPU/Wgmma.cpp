@@ -308,11 +308,34 @@ static void reuseAccumulatorTile(Value tile) {
     }
 }
 
-FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
-                                                WgmmaPlan &plan,
-                                                int64_t smemBudget,
-                                                int64_t maxStages,
-                                                std::string &why) {
+/// The bytes of one stage (an A tile and a B tile) and of the accumulator.
+static std::pair<int64_t, int64_t> wgmmaTileBytes(const WgmmaPlan &plan) {
+  int64_t elementBytes = 2;
+  return {(plan.bm + plan.bn) * plan.bk * elementBytes, plan.bm * plan.bn * 4};
+}
+
+bool mlir::smap::sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget,
+                                 int64_t maxStages, std::string &why) {
+  auto [stageBytes, accBytes] = wgmmaTileBytes(plan);
+  // At least two stages (step i + S - 1 is issued after step i is read),
+  // at most as many as there are steps, when two fit.
+  plan.stages =
+      std::min<int64_t>({kMaxWgmmaStages, std::max<int64_t>(2, maxStages),
+                         std::max<int64_t>(2, plan.steps),
+                         (smemBudget - kSwizzleAlignment) / stageBytes});
+  plan.sharedBytes =
+      kSwizzleAlignment + std::max(plan.stages * stageBytes, accBytes);
+  if (plan.stages < 2 || plan.sharedBytes > smemBudget) {
+    why = "two TMA stages of " + std::to_string(stageBytes) +
+          " bytes and the accumulator tile (" + std::to_string(accBytes) +
+          " bytes) do not fit in the " + std::to_string(smemBudget) +
+          " bytes of shared memory the block's other buffers leave";
+    return false;
+  }
+  return true;
+}
+
+WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
   MLIRContext *ctx = launch.getContext();
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
@@ -320,27 +343,9 @@ FailureOr<WgmmaLowering> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
   int64_t elementBytes = 2;
   int64_t aBytes = plan.bm * plan.bk * elementBytes;
   int64_t chunkBytes = plan.bk * kChunkColumns * elementBytes;
-  int64_t stageBytes = aBytes + plan.bn * plan.bk * elementBytes;
-  int64_t accBytes = plan.bm * plan.bn * 4;
-  // At least two stages (step i + S - 1 is issued after step i is read),
-  // at most as many as there are steps, when two fit.
-  int64_t stages =
-      std::min<int64_t>({kMaxWgmmaStages, std::max<int64_t>(2, maxStages),
-                         std::max<int64_t>(2, plan.steps),
-                         (smemBudget - kSwizzleAlignment) / stageBytes});
-  if (stages < 2) {
-    why = "two stages of " + std::to_string(stageBytes) +
-          " bytes do not fit in shared memory";
-    return failure();
-  }
+  int64_t stageBytes = wgmmaTileBytes(plan).first;
+  int64_t stages = plan.stages;
   WgmmaLowering lowering;
-  lowering.stages = stages;
-  lowering.sharedBytes =
-      kSwizzleAlignment + std::max(stages * stageBytes, accBytes);
-  if (lowering.sharedBytes > smemBudget) {
-    why = "the accumulator tile does not fit in shared memory";
-    return failure();
-  }
 
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);

@@ -206,3 +206,45 @@ func.func @gemm_sm80(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: 
   } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_80", smem_per_block = 166912, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 108, max_threads = 1024, bandwidth_gbps = 2039, f16_gflops = 312000, f32_gflops = 19500>, smap.threads = 128 : i64}
   return
 }
+
+// -----
+
+// A target whose shared memory cannot hold two TMA stages: the block stays
+// on mma.sync, and the remark says why.
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @gemm_small_smem
+// CHECK-NOT:     nvgpu.warpgroup.mma
+// CHECK:         nvgpu.mma.sync
+// REMARK:        remark: [Missed] wgmma | Category:smap:distribute-blocks | Remark="the block stays on mma.sync: two TMA stages of 16384 bytes and the accumulator tile (16384 bytes) do not fit in the 30000 bytes of shared memory the block's other buffers leave"
+func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>, %arg2: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  scf.forall (%blk) in (1) {
+    %acc = memref.alloc() : memref<64x64xf32>
+    linalg.fill ins(%cst : f32) outs(%acc : memref<64x64xf32>)
+    scf.for %k = %c0 to %c128 step %c64 {
+      %at = memref.subview %arg0[0, %k] [64, 64] [1, 1] : memref<64x128xf16> to memref<64x64xf16, strided<[128, 1], offset: ?>>
+      %sa = memref.alloc() : memref<64x64xf16>
+      linalg.copy ins(%at : memref<64x64xf16, strided<[128, 1], offset: ?>>) outs(%sa : memref<64x64xf16>)
+      %bt = memref.subview %arg1[%k, 0] [64, 64] [1, 1] : memref<128x64xf16> to memref<64x64xf16, strided<[64, 1], offset: ?>>
+      %sb = memref.alloc() : memref<64x64xf16>
+      linalg.copy ins(%bt : memref<64x64xf16, strided<[64, 1], offset: ?>>) outs(%sb : memref<64x64xf16>)
+      linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%sa, %sb : memref<64x64xf16>, memref<64x64xf16>) outs(%acc : memref<64x64xf32>) {
+      ^bb0(%x: f16, %y: f16, %o: f32):
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = arith.mulf %xf, %yf : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+    }
+    memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 128 : i64}
+  return
+}
