@@ -104,6 +104,11 @@ struct CopyPlan {
   }
 };
 
+/// Clones the ops of `loop`'s body that `v` depends on (all pure) at `b`,
+/// with the mapping's substitutions (the induction variable at another
+/// step); null when an op on the way has effects.
+Value cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop, IRMapping &mapping);
+
 /// The deepest cp.async pipeline over staged tiles.
 constexpr int64_t kMaxStages = 3;
 
@@ -218,14 +223,10 @@ std::optional<WgmmaPlan> planWgmma(Block &body, std::string &why);
 bool sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget, int64_t maxStages,
                      std::string &why);
 
-struct WgmmaLowering {
-  /// Per-thread code already in place (not for the distributor).
-  SmallVector<Operation *> emitted;
-};
-
 /// Replaces the plan's loop with the TMA + wgmma pipeline in `launch` (the
-/// accumulator becomes a view of the stages' shared memory).
-WgmmaLowering lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan);
+/// accumulator becomes a view of the stages' shared memory); returns the
+/// per-thread code it put in place (not for the distributor).
+SmallVector<Operation *> lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan);
 
 /// Distributes the ops of one block body over its threads.
 class BlockDistributor {

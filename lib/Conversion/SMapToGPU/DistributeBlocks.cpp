@@ -1402,9 +1402,9 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   forall.erase();
 
   std::string why;
-  std::optional<WgmmaLowering> wgmmaLowering;
+  SmallVector<Operation *> wgmmaCode;
   if (wgmmaPlan)
-    wgmmaLowering = lowerWgmma(launch, *wgmmaPlan);
+    wgmmaCode = lowerWgmma(launch, *wgmmaPlan);
   // Buffers first, so that the distribution sees which operands live in
   // shared memory (tensor-core fragments load those with ldmatrix).
   FailureOr<BufferPlacement> placement =
@@ -1419,9 +1419,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores,
                                approxMath);
   distributor.stages = placement->stages;
-  if (wgmmaLowering)
-    distributor.alreadyDistributed.insert(wgmmaLowering->emitted.begin(),
-                                          wgmmaLowering->emitted.end());
+  distributor.alreadyDistributed.insert(wgmmaCode.begin(), wgmmaCode.end());
   if (failed(rowSlabs ? distributor.distributeRowSlabs(kernel, *rowSlabs)
                       : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
@@ -1435,7 +1433,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                        " smem=" + std::to_string(placement->sharedBytes);
   if (placement->scratchBytes)
     config += " scratch=" + std::to_string(placement->scratchBytes);
-  if (wgmmaLowering)
+  if (wgmmaPlan)
     config += " wgmma=" + std::to_string(wgmmaPlan->bm) + "x" +
               std::to_string(wgmmaPlan->bn) + "x" +
               std::to_string(wgmmaPlan->bk) +

@@ -121,11 +121,8 @@ void BlockDistributor::distributeCopy(Operation *op, Value source,
   op->erase();
 }
 
-/// Clones the ops of `loop`'s body that `v` depends on (all pure) at `b`,
-/// with the mapping's substitutions (the induction variable); null when an
-/// op on the way has effects.
-static Value cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop,
-                           IRMapping &mapping) {
+Value mlir::smap::cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop,
+                                IRMapping &mapping) {
   if (Value mapped = mapping.lookupOrNull(v))
     return mapped;
   Operation *def = v.getDefiningOp();

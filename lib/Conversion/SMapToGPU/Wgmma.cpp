@@ -56,6 +56,8 @@ constexpr int64_t kMaxWgmmaStages = 4;
 constexpr int64_t kWgmmaRows = 64;
 constexpr int64_t kChunkColumns = 64;
 constexpr int64_t kWarpgroupThreads = 128;
+/// f16 and bf16.
+constexpr int64_t kElementBytes = 2;
 /// The suspend-time hint of an mbarrier wait, in nanoseconds.
 constexpr int64_t kWaitTicks = 10000000;
 } // namespace
@@ -79,13 +81,25 @@ tileOrigin(Value tile, Operation *block) {
   return std::make_pair(tile, offsets);
 }
 
+/// Whether `v` is defined outside `loop` or by pure ops inside it, so that
+/// cloneFromLoop computes it at any step.
+static bool computedPurely(Value v, scf::ForOp loop) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !loop->isAncestor(def))
+    return true;
+  return isPure(def) && def->getNumRegions() == 0 &&
+         llvm::all_of(def->getOperands(), [&](Value operand) {
+           return computedPurely(operand, loop);
+         });
+}
+
 /// Whether `type` is a row-major f16/bf16 matrix TMA can read: static
 /// shape, identity layout, 16-byte rows.
 static bool isTmaSource(MemRefType type) {
   return type && type.getRank() == 2 && type.hasStaticShape() &&
          type.getLayout().isIdentity() &&
          (type.getElementType().isF16() || type.getElementType().isBF16()) &&
-         (type.getShape()[1] * 2) % 16 == 0 &&
+         (type.getShape()[1] * kElementBytes) % 16 == 0 &&
          (type.getMemorySpace() == nullptr);
 }
 
@@ -203,6 +217,12 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
             "global memory";
       return std::nullopt;
     }
+    for (ArrayRef<OpFoldResult> level : origin->second)
+      for (OpFoldResult offset : level)
+        if (auto v = dyn_cast<Value>(offset); v && !computedPurely(v, loop)) {
+          why = "a staged tile's offset is computed by an op with effects";
+          return std::nullopt;
+        }
     global = origin->first;
     offsets = origin->second;
   }
@@ -247,21 +267,6 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
   return plan;
 }
 
-/// `value` (an index the staging offsets use) at another step: clones what
-/// computes it inside `loop` with the induction variable mapped.
-static Value atStep(OpBuilder &b, Value value, scf::ForOp loop,
-                    IRMapping &mapping) {
-  if (Value mapped = mapping.lookupOrNull(value))
-    return mapped;
-  Operation *def = value.getDefiningOp();
-  if (!def || !loop->isProperAncestor(def))
-    return value;
-  for (Value operand : def->getOperands())
-    (void)atStep(b, operand, loop, mapping);
-  Operation *clone = b.clone(*def, mapping);
-  return clone->getResult(cast<OpResult>(value).getResultNumber());
-}
-
 /// The TMA coordinates (innermost first) of a staged tile at a step.
 static SmallVector<Value>
 tmaCoordinates(OpBuilder &b, Location loc,
@@ -273,7 +278,7 @@ tmaCoordinates(OpBuilder &b, Location loc,
       Value v = isa<Attribute>(offset)
                     ? arith::ConstantIndexOp::create(
                           b, loc, *getConstantIntValue(offset))
-                    : atStep(b, cast<Value>(offset), loop, mapping);
+                    : cloneFromLoop(b, cast<Value>(offset), loop, mapping);
       sums[d] = sums[d] ? arith::AddIOp::create(b, loc, sums[d], v) : v;
     }
   for (Value &sum : sums)
@@ -310,8 +315,7 @@ static void reuseAccumulatorTile(Value tile) {
 
 /// The bytes of one stage (an A tile and a B tile) and of the accumulator.
 static std::pair<int64_t, int64_t> wgmmaTileBytes(const WgmmaPlan &plan) {
-  int64_t elementBytes = 2;
-  return {(plan.bm + plan.bn) * plan.bk * elementBytes, plan.bm * plan.bn * 4};
+  return {(plan.bm + plan.bn) * plan.bk * kElementBytes, plan.bm * plan.bn * 4};
 }
 
 bool mlir::smap::sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget,
@@ -335,18 +339,25 @@ bool mlir::smap::sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget,
   return true;
 }
 
-WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
+SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
+                                                WgmmaPlan &plan) {
   MLIRContext *ctx = launch.getContext();
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
   Type element = getElementTypeOrSelf(plan.globalA.getType());
-  int64_t elementBytes = 2;
-  int64_t aBytes = plan.bm * plan.bk * elementBytes;
-  int64_t chunkBytes = plan.bk * kChunkColumns * elementBytes;
+  int64_t aBytes = plan.bm * plan.bk * kElementBytes;
+  int64_t chunkBytes = plan.bk * kChunkColumns * kElementBytes;
   int64_t stageBytes = wgmmaTileBytes(plan).first;
   int64_t stages = plan.stages;
-  WgmmaLowering lowering;
-
+  int64_t swizzleColumns = kSwizzleBytes / kElementBytes;
+  SmallVector<Operation *> emitted;
+  auto track = [&](Operation *op) {
+    emitted.push_back(op);
+    return op;
+  };
+  auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ob, loc, v);
+  };
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto sharedMatrix = [&](int64_t rows, int64_t cols, Type type) {
@@ -357,7 +368,7 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
   OpBuilder hb(launch);
   auto descriptor = [&](Value global, int64_t rows) {
     auto type = nvgpu::TensorMapDescriptorType::get(
-        ctx, sharedMatrix(rows, kSwizzleBytes / elementBytes, element),
+        ctx, sharedMatrix(rows, swizzleColumns, element),
         nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
         nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
@@ -366,9 +377,7 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
         hb, loc, UnrankedMemRefType::get(element, Attribute()), global);
     return nvgpu::TmaCreateDescriptorOp::create(
                hb, loc, type, unranked,
-               ValueRange{arith::ConstantIndexOp::create(hb, loc, rows),
-                          arith::ConstantIndexOp::create(
-                              hb, loc, kSwizzleBytes / elementBytes)})
+               ValueRange{cst(hb, rows), cst(hb, swizzleColumns)})
         .getResult();
   };
   Value descA = descriptor(plan.globalA, plan.bm);
@@ -376,13 +385,6 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
 
   // Kernel, where the loop was.
   OpBuilder b(loop);
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto track = [&](Operation *op) {
-    lowering.emitted.push_back(op);
-    return op;
-  };
   Value tid = launch.getThreadIds().x;
   Value smem = gpu::DynamicSharedMemoryOp::create(
       b, loc,
@@ -390,7 +392,7 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
                       AffineMap(), workgroup));
   // The swizzle pattern follows address bits: round the stages' base up.
   Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
-  Value align = index(kSwizzleAlignment);
+  Value align = cst(b, kSwizzleAlignment);
   Value base = arith::RemUIOp::create(
       b, loc,
       arith::SubIOp::create(b, loc, align,
@@ -400,29 +402,53 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
     return memref::ViewOp::create(vb, loc, type, smem, offset, ValueRange())
         .getResult();
   };
+  auto stageBase = [&](OpBuilder &sb, Value stage) -> Value {
+    return arith::AddIOp::create(
+        sb, loc, base,
+        arith::MulIOp::create(sb, loc, stage, cst(sb, stageBytes)));
+  };
+  auto forEachStep = [&](OpBuilder &fb, ValueRange inits) {
+    return scf::ForOp::create(fb, loc, cst(fb, 0), cst(fb, plan.steps),
+                              cst(fb, 1), inits);
+  };
+  // One mbarrier per stage, initialized by thread 0 for `count` arrivals.
   auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, stages);
-  Value barriers =
-      track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))->getResult(0);
   Value leader =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
-  for (int64_t s = 0; s < stages; ++s)
-    track(nvgpu::MBarrierInitOp::create(b, loc, barriers, index(1), index(s),
-                                        leader));
-  track(gpu::BarrierOp::create(b, loc));
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(b, 0));
+  auto createBarriers = [&](int64_t count) {
+    Value group = track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))
+                      ->getResult(0);
+    for (int64_t s = 0; s < stages; ++s)
+      track(nvgpu::MBarrierInitOp::create(b, loc, group, cst(b, count),
+                                          cst(b, s), leader));
+    return group;
+  };
+  // Waits until `group`'s barrier of step `step`'s stage completed the
+  // phase of the stage's use number step / S - `usesBack` (phases alternate
+  // parity); returns the stage.
+  auto waitPhase = [&](OpBuilder &wb, Value group, Value step,
+                       int64_t usesBack) {
+    Value stage = arith::RemUIOp::create(wb, loc, step, cst(wb, stages));
+    Value use = arith::SubIOp::create(
+        wb, loc, arith::DivUIOp::create(wb, loc, step, cst(wb, stages)),
+        cst(wb, usesBack));
+    Value parity = arith::CmpIOp::create(
+        wb, loc, arith::CmpIPredicate::ne,
+        arith::RemUIOp::create(wb, loc, use, cst(wb, 2)), cst(wb, 0));
+    nvgpu::MBarrierTryWaitParityOp::create(wb, loc, group, parity,
+                                           cst(wb, kWaitTicks), stage);
+    return stage;
+  };
+  // The loads complete on `full`, each with its stage's bytes.
+  Value full = createBarriers(1);
 
-  // Thread 0 loads step `step` into stage `stage`.
+  // One thread loads step `step` into stage `stage` when `when` holds.
   auto issue = [&](OpBuilder &ib, Value step, Value stage, Value when) {
-    auto ifOp = scf::IfOp::create(ib, loc, when, /*withElseRegion=*/false);
-    OpBuilder tb = ifOp.getThenBodyBuilder();
-    auto tindex = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(tb, loc, v);
-    };
-    track(ifOp);
-    nvgpu::MBarrierArriveExpectTxOp::create(tb, loc, barriers,
-                                            tindex(stageBytes), stage, Value());
-    Value stageBase = arith::AddIOp::create(
-        tb, loc, base,
-        arith::MulIOp::create(tb, loc, stage, tindex(stageBytes)));
+    auto ifOp = track(scf::IfOp::create(ib, loc, when, false));
+    OpBuilder tb = cast<scf::IfOp>(ifOp).getThenBodyBuilder();
+    nvgpu::MBarrierArriveExpectTxOp::create(tb, loc, full, cst(tb, stageBytes),
+                                            stage, Value());
+    Value at = stageBase(tb, stage);
     IRMapping mapping;
     mapping.map(loop.getInductionVar(),
                 arith::AddIOp::create(
@@ -431,19 +457,19 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
     SmallVector<Value> coordsA =
         tmaCoordinates(tb, loc, plan.offsetsA, loop, mapping);
     nvgpu::TmaAsyncLoadOp::create(
-        tb, loc, view(tb, stageBase, sharedMatrix(plan.bm, plan.bk, element)),
-        barriers, descA, coordsA, stage, Value(), Value());
+        tb, loc, view(tb, at, sharedMatrix(plan.bm, plan.bk, element)), full,
+        descA, coordsA, stage, Value(), Value());
     SmallVector<Value> coordsB =
         tmaCoordinates(tb, loc, plan.offsetsB, loop, mapping);
     for (int64_t c = 0; c < plan.bn / kChunkColumns; ++c) {
-      Value at = arith::AddIOp::create(tb, loc, stageBase,
-                                       tindex(aBytes + c * chunkBytes));
-      Value column =
-          arith::AddIOp::create(tb, loc, coordsB[0], tindex(c * kChunkColumns));
+      Value chunk =
+          arith::AddIOp::create(tb, loc, at, cst(tb, aBytes + c * chunkBytes));
+      Value column = arith::AddIOp::create(tb, loc, coordsB[0],
+                                           cst(tb, c * kChunkColumns));
       nvgpu::TmaAsyncLoadOp::create(
-          tb, loc, view(tb, at, sharedMatrix(plan.bk, kChunkColumns, element)),
-          barriers, descB, ValueRange{column, coordsB[1]}, stage, Value(),
-          Value());
+          tb, loc,
+          view(tb, chunk, sharedMatrix(plan.bk, kChunkColumns, element)), full,
+          descB, ValueRange{column, coordsB[1]}, stage, Value(), Value());
     }
   };
   auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
@@ -451,28 +477,15 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
   // Step `step` of the warpgroup: wait for its stage, multiply it. One group
   // stays in flight: group step - 1 is complete after this.
   auto consume = [&](OpBuilder &lb, Value step, Value acc) -> Value {
-    auto lindex = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(lb, loc, v);
-    };
-    Value stage = arith::RemUIOp::create(lb, loc, step, lindex(stages));
-    Value round = arith::DivUIOp::create(lb, loc, step, lindex(stages));
-    Value parity = arith::CmpIOp::create(
-        lb, loc, arith::CmpIPredicate::ne,
-        arith::RemUIOp::create(lb, loc, round, lindex(2)), lindex(0));
-    nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barriers, parity,
-                                           lindex(kWaitTicks), stage);
-    Value stageBase = arith::AddIOp::create(
-        lb, loc, base,
-        arith::MulIOp::create(lb, loc, stage, lindex(stageBytes)));
+    Value at = stageBase(lb, waitPhase(lb, full, step, 0));
     MemRefType aType = sharedMatrix(plan.bm, plan.bk, element);
     MemRefType bType = sharedMatrix(plan.bk, plan.bn, element);
     Value descriptorA = nvgpu::WarpgroupGenerateDescriptorOp::create(
         lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
-        view(lb, stageBase, aType), descA);
+        view(lb, at, aType), descA);
     Value descriptorB = nvgpu::WarpgroupGenerateDescriptorOp::create(
         lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
-        view(lb, arith::AddIOp::create(lb, loc, stageBase, lindex(aBytes)),
-             bType),
+        view(lb, arith::AddIOp::create(lb, loc, at, cst(lb, aBytes)), bType),
         descB);
     return nvgpu::WarpgroupMmaOp::create(lb, loc, accumulatorType, descriptorA,
                                          descriptorB, lb.getI64IntegerAttr(1),
@@ -481,30 +494,25 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
   Value tile = view(b, base, sharedMatrix(plan.bm, plan.bn, b.getF32Type()));
 
   if (!plan.warpSpecialized) {
+    track(gpu::BarrierOp::create(b, loc));
     for (int64_t s = 0; s + 1 < stages; ++s)
-      issue(b, index(s), index(s), leader);
+      issue(b, cst(b, s), cst(b, s), leader);
     Value zero = track(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
                            b, loc, accumulatorType))
                      ->getResult(0);
-    auto mainLoop = scf::ForOp::create(b, loc, index(0), index(plan.steps),
-                                       index(1), ValueRange{zero});
+    scf::ForOp mainLoop = forEachStep(b, zero);
     track(mainLoop);
-    {
-      OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
-      auto lindex = [&](int64_t v) -> Value {
-        return arith::ConstantIndexOp::create(lb, loc, v);
-      };
-      Value step = mainLoop.getInductionVar();
-      Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0]);
-      // Every thread is past its wait for group i - 1: its stage is free.
-      gpu::BarrierOp::create(lb, loc);
-      Value next = arith::AddIOp::create(lb, loc, step, lindex(stages - 1));
-      Value inRange = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
-                                            next, lindex(plan.steps));
-      issue(lb, next, arith::RemUIOp::create(lb, loc, next, lindex(stages)),
-            arith::AndIOp::create(lb, loc, leader, inRange));
-      scf::YieldOp::create(lb, loc, acc);
-    }
+    OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
+    Value step = mainLoop.getInductionVar();
+    Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0]);
+    // Every thread is past its wait for group i - 1: its stage is free.
+    gpu::BarrierOp::create(lb, loc);
+    Value next = arith::AddIOp::create(lb, loc, step, cst(lb, stages - 1));
+    Value inRange = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
+                                          next, cst(lb, plan.steps));
+    issue(lb, next, arith::RemUIOp::create(lb, loc, next, cst(lb, stages)),
+          arith::AndIOp::create(lb, loc, leader, inRange));
+    scf::YieldOp::create(lb, loc, acc);
     track(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
     // The accumulator tile overlays the stages: every read of them is done.
     track(gpu::BarrierOp::create(b, loc));
@@ -518,81 +526,49 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
     // its threads arrive) once the group that read it is complete. The
     // consumers are warpgroup 0 because the accumulator store numbers warps
     // from thread 0.
-    Value empties = track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))
-                        ->getResult(0);
-    for (int64_t s = 0; s < stages; ++s)
-      track(nvgpu::MBarrierInitOp::create(
-          b, loc, empties, index(kWarpgroupThreads), index(s), leader));
+    Value empty = createBarriers(kWarpgroupThreads);
     track(gpu::BarrierOp::create(b, loc));
     Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           tid, index(kWarpgroupThreads));
+                                           tid, cst(b, kWarpgroupThreads));
     auto produce = scf::IfOp::create(b, loc, producer, false);
     track(produce);
     {
       OpBuilder pb = produce.getThenBodyBuilder();
-      auto producerLoop = scf::ForOp::create(
-          pb, loc, arith::ConstantIndexOp::create(pb, loc, 0),
-          arith::ConstantIndexOp::create(pb, loc, plan.steps),
-          arith::ConstantIndexOp::create(pb, loc, 1));
+      scf::ForOp producerLoop = forEachStep(pb, ValueRange());
       OpBuilder lb = OpBuilder::atBlockBegin(producerLoop.getBody());
-      auto lindex = [&](int64_t v) -> Value {
-        return arith::ConstantIndexOp::create(lb, loc, v);
-      };
       Value step = producerLoop.getInductionVar();
-      Value stage = arith::RemUIOp::create(lb, loc, step, lindex(stages));
-      // From the second use of a stage on, wait for its release: use u
-      // needs the consumers' release number u - 1, of parity (u - 1) mod 2.
+      // From the second use of a stage on, wait for the consumers' release
+      // of the previous use.
       Value reused = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge,
-                                           step, lindex(stages));
+                                           step, cst(lb, stages));
       auto wait = scf::IfOp::create(lb, loc, reused, false);
-      {
-        OpBuilder wb = wait.getThenBodyBuilder();
-        Value use = arith::DivUIOp::create(
-            wb, loc, step, arith::ConstantIndexOp::create(wb, loc, stages));
-        Value parity = arith::CmpIOp::create(
-            wb, loc, arith::CmpIPredicate::eq,
-            arith::RemUIOp::create(wb, loc, use,
-                                   arith::ConstantIndexOp::create(wb, loc, 2)),
-            arith::ConstantIndexOp::create(wb, loc, 0));
-        nvgpu::MBarrierTryWaitParityOp::create(
-            wb, loc, empties, parity,
-            arith::ConstantIndexOp::create(wb, loc, kWaitTicks), stage);
-      }
-      issue(lb, step, stage,
+      OpBuilder wb = wait.getThenBodyBuilder();
+      waitPhase(wb, empty, step, 1);
+      issue(lb, step, arith::RemUIOp::create(lb, loc, step, cst(lb, stages)),
             arith::ConstantIntOp::create(lb, loc, 1, 1).getResult());
     }
     Value consumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           tid, index(kWarpgroupThreads));
+                                           tid, cst(b, kWarpgroupThreads));
     auto consumeIf = scf::IfOp::create(b, loc, consumer, false);
     track(consumeIf);
     {
       OpBuilder cb = consumeIf.getThenBodyBuilder();
       Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
           cb, loc, accumulatorType);
-      auto mainLoop = scf::ForOp::create(
-          cb, loc, arith::ConstantIndexOp::create(cb, loc, 0),
-          arith::ConstantIndexOp::create(cb, loc, plan.steps),
-          arith::ConstantIndexOp::create(cb, loc, 1), ValueRange{zero});
+      scf::ForOp mainLoop = forEachStep(cb, zero);
       OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
-      auto lindex = [&](int64_t v) -> Value {
-        return arith::ConstantIndexOp::create(lb, loc, v);
-      };
       Value step = mainLoop.getInductionVar();
       Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0]);
       // Group step - 1 is complete: release its stage.
       Value released = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge,
-                                             step, lindex(1));
+                                             step, cst(lb, 1));
       auto release = scf::IfOp::create(lb, loc, released, false);
-      {
-        OpBuilder rb = release.getThenBodyBuilder();
-        Value previous = arith::RemUIOp::create(
-            rb, loc,
-            arith::SubIOp::create(rb, loc, step,
-                                  arith::ConstantIndexOp::create(rb, loc, 1)),
-            arith::ConstantIndexOp::create(rb, loc, stages));
-        nvgpu::MBarrierArriveOp::create(
-            rb, loc, nvgpu::MBarrierTokenType::get(ctx), empties, previous);
-      }
+      OpBuilder rb = release.getThenBodyBuilder();
+      Value previous = arith::RemUIOp::create(
+          rb, loc, arith::SubIOp::create(rb, loc, step, cst(rb, 1)),
+          cst(rb, stages));
+      nvgpu::MBarrierArriveOp::create(
+          rb, loc, nvgpu::MBarrierTokenType::get(ctx), empty, previous);
       scf::YieldOp::create(lb, loc, acc);
       cb.setInsertionPointAfter(mainLoop);
       NVVM::WgmmaWaitGroupSyncOp::create(cb, loc, 0);
@@ -609,5 +585,5 @@ WgmmaLowering mlir::smap::lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan) {
   loop.erase();
   plan.accumulator.erase();
   reuseAccumulatorTile(generic);
-  return lowering;
+  return emitted;
 }
