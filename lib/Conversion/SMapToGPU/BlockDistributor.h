@@ -280,6 +280,13 @@ private:
   void buildStridedLoop(OpBuilder &b, Location loc,
                         ArrayRef<int64_t> parallelExtents,
                         function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
+  /// The same loop running `unroll` iterations per trip (a thread's
+  /// iterations i and i + threads, ...; the iteration count must divide by
+  /// threads x unroll): `body` gets every iteration's indices at once.
+  scf::ForOp buildStridedLoop(
+      OpBuilder &b, Location loc, ArrayRef<int64_t> parallelExtents,
+      int64_t unroll,
+      function_ref<void(OpBuilder &, ArrayRef<SmallVector<Value>>)> body);
   LogicalResult distributeLinalg(linalg::LinalgOp op);
   /// `first` and the elementwise ops right after it over the same
   /// iterations that one pass can run (each thread computing the same

@@ -82,20 +82,39 @@ SmallVector<Value> mlir::smap::delinearize(OpBuilder &b, Location loc,
   return indices;
 }
 
-void BlockDistributor::buildStridedLoop(
+scf::ForOp BlockDistributor::buildStridedLoop(
     OpBuilder &b, Location loc, ArrayRef<int64_t> parallelExtents,
-    function_ref<void(OpBuilder &, ArrayRef<Value>)> body) {
+    int64_t unroll,
+    function_ref<void(OpBuilder &, ArrayRef<SmallVector<Value>>)> body) {
   int64_t total = 1;
   for (int64_t extent : parallelExtents)
     total *= extent;
   Value ub = arith::ConstantIndexOp::create(b, loc, total);
-  Value step = arith::ConstantIndexOp::create(b, loc, threads);
-  scf::ForOp::create(
+  Value step = arith::ConstantIndexOp::create(b, loc, threads * unroll);
+  return scf::ForOp::create(
       b, loc, tid, ub, step, ValueRange(),
       [&](OpBuilder &nested, Location, Value linear, ValueRange) {
-        body(nested, delinearize(nested, loc, linear, parallelExtents));
+        SmallVector<SmallVector<Value>> iterations;
+        for (int64_t u = 0; u < unroll; ++u) {
+          Value at = u == 0
+                         ? linear
+                         : arith::AddIOp::create(nested, loc, linear,
+                                                 arith::ConstantIndexOp::create(
+                                                     nested, loc, u * threads));
+          iterations.push_back(delinearize(nested, loc, at, parallelExtents));
+        }
+        body(nested, iterations);
         scf::YieldOp::create(nested, loc);
       });
+}
+
+void BlockDistributor::buildStridedLoop(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> parallelExtents,
+    function_ref<void(OpBuilder &, ArrayRef<Value>)> body) {
+  buildStridedLoop(b, loc, parallelExtents, /*unroll=*/1,
+                   [&](OpBuilder &nested, ArrayRef<SmallVector<Value>> at) {
+                     body(nested, at.front());
+                   });
 }
 
 SmallVector<Value> mlir::smap::applyMap(OpBuilder &b, Location loc,
@@ -859,21 +878,14 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
       return !members.contains(user);
     });
   };
-  Value ub = arith::ConstantIndexOp::create(b, loc, total);
-  Value step = arith::ConstantIndexOp::create(b, loc, threads * unroll);
-  return scf::ForOp::create(
-      b, loc, tid, ub, step, ValueRange(),
-      [&](OpBuilder &tb, Location, Value linear, ValueRange) {
+  return buildStridedLoop(
+      b, loc, extents, unroll,
+      [&](OpBuilder &tb, ArrayRef<SmallVector<Value>> iterations) {
+        // Each iteration's indices in loop order.
         SmallVector<SmallVector<Value>> loopIndices;
-        for (int64_t u = 0; u < unroll; ++u) {
-          Value at = u == 0
-                         ? linear
-                         : arith::AddIOp::create(tb, loc, linear,
-                                                 arith::ConstantIndexOp::create(
-                                                     tb, loc, u * threads));
+        for (ArrayRef<Value> ordered : iterations) {
           SmallVector<Value> indices(numLoops);
-          for (auto [d, index] :
-               llvm::zip(order, delinearize(tb, loc, at, extents)))
+          for (auto [d, index] : llvm::zip(order, ordered))
             indices[d] = index;
           loopIndices.push_back(indices);
         }
@@ -936,7 +948,6 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
             memref::StoreOp::create(tb, loc, current[u][buffer], buffer,
                                     indices);
           }
-        scf::YieldOp::create(tb, loc);
       });
 }
 

@@ -823,15 +823,17 @@ LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
   newBody->getOperations().splice(newBody->end(), oldBody->getOperations(),
                                   oldBody->begin(), std::prev(oldBody->end()));
   loop.getInductionVar().replaceAllUsesWith(newLoop.getInductionVar());
+  // The carried buffers' slots, one after another in `flat`.
+  auto bindCarried = [&](ValueRange flat) {
+    int64_t at = 0;
+    for (Value buffer : carried) {
+      int64_t n = laneSlots(*rowLayoutOf(buffer.getType()));
+      values[buffer] = llvm::to_vector(flat.slice(at, n));
+      at += n;
+    }
+  };
   DenseMap<Value, SmallVector<Value>> before = values;
-  int64_t at = 0;
-  for (Value buffer : carried) {
-    int64_t n = laneSlots(*rowLayoutOf(buffer.getType()));
-    values[buffer] =
-        SmallVector<Value>(newLoop.getRegionIterArgs().slice(at, n).begin(),
-                           newLoop.getRegionIterArgs().slice(at, n).end());
-    at += n;
-  }
+  bindCarried(newLoop.getRegionIterArgs());
   if (failed(lowerBlock(*newBody)))
     return failure();
   OpBuilder end = OpBuilder::atBlockEnd(newBody);
@@ -850,14 +852,7 @@ LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
   // What the step defined stays in it; the carried buffers leave as the
   // loop's results (the others are written again before any read).
   values = std::move(before);
-  at = 0;
-  for (Value buffer : carried) {
-    int64_t n = laneSlots(*rowLayoutOf(buffer.getType()));
-    values[buffer] =
-        SmallVector<Value>(newLoop.getResults().slice(at, n).begin(),
-                           newLoop.getResults().slice(at, n).end());
-    at += n;
-  }
+  bindCarried(newLoop.getResults());
   loop->erase();
   return success();
 }

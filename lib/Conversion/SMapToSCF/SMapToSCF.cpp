@@ -7,6 +7,7 @@
 
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Conversion/Passes.h"
+#include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -356,18 +357,8 @@ static void stageContractionOperands(scf::ForallOp forall) {
                 .getResult(0));
         continue;
       }
-      AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-      auto rounded = linalg::GenericOp::create(
-          b, op.getLoc(), tileType, ValueRange{slice.getResult()},
-          ValueRange{tile}, ArrayRef<AffineMap>{identity, identity},
-          SmallVector<utils::IteratorType>(type.getRank(),
-                                           utils::IteratorType::parallel),
-          [&](OpBuilder &nb, Location loc, ValueRange args) {
-            linalg::YieldOp::create(nb, loc,
-                                    ValueRange{arith::TruncFOp::create(
-                                        nb, loc, nb.getF16Type(), args[0])});
-          });
-      input->set(rounded.getResult(0));
+      input->set(createFloatConversion(b, op.getLoc(), slice.getResult(), tile)
+                     .getResult(0));
       // The payload reads the operand as f16 and extends it.
       Block &payload = op->getRegion(0).front();
       BlockArgument arg = payload.getArgument(input->getOperandNumber());

@@ -28,9 +28,8 @@ SmallVector<Value> mlir::smap::getReadValues(Operation *op) {
 
 SmallVector<Operation *> mlir::smap::getDependenciesToHoist(
     const llvm::SmallSetVector<Operation *, 16> &group) {
-  Operation *first = *llvm::min_element(group, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  Operation *first = *llvm::min_element(
+      group, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   Block *block = first->getBlock();
   llvm::SmallPtrSet<Operation *, 16> hoist;
   SmallVector<Operation *> worklist(group.begin(), group.end());
@@ -57,6 +56,26 @@ static bool isClonedInit(Operation *op) {
   FailureOr<MemberRole> role = getMemberRole(op, unused);
   return succeeded(role) && *role == MemberRole::Init &&
          op->getNumOperands() == 0;
+}
+
+linalg::GenericOp mlir::smap::createFloatConversion(OpBuilder &b, Location loc,
+                                                    Value from, Value into) {
+  auto type = cast<RankedTensorType>(into.getType());
+  Type to = type.getElementType();
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{from}, ValueRange{into},
+      ArrayRef<AffineMap>{identity, identity},
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value converted =
+            to.getIntOrFloatBitWidth() <
+                    args[0].getType().getIntOrFloatBitWidth()
+                ? arith::TruncFOp::create(nb, nl, to, args[0]).getResult()
+                : arith::ExtFOp::create(nb, nl, to, args[0]).getResult();
+        linalg::YieldOp::create(nb, nl, converted);
+      });
 }
 
 GraphOp mlir::smap::outlineIntoGraph(ArrayRef<Operation *> members) {
@@ -100,8 +119,7 @@ GraphOp mlir::smap::outlineIntoGraph(ArrayRef<Operation *> members) {
   SmallVector<Type> resultTypes;
   for (Value v : outputs)
     resultTypes.push_back(v.getType());
-  auto graph =
-      GraphOp::create(builder, loc, resultTypes, inputs.getArrayRef());
+  auto graph = GraphOp::create(builder, loc, resultTypes, inputs.getArrayRef());
   Block &body = graph.getBody().front();
   IRMapping mapping;
   for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))

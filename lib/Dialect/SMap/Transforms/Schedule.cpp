@@ -264,22 +264,10 @@ static void roundTensorCoreCuts(SmallVector<Operation *> &partA,
       if (!roundable || crossing.empty())
         continue;
       auto convert = [&](OpBuilder &b, Value from, Type to) {
-        Location loc = from.getLoc();
-        auto fromType = cast<RankedTensorType>(from.getType());
-        Value empty = tensor::EmptyOp::create(b, loc, fromType.getShape(), to);
-        AffineMap id = b.getMultiDimIdentityMap(fromType.getRank());
-        return linalg::GenericOp::create(
-            b, loc, TypeRange{empty.getType()}, ValueRange{from},
-            ValueRange{empty}, ArrayRef<AffineMap>{id, id},
-            SmallVector<utils::IteratorType>(fromType.getRank(),
-                                             utils::IteratorType::parallel),
-            [&](OpBuilder &nb, Location nl, ValueRange args) {
-              Value c =
-                  to.getIntOrFloatBitWidth() < 32
-                      ? arith::TruncFOp::create(nb, nl, to, args[0]).getResult()
-                      : arith::ExtFOp::create(nb, nl, to, args[0]).getResult();
-              linalg::YieldOp::create(nb, nl, c);
-            });
+        Value into = tensor::EmptyOp::create(
+            b, from.getLoc(), cast<RankedTensorType>(from.getType()).getShape(),
+            to);
+        return createFloatConversion(b, from.getLoc(), from, into);
       };
       OpBuilder b(producer->getContext());
       b.setInsertionPointAfter(producer);

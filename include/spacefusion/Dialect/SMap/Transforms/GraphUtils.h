@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Shared by the passes that form, partition and annotate fusion graphs.
+// Shared by the passes that form, partition and annotate fusion graphs (and
+// the tensor-level op builders the lowerings reuse).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir {
@@ -33,6 +35,12 @@ getDependenciesToHoist(const llvm::SmallSetVector<Operation *, 16> &group);
 /// from outside become inputs, except zero-operand inits (tensor.empty,
 /// constants), which are cloned in; results used outside become outputs.
 GraphOp outlineIntoGraph(ArrayRef<Operation *> members);
+
+/// An elementwise linalg.generic that writes `from` into `into` (a tensor of
+/// the same shape) converted to `into`'s float element type (truncf to a
+/// narrower one, extf to a wider one).
+linalg::GenericOp createFloatConversion(OpBuilder &b, Location loc, Value from,
+                                        Value into);
 
 /// Replaces `graph` by its body; returns the inlined ops in order.
 SmallVector<Operation *> inlineGraph(GraphOp graph);
