@@ -7,6 +7,8 @@
 // RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa spatial=m:128,n:128 temporal=k:64' \
 // RUN:   | FileCheck %s --check-prefix=WGMMA
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=FLASH
+// RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa wgmma=false' \
+// RUN:   | FileCheck %s --check-prefix=FLASH-SYNC
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa async-stages=1' | FileCheck %s --check-prefix=NOASYNC
 // RUN: not spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=spatial=q:64' \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BADDIM
@@ -72,6 +74,35 @@
 // MMA-SAME:      ldmatrix.sync.aligned.m8n8.x4
 // MMA-SAME:      mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
+// On sm_90a the same contractions are wgmma of each warpgroup's 64 rows on
+// those registers: Q K^T reads both tiles through descriptors (K-major),
+// P V takes P from registers and V through a transposed (N-major)
+// descriptor; the staged tiles are 128-byte swizzled by the cp.async copies,
+// whose writes are fenced for the async proxy before the barrier. The
+// accumulators are read only after the group's wait.
+// FLASH:       llvm.func @attention(
+// FLASH-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=120832 wgmma=2 warp-rows=16 register-tiles=9 prefetch=1 cp.async=3"
+// FLASH:       gpu.binary @attention_kernel
+// FLASH-SAME:    fence.proxy.async.shared::cta
+// FLASH-SAME:    cp.async.cg.shared.global
+// FLASH-SAME:    cp.async.commit_group
+// FLASH-SAME:    cp.async.wait_group \091;
+// FLASH-SAME:    fence.proxy.async.shared::cta
+// FLASH-SAME:    bar.sync
+// FLASH-SAME:    wgmma.fence.sync.aligned
+// FLASH-SAME:    wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[{][^}]*[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// FLASH-SAME:    wgmma.commit_group.sync.aligned
+// FLASH-SAME:    wgmma.wait_group.sync.aligned \090;
+// FLASH-SAME:    shfl.sync.bfly.b32
+// FLASH-SAME:    ex2.approx
+// FLASH-SAME:    cvt.rn.f16x2.f32
+// FLASH-SAME:    wgmma.fence.sync.aligned
+// FLASH-SAME:    wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{][^}]*[}]}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// FLASH-SAME:    wgmma.wait_group.sync.aligned \090;
+// FLASH-SAME:    cp.async.wait_group \090;
+// FLASH-NOT:     ldmatrix
+
+// With wgmma=false (any chip before sm_90):
 // f16 attention from unfused linalg: online softmax between two tensor-core
 // contractions, in registers (row fragments): each warp owns 16 query rows,
 // the row max and sum are butterfly shuffles over the four lanes of a row,
@@ -79,25 +110,25 @@
 // A operand of P V, and V is read transposed by ldmatrix. The K / V tiles
 // arrive by a three-stage cp.async pipeline: two steps' groups before the
 // loop, then per step one wait, one barrier and the group two steps ahead.
-// FLASH:       llvm.func @attention(
-// FLASH-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=119808 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=9 prefetch=1 cp.async=3"
-// FLASH:       gpu.binary @attention_kernel
-// FLASH-SAME:    ld.global.v4.b32
-// FLASH-SAME:    cp.async.cg.shared.global
-// FLASH-SAME:    cp.async.commit_group
-// FLASH-SAME:    cp.async.commit_group
-// FLASH-SAME:    cp.async.wait_group \091;
-// FLASH-SAME:    bar.sync
-// FLASH-SAME:    cp.async.cg.shared.global
-// FLASH-SAME:    cp.async.commit_group
-// FLASH-SAME:    ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// FLASH-SAME:    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// FLASH-SAME:    shfl.sync.bfly.b32
-// FLASH-SAME:    ex2.approx
-// FLASH-SAME:    cvt.rn.f16x2.f32
-// FLASH-SAME:    ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-// FLASH-SAME:    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// FLASH-SAME:    cp.async.wait_group \090;
+// FLASH-SYNC:       llvm.func @attention(
+// FLASH-SYNC-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=119808 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=9 prefetch=1 cp.async=3"
+// FLASH-SYNC:       gpu.binary @attention_kernel
+// FLASH-SYNC-SAME:    ld.global.v4.b32
+// FLASH-SYNC-SAME:    cp.async.cg.shared.global
+// FLASH-SYNC-SAME:    cp.async.commit_group
+// FLASH-SYNC-SAME:    cp.async.commit_group
+// FLASH-SYNC-SAME:    cp.async.wait_group \091;
+// FLASH-SYNC-SAME:    bar.sync
+// FLASH-SYNC-SAME:    cp.async.cg.shared.global
+// FLASH-SYNC-SAME:    cp.async.commit_group
+// FLASH-SYNC-SAME:    ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// FLASH-SYNC-SAME:    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// FLASH-SYNC-SAME:    shfl.sync.bfly.b32
+// FLASH-SYNC-SAME:    ex2.approx
+// FLASH-SYNC-SAME:    cvt.rn.f16x2.f32
+// FLASH-SYNC-SAME:    ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// FLASH-SYNC-SAME:    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// FLASH-SYNC-SAME:    cp.async.wait_group \090;
 
 // Attention: the row lowering declines it, the block lowering takes it.
 // REMARK: remark: [Missed] not-a-row-graph | Category:smap:lower-to-gpu | Remark="left for the block lowering: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
@@ -109,6 +140,6 @@
 // BADDIM: error: invalid schedule: schedule slices unknown dim 'q'
 // RAGGED: error: invalid schedule: size 100 of dim 'm' does not divide its extent
 // NOASYNC:     llvm.func @attention(
-// NOASYNC-SAME:  smap.gpu_kernel = "blocks=128 threads=128 smem=46080 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=9 prefetch=1"
+// NOASYNC-SAME:  smap.gpu_kernel = "blocks=128 threads=128 smem=47104 wgmma=2 warp-rows=16 register-tiles=9 prefetch=1"
 // NOASYNC:     gpu.binary @attention_kernel
 // NOASYNC-NOT:   cp.async

@@ -302,7 +302,8 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
     "::mlir::affine::AffineDialect", "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect"
+    "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
 }
 

@@ -35,6 +35,36 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
 /// strides and offsets multiples of `vector`).
 bool isVectorAligned(Value memref, int64_t vector);
 
+/// A staged tile that wgmma reads through matrix descriptors (RowFragments
+/// marks its alloc, the buffer placement its shared-memory view): not the
+/// padded row-major layout of the other tiles but, for a [rows, cols] tile
+/// (cols a multiple of 64 f16), cols / 64 blocks of [rows, 64], each row 128
+/// bytes whose 16-byte chunks are permuted by the 128-byte swizzle
+/// (chunk c of row r at c ^ (r mod 8)); 1024-byte aligned.
+constexpr llvm::StringLiteral kSwizzledTileAttr = "smap.swizzled_tile";
+constexpr int64_t kSwizzleAlignment = 1024;
+
+/// The bytes one copy of a placed buffer of `type` takes: 16-byte aligned,
+/// 1024 for a swizzled tile (each stage keeps the swizzle's alignment).
+inline int64_t stagedBytes(MemRefType type, bool swizzled) {
+  return static_cast<int64_t>(
+      llvm::alignTo(type.getNumElements() *
+                        llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+                    swizzled ? kSwizzleAlignment : 16));
+}
+
+/// The element offset of the 8-element chunk at (`row`, `col`) in a
+/// swizzled tile of `rows` rows.
+Value swizzledOffset(OpBuilder &b, Location loc, Value row, Value col,
+                     int64_t rows);
+
+/// The workgroup-space view of the swizzled tile `value` (a cast of the
+/// view, or a subview of that) points into, or null when it is not one.
+memref::ViewOp swizzledTileView(Value value);
+
+/// `view`'s bytes as a flat f16 buffer (what swizzledOffset indexes).
+Value flatSwizzledTile(OpBuilder &b, Location loc, memref::ViewOp view);
+
 /// How the threads of a block copy one buffer into another of its shape:
 /// chunks of `vector` elements along the innermost dim (16 bytes when both
 /// sides are provably aligned), chunk c of the row-major order by thread
@@ -91,8 +121,22 @@ struct CopyPlan {
                           : Type(VectorType::get({vector}, elementType));
     return arith::TruncFOp::create(b, loc, to, v);
   }
+  /// With a swizzled target, its view and rows: chunks are stored at
+  /// swizzledOffset, and only 16-byte chunks are allowed.
+  bool swizzled() const { return static_cast<bool>(swizzledTileView(target)); }
+  /// Where a chunk of the target goes: the flat tile and its offset for a
+  /// swizzled target, `to` and `indices` otherwise.
+  std::pair<Value, SmallVector<Value>>
+  targetAddress(OpBuilder &b, Location loc, Value to,
+                ArrayRef<Value> indices) const;
   void store(OpBuilder &b, Location loc, Value v, Value to,
              ArrayRef<Value> indices) const {
+    if (swizzledTileView(to)) {
+      auto [flat, offset] = targetAddress(b, loc, to, indices);
+      vector::StoreOp::create(b, loc, v, flat, offset, /*nontemporal=*/false,
+                              llvm::Align(16));
+      return;
+    }
     if (vector == 1) {
       memref::StoreOp::create(b, loc, v, to, indices);
       return;
@@ -182,11 +226,20 @@ struct RowSlabPlan {
   /// 16-row slabs per warp (1 or 2): `rows / (16 slabs)` warps.
   int64_t slabs = 1;
   llvm::DenseSet<Value> promoted;
+  /// With `wgmma` (Hopper), each warpgroup issues the contractions of its
+  /// 64 rows as wgmma on the same registers (one slab per warp), reading
+  /// the `swizzledTiles` (staged operand allocs) through descriptors.
+  bool wgmma = false;
+  SmallVector<Operation *> swizzledTiles;
+  /// Why a Hopper block stays on mma.sync (empty when it does not).
+  std::string whyNotWgmma;
 };
 
 /// Whether the block body `body` (before buffer placement) can run as row
-/// slabs: see RowFragments.cpp. On failure, `why` says what prevents it.
-std::optional<RowSlabPlan> planRowSlabs(Block &body, std::string &why);
+/// slabs: see RowFragments.cpp. With `tryWgmma`, its contractions go to
+/// wgmma when they can. On failure, `why` says what prevents it.
+std::optional<RowSlabPlan> planRowSlabs(Block &body, bool tryWgmma,
+                                        std::string &why);
 
 /// A block that is a GEMM plus an epilogue, for Hopper's wgmma with TMA
 /// loads (Wgmma.cpp): the temporal loop stages A [bm x bk] and B [bk x bn]
@@ -254,6 +307,8 @@ public:
   std::string whyNot;
   /// Contractions run on tensor cores / on CUDA cores.
   unsigned mmaContractions = 0, simtContractions = 0;
+  /// Contractions issued as wgmma on row fragments.
+  unsigned wgmmaContractions = 0;
   /// Tensor-core operands loaded with ldmatrix from shared memory.
   unsigned ldmatrixOperands = 0;
   /// Contractions whose accumulators stay in registers across a loop.

@@ -1157,13 +1157,9 @@ struct BufferPlacement {
 };
 } // namespace
 
-/// The bytes a block buffer takes, 16-byte aligned.
+/// The bytes a block buffer takes (see stagedBytes).
 static int64_t placedBytes(memref::AllocOp alloc) {
-  MemRefType type = alloc.getType();
-  return static_cast<int64_t>(
-      llvm::alignTo(type.getNumElements() *
-                        llvm::divideCeil(type.getElementTypeBitWidth(), 8),
-                    16));
+  return stagedBytes(alloc.getType(), alloc->hasAttr(kSwizzledTileAttr));
 }
 
 /// Gives each static allocation of `launch`'s body a fixed, 16-byte aligned
@@ -1192,24 +1188,35 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
     }
   }
   auto sizeOf = [](memref::AllocOp alloc) { return placedBytes(alloc); };
-  SmallVector<memref::AllocOp> inLoops, outside;
+  // Swizzled tiles first, from a 1024-byte aligned start (their sizes keep
+  // it), then the buffers inside loops, then the rest.
+  SmallVector<memref::AllocOp> swizzled, inLoops, outside;
   for (memref::AllocOp alloc : allocs)
-    (alloc->getParentOp() != launch.getOperation() ? inLoops : outside)
+    (alloc->hasAttr(kSwizzledTileAttr)               ? swizzled
+     : alloc->getParentOp() != launch.getOperation() ? inLoops
+                                                     : outside)
         .push_back(alloc);
-  allocs = llvm::to_vector(llvm::concat<memref::AllocOp>(inLoops, outside));
+  allocs = llvm::to_vector(
+      llvm::concat<memref::AllocOp>(swizzled, inLoops, outside));
   BufferPlacement placement;
-  placement.sharedBytes = reservedShared;
+  // The swizzle follows address bits: the base is rounded up at run time,
+  // within 1024 bytes of slack.
+  if (!swizzled.empty())
+    reservedShared =
+        static_cast<int64_t>(llvm::alignTo(reservedShared, kSwizzleAlignment));
+  placement.sharedBytes =
+      reservedShared + (swizzled.empty() ? 0 : kSwizzleAlignment);
   // As many copies of the staged tiles as shared memory holds with
   // everything else (up to kMaxStages): the cp.async pipeline's depth.
-  int64_t total = reservedShared, stagedBytes = 0;
+  int64_t total = placement.sharedBytes, bytesPerStage = 0;
   for (memref::AllocOp alloc : allocs) {
     total += sizeOf(alloc);
     if (stagedTiles.contains(alloc))
-      stagedBytes += sizeOf(alloc);
+      bytesPerStage += sizeOf(alloc);
   }
-  if (stagedBytes)
+  if (bytesPerStage)
     for (int64_t stages = maxStages; stages > 1; --stages)
-      if (total + (stages - 1) * stagedBytes <= smemLimit) {
+      if (total + (stages - 1) * bytesPerStage <= smemLimit) {
         placement.stages = stages;
         break;
       }
@@ -1219,6 +1226,10 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
   SmallVector<std::pair<memref::AllocOp, bool>> placed; // (alloc, shared)
   for (memref::AllocOp alloc : allocs) {
     bool shared = placement.sharedBytes + placedSize(alloc) <= smemLimit;
+    if (!shared && alloc->hasAttr(kSwizzledTileAttr)) {
+      why = "a tile wgmma reads does not fit in shared memory";
+      return failure();
+    }
     (shared ? placement.sharedBytes : placement.scratchBytes) +=
         placedSize(alloc);
     placed.push_back({alloc, shared});
@@ -1247,6 +1258,22 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
         b, loc, launch.getBlockIds().x,
         arith::ConstantIndexOp::create(b, loc, placement.scratchBytes));
   }
+  Value swizzleBase;
+  if (!swizzled.empty()) {
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, sharedBase);
+    Value align = arith::ConstantIndexOp::create(b, loc, kSwizzleAlignment);
+    swizzleBase = arith::RemUIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, align,
+                              arith::RemUIOp::create(b, loc, address, align)),
+        align);
+    // A multiple of 16 (the base is 16-byte aligned), visibly so for the
+    // vector accesses (isVectorAligned).
+    Value sixteen = arith::ConstantIndexOp::create(b, loc, 16);
+    swizzleBase = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, swizzleBase, sixteen), sixteen);
+  }
   int64_t sharedAt = reservedShared, scratchAt = 0;
   for (auto [alloc, shared] : placed) {
     MemRefType type = alloc.getType();
@@ -1255,10 +1282,14 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
     Value replacement;
     if (shared) {
       Value offset = arith::ConstantIndexOp::create(ab, allocLoc, sharedAt);
+      if (swizzleBase)
+        offset = arith::AddIOp::create(ab, allocLoc, swizzleBase, offset);
       auto sharedType = MemRefType::get(type.getShape(), type.getElementType(),
                                         AffineMap(), workgroup);
-      Value view = memref::ViewOp::create(ab, allocLoc, sharedType, sharedBase,
-                                          offset, ValueRange());
+      auto view = memref::ViewOp::create(ab, allocLoc, sharedType, sharedBase,
+                                         offset, ValueRange());
+      if (alloc->hasAttr(kSwizzledTileAttr))
+        view->setAttr(kSwizzledTileAttr, ab.getUnitAttr());
       // Generic pointers keep every user's type; the PTX backend turns
       // accesses through them back into shared-memory ones where it can see
       // the base.
@@ -1388,7 +1419,29 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   std::optional<RowSlabPlan> rowSlabs;
   if (tensorCores && rowFragments && !wgmmaPlan) {
     std::string whyNotRows;
-    rowSlabs = planRowSlabs(*forall.getBody(), whyNotRows);
+    bool hopper = wgmma && target && target.getName().starts_with("sm_90");
+    rowSlabs = planRowSlabs(*forall.getBody(), hopper, whyNotRows);
+    if (rowSlabs && rowSlabs->wgmma) {
+      // The swizzled tiles take 1024-byte multiples and a 1024-byte slack.
+      int64_t bytes = kSwizzleAlignment;
+      for (Operation *tile : rowSlabs->swizzledTiles)
+        tile->setAttr(kSwizzledTileAttr, UnitAttr::get(forall.getContext()));
+      forall.getBody()->walk([&](memref::AllocOp alloc) {
+        if (!rowSlabs->promoted.contains(alloc.getResult()))
+          bytes += placedBytes(alloc);
+      });
+      if (bytes > smemLimit) {
+        for (Operation *tile : rowSlabs->swizzledTiles)
+          tile->removeAttr(kSwizzledTileAttr);
+        rowSlabs->wgmma = false;
+        rowSlabs->whyNotWgmma = "its swizzled tiles need " +
+                                std::to_string(bytes) +
+                                " bytes of shared memory";
+      }
+    }
+    if (rowSlabs && !rowSlabs->wgmma && !rowSlabs->whyNotWgmma.empty())
+      remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
+          << ("the row tiles stay on mma.sync: " + rowSlabs->whyNotWgmma);
     if (rowSlabs)
       threads = rowSlabs->rows * 2 / rowSlabs->slabs;
     else
@@ -1450,6 +1503,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
               std::to_string(wgmmaPlan->bk) +
               " tma-stages=" + std::to_string(wgmmaPlan->stages) +
               (wgmmaPlan->warpSpecialized ? " producer-warpgroup=1" : "");
+  if (distributor.wgmmaContractions)
+    config += " wgmma=" + std::to_string(distributor.wgmmaContractions);
   if (distributor.mmaContractions)
     config += " mma.sync=" + std::to_string(distributor.mmaContractions);
   if (distributor.ldmatrixOperands)

@@ -42,6 +42,8 @@
 
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -241,7 +243,131 @@ static int64_t peakRegisters(ArrayRef<Operation *> ops, scf::ForOp loop,
   return live.empty() ? 0 : *llvm::max_element(live);
 }
 
-std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body,
+namespace {
+/// How wgmma reads a staged operand tile [rows, cols] (cols contiguous):
+/// K-major when its columns are the contraction's k, MN-major (transposed)
+/// when its rows are.
+struct WgmmaTile {
+  int64_t rows = 0, cols = 0;
+  bool kMajor = true;
+};
+} // namespace
+
+/// The layout of `operand` of `op` as a wgmma tile whose other dim is loop
+/// dim `other` (m for A, n for B), if it is an f16 tile of two non-unit
+/// dims, the last contiguous and a multiple of 64 wide.
+static std::optional<WgmmaTile> wgmmaTileOf(linalg::LinalgOp op,
+                                            OpOperand *operand, unsigned k,
+                                            unsigned other) {
+  auto type = dyn_cast<MemRefType>(operand->get().getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF16() ||
+      !type.isLastDimUnitStride())
+    return std::nullopt;
+  SmallVector<unsigned> nonUnit;
+  for (auto [pos, extent] : llvm::enumerate(type.getShape()))
+    if (extent != 1)
+      nonUnit.push_back(pos);
+  if (nonUnit.size() != 2 || nonUnit[1] != type.getRank() - 1)
+    return std::nullopt;
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  auto rowDim = dyn_cast<AffineDimExpr>(map.getResult(nonUnit[0]));
+  auto colDim = dyn_cast<AffineDimExpr>(map.getResult(nonUnit[1]));
+  if (!rowDim || !colDim)
+    return std::nullopt;
+  WgmmaTile tile;
+  tile.rows = type.getDimSize(nonUnit[0]);
+  tile.cols = type.getDimSize(nonUnit[1]);
+  if (colDim.getPosition() == k && rowDim.getPosition() == other)
+    tile.kMajor = true;
+  else if (colDim.getPosition() == other && rowDim.getPosition() == k)
+    tile.kMajor = false;
+  else
+    return std::nullopt;
+  if (tile.cols % 64)
+    return std::nullopt;
+  return tile;
+}
+
+/// The block buffer a staged wgmma operand is a full view of (zero offsets,
+/// unit strides), whose only other users are copies into it.
+static memref::AllocOp stagedWgmmaAlloc(Value operand) {
+  auto subview = operand.getDefiningOp<memref::SubViewOp>();
+  Value source = subview ? subview.getSource() : operand;
+  auto alloc = source.getDefiningOp<memref::AllocOp>();
+  if (!alloc || !alloc.getType().getLayout().isIdentity())
+    return nullptr;
+  if (subview && (!llvm::all_of(subview.getStaticOffsets(), [](int64_t o) {
+        return o == 0;
+      }) || !llvm::all_of(subview.getStaticStrides(), [](int64_t s) {
+        return s == 1;
+      })))
+    return nullptr;
+  if (subview && !alloc->hasOneUse())
+    return nullptr;
+  for (OpOperand &use : operand.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto copy = dyn_cast<linalg::CopyOp>(user)) {
+      if (copy.getOutputs()[0] != operand ||
+          !isVectorAligned(copy.getInputs()[0], 8) ||
+          !getElementTypeOrSelf(copy.getInputs()[0].getType()).isF16())
+        return nullptr;
+      continue;
+    }
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    std::optional<MmaContraction> mma =
+        linalgOp ? matchMmaContraction(linalgOp) : std::nullopt;
+    if (!mma || (mma->a != &use && mma->b != &use))
+      return nullptr;
+  }
+  return alloc;
+}
+
+/// Whether every contraction of a row-slab block can be a wgmma of its
+/// warpgroup's 64 rows: B (and A unless it is a row tile in registers) a
+/// staged f16 tile wgmma reads through a descriptor. Fills the plan's
+/// swizzled tiles, or says why not.
+static bool planWgmmaRows(ArrayRef<Operation *> ops, RowSlabPlan &plan,
+                          std::string &why) {
+  if (plan.rows % 64) {
+    why = "the block has " + std::to_string(plan.rows) +
+          " rows (wgmma needs a multiple of 64)";
+    return false;
+  }
+  SmallVector<Operation *> tiles;
+  for (Operation *op : ops) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    std::optional<MmaContraction> mma =
+        linalgOp ? matchMmaContraction(linalgOp) : std::nullopt;
+    if (!mma)
+      continue;
+    auto fail = [&](const Twine &reason) {
+      why = ("'" + op->getName().getStringRef() + "' " + reason).str();
+      return false;
+    };
+    if (mma->extentN > 256 || mma->extentK % 16)
+      return fail("has n > 256 or k not a multiple of 16");
+    SmallVector<std::pair<OpOperand *, unsigned>> staged = {{mma->b, mma->n}};
+    if (!plan.promoted.contains(mma->a->get()))
+      staged.push_back({mma->a, mma->m});
+    for (auto [operand, other] : staged) {
+      std::optional<WgmmaTile> tile =
+          wgmmaTileOf(linalgOp, operand, mma->k, other);
+      memref::AllocOp alloc = stagedWgmmaAlloc(operand->get());
+      if (!tile || !alloc)
+        return fail("reads an operand that is not a staged f16 tile with a "
+                    "contiguous dim of a multiple of 64 (wgmma's swizzled "
+                    "layout)");
+      if (operand == mma->a && (!tile->kMajor || tile->rows != plan.rows))
+        return fail("reads A transposed or not over the block's rows");
+      if (!llvm::is_contained(tiles, alloc.getOperation()))
+        tiles.push_back(alloc);
+    }
+  }
+  plan.swizzledTiles = std::move(tiles);
+  return true;
+}
+
+std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
                                                     std::string &why) {
   // The ops of the body and of its temporal loop (at most one).
   SmallVector<Operation *> ops;
@@ -424,6 +550,12 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body,
     why = "nothing to fuse in registers (a single contraction)";
     return std::nullopt;
   }
+  // On Hopper, wgmma with one slab per warp (the warpgroup's 64 rows are
+  // its four warps' slabs, in the same accumulator layout).
+  if (tryWgmma && planWgmmaRows(ops, plan, plan.whyNotWgmma)) {
+    plan.wgmma = true;
+    plan.slabs = 1;
+  }
   return plan;
 }
 
@@ -473,6 +605,10 @@ private:
   LogicalResult lowerFill(linalg::FillOp fill);
   LogicalResult lowerContraction(linalg::LinalgOp op,
                                  const MmaContraction &mma);
+  /// The contraction as wgmma of the warpgroup's 64 rows, k-step by k-step
+  /// on the accumulator slots (plan.wgmma).
+  LogicalResult lowerWgmmaContraction(linalg::LinalgOp op,
+                                      const MmaContraction &mma);
   LogicalResult lowerRowOp(linalg::LinalgOp op);
   LogicalResult lowerLoop(scf::ForOp loop);
 
@@ -574,8 +710,170 @@ LogicalResult RowSlabLowering::lowerFill(linalg::FillOp fill) {
   return success();
 }
 
+/// The 64-bit wgmma matrix descriptor of the swizzled tile whose view is
+/// `view`: start address (bits 0-13, in 16-byte units), leading-dim byte
+/// offset (16-29), stride byte offset (32-45; 1024, eight 128-byte rows),
+/// 128-byte swizzle (62-63).
+static Value wgmmaDescriptor(OpBuilder &b, Location loc, memref::ViewOp view,
+                             int64_t leadingBytes) {
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  Value address = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view));
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, i64(0x3FFFF)), i64(4));
+  uint64_t fields = (uint64_t(leadingBytes >> 4) << 16) |
+                    (uint64_t(kSwizzleAlignment >> 4) << 32) | (1ull << 62);
+  return arith::OrIOp::create(b, loc, start, i64(fields));
+}
+
+/// An inline-asm statement of `values.size()` f32 outputs tied to `values`
+/// after `inputs` ($0.. are the outputs, then the inputs); returns the
+/// outputs.
+static SmallVector<Value> tiedAsm(OpBuilder &b, Location loc,
+                                  StringRef asmString, StringRef inputKinds,
+                                  ValueRange inputs, ArrayRef<Value> values) {
+  int64_t n = values.size();
+  std::string constraints;
+  for (int64_t i = 0; i < n; ++i)
+    constraints += "=f,";
+  constraints += inputKinds.str();
+  for (int64_t i = 0; i < n; ++i)
+    constraints += (constraints.back() == ',' ? "" : ",") + std::to_string(i);
+  SmallVector<Value> operands(inputs);
+  llvm::append_range(operands, values);
+  auto type = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(n, b.getF32Type()));
+  Value result =
+      LLVM::InlineAsmOp::create(b, loc, type, operands, asmString, constraints,
+                                /*has_side_effects=*/true,
+                                /*is_align_stack=*/false,
+                                LLVM::tailcallkind::TailCallKind::None,
+                                /*asm_dialect=*/nullptr,
+                                /*operand_attrs=*/nullptr)
+          .getResult(0);
+  SmallVector<Value> outputs;
+  for (int64_t i = 0; i < n; ++i)
+    outputs.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
+  return outputs;
+}
+
+LogicalResult
+RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
+                                       const MmaContraction &mma) {
+  OpBuilder b(op);
+  ++distributor.wgmmaContractions;
+  Value out = op.getDpsInitOperand(0)->get();
+  // One slab: slot 4 t + 2 i + e is n-tile t's accumulator 2 i + e, which
+  // is also wgmma's register order.
+  SmallVector<Value> acc(valuesOf(b, out));
+  bool aInRegisters = plan.promoted.contains(mma.a->get());
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  // Descriptors of the staged operands at k-step 0; the warpgroup's A rows
+  // start 64 rows (eight 1024-byte row groups) into the tile.
+  std::optional<WgmmaTile> bTile = wgmmaTileOf(op, mma.b, mma.k, mma.n);
+  memref::ViewOp bView = swizzledTileView(mma.b->get());
+  if (!bTile || !bView)
+    return op->emitError("wgmma operand B is not a swizzled tile");
+  Value descB =
+      wgmmaDescriptor(b, loc, bView, bTile->kMajor ? 16 : bTile->rows * 128);
+  std::optional<WgmmaTile> aTile;
+  Value descA;
+  if (!aInRegisters) {
+    aTile = wgmmaTileOf(op, mma.a, mma.k, mma.m);
+    memref::ViewOp aView = swizzledTileView(mma.a->get());
+    if (!aTile || !aView)
+      return op->emitError("wgmma operand A is not a swizzled tile");
+    Value warpgroup = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        arith::DivUIOp::create(b, loc, tid, index(b, 128)));
+    descA = arith::AddIOp::create(
+        b, loc, wgmmaDescriptor(b, loc, aView, 16),
+        arith::MulIOp::create(b, loc, warpgroup, i64(64 * 128 >> 4)));
+  }
+  // The byte offset of k-step k0 in a tile: 32 bytes per step within a
+  // 64-column block of a K-major tile, 16 rows of 128 bytes in an MN-major
+  // one.
+  auto kOffset = [&](const WgmmaTile &tile, int64_t k0) -> int64_t {
+    return tile.kMajor ? (k0 / 64) * tile.rows * 128 + (k0 % 64) * 2 : k0 * 128;
+  };
+  int64_t n = mma.extentN;
+  std::string shape = "m64n" + std::to_string(n) + "k16.f32.f16.f16 ";
+  std::string outputs;
+  for (int64_t i = 0; i < n / 2; ++i)
+    outputs += (i ? ", $" : "{$") + std::to_string(i);
+  outputs += "}";
+  int64_t in = n / 2; // the first input's number
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  // k-step s's A fragment is slots 8 s .. 8 s + 7 of the row tile (the
+  // mma.sync m16n8k16 A layout, per warp, is wgmma's register A), rounded
+  // to f16 and packed in pairs; all of them before the first wgmma, so that
+  // no register write falls between them.
+  SmallVector<Value> aRegisters;
+  if (aInRegisters) {
+    for (Value v : valuesOf(b, mma.a->get()).take_front(mma.extentK / 2))
+      aRegisters.push_back(
+          v.getType().isF16()
+              ? v
+              : arith::TruncFOp::create(b, loc, b.getF16Type(), v).getResult());
+    for (int64_t r = 0; r < mma.extentK / 4; ++r) {
+      Value packed = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()),
+          vector::FromElementsOp::create(
+              b, loc, VectorType::get({2}, b.getF16Type()),
+              ArrayRef<Value>(aRegisters).slice(2 * r, 2)));
+      aRegisters[r] =
+          vector::ExtractOp::create(b, loc, packed, ArrayRef<int64_t>{0});
+    }
+    aRegisters.resize(mma.extentK / 4);
+  }
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16) {
+    Value kB =
+        arith::AddIOp::create(b, loc, descB, i64(kOffset(*bTile, k0) >> 4));
+    std::string asmString = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                            std::to_string(in + (aInRegisters ? 5 : 2)) +
+                            ", 0;\nwgmma.mma_async.sync.aligned." + shape +
+                            outputs + ", ";
+    SmallVector<Value> inputs;
+    std::string kinds;
+    if (aInRegisters) {
+      llvm::append_range(inputs,
+                         ArrayRef<Value>(aRegisters).slice(k0 / 16 * 4, 4));
+      asmString += "{$" + std::to_string(in) + ", $" + std::to_string(in + 1) +
+                   ", $" + std::to_string(in + 2) + ", $" +
+                   std::to_string(in + 3) + "}, $" + std::to_string(in + 4) +
+                   ", p, 1, 1, " + (bTile->kMajor ? "0" : "1") + ";\n}";
+      kinds = "r,r,r,r,l,r";
+    } else {
+      inputs.push_back(
+          arith::AddIOp::create(b, loc, descA, i64(kOffset(*aTile, k0) >> 4)));
+      asmString += "$" + std::to_string(in) + ", $" + std::to_string(in + 1) +
+                   ", p, 1, 1, 0, " + (bTile->kMajor ? "0" : "1") + ";\n}";
+      kinds = "l,l,r";
+    }
+    inputs.push_back(kB);
+    inputs.push_back(one);
+    acc = tiedAsm(b, loc, asmString, kinds, inputs, acc);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  // The results exist only after the wait: redefine them there, so that
+  // nothing reads them earlier.
+  values[out] = tiedAsm(b, loc, "", "", {}, acc);
+  warpCodeSinceBarrier = true;
+  op->erase();
+  return success();
+}
+
 LogicalResult RowSlabLowering::lowerContraction(linalg::LinalgOp op,
                                                 const MmaContraction &mma) {
+  if (plan.wgmma)
+    return lowerWgmmaContraction(op, mma);
   OpBuilder b(op);
   MmaFragmentLoader loader(b, op, mma, lane);
   distributor.ldmatrixOperands += loader.ldmatrixOperands();

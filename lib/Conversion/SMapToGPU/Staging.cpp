@@ -15,6 +15,7 @@
 
 #include "BlockDistributor.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -73,6 +74,82 @@ bool mlir::smap::isVectorAligned(Value memref, int64_t vector) {
   return false;
 }
 
+Value mlir::smap::swizzledOffset(OpBuilder &b, Location loc, Value row,
+                                 Value col, int64_t rows) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // Column block col / 64 of [rows, 64]; in it, chunk (col / 8) mod 8 of
+  // row `row` sits at chunk ((col / 8) mod 8) ^ (row mod 8).
+  Value block = arith::DivUIOp::create(b, loc, col, index(64));
+  Value chunk = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, col, index(8)), index(8));
+  Value swizzled = arith::XOrIOp::create(
+      b, loc, chunk, arith::RemUIOp::create(b, loc, row, index(8)));
+  Value offset = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, block, index(rows * 64)),
+      arith::MulIOp::create(b, loc, row, index(64)));
+  offset = arith::AddIOp::create(
+      b, loc, offset, arith::MulIOp::create(b, loc, swizzled, index(8)));
+  return arith::AddIOp::create(b, loc, offset,
+                               arith::RemUIOp::create(b, loc, col, index(8)));
+}
+
+memref::ViewOp mlir::smap::swizzledTileView(Value value) {
+  if (auto subview = value.getDefiningOp<memref::SubViewOp>())
+    value = subview.getSource();
+  if (auto cast = value.getDefiningOp<memref::MemorySpaceCastOp>())
+    value = cast.getSource();
+  auto view = value.getDefiningOp<memref::ViewOp>();
+  return view && view->hasAttr(kSwizzledTileAttr) ? view : nullptr;
+}
+
+Value mlir::smap::flatSwizzledTile(OpBuilder &b, Location loc,
+                                   memref::ViewOp view) {
+  MemRefType type = view.getType();
+  auto flat = MemRefType::get({type.getNumElements()}, type.getElementType(),
+                              AffineMap(), type.getMemorySpace());
+  return memref::ViewOp::create(b, loc, flat, view.getSource(),
+                                view.getByteShift(), ValueRange());
+}
+
+std::pair<Value, SmallVector<Value>>
+CopyPlan::targetAddress(OpBuilder &b, Location loc, Value to,
+                        ArrayRef<Value> indices) const {
+  memref::ViewOp view = swizzledTileView(to);
+  if (!view)
+    return {to, SmallVector<Value>(indices)};
+  // The tile's rows: every dim but the last (all of extent 1 but one).
+  auto type = cast<MemRefType>(to.getType());
+  Value row = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [index, extent] :
+       llvm::zip(indices.drop_back(), type.getShape().drop_back()))
+    row = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, row,
+                              arith::ConstantIndexOp::create(b, loc, extent)),
+        index);
+  int64_t rows = 1;
+  for (int64_t extent : view.getType().getShape().drop_back())
+    rows *= extent;
+  return {flatSwizzledTile(b, loc, view),
+          {swizzledOffset(b, loc, row, indices.back(), rows)}};
+}
+
+/// Orders the generic-proxy writes of swizzled tiles before the async-proxy
+/// reads of wgmma (each writing thread, before the barrier that publishes
+/// them).
+static void fenceSwizzledWrites(OpBuilder &b, Location loc,
+                                ArrayRef<CopyPlan> plans) {
+  if (llvm::none_of(plans,
+                    [](const CopyPlan &plan) { return plan.swizzled(); }))
+    return;
+  MLIRContext *ctx = b.getContext();
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+}
+
 /// Each thread's chunk indices of `plan` when every thread has the same
 /// small number of chunks (the copy is then straight-line code), else empty.
 static SmallVector<SmallVector<Value>>
@@ -117,6 +194,7 @@ void BlockDistributor::distributeCopy(Operation *op, Value source,
                      indices);
         });
   }
+  fenceSwizzledWrites(b, loc, plan);
   gpu::BarrierOp::create(b, loc);
   op->erase();
 }
@@ -261,10 +339,7 @@ bool BlockDistributor::prefetchAsync(
   Value stage = arith::RemUIOp::create(top, loc, stepIndex, index(top, stages));
   for (memref::ViewOp view : views) {
     MemRefType type = view.getType();
-    int64_t bytes =
-        llvm::alignTo(type.getNumElements() *
-                          llvm::divideCeil(type.getElementTypeBitWidth(), 8),
-                      16);
+    int64_t bytes = stagedBytes(type, view->hasAttr(kSwizzledTileAttr));
     OpBuilder vb(view);
     view.getByteShiftMutable().assign(arith::AddIOp::create(
         vb, loc, view.getByteShift(),
@@ -287,10 +362,12 @@ bool BlockDistributor::prefetchAsync(
       Value source = cloneFromLoop(b, plan.source, loop, sourceMapping);
       Value target = cloneFromLoop(b, plan.target, loop, targetMapping);
       Value shared = workgroupView(b, target);
-      for (ArrayRef<Value> chunk : indices)
+      for (ArrayRef<Value> chunk : indices) {
+        auto [to, at] = plan.targetAddress(b, loc, target, chunk);
         tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-            b, loc, tokenType, shared, chunk, source, chunk,
+            b, loc, tokenType, plan.swizzled() ? to : shared, at, source, chunk,
             b.getIndexAttr(plan.vector), Value(), b.getUnitAttr()));
+      }
     }
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
   };
@@ -308,6 +385,7 @@ bool BlockDistributor::prefetchAsync(
   OpBuilder in(copies.front());
   nvgpu::DeviceAsyncWaitOp::create(in, loc, token,
                                    in.getI32IntegerAttr(stages - 2));
+  fenceSwizzledWrites(in, loc, plans);
   gpu::BarrierOp::create(in, loc);
   issue(in,
         arith::AddIOp::create(in, loc, iv,
@@ -366,6 +444,7 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
     for (auto [v, indices] : llvm::zip(values, at))
       plan.store(pre, loc, v, ends.second, indices);
   }
+  fenceSwizzledWrites(pre, loc, plans);
   gpu::BarrierOp::create(pre, loc);
 
   // In each step, the next step's tiles are loaded into registers first (the
@@ -406,6 +485,7 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
          llvm::zip(plans, chunkIndices, *values, *targets))
       for (auto [v, indices] : llvm::zip(loaded, at))
         plan.store(b, loc, v, target, indices);
+    fenceSwizzledWrites(b, loc, plans);
     gpu::BarrierOp::create(b, loc);
   };
 }

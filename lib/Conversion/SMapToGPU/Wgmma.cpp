@@ -46,9 +46,9 @@ using namespace mlir;
 using namespace mlir::smap;
 
 namespace {
-/// The swizzle width of the shared-memory tiles, and the alignment it needs.
+/// The swizzle width of the shared-memory tiles (kSwizzleAlignment is the
+/// alignment it needs).
 constexpr int64_t kSwizzleBytes = 128;
-constexpr int64_t kSwizzleAlignment = 1024;
 /// The deepest TMA pipeline.
 constexpr int64_t kMaxWgmmaStages = 4;
 /// Rows of one wgmma instruction, and columns of one B chunk (one swizzle

@@ -133,16 +133,32 @@ func.func @gemm(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: m
 
 // -----
 
-// k sliced by 32: half a swizzle row, which the wgmma lowering does not
-// take; the block stays on mma.sync and a remark says why. The same block
-// for sm_80 never tries wgmma.
+// k sliced by 32: half a swizzle row, which the TMA lowering does not
+// take (a remark says why when the row lowering is off). The row lowering
+// keeps the 64 x 32 A tile in registers and issues one wgmma per k-step
+// from them, with B (k x n, n contiguous) through a transposed descriptor.
+// The same block for sm_80 never tries wgmma.
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
 #mn = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_k32
+// CHECK-SAME:    smap.gpu_kernel = "blocks=1 threads=128 smem=13312 wgmma=1 warp-rows=16 register-tiles=2"
 // CHECK-NOT:     nvgpu.warpgroup.mma
-// CHECK:         nvgpu.mma.sync
+// CHECK:         %[[TILE:.*]] = memref.view {{.*}} {smap.swizzled_tile} : {{.*}} to memref<32x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[FLAT:.*]] = memref.view {{.*}} : memref<?xi8, #gpu.address_space<workgroup>> to memref<2048xf16, #gpu.address_space<workgroup>>
+// CHECK:         arith.xori
+// CHECK:         vector.store %{{.*}}, %[[FLAT]][%{{.*}}] {alignment = 16 : i64} : memref<2048xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         nvvm.wgmma.fence.aligned
+// CHECK:         llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;
+// CHECK:         llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;
+// CHECK-NOT:     wgmma.mma_async
+// CHECK:         nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:    llvm.inline_asm has_side_effects "", "=f,
+// CHECK-NOT:     nvgpu.mma.sync
 // CHECK-LABEL: func.func @gemm_sm80
 // CHECK-NOT:     nvgpu.warpgroup.mma
 // CHECK:         nvgpu.mma.sync
@@ -217,7 +233,7 @@ func.func @gemm_sm80(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: 
 #mn = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_small_smem
 // CHECK-NOT:     nvgpu.warpgroup.mma
-// CHECK:         nvgpu.mma.sync
+// CHECK:         wgmma.mma_async.sync.aligned.m64n64k16
 // REMARK:        remark: [Missed] wgmma | Category:smap:distribute-blocks | Remark="the block stays on mma.sync: two TMA stages of 16384 bytes and the accumulator tile (16384 bytes) do not fit in the 30000 bytes of shared memory the block's other buffers leave"
 func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>, %arg2: memref<64x64xf32>) {
   %c0 = arith.constant 0 : index
