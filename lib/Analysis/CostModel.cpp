@@ -156,6 +156,74 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space, TargetAttr target) {
   return std::nullopt;
 }
 
+/// The per-lane registers the row-fragment lowering
+/// (smap-distribute-blocks{row-fragments}) needs to keep every intermediate
+/// of a block in registers, if it can: a tensor-core contraction's result
+/// is a tile of the block's rows (its m dim), and so is every intermediate
+/// (the rows and at most one other dim). Each warp owns 16 rows; a
+/// [rows, C] tile takes C / 2 registers per lane, a row vector 2. Live at
+/// once: the state the temporal loop carries (what reduces along it) and
+/// the two largest of the other tiles (a step's scores and probabilities;
+/// elementwise ops write in place).
+static std::optional<int64_t>
+rowFragmentRegisters(const SpaceMappingGraph &smg,
+                     function_ref<int64_t(unsigned)> blockExtent,
+                     std::optional<unsigned> temporalDim) {
+  std::optional<unsigned> rowDim;
+  for (const Space &space : smg.getSpaces()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+    if (!linalgOp || !runsOnTensorCores(space, blockExtent))
+      continue;
+    SmallVector<unsigned> a = flatDims(smg, linalgOp.getDpsInputs()[0]),
+                          b = flatDims(smg, linalgOp.getDpsInputs()[1]),
+                          out = flatDims(smg, linalgOp->getResult(0));
+    for (unsigned d : out)
+      if (blockExtent(d) > 1 && llvm::is_contained(a, d) &&
+          !llvm::is_contained(b, d))
+        rowDim = d;
+    break;
+  }
+  if (!rowDim)
+    return std::nullopt;
+  int64_t rows = blockExtent(*rowDim);
+  if (rows % 16 || rows > 128)
+    return std::nullopt;
+  int64_t state = 0;
+  SmallVector<int64_t> tiles;
+  for (const Space &space : smg.getSpaces()) {
+    if (space.role == MemberRole::Init)
+      continue;
+    bool carried = temporalDim && llvm::any_of(space.reductions, [&](auto r) {
+                     return r.first == *temporalDim;
+                   });
+    for (Value result : space.op->getResults()) {
+      SmallVector<unsigned> others;
+      bool hasRows = false;
+      for (unsigned d : flatDims(smg, result)) {
+        if (d == *rowDim)
+          hasRows = true;
+        else if (blockExtent(d) > 1)
+          others.push_back(d);
+      }
+      if (!hasRows || others.size() > 1)
+        return std::nullopt;
+      int64_t cost = others.empty() ? 2 : blockExtent(others.front()) / 2;
+      if (carried)
+        state += cost;
+      else
+        tiles.push_back(cost);
+    }
+  }
+  llvm::sort(tiles, std::greater<int64_t>());
+  int64_t registers = state;
+  for (int64_t cost : ArrayRef<int64_t>(tiles).take_front(2))
+    registers += cost;
+  // RowFragments.cpp's budget for the tiles (kRegisterBudget).
+  if (registers > 224)
+    return std::nullopt;
+  return kBaseRegisters + registers;
+}
+
 /// Whether `op` is elementwise.
 static bool isElementwise(Operation *op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
@@ -246,15 +314,23 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   // Footprint of one block at one temporal step: input tiles and
   // intermediates in shared memory, reduction state in registers.
   double smem = 0, state = 0;
+  // With the row-fragment lowering, only the input tiles are in shared
+  // memory: those that move with the temporal step in (at least) two
+  // pipeline stages.
+  double stagedBytes = 0;
   GraphOp graph = smg.getGraph();
   for (BlockArgument arg : graph.getBody().getArguments())
     if (isa<RankedTensorType>(arg.getType()) && !arg.use_empty()) {
-      smem += stepBytes(arg);
+      double bytes = stepBytes(arg);
       // 16-bit tiles are staged with rows padded by 16 bytes (see
       // smap-lower-to-loops{blocks-as-forall}).
       SmallVector<unsigned> argDims = flatDims(smg, arg);
       if (!cpu && elementBytes(arg) == 2 && !argDims.empty())
-        smem += 16 * stepBytes(arg) / (2 * blockExtent(argDims.back()));
+        bytes += 16 * stepBytes(arg) / (2 * blockExtent(argDims.back()));
+      smem += bytes;
+      bool moves = candidate.temporalDim &&
+                   llvm::is_contained(argDims, *candidate.temporalDim);
+      stagedBytes += moves ? 2 * bytes : bytes;
     }
   for (const Space &space : smg.getSpaces()) {
     if (space.role == MemberRole::Init)
@@ -276,6 +352,16 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     est.regsPerThread =
         kBaseRegisters +
         llvm::divideCeil(static_cast<int64_t>(state / 4), candidate.threads);
+  }
+  // Intermediates in registers as row fragments (16 rows per warp): shared
+  // memory holds the staged input tiles only.
+  std::optional<int64_t> fragmentRegisters =
+      cpu || wgmmaSpace
+          ? std::nullopt
+          : rowFragmentRegisters(smg, blockExtent, candidate.temporalDim);
+  if (fragmentRegisters) {
+    smem = stagedBytes;
+    est.regsPerThread = *fragmentRegisters;
   }
   if (wgmmaSpace) {
     // Wgmma.cpp: at least two TMA stages of the A and B tiles, 1024-byte

@@ -81,12 +81,12 @@
 // whose writes are fenced for the async proxy before the barrier. The
 // accumulators are read only after the group's wait.
 // FLASH:       llvm.func @attention(
-// FLASH-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=120832 wgmma=2 warp-rows=16 register-tiles=9 prefetch=1 cp.async=3"
+// FLASH-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=83968 wgmma=2 warp-rows=16 register-tiles=9 prefetch=1 cp.async=2"
 // FLASH:       gpu.binary @attention_kernel
 // FLASH-SAME:    fence.proxy.async.shared::cta
 // FLASH-SAME:    cp.async.cg.shared.global
 // FLASH-SAME:    cp.async.commit_group
-// FLASH-SAME:    cp.async.wait_group \091;
+// FLASH-SAME:    cp.async.wait_group \090;
 // FLASH-SAME:    fence.proxy.async.shared::cta
 // FLASH-SAME:    bar.sync
 // FLASH-SAME:    wgmma.fence.sync.aligned
@@ -108,16 +108,16 @@
 // the row max and sum are butterfly shuffles over the four lanes of a row,
 // exp is the hardware ex2, the probabilities are packed to f16 pairs as the
 // A operand of P V, and V is read transposed by ldmatrix. The K / V tiles
-// arrive by a three-stage cp.async pipeline: two steps' groups before the
-// loop, then per step one wait, one barrier and the group two steps ahead.
+// arrive by a two-stage cp.async pipeline (a third stage would leave room
+// for one block per SM instead of two): one step's group before the loop,
+// then per step one wait, one barrier and the group one step ahead.
 // FLASH-SYNC:       llvm.func @attention(
-// FLASH-SYNC-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=119808 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=9 prefetch=1 cp.async=3"
+// FLASH-SYNC-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=82944 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=9 prefetch=1 cp.async=2"
 // FLASH-SYNC:       gpu.binary @attention_kernel
 // FLASH-SYNC-SAME:    ld.global.v4.b32
 // FLASH-SYNC-SAME:    cp.async.cg.shared.global
 // FLASH-SYNC-SAME:    cp.async.commit_group
-// FLASH-SYNC-SAME:    cp.async.commit_group
-// FLASH-SYNC-SAME:    cp.async.wait_group \091;
+// FLASH-SYNC-SAME:    cp.async.wait_group \090;
 // FLASH-SYNC-SAME:    bar.sync
 // FLASH-SYNC-SAME:    cp.async.cg.shared.global
 // FLASH-SYNC-SAME:    cp.async.commit_group

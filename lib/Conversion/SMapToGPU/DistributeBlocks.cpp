@@ -1214,9 +1214,19 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
     if (stagedTiles.contains(alloc))
       bytesPerStage += sizeOf(alloc);
   }
+  // Deeper pipelines only while they keep two blocks per SM where two
+  // stages would (another block hides latency better than a third stage:
+  // attention with 128-wide K / V tiles runs 1.15-1.4x faster on two stages
+  // than on three, bench/results/attention-v19-variants.md). An SM has the
+  // block limit plus the 1 KB each block reserves.
+  auto residentBlocks = [&](int64_t stages) {
+    int64_t bytes = total + (stages - 1) * bytesPerStage;
+    return bytes > smemLimit ? 0 : (smemLimit + 1024) / (bytes + 1024);
+  };
   if (bytesPerStage)
     for (int64_t stages = maxStages; stages > 1; --stages)
-      if (total + (stages - 1) * bytesPerStage <= smemLimit) {
+      if (residentBlocks(stages) >=
+          std::max<int64_t>(1, std::min<int64_t>(2, residentBlocks(2)))) {
         placement.stages = stages;
         break;
       }
