@@ -44,6 +44,11 @@ VERSIONS = [
     ("v18-fused-epilogue", "consecutive elementwise ops of a block (a GEMM's bias, activation and rounding) in "
                            "one thread-strided pass, 4 iterations per trip with the loads first, values in "
                            "registers between them"),
+    ("v19-wgmma-attention", "row fragments on Hopper wgmma: each warpgroup issues its 64 rows' contractions as "
+                            "wgmma on the accumulator registers (Q K^T through two swizzled-tile descriptors, "
+                            "P V with P from registers, V through a transposed descriptor), cp.async copies "
+                            "write the 128-byte swizzle; the cost model keeps row tiles in registers and picks "
+                            "128-wide K / V steps, on two cp.async stages (two blocks per SM)"),
 ]
 
 

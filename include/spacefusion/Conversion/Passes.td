@@ -220,7 +220,13 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       rounded to f16), elementwise ops run per register, column reductions
       combine the four lanes of a row with xor shuffles, and the temporal
       loop carries them as iter_args; otherwise a missed `row-fragments`
-      remark says why;
+      remark says why. On sm_90 (`wgmma`), one slab per warp and each
+      warpgroup issues its 64 rows' contractions as `wgmma.mma_async` on
+      those registers (`wgmma=N`): operands staged in shared memory are
+      stored in the 128-byte swizzle (`smap.swizzled_tile`) and read
+      through descriptors, an A operand in registers is the row tile
+      rounded to f16; a missed `wgmma` remark says why a block stays on
+      mma.sync;
     * in a temporal loop, tiles staged from global memory at offsets that
       move with the step arrive by a cp.async pipeline (`cp.async=S`): S
       copies of each staged buffer (up to `async-stages`, as many as shared
@@ -242,8 +248,9 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     `gpu.dealloc`) and copy (`gpu.memcpy`); any other op left outside the
     fusion graphs is an error naming it. The function gets
     `llvm.emit_c_interface` and `smap.gpu_kernel = "blocks=B threads=T
-    smem=S [scratch=X] [wgmma=MxNxK tma-stages=S] [mma.sync=N ldmatrix=L
-    warp-rows=W register-tiles=T register-acc=R prefetch=P cp.async=S]
+    smem=S [scratch=X] [wgmma=MxNxK tma-stages=S] [wgmma=N] [mma.sync=N
+    ldmatrix=L warp-rows=W register-tiles=T register-acc=R prefetch=P
+    cp.async=S]
     [fma=F]"`;
     each launch gets a `distribute-blocks` remark.
 
@@ -287,7 +294,9 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "f16/bf16 matrices in global memory and accumulates into a zeroed "
            "block buffer) on Hopper's wgmma: TMA loads into 128-byte swizzled "
            "stages completing on mbarriers, one warpgroup issuing "
-           "nvgpu.warpgroup.mma with one group in flight">,
+           "nvgpu.warpgroup.mma with one group in flight; and row-fragment "
+           "blocks (attention) on wgmma issued by each warpgroup on its "
+           "rows' registers">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
            "In a wgmma block, a second warpgroup issues the TMA loads (one "
            "thread, waiting for each stage's release on an mbarrier) while "

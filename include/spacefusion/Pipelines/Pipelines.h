@@ -112,7 +112,8 @@ struct GPULoweringPipelineOptions
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
       llvm::cl::desc("On sm_90 targets, run GEMM blocks on wgmma with TMA "
-                     "loads (see smap-distribute-blocks)"),
+                     "loads and row-fragment blocks (attention) on wgmma "
+                     "from registers (see smap-distribute-blocks)"),
       llvm::cl::init(true)};
   PassOptions::ListOption<std::string> spatial{
       *this, "spatial",
