@@ -9,6 +9,8 @@
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=FLASH
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa wgmma=false' \
 // RUN:   | FileCheck %s --check-prefix=FLASH-SYNC
+// RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa spatial=b:1,h:1,m:32 temporal=l:64' \
+// RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS32
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa async-stages=1' | FileCheck %s --check-prefix=NOASYNC
 // RUN: not spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=spatial=q:64' \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BADDIM
@@ -101,6 +103,12 @@
 // FLASH-SAME:    wgmma.wait_group.sync.aligned \090;
 // FLASH-SAME:    cp.async.wait_group \090;
 // FLASH-NOT:     ldmatrix
+
+// Blocks of 32 query rows (one warp with two slabs) cannot be split into
+// warpgroups of 64 rows: the block stays on mma.sync, and says why once.
+// ROWS32:     remark: [Missed] wgmma | Category:smap:distribute-blocks | Remark="the row tiles stay on mma.sync: the block has 32 rows (wgmma needs a multiple of 64)"
+// ROWS32-NOT: [Missed] wgmma
+// ROWS32:     Remark="lowered to one kernel: blocks=256 threads=32 smem=59904 mma.sync=2 ldmatrix=3 warp-rows=32
 
 // With wgmma=false (any chip before sm_90):
 // f16 attention from unfused linalg: online softmax between two tensor-core

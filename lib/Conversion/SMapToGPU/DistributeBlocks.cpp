@@ -1401,9 +1401,12 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     smemLimit = target.getSmemPerBlock();
   // A GEMM block on Hopper: TMA loads and wgmma, one warpgroup.
   std::optional<WgmmaPlan> wgmmaPlan;
+  // Why the GEMM lowering declines the block: reported unless the row
+  // lowering runs it on wgmma after all.
+  std::string whyNotWgmma;
   if (tensorCores && wgmma && target && target.getName().starts_with("sm_90")) {
-    std::string whyNotWgmma;
-    wgmmaPlan = planWgmma(*forall.getBody(), whyNotWgmma);
+    std::string why;
+    wgmmaPlan = planWgmma(*forall.getBody(), why);
     if (wgmmaPlan) {
       // Shared memory left by the block's other buffers.
       int64_t budget = smemLimit;
@@ -1412,15 +1415,14 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
             !wgmmaPlan->loop->isAncestor(alloc))
           budget -= placedBytes(alloc);
       });
-      if (!sizeWgmmaStages(*wgmmaPlan, budget, asyncStages, whyNotWgmma))
+      if (!sizeWgmmaStages(*wgmmaPlan, budget, asyncStages, why))
         wgmmaPlan.reset();
     }
     if (wgmmaPlan) {
       wgmmaPlan->warpSpecialized = warpSpecialize;
       threads = wgmmaPlan->threads();
-    } else if (!whyNotWgmma.empty()) {
-      remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
-          << ("the block stays on mma.sync: " + whyNotWgmma);
+    } else if (!why.empty()) {
+      whyNotWgmma = "the block stays on mma.sync: " + why;
     }
   }
 
@@ -1450,14 +1452,16 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
       }
     }
     if (rowSlabs && !rowSlabs->wgmma && !rowSlabs->whyNotWgmma.empty())
-      remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
-          << ("the row tiles stay on mma.sync: " + rowSlabs->whyNotWgmma);
+      whyNotWgmma = "the row tiles stay on mma.sync: " + rowSlabs->whyNotWgmma;
     if (rowSlabs)
       threads = rowSlabs->rows * 2 / rowSlabs->slabs;
     else
       remark::missed(loc, remarkOpts("distribute-blocks", "row-fragments"))
           << ("row tiles stay in shared memory: " + whyNotRows);
   }
+  if (!wgmmaPlan && !(rowSlabs && rowSlabs->wgmma) && !whyNotWgmma.empty())
+    remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
+        << whyNotWgmma;
   OpBuilder b(forall);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value grid = arith::ConstantIndexOp::create(b, loc, blocks);
