@@ -26,11 +26,13 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -89,6 +91,25 @@ std::atomic<bool> useExternalStream{false};
 std::atomic<int> lastError{0};
 std::mutex messageMutex;
 std::string lastMessage;
+
+/// With SPACEFUSION_RUNTIME_TRACE set, each entry point compiled code calls
+/// reports its host time on stderr: where a call's host time goes when the
+/// device waits for it.
+struct TraceScope {
+  explicit TraceScope(const char *name)
+      : name(name), start(std::chrono::steady_clock::now()) {}
+  ~TraceScope() {
+    static const bool tracing = std::getenv("SPACEFUSION_RUNTIME_TRACE");
+    if (!tracing)
+      return;
+    double us = std::chrono::duration<double, std::micro>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    std::fprintf(stderr, "spacefusion-runtime: %s %.1f us\n", name, us);
+  }
+  const char *name;
+  std::chrono::steady_clock::time_point start;
+};
 
 void recordError(int code, const std::string &message) {
   std::lock_guard<std::mutex> lock(messageMutex);
@@ -306,6 +327,7 @@ extern "C" void mgpuModuleUnload(CUmodule module) {
 }
 
 extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
+  TraceScope trace("mgpuModuleGetFunction");
   CUfunction function = nullptr;
   if (!module) {
     recordError(-1, std::string("looking up kernel '") + name +
@@ -324,6 +346,7 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                  intptr_t blockZ, int32_t smem, CUstream stream,
                                  void **params, void **extra,
                                  size_t /*paramsCount*/) {
+  TraceScope trace("mgpuLaunchKernel");
   if (!function) {
     recordError(-1, "launching a kernel that was not found");
     return;
@@ -359,6 +382,7 @@ extern "C" void spacefusionRuntimeResetStream(void) {
 }
 
 extern "C" CUstream mgpuStreamCreate() {
+  TraceScope trace("mgpuStreamCreate");
   if (useExternalStream.load())
     return externalStream.load();
   CUstream stream = nullptr;
@@ -368,6 +392,7 @@ extern "C" CUstream mgpuStreamCreate() {
 }
 
 extern "C" void mgpuStreamDestroy(CUstream stream) {
+  TraceScope trace("mgpuStreamDestroy");
   if (useExternalStream.load() && stream == externalStream.load())
     return;
   if (stream && ready())
@@ -375,6 +400,7 @@ extern "C" void mgpuStreamDestroy(CUstream stream) {
 }
 
 extern "C" void mgpuStreamSynchronize(CUstream stream) {
+  TraceScope trace("mgpuStreamSynchronize");
   if (useExternalStream.load() && stream == externalStream.load())
     return; // the caller synchronizes its own stream
   if (ready())
@@ -409,16 +435,57 @@ extern "C" void mgpuEventRecord(CUevent event, CUstream stream) {
     CHECK(driver.cuEventRecord(event, stream));
 }
 
+namespace {
+/// Buffers freed on the caller's stream, kept for the next allocation of the
+/// same size on it (see spacefusionRuntimeReleaseCachedMemory). Reuse needs
+/// no synchronization: the next user is ordered after the last one on that
+/// stream. Bounded: past kMaxCachedBytes a freed buffer goes to the driver.
+struct BufferCache {
+  static constexpr uint64_t kMaxCachedBytes = uint64_t(8) << 30;
+  std::mutex mutex;
+  /// Buffers allocated on the caller's stream: their stream and size.
+  std::unordered_map<CUdeviceptr, std::pair<CUstream, uint64_t>> live;
+  std::multimap<std::pair<CUstream, uint64_t>, CUdeviceptr> idle;
+  uint64_t idleBytes = 0;
+};
+BufferCache bufferCache;
+} // namespace
+
+extern "C" void spacefusionRuntimeReleaseCachedMemory(void) {
+  std::lock_guard<std::mutex> lock(bufferCache.mutex);
+  for (auto &[key, ptr] : bufferCache.idle) {
+    bufferCache.live.erase(ptr);
+    if (ready())
+      CHECK(driver.cuMemFreeAsync(ptr, key.first));
+  }
+  bufferCache.idle.clear();
+  bufferCache.idleBytes = 0;
+}
+
 // Device buffers are stream-ordered (cuMemAllocAsync / cuMemFreeAsync) when
 // a stream is given: they follow the kernels on it without synchronizing the
-// device, and can be captured in a CUDA graph.
+// device, and can be captured in a CUDA graph. On the caller's stream they
+// are cached (BufferCache).
 extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
                               bool isHostShared) {
+  TraceScope trace("mgpuMemAlloc");
   if (!ready())
     return nullptr;
   CUdeviceptr ptr = 0;
   if (sizeBytes == 0)
     return nullptr;
+  bool cached = !isHostShared && useExternalStream.load() &&
+                stream == externalStream.load();
+  if (cached) {
+    std::lock_guard<std::mutex> lock(bufferCache.mutex);
+    auto found = bufferCache.idle.find({stream, sizeBytes});
+    if (found != bufferCache.idle.end()) {
+      ptr = found->second;
+      bufferCache.idle.erase(found);
+      bufferCache.idleBytes -= sizeBytes;
+      return reinterpret_cast<void *>(ptr);
+    }
+  }
   std::string context = "allocating " + std::to_string(sizeBytes) + " bytes";
   bool failedToAllocate =
       isHostShared ? CHECK(driver.cuMemAllocManaged(&ptr, sizeBytes,
@@ -428,10 +495,29 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
                : CHECK(driver.cuMemAlloc(&ptr, sizeBytes), context);
   if (failedToAllocate)
     return nullptr;
+  if (cached) {
+    std::lock_guard<std::mutex> lock(bufferCache.mutex);
+    bufferCache.live[ptr] = {stream, sizeBytes};
+  }
   return reinterpret_cast<void *>(ptr);
 }
 
 extern "C" void mgpuMemFree(void *ptr, CUstream stream) {
+  TraceScope trace("mgpuMemFree");
+  auto device = reinterpret_cast<CUdeviceptr>(ptr);
+  {
+    std::lock_guard<std::mutex> lock(bufferCache.mutex);
+    auto found = bufferCache.live.find(device);
+    if (found != bufferCache.live.end() && found->second.first == stream &&
+        bufferCache.idleBytes + found->second.second <=
+            BufferCache::kMaxCachedBytes) {
+      bufferCache.idle.emplace(found->second, device);
+      bufferCache.idleBytes += found->second.second;
+      return;
+    }
+    if (found != bufferCache.live.end())
+      bufferCache.live.erase(found);
+  }
   if (ptr && ready())
     stream ? CHECK(driver.cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
                                          stream))
@@ -511,6 +597,7 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
                                int64_t tensorDataType, int64_t interleave,
                                int64_t swizzle, int64_t l2Promotion,
                                int64_t oobFill, void *inputBoxDims) {
+  TraceScope trace("mgpuTensorMapEncodeTiledMemref");
   if (!ready())
     return nullptr;
   if (tensorRank < 1 || tensorRank > 5) {

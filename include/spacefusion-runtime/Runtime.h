@@ -42,6 +42,17 @@ void spacefusionRuntimeSetStream(void *stream);
 /// Back to the default: each call creates its own stream and waits for it.
 void spacefusionRuntimeResetStream(void);
 
+/// Device buffers compiled code allocates and frees on the stream given to
+/// spacefusionRuntimeSetStream (a partitioned graph's intermediates) are
+/// kept for the next allocation of the same size on that stream, as
+/// PyTorch's caching allocator does: the driver's stream-ordered allocation
+/// and release of a large buffer cost the host hundreds of microseconds per
+/// call. This frees them (after the work already on their stream).
+void spacefusionRuntimeReleaseCachedMemory(void);
+
+/// Set SPACEFUSION_RUNTIME_TRACE in the environment to have every runtime
+/// entry point compiled code calls print its host time on stderr.
+
 #ifdef __cplusplus
 }
 #endif
