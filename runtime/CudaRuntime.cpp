@@ -456,7 +456,8 @@ extern "C" void spacefusionRuntimeReleaseCachedMemory(void) {
   for (auto &[key, ptr] : bufferCache.idle) {
     bufferCache.live.erase(ptr);
     if (ready())
-      CHECK(driver.cuMemFreeAsync(ptr, key.first));
+      key.first ? CHECK(driver.cuMemFreeAsync(ptr, key.first))
+                : CHECK(driver.cuMemFree(ptr));
   }
   bufferCache.idle.clear();
   bufferCache.idleBytes = 0;

@@ -285,9 +285,9 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "copies of their buffers, as many as shared memory holds; 1 loads "
            "them one step ahead through registers instead">,
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",
-           "f32 exp and tanh through the fast hardware exp2 (ex2.approx, "
-           "as the row kernels and FlashAttention do; exp(x - c) as ex2 of "
-           "one fma, tanh as 1 - 2 / (exp2(2 x log2 e) + 1))">,
+           "f32 exp and tanh on the hardware's approximate instructions "
+           "(as the row kernels and FlashAttention do; exp(x - c) as "
+           "ex2.approx of one fma, tanh as tanh.approx.f32)">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"true",
            "On sm_90 targets, run a block that is a GEMM plus an epilogue "
            "(the temporal step stages an A [m, k] and a B [k, n] tile of "

@@ -36,6 +36,8 @@
 
 #include "BlockDistributor.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Conversion/Passes.h"
@@ -955,25 +957,16 @@ Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
                                           IRMapping &mapping) const {
   if (auto tanh = dyn_cast<math::TanhOp>(payload);
       tanh && approxMath && tanh.getType().isF32()) {
-    // tanh(x) = 1 - 2 / (exp2(2 log2(e) x) + 1) on ex2.approx: a handful of
-    // instructions instead of libdevice's tanhf (GELU's inner function);
-    // the absolute error stays near f32 rounding, saturating to +-1.
+    // The hardware's tanh (MUFU.TANH, sm_75 and later): one instruction
+    // instead of libdevice's tanhf (GELU's inner function); its relative
+    // error (about 2^-11) is f16's rounding, where a GELU's result goes.
     Location loc = tanh.getLoc();
-    auto flags = arith::FastMathFlagsAttr::get(
-        b.getContext(), tanh.getFastmath() | arith::FastMathFlags::afn);
-    auto constant = [&](double v) -> Value {
-      return arith::ConstantOp::create(
-          b, loc, b.getF32FloatAttr(static_cast<float>(v)));
-    };
-    Value twiceX = arith::MulFOp::create(
-        b, loc, mapping.lookupOrDefault(tanh.getOperand()),
-        constant(2 * M_LOG2E));
-    Value e = math::Exp2Op::create(b, loc, twiceX, flags);
-    Value ratio = arith::DivFOp::create(
-        b, loc, constant(2.0), arith::AddFOp::create(b, loc, e, constant(1.0)),
-        flags);
-    auto result = arith::SubFOp::create(b, loc, constant(1.0), ratio);
-    mapping.map(tanh.getResult(), result.getResult());
+    auto result = LLVM::InlineAsmOp::create(
+        b, loc, b.getF32Type(), mapping.lookupOrDefault(tanh.getOperand()),
+        "tanh.approx.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
+    mapping.map(tanh.getResult(), result.getResult(0));
     return result;
   }
   auto exp = dyn_cast<math::ExpOp>(payload);
@@ -1157,6 +1150,20 @@ struct BufferPlacement {
 };
 } // namespace
 
+/// The blocks of `bytes` shared memory one SM holds: the per-block limit
+/// plus the 1 KB each block reserves, shared.
+static int64_t residentBySharedMemory(int64_t bytes, int64_t smemLimit) {
+  return bytes > smemLimit ? 0 : (smemLimit + 1024) / (bytes + 1024);
+}
+
+/// The share of the SMs' block slots that `blocks` blocks use over their
+/// waves (`resident` blocks per SM).
+static double waveEfficiency(int64_t blocks, int64_t sms, int64_t resident) {
+  int64_t slots = sms * std::max<int64_t>(1, resident);
+  return static_cast<double>(blocks) /
+         static_cast<double>(llvm::divideCeil(blocks, slots) * slots);
+}
+
 /// The bytes a block buffer takes (see stagedBytes).
 static int64_t placedBytes(memref::AllocOp alloc) {
   return stagedBytes(alloc.getType(), alloc->hasAttr(kSwizzledTileAttr));
@@ -1220,8 +1227,8 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
   // than on three, bench/results/attention-v19-variants.md). An SM has the
   // block limit plus the 1 KB each block reserves.
   auto residentBlocks = [&](int64_t stages) {
-    int64_t bytes = total + (stages - 1) * bytesPerStage;
-    return bytes > smemLimit ? 0 : (smemLimit + 1024) / (bytes + 1024);
+    return residentBySharedMemory(total + (stages - 1) * bytesPerStage,
+                                  smemLimit);
   };
   if (bytesPerStage)
     for (int64_t stages = maxStages; stages > 1; --stages)
@@ -1415,8 +1422,37 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
             !wgmmaPlan->loop->isAncestor(alloc))
           budget -= placedBytes(alloc);
       });
-      if (!sizeWgmmaStages(*wgmmaPlan, budget, asyncStages, why))
-        wgmmaPlan.reset();
+      // The deepest pipeline, unless a shallower one fills the blocks'
+      // last wave better (more blocks per SM): 2752 blocks of 128 x 128 run
+      // 5% faster on two stages (three blocks per SM, 6.95 waves) than on
+      // three (two per SM, 10.4 waves), 2048 blocks 4% slower
+      // (bench/results/wgmma-v19-stages.md). One warpgroup's registers
+      // (32 + 128 x 128 / 128 per thread) allow three blocks per SM.
+      std::optional<WgmmaPlan> best;
+      double bestEfficiency = -1;
+      int64_t other = smemLimit - budget;
+      int64_t byRegisters =
+          65536 / (128 * (32 + wgmmaPlan->bm * wgmmaPlan->bn / 128));
+      for (int64_t stages = std::max<int64_t>(2, asyncStages); stages >= 2;
+           --stages) {
+        WgmmaPlan trial = *wgmmaPlan;
+        std::string whyNot;
+        if (!sizeWgmmaStages(trial, budget, stages, whyNot)) {
+          if (!best)
+            why = whyNot;
+          continue;
+        }
+        int64_t resident = std::min(
+            residentBySharedMemory(trial.sharedBytes + other, smemLimit),
+            byRegisters);
+        double efficiency =
+            waveEfficiency(blocks, target.getSmCount(), resident);
+        if (efficiency > bestEfficiency + 1e-6) {
+          best = trial;
+          bestEfficiency = efficiency;
+        }
+      }
+      wgmmaPlan = best;
     }
     if (wgmmaPlan) {
       wgmmaPlan->warpSpecialized = warpSpecialize;

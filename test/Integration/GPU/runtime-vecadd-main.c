@@ -14,6 +14,9 @@ typedef struct {
 
 void _mlir_ciface_vecadd(Memref1D *a, Memref1D *b, Memref1D *c);
 void _mlir_ciface_vecadd_too_much_smem(Memref1D *a);
+/* What compiled host code calls for a buffer of its own. */
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, _Bool isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
 
 static Memref1D wrap(float *data, int64_t n) {
   Memref1D m = {data, data, 0, n, 1};
@@ -41,6 +44,22 @@ int main(void) {
   }
   printf("vecadd: %lld elements, max error %g\n", (long long)n, maxError);
   printf("vecadd: runtime error code %d\n", spacefusionRuntimeGetError());
+
+  /* On the caller's stream, a freed buffer serves the next allocation of
+   * its size; a buffer still in use is never handed out twice. */
+  spacefusionRuntimeSetStream(NULL);
+  void *first = mgpuMemAlloc(64 << 20, NULL, 0);
+  mgpuMemFree(first, NULL);
+  void *again = mgpuMemAlloc(64 << 20, NULL, 0);
+  void *other = mgpuMemAlloc(64 << 20, NULL, 0);
+  printf("buffer cache: freed buffer reused: %s, live buffers distinct: %s\n",
+         first && again == first ? "yes" : "no",
+         other && other != again ? "yes" : "no");
+  mgpuMemFree(again, NULL);
+  mgpuMemFree(other, NULL);
+  spacefusionRuntimeReleaseCachedMemory();
+  spacefusionRuntimeResetStream();
+  printf("buffer cache: runtime error code %d\n", spacefusionRuntimeGetError());
 
   Memref1D small = wrap(a, 1024);
   _mlir_ciface_vecadd_too_much_smem(&small);

@@ -13,6 +13,8 @@
 // CHECK: device found: yes
 // CHECK: vecadd: 1048576 elements, max error 0
 // CHECK: vecadd: runtime error code 0
+// CHECK: buffer cache: freed buffer reused: yes, live buffers distinct: yes
+// CHECK: buffer cache: runtime error code 0
 // CHECK: vecadd_too_much_smem: runtime error: launching kernel 'vecadd_too_much_smem_kernel' with 300000 bytes of dynamic shared memory: cuFuncSetAttribute failed: CUDA_ERROR_INVALID_VALUE (invalid argument)
 
 func.func @vecadd(%a: memref<1048576xf32>, %b: memref<1048576xf32>, %c: memref<1048576xf32>)
