@@ -49,6 +49,10 @@ VERSIONS = [
                             "P V with P from registers, V through a transposed descriptor), cp.async copies "
                             "write the 128-byte swizzle; the cost model keeps row tiles in registers and picks "
                             "128-wide K / V steps, on two cp.async stages (two blocks per SM)"),
+    ("v20-host-buffers", "the runtime keeps buffers freed on the caller's stream for the next call (the "
+                         "driver's stream-ordered free and allocation of a partitioned graph's intermediate "
+                         "had cost 300-470 us of host time per call, more than the kernels); GELU's tanh "
+                         "on tanh.approx.f32; TMA pipeline depth chosen by how the blocks fill their waves"),
 ]
 
 
