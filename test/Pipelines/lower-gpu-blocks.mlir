@@ -9,6 +9,7 @@
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=FLASH
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa wgmma=false' \
 // RUN:   | FileCheck %s --check-prefix=FLASH-SYNC
+// RUN: spacefusion-opt %S/Inputs/attention_kt_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=KT
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa spatial=b:1,h:1,m:32 temporal=l:64' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS32
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa async-stages=1' | FileCheck %s --check-prefix=NOASYNC
@@ -103,6 +104,13 @@
 // FLASH-SAME:    wgmma.wait_group.sync.aligned \090;
 // FLASH-SAME:    cp.async.wait_group \090;
 // FLASH-NOT:     ldmatrix
+
+// K given as [k, l]: the K tile's contiguous dim is the scores' n (l), so
+// Q K^T reads it through a transposed (N-major) descriptor too.
+// KT:          smap.gpu_kernel = "blocks=128 threads=128 smem=81920 wgmma=2 warp-rows=16 register-tiles=9 prefetch=1 cp.async=2"
+// KT:          gpu.binary @attention_kt_kernel
+// KT-SAME:       wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[{][^}]*[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+// KT-SAME:       wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{][^}]*[}]}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 
 // Blocks of 32 query rows (one warp with two slabs) cannot be split into
 // warpgroups of 64 rows: the block stays on mma.sync, and says why once.
