@@ -760,6 +760,27 @@ static SmallVector<Value> tiedAsm(OpBuilder &b, Location loc,
   return outputs;
 }
 
+/// The inline PTX of one m64nNk16 f16 wgmma on tiedAsm's operands: the N / 2
+/// accumulators ($0..), then A (four packed f16x2 registers, or a
+/// descriptor), B's descriptor and 1 (the scale-d predicate's source).
+static std::string wgmmaInstruction(int64_t n, bool aInRegisters,
+                                    bool transposeB) {
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $";
+  int64_t in = n / 2; // the first input's number
+  text += std::to_string(in + (aInRegisters ? 5 : 2)) +
+          ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+          "k16.f32.f16.f16 {";
+  for (int64_t i = 0; i < n / 2; ++i)
+    text += (i ? ", $" : "$") + std::to_string(i);
+  auto operand = [&](int64_t i) { return "$" + std::to_string(in + i); };
+  if (aInRegisters)
+    text += "}, {" + operand(0) + ", " + operand(1) + ", " + operand(2) + ", " +
+            operand(3) + "}, " + operand(4) + ", p, 1, 1, ";
+  else
+    text += "}, " + operand(0) + ", " + operand(1) + ", p, 1, 1, 0, ";
+  return text + (transposeB ? "1" : "0") + ";\n}";
+}
+
 LogicalResult
 RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
                                        const MmaContraction &mma) {
@@ -801,13 +822,8 @@ RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
   auto kOffset = [&](const WgmmaTile &tile, int64_t k0) -> int64_t {
     return tile.kMajor ? (k0 / 64) * tile.rows * 128 + (k0 % 64) * 2 : k0 * 128;
   };
-  int64_t n = mma.extentN;
-  std::string shape = "m64n" + std::to_string(n) + "k16.f32.f16.f16 ";
-  std::string outputs;
-  for (int64_t i = 0; i < n / 2; ++i)
-    outputs += (i ? ", $" : "{$") + std::to_string(i);
-  outputs += "}";
-  int64_t in = n / 2; // the first input's number
+  std::string instruction =
+      wgmmaInstruction(mma.extentN, aInRegisters, !bTile->kMajor);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
   // k-step s's A fragment is slots 8 s .. 8 s + 7 of the row tile (the
   // mma.sync m16n8k16 A layout, per warp, is wgmma's register A), rounded
@@ -833,32 +849,18 @@ RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
   }
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16) {
-    Value kB =
-        arith::AddIOp::create(b, loc, descB, i64(kOffset(*bTile, k0) >> 4));
-    std::string asmString = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                            std::to_string(in + (aInRegisters ? 5 : 2)) +
-                            ", 0;\nwgmma.mma_async.sync.aligned." + shape +
-                            outputs + ", ";
     SmallVector<Value> inputs;
-    std::string kinds;
-    if (aInRegisters) {
+    if (aInRegisters)
       llvm::append_range(inputs,
                          ArrayRef<Value>(aRegisters).slice(k0 / 16 * 4, 4));
-      asmString += "{$" + std::to_string(in) + ", $" + std::to_string(in + 1) +
-                   ", $" + std::to_string(in + 2) + ", $" +
-                   std::to_string(in + 3) + "}, $" + std::to_string(in + 4) +
-                   ", p, 1, 1, " + (bTile->kMajor ? "0" : "1") + ";\n}";
-      kinds = "r,r,r,r,l,r";
-    } else {
+    else
       inputs.push_back(
           arith::AddIOp::create(b, loc, descA, i64(kOffset(*aTile, k0) >> 4)));
-      asmString += "$" + std::to_string(in) + ", $" + std::to_string(in + 1) +
-                   ", p, 1, 1, 0, " + (bTile->kMajor ? "0" : "1") + ";\n}";
-      kinds = "l,l,r";
-    }
-    inputs.push_back(kB);
+    inputs.push_back(
+        arith::AddIOp::create(b, loc, descB, i64(kOffset(*bTile, k0) >> 4)));
     inputs.push_back(one);
-    acc = tiedAsm(b, loc, asmString, kinds, inputs, acc);
+    acc = tiedAsm(b, loc, instruction, aInRegisters ? "r,r,r,r,l,r" : "l,l,r",
+                  inputs, acc);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
