@@ -218,8 +218,7 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
   int64_t registers = state;
   for (int64_t cost : ArrayRef<int64_t>(tiles).take_front(2))
     registers += cost;
-  // RowFragments.cpp's budget for the tiles (kRegisterBudget).
-  if (registers > 224)
+  if (registers > kRowFragmentRegisterBudget)
     return std::nullopt;
   return kBaseRegisters + registers;
 }
@@ -253,6 +252,17 @@ static bool writesInPlace(Operation *op,
 
 bool mlir::smap::fitsMmaSyncTile(int64_t m, int64_t n, int64_t k) {
   return m % 16 == 0 && n % 8 == 0 && k % 16 == 0;
+}
+
+int64_t mlir::smap::wgmmaRegistersPerThread(int64_t bm, int64_t bn) {
+  return kBaseRegisters + bm * bn / 128;
+}
+
+double mlir::smap::waveUtilization(int64_t blocks, int64_t sms,
+                                   int64_t resident) {
+  int64_t slots = sms * std::max<int64_t>(1, resident);
+  return static_cast<double>(blocks) /
+         static_cast<double>(llvm::divideCeil(blocks, slots) * slots);
 }
 
 bool mlir::smap::fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel,
@@ -384,7 +394,7 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
         if (!yielded.contains(r))
           smem += stepBytes(r);
     }
-    est.regsPerThread = kBaseRegisters + bm * bn / 128;
+    est.regsPerThread = wgmmaRegistersPerThread(bm, bn);
   }
   est.smemBytes = static_cast<int64_t>(smem);
 
@@ -463,11 +473,9 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
         std::max<int64_t>(1, est.regsPerThread * candidate.threads);
     resident = std::clamp<int64_t>(std::min(bySmem, byRegs), 1, 32);
   }
-  int64_t concurrent = target.getSmCount() * resident;
-  int64_t waves = llvm::divideCeil(est.blocks, concurrent);
-  double utilization =
-      static_cast<double>(est.blocks) / static_cast<double>(waves * concurrent);
-  est.seconds = seconds / utilization;
+  int64_t waves = llvm::divideCeil(est.blocks, target.getSmCount() * resident);
+  est.seconds =
+      seconds / waveUtilization(est.blocks, target.getSmCount(), resident);
   if (candidate.temporalDim) {
     int64_t steps = llvm::divideCeil(dims[*candidate.temporalDim].extent,
                                      candidate.sliceSize);

@@ -69,6 +69,19 @@ bool fitsWgmmaTile(int64_t m, int64_t n, int64_t k);
 /// reduced extent fits it, with either parallel dim as the rows.
 bool fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel, int64_t reduced);
 
+/// The most per-lane registers the row-fragment lowering gives a block's
+/// row tiles (smap-distribute-blocks{row-fragments}); the cost model prices
+/// a block as row fragments only within it.
+constexpr int64_t kRowFragmentRegisterBudget = 224;
+
+/// Registers per thread of a wgmma GEMM block with a bm x bn tile: one
+/// warpgroup's f32 accumulators (bm bn / 128 per thread) and the rest.
+int64_t wgmmaRegistersPerThread(int64_t bm, int64_t bn);
+
+/// The share of the SMs' block slots (`resident` blocks per SM) that
+/// `blocks` blocks keep busy over their waves.
+double waveUtilization(int64_t blocks, int64_t sms, int64_t resident);
+
 /// A lower bound on the graph's time on `target`: its FLOPs at the peak
 /// rates (tensor cores for contractions reading 16-bit floats) or its
 /// inputs and outputs moved once at the peak bandwidth, whichever is longer.

@@ -1156,14 +1156,6 @@ static int64_t residentBySharedMemory(int64_t bytes, int64_t smemLimit) {
   return bytes > smemLimit ? 0 : (smemLimit + 1024) / (bytes + 1024);
 }
 
-/// The share of the SMs' block slots that `blocks` blocks use over their
-/// waves (`resident` blocks per SM).
-static double waveEfficiency(int64_t blocks, int64_t sms, int64_t resident) {
-  int64_t slots = sms * std::max<int64_t>(1, resident);
-  return static_cast<double>(blocks) /
-         static_cast<double>(llvm::divideCeil(blocks, slots) * slots);
-}
-
 /// The bytes a block buffer takes (see stagedBytes).
 static int64_t placedBytes(memref::AllocOp alloc) {
   return stagedBytes(alloc.getType(), alloc->hasAttr(kSwizzledTileAttr));
@@ -1426,13 +1418,15 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
       // last wave better (more blocks per SM): 2752 blocks of 128 x 128 run
       // 5% faster on two stages (three blocks per SM, 6.95 waves) than on
       // three (two per SM, 10.4 waves), 2048 blocks 4% slower
-      // (bench/results/wgmma-v19-stages.md). One warpgroup's registers
-      // (32 + 128 x 128 / 128 per thread) allow three blocks per SM.
+      // (bench/results/wgmma-v19-stages.md).
+      wgmmaPlan->warpSpecialized = warpSpecialize;
       std::optional<WgmmaPlan> best;
-      double bestEfficiency = -1;
+      double bestUtilization = -1;
       int64_t other = smemLimit - budget;
       int64_t byRegisters =
-          65536 / (128 * (32 + wgmmaPlan->bm * wgmmaPlan->bn / 128));
+          target.getRegsPerSm() /
+          (wgmmaPlan->threads() *
+           wgmmaRegistersPerThread(wgmmaPlan->bm, wgmmaPlan->bn));
       for (int64_t stages = std::max<int64_t>(2, asyncStages); stages >= 2;
            --stages) {
         WgmmaPlan trial = *wgmmaPlan;
@@ -1445,17 +1439,16 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
         int64_t resident = std::min(
             residentBySharedMemory(trial.sharedBytes + other, smemLimit),
             byRegisters);
-        double efficiency =
-            waveEfficiency(blocks, target.getSmCount(), resident);
-        if (efficiency > bestEfficiency + 1e-6) {
+        double utilization =
+            waveUtilization(blocks, target.getSmCount(), resident);
+        if (utilization > bestUtilization + 1e-6) {
           best = trial;
-          bestEfficiency = efficiency;
+          bestUtilization = utilization;
         }
       }
       wgmmaPlan = best;
     }
     if (wgmmaPlan) {
-      wgmmaPlan->warpSpecialized = warpSpecialize;
       threads = wgmmaPlan->threads();
     } else if (!why.empty()) {
       whyNotWgmma = "the block stays on mma.sync: " + why;

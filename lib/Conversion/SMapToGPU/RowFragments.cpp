@@ -40,6 +40,7 @@
 
 #include "BlockDistributor.h"
 
+#include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -49,8 +50,6 @@
 using namespace mlir;
 using namespace mlir::smap;
 
-/// The most per-lane registers the promoted buffers may take together.
-static constexpr int64_t kRegisterBudget = 224;
 /// The most rows one block may have (16 or 32 per warp).
 static constexpr int64_t kMaxRows = 128;
 
@@ -442,15 +441,16 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
   // Two slabs per warp when the registers allow: each B fragment then feeds
   // two mma.sync (FlashAttention-2's 32 rows per warp), halving what a warp
   // reads from shared memory per instruction.
-  plan.slabs = plan.rows % 32 == 0 && peakRegisters(ops, loop, plan.promoted,
-                                                    2) <= kRegisterBudget
-                   ? 2
-                   : 1;
+  plan.slabs =
+      plan.rows % 32 == 0 && peakRegisters(ops, loop, plan.promoted, 2) <=
+                                 kRowFragmentRegisterBudget
+          ? 2
+          : 1;
   int64_t registers = peakRegisters(ops, loop, plan.promoted, plan.slabs);
-  if (registers > kRegisterBudget) {
+  if (registers > kRowFragmentRegisterBudget) {
     why = "the row tiles need " + std::to_string(registers) +
-          " registers per lane (at most " + std::to_string(kRegisterBudget) +
-          ")";
+          " registers per lane (at most " +
+          std::to_string(kRowFragmentRegisterBudget) + ")";
     return std::nullopt;
   }
 

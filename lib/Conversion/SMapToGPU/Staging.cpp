@@ -363,9 +363,9 @@ bool BlockDistributor::prefetchAsync(
       Value target = cloneFromLoop(b, plan.target, loop, targetMapping);
       Value shared = workgroupView(b, target);
       for (ArrayRef<Value> chunk : indices) {
-        auto [to, at] = plan.targetAddress(b, loc, target, chunk);
+        auto [to, at] = plan.targetAddress(b, loc, shared, chunk);
         tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-            b, loc, tokenType, plan.swizzled() ? to : shared, at, source, chunk,
+            b, loc, tokenType, to, at, source, chunk,
             b.getIndexAttr(plan.vector), Value(), b.getUnitAttr()));
       }
     }
