@@ -6,6 +6,8 @@
 // RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=MMA
 // RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa spatial=m:128,n:128 temporal=k:64' \
 // RUN:   | FileCheck %s --check-prefix=WGMMA
+// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa spatial=m:128,n:128 temporal=k:64 warp-specialize=1' \
+// RUN:   | FileCheck %s --check-prefix=WS
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=FLASH
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa wgmma=false' \
 // RUN:   | FileCheck %s --check-prefix=FLASH-SYNC
@@ -68,6 +70,25 @@
 // WGMMA-SAME:    wgmma.commit_group.sync.aligned
 // WGMMA-SAME:    wgmma.wait_group.sync.aligned \091;
 // WGMMA-SAME:    wgmma.wait_group.sync.aligned \090;
+
+// Warp-specialized, the kernel declares its 384 threads (so that ptxas caps
+// every thread at 168 registers, the count setmaxnreg starts from); the
+// producer warpgroup gives up registers down to 40, the consumers take them
+// up to 232; the consumers meet at named barrier 1 (256 threads) before
+// their accumulators overwrite the stages, return to 168, and only after the
+// block barrier does the producer take its registers back.
+// WS:          llvm.func @gemm(
+// WS-SAME:       smap.gpu_kernel = "blocks=6 threads=384 smem=66560 wgmma=128x128x64 tma-stages=2 consumer-warpgroups=2 producer-warpgroup=1 setmaxnreg=168/40/232"
+// WS:          gpu.binary @gemm_kernel
+// WS-SAME:       .maxntid 384, 1, 1
+// WS-SAME:       setmaxnreg.dec.sync.aligned.u32 \0940;
+// WS-SAME:       cp.async.bulk.tensor.2d
+// WS-SAME:       setmaxnreg.inc.sync.aligned.u32 \09232;
+// WS-SAME:       wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WS-SAME:       bar.sync \091, 256;
+// WS-SAME:       setmaxnreg.dec.sync.aligned.u32 \09168;
+// WS-SAME:       bar.sync \090;
+// WS-SAME:       setmaxnreg.inc.sync.aligned.u32 \09168;
 
 // MMA:         llvm.func @gemm(
 // MMA-SAME:      smap.gpu_kernel = "blocks={{[0-9]+}} threads=256 smem={{[0-9]+}} mma.sync=1 ldmatrix=2"

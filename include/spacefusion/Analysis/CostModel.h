@@ -41,6 +41,10 @@ struct ScheduleEstimate {
   double globalBytes = 0;
   double flops = 0;
   double seconds = 0;
+  /// Whether the block's wgmma tile needs two consumer warpgroups
+  /// (wgmmaConsumerWarpgroups): the search leaves those to schedules a user
+  /// gives, as they measured slower than the one-warpgroup tiles.
+  bool warpSpecialized = false;
   /// Empty when the candidate fits the target; otherwise why not.
   std::string overBudget;
   bool fits() const { return overBudget.empty(); }
@@ -61,9 +65,15 @@ ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
 bool fitsMmaSyncTile(int64_t m, int64_t n, int64_t k);
 
 /// Whether an m x n x k contraction tile (A [m, k], B [k, n]) is one the
-/// Hopper lowering (wgmma, one warpgroup, 128-byte swizzled k) takes:
-/// k = 64 and 64 x {64, 128, 192, 256} or 128 x 128.
+/// Hopper lowering (wgmma, 128-byte swizzled k) takes: k = 64 and
+/// {64, 128} x {64, 128, 192, 256}.
 bool fitsWgmmaTile(int64_t m, int64_t n, int64_t k);
+
+/// The warpgroups that hold a wgmma tile's accumulators: one, except for
+/// the 128-row tiles other than 128 x 128, which one warpgroup's wgmma
+/// cannot hold and which run warp-specialized on two consumer warpgroups
+/// of 64 rows each (smap-distribute-blocks{warp-specialize}).
+int64_t wgmmaConsumerWarpgroups(int64_t bm, int64_t bn);
 
 /// Whether a contraction tile with these non-unit parallel extents and
 /// reduced extent fits it, with either parallel dim as the rows.
@@ -75,7 +85,7 @@ bool fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel, int64_t reduced);
 constexpr int64_t kRowFragmentRegisterBudget = 224;
 
 /// Registers per thread of a wgmma GEMM block with a bm x bn tile: one
-/// warpgroup's f32 accumulators (bm bn / 128 per thread) and the rest.
+/// consumer warpgroup's f32 accumulators and the rest.
 int64_t wgmmaRegistersPerThread(int64_t bm, int64_t bn);
 
 /// The share of the SMs' block slots (`resident` blocks per SM) that

@@ -250,25 +250,44 @@ struct WgmmaPlan {
   linalg::LinalgOp contraction;
   linalg::FillOp fill;
   memref::AllocOp accumulator;
+  /// The buffer of the epilogue's first op when that op can write the
+  /// accumulator tile in place instead (it is then not allocated).
+  memref::AllocOp inPlaceEpilogue;
   linalg::CopyOp copyA, copyB;
   /// The global matrices, and the subview offsets (outermost view last)
   /// that lead from them to the staged tiles.
   Value globalA, globalB;
   SmallVector<SmallVector<OpFoldResult>> offsetsA, offsetsB;
   int64_t bm = 0, bn = 0, bk = 0, steps = 0;
-  /// One warpgroup owns the block tile; with `warpSpecialized`, a second
-  /// one issues the loads.
+  /// One warpgroup owns the block tile; with `warpSpecialized`, one
+  /// consumer warpgroup per 64 rows multiplies and a producer warpgroup
+  /// after them issues the loads.
   bool warpSpecialized = false;
-  int64_t threads() const { return warpSpecialized ? 256 : 128; }
+  int64_t consumers() const { return warpSpecialized ? bm / 64 : 1; }
+  int64_t threads() const {
+    return 128 * (consumers() + (warpSpecialized ? 1 : 0));
+  }
+  /// Register reallocation between the warpgroups (`setmaxnreg`): every
+  /// thread starts at `entryRegisters` (the cap the launch's threads leave),
+  /// the producer drops to `producerRegisters` and the consumers take what
+  /// it frees (`consumerRegisters`); 0 when the block does not reallocate.
+  int64_t entryRegisters = 0, producerRegisters = 0, consumerRegisters = 0;
   /// The TMA pipeline's depth and the dynamic shared memory it takes from
   /// the start (sizeWgmmaStages).
   int64_t stages = 0, sharedBytes = 0;
 };
 
 /// Whether the block body `body` (before buffer placement) is a GEMM block
-/// wgmma can run; on failure, `why` says what prevents it (empty when the
-/// block has no tensor-core contraction at all).
-std::optional<WgmmaPlan> planWgmma(Block &body, std::string &why);
+/// wgmma can run, warp-specialized or not; on failure, `why` says what
+/// prevents it (empty when the block has no tensor-core contraction at all).
+std::optional<WgmmaPlan> planWgmma(Block &body, bool warpSpecialize,
+                                   std::string &why);
+
+/// Splits the registers of a warp-specialized plan's block between its
+/// producer and consumer warpgroups when the launch's cap (`regsPerSm`
+/// over its threads) leaves the consumers short of their accumulators;
+/// leaves the plan as it is otherwise.
+void planRegisterReallocation(WgmmaPlan &plan, int64_t regsPerSm);
 
 /// Sizes the plan's TMA pipeline: at least two stages, up to `maxStages`
 /// (at most four), within `smemBudget` bytes of shared memory, with the

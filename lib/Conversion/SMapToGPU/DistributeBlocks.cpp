@@ -1405,12 +1405,13 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   std::string whyNotWgmma;
   if (tensorCores && wgmma && target && target.getName().starts_with("sm_90")) {
     std::string why;
-    wgmmaPlan = planWgmma(*forall.getBody(), why);
+    wgmmaPlan = planWgmma(*forall.getBody(), warpSpecialize, why);
     if (wgmmaPlan) {
       // Shared memory left by the block's other buffers.
       int64_t budget = smemLimit;
       forall.getBody()->walk([&](memref::AllocOp alloc) {
         if (alloc != wgmmaPlan->accumulator &&
+            alloc != wgmmaPlan->inPlaceEpilogue &&
             !wgmmaPlan->loop->isAncestor(alloc))
           budget -= placedBytes(alloc);
       });
@@ -1419,14 +1420,18 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
       // 5% faster on two stages (three blocks per SM, 6.95 waves) than on
       // three (two per SM, 10.4 waves), 2048 blocks 4% slower
       // (bench/results/wgmma-v19-stages.md).
-      wgmmaPlan->warpSpecialized = warpSpecialize;
+      planRegisterReallocation(*wgmmaPlan, target.getRegsPerSm());
       std::optional<WgmmaPlan> best;
       double bestUtilization = -1;
       int64_t other = smemLimit - budget;
+      // A reallocating block takes every register its threads may have.
       int64_t byRegisters =
           target.getRegsPerSm() /
           (wgmmaPlan->threads() *
-           wgmmaRegistersPerThread(wgmmaPlan->bm, wgmmaPlan->bn));
+           (wgmmaPlan->entryRegisters
+                ? wgmmaPlan->entryRegisters
+                : wgmmaRegistersPerThread(
+                      wgmmaPlan->bm / wgmmaPlan->consumers(), wgmmaPlan->bn)));
       for (int64_t stages = std::max<int64_t>(2, asyncStages); stages >= 2;
            --stages) {
         WgmmaPlan trial = *wgmmaPlan;
@@ -1545,7 +1550,15 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
               std::to_string(wgmmaPlan->bn) + "x" +
               std::to_string(wgmmaPlan->bk) +
               " tma-stages=" + std::to_string(wgmmaPlan->stages) +
-              (wgmmaPlan->warpSpecialized ? " producer-warpgroup=1" : "");
+              (wgmmaPlan->warpSpecialized
+                   ? " consumer-warpgroups=" +
+                         std::to_string(wgmmaPlan->consumers()) +
+                         " producer-warpgroup=1"
+                   : "");
+  if (wgmmaPlan && wgmmaPlan->entryRegisters)
+    config += " setmaxnreg=" + std::to_string(wgmmaPlan->entryRegisters) + "/" +
+              std::to_string(wgmmaPlan->producerRegisters) + "/" +
+              std::to_string(wgmmaPlan->consumerRegisters);
   if (distributor.wgmmaContractions)
     config += " wgmma=" + std::to_string(distributor.wgmmaContractions);
   if (distributor.mmaContractions)

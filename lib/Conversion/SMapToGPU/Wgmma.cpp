@@ -38,6 +38,8 @@
 
 #include "BlockDistributor.h"
 
+#include "spacefusion/Analysis/CostModel.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/IRMapping.h"
@@ -51,13 +53,18 @@ namespace {
 constexpr int64_t kSwizzleBytes = 128;
 /// The deepest TMA pipeline.
 constexpr int64_t kMaxWgmmaStages = 4;
-/// Rows of one wgmma instruction, and columns of one B chunk (one swizzle
-/// row of f16).
-constexpr int64_t kWgmmaRows = 64;
+/// Columns of one B chunk (one swizzle row of f16).
 constexpr int64_t kChunkColumns = 64;
 constexpr int64_t kWarpgroupThreads = 128;
 /// f16 and bf16.
 constexpr int64_t kElementBytes = 2;
+/// What the producer warpgroup keeps of its registers when it gives the
+/// rest to the consumers: its one loading thread needs its loop's indices,
+/// the stage addresses and the TMA coordinates (CUTLASS keeps 40 as well).
+constexpr int64_t kProducerRegisters = 40;
+/// The named barrier (bar.sync id) the consumer warpgroups meet at before
+/// their accumulators overwrite the stages; 0 is the whole block's.
+constexpr int64_t kConsumerBarrier = 1;
 /// The suspend-time hint of an mbarrier wait, in nanoseconds.
 constexpr int64_t kWaitTicks = 10000000;
 } // namespace
@@ -103,7 +110,33 @@ static bool isTmaSource(MemRefType type) {
          (type.getMemorySpace() == nullptr);
 }
 
-std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
+/// The epilogue's first op usually maps the accumulator tile elementwise
+/// into a new block buffer (adding a bias): when that op is the tile's last
+/// reader, it can write the tile in place instead, and the buffer (as large
+/// as the tile) is not allocated: two blocks then fit in an SM's shared
+/// memory. Returns that buffer, or null.
+static memref::AllocOp inPlaceEpilogueBuffer(Value tile) {
+  Operation *lastReader = nullptr;
+  for (Operation *user : tile.getUsers())
+    if (!lastReader || lastReader->isBeforeInBlock(user))
+      lastReader = user;
+  auto op = dyn_cast_or_null<linalg::LinalgOp>(lastReader);
+  if (!op || op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1)
+    return nullptr;
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto alloc = init->get().getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc.getType() != tile.getType() ||
+      alloc->getBlock() != op->getBlock() ||
+      !op.getMatchingIndexingMap(init).isIdentity())
+    return nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (input->get() == tile && op.getMatchingIndexingMap(input).isIdentity())
+      return alloc;
+  return nullptr;
+}
+
+std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
+                                               std::string &why) {
   Operation *block = body.getParentOp();
   // Blocks without a tensor-core contraction are not GEMM blocks: nothing
   // to explain.
@@ -116,6 +149,7 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
   if (!anyContraction)
     return std::nullopt;
   WgmmaPlan plan;
+  plan.warpSpecialized = warpSpecialize;
   for (Operation &op : body) {
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop)
@@ -185,15 +219,17 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
   plan.bm = mma->extentM;
   plan.bn = mma->extentN;
   plan.bk = mma->extentK;
+  // One warpgroup takes 64 x {64..256} or 128 x 128; the other 128-row
+  // tiles take one consumer warpgroup per 64 rows, warp-specialized.
   if (plan.bk != kSwizzleBytes / 2 ||
-      !((plan.bm == kWgmmaRows && plan.bn % kChunkColumns == 0 &&
-         plan.bn <= 256) ||
-        (plan.bm == 2 * kWgmmaRows && plan.bn == 128))) {
+      !fitsWgmmaTile(plan.bm, plan.bn, plan.bk)) {
     why = "the tile " + std::to_string(plan.bm) + "x" +
           std::to_string(plan.bn) + "x" + std::to_string(plan.bk) +
-          " is not one wgmma supports here (64x{64..256}x64 or 128x128x64)";
+          " is not one wgmma supports here ({64,128}x{64..256}x64)";
     return std::nullopt;
   }
+  if (wgmmaConsumerWarpgroups(plan.bm, plan.bn) > 1)
+    plan.warpSpecialized = true;
 
   // Each operand: a copy from a global matrix fills the very view the
   // contraction reads.
@@ -264,6 +300,7 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, std::string &why) {
     why = "the accumulator does not start at zero";
     return std::nullopt;
   }
+  plan.inPlaceEpilogue = inPlaceEpilogueBuffer(plan.accumulator);
   return plan;
 }
 
@@ -287,30 +324,26 @@ tmaCoordinates(OpBuilder &b, Location loc,
   return {sums[1], sums[0]};
 }
 
-/// The epilogue's first op usually maps the accumulator tile elementwise
-/// into a new block buffer (adding a bias): when that op is the tile's last
-/// reader, it writes the tile in place instead, and the buffer (as large as
-/// the tile) is not allocated: two blocks then fit in an SM's shared memory.
-static void reuseAccumulatorTile(Value tile) {
-  Operation *lastReader = nullptr;
-  for (Operation *user : tile.getUsers())
-    if (!lastReader || lastReader->isBeforeInBlock(user))
-      lastReader = user;
-  auto op = dyn_cast_or_null<linalg::LinalgOp>(lastReader);
-  if (!op || op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1)
+void mlir::smap::planRegisterReallocation(WgmmaPlan &plan, int64_t regsPerSm) {
+  plan.entryRegisters = plan.producerRegisters = plan.consumerRegisters = 0;
+  if (!plan.warpSpecialized)
     return;
-  OpOperand *init = op.getDpsInitOperand(0);
-  auto alloc = init->get().getDefiningOp<memref::AllocOp>();
-  if (!alloc || alloc.getType() != tile.getType() ||
-      alloc->getBlock() != op->getBlock() ||
-      !op.getMatchingIndexingMap(init).isIdentity())
+  // setmaxnreg counts go in steps of 8, from 24 to 256.
+  auto roundDown = [](int64_t registers) {
+    return std::min<int64_t>(256, registers / 8 * 8);
+  };
+  // The producer's registers beyond its own needs are idle otherwise: the
+  // consumers take them whenever that raises their cap (with one consumer
+  // warpgroup the cap is already the architecture's 255).
+  int64_t entry = roundDown(regsPerSm / plan.threads());
+  int64_t consumerThreads = plan.consumers() * kWarpgroupThreads;
+  int64_t consumer = roundDown(entry + (entry - kProducerRegisters) *
+                                           kWarpgroupThreads / consumerThreads);
+  if (entry <= kProducerRegisters || consumer <= entry || entry >= 248)
     return;
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (input->get() == tile && op.getMatchingIndexingMap(input).isIdentity()) {
-      alloc.replaceAllUsesWith(tile);
-      alloc.erase();
-      return;
-    }
+  plan.entryRegisters = entry;
+  plan.producerRegisters = kProducerRegisters;
+  plan.consumerRegisters = consumer;
 }
 
 /// The bytes of one stage (an A tile and a B tile) and of the accumulator.
@@ -472,17 +505,26 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
           descB, ValueRange{column, coordsB[1]}, stage, Value(), Value());
     }
   };
+  // A warpgroup multiplies `rows` rows of the stages, from row `firstRow`.
+  int64_t rows = plan.bm / plan.consumers();
   auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
-      ctx, VectorType::get({plan.bm, plan.bn}, b.getF32Type()));
-  // Step `step` of the warpgroup: wait for its stage, multiply it. One group
+      ctx, VectorType::get({rows, plan.bn}, b.getF32Type()));
+  // Step `step` of a warpgroup: wait for its stage, multiply it. One group
   // stays in flight: group step - 1 is complete after this.
-  auto consume = [&](OpBuilder &lb, Value step, Value acc) -> Value {
+  auto consume = [&](OpBuilder &lb, Value step, Value acc,
+                     Value firstRow) -> Value {
     Value at = stageBase(lb, waitPhase(lb, full, step, 0));
-    MemRefType aType = sharedMatrix(plan.bm, plan.bk, element);
+    MemRefType aType = sharedMatrix(rows, plan.bk, element);
     MemRefType bType = sharedMatrix(plan.bk, plan.bn, element);
+    // A's rows are 128-byte swizzle rows: 64 of them keep the 1024-byte
+    // alignment the descriptor needs.
+    Value aAt = arith::AddIOp::create(
+        lb, loc, at,
+        arith::MulIOp::create(lb, loc, firstRow,
+                              cst(lb, plan.bk * kElementBytes)));
     Value descriptorA = nvgpu::WarpgroupGenerateDescriptorOp::create(
         lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
-        view(lb, at, aType), descA);
+        view(lb, aAt, aType), descA);
     Value descriptorB = nvgpu::WarpgroupGenerateDescriptorOp::create(
         lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
         view(lb, arith::AddIOp::create(lb, loc, at, cst(lb, aBytes)), bType),
@@ -504,7 +546,7 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
     track(mainLoop);
     OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
     Value step = mainLoop.getInductionVar();
-    Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0]);
+    Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0], cst(lb, 0));
     // Every thread is past its wait for group i - 1: its stage is free.
     gpu::BarrierOp::create(lb, loc);
     Value next = arith::AddIOp::create(lb, loc, step, cst(lb, stages - 1));
@@ -520,21 +562,40 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
                                              tile));
     track(gpu::BarrierOp::create(b, loc));
   } else {
-    // Warp specialization: warpgroup 1 only loads (one thread issues every
-    // step's TMA once the consumers released the stage), warpgroup 0 only
-    // multiplies, releasing each stage on an `empty` mbarrier (all 128 of
-    // its threads arrive) once the group that read it is complete. The
-    // consumers are warpgroup 0 because the accumulator store numbers warps
-    // from thread 0.
-    Value empty = createBarriers(kWarpgroupThreads);
+    // Warp specialization: the warpgroup after the consumers only loads
+    // (one thread issues every step's TMA once the consumers released the
+    // stage), consumer warpgroup c only multiplies rows 64 c.., releasing
+    // each stage on an `empty` mbarrier (all consumer threads arrive) once
+    // the group that read it is complete. The consumers come first because
+    // the accumulator store numbers warps from thread 0.
+    int64_t consumerThreads = plan.consumers() * kWarpgroupThreads;
+    Value empty = createBarriers(consumerThreads);
     track(gpu::BarrierOp::create(b, loc));
-    Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           tid, cst(b, kWarpgroupThreads));
-    auto produce = scf::IfOp::create(b, loc, producer, false);
+    // Register reallocation: the producer gives up what its one thread
+    // does not need and the consumers take it for their accumulators; both
+    // return to the entry count before the epilogue, which every thread
+    // runs. The producer takes its registers back only after the barrier
+    // that follows the consumers' release: an `inc` waits until the block
+    // has the registers, and taken earlier they would be the ones the
+    // consumers' `inc` waits for.
+    auto setMaxRegisters = [&](OpBuilder &rb, int64_t count,
+                               NVVM::SetMaxRegisterAction action) {
+      if (plan.entryRegisters)
+        NVVM::SetMaxRegisterOp::create(rb, loc, count, action);
+    };
+    Value producerWarpgroup = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, tid, cst(b, consumerThreads));
+    auto produce = scf::IfOp::create(b, loc, producerWarpgroup, false);
     track(produce);
     {
       OpBuilder pb = produce.getThenBodyBuilder();
-      scf::ForOp producerLoop = forEachStep(pb, ValueRange());
+      setMaxRegisters(pb, plan.producerRegisters,
+                      NVVM::SetMaxRegisterAction::decrease);
+      Value producer = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq,
+                                             tid, cst(pb, consumerThreads));
+      auto loads = scf::IfOp::create(pb, loc, producer, false);
+      OpBuilder ib = loads.getThenBodyBuilder();
+      scf::ForOp producerLoop = forEachStep(ib, ValueRange());
       OpBuilder lb = OpBuilder::atBlockBegin(producerLoop.getBody());
       Value step = producerLoop.getInductionVar();
       // From the second use of a stage on, wait for the consumers' release
@@ -548,17 +609,23 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
             arith::ConstantIntOp::create(lb, loc, 1, 1).getResult());
     }
     Value consumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           tid, cst(b, kWarpgroupThreads));
+                                           tid, cst(b, consumerThreads));
     auto consumeIf = scf::IfOp::create(b, loc, consumer, false);
     track(consumeIf);
     {
       OpBuilder cb = consumeIf.getThenBodyBuilder();
+      setMaxRegisters(cb, plan.consumerRegisters,
+                      NVVM::SetMaxRegisterAction::increase);
+      Value firstRow = arith::MulIOp::create(
+          cb, loc,
+          arith::DivUIOp::create(cb, loc, tid, cst(cb, kWarpgroupThreads)),
+          cst(cb, rows));
       Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
           cb, loc, accumulatorType);
       scf::ForOp mainLoop = forEachStep(cb, zero);
       OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
       Value step = mainLoop.getInductionVar();
-      Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0]);
+      Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0], firstRow);
       // Group step - 1 is complete: release its stage.
       Value released = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge,
                                              step, cst(lb, 1));
@@ -572,11 +639,34 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
       scf::YieldOp::create(lb, loc, acc);
       cb.setInsertionPointAfter(mainLoop);
       NVVM::WgmmaWaitGroupSyncOp::create(cb, loc, 0);
-      // Every load was waited for, every product read its stage: the tile
-      // over the stages is free.
-      nvgpu::WarpgroupMmaStoreOp::create(cb, loc, mainLoop.getResult(0), tile);
+      // Every load was waited for; once every consumer is past its last
+      // wait (a named barrier over the consumers' threads), every product
+      // read its stage: the tile over the stages is free. nvgpu's store places
+      // a warp's 16 rows by its warp index in the block (thread id / 32), so
+      // consumer c's rows land at 64 c.. of the view it is given: every
+      // consumer stores through a view of the tile's first `rows` rows (the
+      // accumulator's shape, which the op requires), the others' rows follow in
+      // the tile.
+      NVVM::BarrierOp::create(
+          cb, loc, TypeRange(),
+          arith::ConstantIntOp::create(cb, loc, kConsumerBarrier, 32),
+          arith::ConstantIntOp::create(cb, loc, consumerThreads, 32),
+          NVVM::BarrierReductionAttr(), Value());
+      Value fragmentView =
+          view(cb, base, sharedMatrix(rows, plan.bn, b.getF32Type()));
+      nvgpu::WarpgroupMmaStoreOp::create(cb, loc, mainLoop.getResult(0),
+                                         fragmentView);
+      setMaxRegisters(cb, plan.entryRegisters,
+                      NVVM::SetMaxRegisterAction::decrease);
     }
     track(gpu::BarrierOp::create(b, loc));
+    if (plan.entryRegisters) {
+      auto restore = scf::IfOp::create(b, loc, producerWarpgroup, false);
+      track(restore);
+      OpBuilder rb = restore.getThenBodyBuilder();
+      setMaxRegisters(rb, plan.entryRegisters,
+                      NVVM::SetMaxRegisterAction::increase);
+    }
   }
   Value generic = memref::MemorySpaceCastOp::create(
       b, loc, plan.accumulator.getType(), tile);
@@ -584,6 +674,9 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
   plan.fill.erase();
   loop.erase();
   plan.accumulator.erase();
-  reuseAccumulatorTile(generic);
+  if (plan.inPlaceEpilogue) {
+    plan.inPlaceEpilogue.replaceAllUsesWith(generic);
+    plan.inPlaceEpilogue.erase();
+  }
   return emitted;
 }

@@ -48,32 +48,52 @@
 // CHECK:         arith.truncf
 // CHECK-NOT:     nvgpu.mma.sync
 
-// Warp-specialized: warpgroup 1 (thread 128) issues every step's loads,
+// Warp-specialized: two consumer warpgroups of 64 rows each and the
+// producer warpgroup after them (thread 256 issues every step's loads,
 // waiting from the fourth step on for the stage's release on an `empty`
-// mbarrier (128 arrivals); warpgroup 0 multiplies and releases the stage of
-// step i - 1 after issuing step i.
-// WS:            smap.gpu_kernel = "blocks=4 threads=256 smem=99328 wgmma=128x128x64 tma-stages=3 producer-warpgroup=1"
+// mbarrier with 256 arrivals). The 384 threads leave 168 registers each:
+// the producer drops to 40 and the consumers rise to 232, both return to
+// 168 before the epilogue; the producer only after the block barrier that
+// follows the consumers' release. Consumer c reads A from row 64 c of the
+// stage (c = thread / 128) and releases the stage of step i - 1 after
+// issuing step i; the consumers meet at named barrier 1 before their
+// accumulators overwrite the stages.
+// WS:            smap.gpu_kernel = "blocks=4 threads=384 smem=99328 wgmma=128x128x64 tma-stages=3 consumer-warpgroups=2 producer-warpgroup=1 setmaxnreg=168/40/232"
 // WS:            %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // WS:            %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
-// WS-COUNT-3:    nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c128
-// WS:            %[[PRODUCER:.*]] = arith.cmpi eq, %{{.*}}, %c128{{.*}} : index
-// WS:            scf.if %[[PRODUCER]] {
-// WS:              scf.for %[[STEP:.*]] = %c0{{.*}} to %c4{{.*}} step %c1
-// WS:                %[[REUSED:.*]] = arith.cmpi uge, %[[STEP]], %c3{{.*}} : index
-// WS:                scf.if %[[REUSED]] {
-// WS:                  nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
-// WS:                nvgpu.mbarrier.arrive.expect_tx %[[FULL]]
-// WS:                nvgpu.tma.async.load
-// WS:            %[[CONSUMER:.*]] = arith.cmpi ult, %{{.*}}, %c128{{.*}} : index
-// WS:            scf.if %[[CONSUMER]] {
+// WS-COUNT-3:    nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c256
+// WS:            %[[PRODUCERS:.*]] = arith.cmpi uge, %[[TID:.*]], %c256{{.*}} : index
+// WS:            scf.if %[[PRODUCERS]] {
+// WS-NEXT:         nvvm.setmaxregister decrease 40
+// WS:              %[[PRODUCER:.*]] = arith.cmpi eq, %[[TID]], %c256{{.*}} : index
+// WS:              scf.if %[[PRODUCER]] {
+// WS:                scf.for %[[STEP:.*]] = %c0{{.*}} to %c4{{.*}} step %c1
+// WS:                  %[[REUSED:.*]] = arith.cmpi uge, %[[STEP]], %c3{{.*}} : index
+// WS:                  scf.if %[[REUSED]] {
+// WS:                    nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// WS:                  nvgpu.mbarrier.arrive.expect_tx %[[FULL]]
+// WS:                  nvgpu.tma.async.load
+// WS:            %[[CONSUMERS:.*]] = arith.cmpi ult, %[[TID]], %c256{{.*}} : index
+// WS:            scf.if %[[CONSUMERS]] {
+// WS-NEXT:         nvvm.setmaxregister increase 232
+// WS:              %[[WG:.*]] = arith.divui %[[TID]], %c128{{.*}} : index
+// WS:              %[[ROW:.*]] = arith.muli %[[WG]], %c64{{.*}} : index
 // WS:              %[[ACC:.*]] = scf.for
 // WS:                nvgpu.mbarrier.try_wait.parity %[[FULL]]
-// WS:                nvgpu.warpgroup.mma
+// WS:                %[[AOFF:.*]] = arith.muli %[[ROW]], %c128{{.*}} : index
+// WS:                %[[AAT:.*]] = arith.addi %{{.*}}, %[[AOFF]] : index
+// WS:                %[[AV:.*]] = memref.view %{{.*}}[%[[AAT]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+// WS:                nvgpu.warpgroup.generate.descriptor %[[AV]]
+// WS:                nvgpu.warpgroup.mma {{.*}} -> <fragmented = vector<64x128xf32>>
 // WS-NOT:            gpu.barrier
 // WS:                nvgpu.mbarrier.arrive %[[EMPTY]]
 // WS:              nvvm.wgmma.wait.group.sync.aligned 0
-// WS:              nvgpu.warpgroup.mma.store %[[ACC]]
+// WS:              nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// WS:              nvgpu.warpgroup.mma.store %[[ACC]], %{{.*}} : <fragmented = vector<64x128xf32>> to memref<64x128xf32, #gpu.address_space<workgroup>>
+// WS-NEXT:         nvvm.setmaxregister decrease 168
 // WS:            gpu.barrier
+// WS-NEXT:       scf.if %[[PRODUCERS]] {
+// WS-NEXT:         nvvm.setmaxregister increase 168
 
 // The TMA pipeline needs two stages (step i + S - 1 is issued once step i
 // is read), whatever async-stages asks.
@@ -222,7 +242,7 @@ func.func @gemm_waves(%arg0: memref<25344x256xf16>, %arg1: memref<256x256xf16>, 
 // CHECK-LABEL: func.func @gemm_sm80
 // CHECK-NOT:     nvgpu.warpgroup.mma
 // CHECK:         nvgpu.mma.sync
-// REMARK:        remark: [Missed] wgmma | Category:smap:distribute-blocks | Remark="the block stays on mma.sync: the tile 64x64x32 is not one wgmma supports here (64x{64..256}x64 or 128x128x64)"
+// REMARK:        remark: [Missed] wgmma | Category:smap:distribute-blocks | Remark="the block stays on mma.sync: the tile 64x64x32 is not one wgmma supports here ({64,128}x{64..256}x64)"
 // REMARK-NOT:    [Missed] wgmma
 func.func @gemm_k32(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: memref<64x64xf32>) {
   %c0 = arith.constant 0 : index
@@ -322,5 +342,73 @@ func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>,
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
   } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 128 : i64}
+  return
+}
+
+// -----
+
+// A 128 x 256 tile is more than one warpgroup's wgmma holds: it runs
+// warp-specialized without being asked, on two consumer warpgroups of
+// 64 x 256 accumulators, with the registers reallocated.
+// CHECK-LABEL: func.func @gemm_128x256
+// CHECK-SAME:    smap.gpu_kernel = "blocks=4 threads=384 smem=148480 wgmma=128x256x64 tma-stages=3 consumer-warpgroups=2 producer-warpgroup=1 setmaxnreg=168/40/232"
+// CHECK:         %[[DB:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}]
+// CHECK:         nvvm.setmaxregister decrease 40
+// CHECK-COUNT-4:   nvgpu.tma.async.load %[[DB]]
+// CHECK:         nvvm.setmaxregister increase 232
+// CHECK:           nvgpu.warpgroup.mma {{.*}} : <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<64x256xf32>> -> <fragmented = vector<64x256xf32>>
+// CHECK:         nvgpu.warpgroup.mma.store %{{.*}} : <fragmented = vector<64x256xf32>> to memref<64x256xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    nvvm.setmaxregister decrease 168
+// CHECK:         nvvm.setmaxregister increase 168
+// CHECK:         memref.memory_space_cast %{{.*}} : memref<128x256xf32, #gpu.address_space<workgroup>> to memref<128x256xf32>
+// CHECK-NOT:     nvgpu.mma.sync
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @gemm_128x256(%arg0: memref<256x256xf16>, %arg1: memref<256x512xf16>, %arg2: memref<256x512xf16>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  scf.forall (%blk) in (4) {
+    %n0 = arith.remui %blk, %c2 : index
+    %n = arith.muli %n0, %c256 : index
+    %m0 = arith.divui %blk, %c2 : index
+    %m = arith.muli %m0, %c128 : index
+    %a = memref.subview %arg0[%m, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
+    %b = memref.subview %arg1[0, %n] [256, 256] [1, 1] : memref<256x512xf16> to memref<256x256xf16, strided<[512, 1], offset: ?>>
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<128x256xf32>
+    %c = memref.subview %arg2[%m, %n] [128, 256] [1, 1] : memref<256x512xf16> to memref<128x256xf16, strided<[512, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%acc : memref<128x256xf32>)
+    scf.for %k = %c0 to %c256 step %c64 {
+      %at = memref.subview %a[0, %k] [128, 64] [1, 1] : memref<128x256xf16, strided<[256, 1], offset: ?>> to memref<128x64xf16, strided<[256, 1], offset: ?>>
+      %sa = memref.alloc() {alignment = 64 : i64} : memref<128x72xf16>
+      %sav = memref.subview %sa[0, 0] [128, 64] [1, 1] : memref<128x72xf16> to memref<128x64xf16, strided<[72, 1]>>
+      linalg.copy ins(%at : memref<128x64xf16, strided<[256, 1], offset: ?>>) outs(%sav : memref<128x64xf16, strided<[72, 1]>>)
+      %bt = memref.subview %b[%k, 0] [64, 256] [1, 1] : memref<256x256xf16, strided<[512, 1], offset: ?>> to memref<64x256xf16, strided<[512, 1], offset: ?>>
+      %sb = memref.alloc() {alignment = 64 : i64} : memref<64x264xf16>
+      %sbv = memref.subview %sb[0, 0] [64, 256] [1, 1] : memref<64x264xf16> to memref<64x256xf16, strided<[264, 1]>>
+      linalg.copy ins(%bt : memref<64x256xf16, strided<[512, 1], offset: ?>>) outs(%sbv : memref<64x256xf16, strided<[264, 1]>>)
+      linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%sav, %sbv : memref<128x64xf16, strided<[72, 1]>>, memref<64x256xf16, strided<[264, 1]>>)
+          outs(%acc : memref<128x256xf32>) {
+      ^bb0(%x: f16, %y: f16, %o: f32):
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = arith.mulf %xf, %yf : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+    }
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<128x256xf32>) outs(%c : memref<128x256xf16, strided<[512, 1], offset: ?>>) {
+    ^bb0(%x: f32, %o: f16):
+      %t = arith.truncf %x : f32 to f16
+      linalg.yield %t : f16
+    }
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 256 : i64}
   return
 }
