@@ -4,6 +4,12 @@
 #   scripts/gpu-tests.sh build        compile test/Integration/GPU into build/gpu-tests
 #   bash build/gpu-tests/run.sh       (on the GPU machine) run them, outputs in $OUT or ./out
 #   scripts/gpu-tests.sh check DIR    FileCheck the outputs in DIR against the tests
+# A test may also declare variants, built and run besides its default build:
+#   // GPU-VARIANT: NAME PREFIX [-DMACRO...] [@function...] -- OPTIONS
+# compiles the test (only the @functions, when given) with
+# --spacefusion-lower-gpu="format=bin OPTIONS", its main with the macros, and
+# checks the output NAME.out with FileCheck --check-prefix=PREFIX; the test's
+# RUN lines do the same under lit.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${SPACEFUSION_BUILD_DIR:-$root/build}"
@@ -32,6 +38,29 @@ build)
       "$bundle/lib$name.so" -L"$bundle" -lspacefusion_cuda_runtime -lm \
       -Wl,-rpath,'$ORIGIN' -o "$bundle/$name"
     echo "./$name > \"\$out/$name.out\" 2>&1; echo \"$name: exit \$?\"; cat \"\$out/$name.out\"" >> "$bundle/run.sh"
+    sed -n 's|^// GPU-VARIANT: ||p' "$test" | while read -r variant prefix rest; do
+      flags="${rest%%--*}" options="${rest#*-- }" macros=() functions=()
+      for word in $flags; do
+        case "$word" in
+        @*) functions+=(-e "/^func.func ${word}(/,/^}/p") ;;
+        *) macros+=("$word") ;;
+        esac
+      done
+      if [ "${#functions[@]}" -gt 0 ]; then
+        sed -n "${functions[@]}" "$test" > "$bundle/$variant.mlir"
+      else
+        cp "$test" "$bundle/$variant.mlir"
+      fi
+      "$build/bin/spacefusion-opt" "$bundle/$variant.mlir" \
+        "--spacefusion-lower-gpu=format=bin $options" \
+        | "$tools/mlir-translate" --mlir-to-llvmir -o "$bundle/$variant.ll"
+      "$tools/clang" -O2 -shared -fPIC "$bundle/$variant.ll" -o "$bundle/lib$variant.so" \
+        -L"$bundle" -lspacefusion_cuda_runtime -Wl,-rpath,'$ORIGIN'
+      "$tools/clang" -O2 "${macros[@]}" "$root/test/Integration/GPU/$name-main.c" -I"$root/include" \
+        "$bundle/lib$variant.so" -L"$bundle" -lspacefusion_cuda_runtime -lm \
+        -Wl,-rpath,'$ORIGIN' -o "$bundle/$variant"
+      echo "./$variant > \"\$out/$variant.out\" 2>&1; echo \"$variant: exit \$?\"; cat \"\$out/$variant.out\"" >> "$bundle/run.sh"
+    done
   done
   echo "built $(ls "$bundle" | wc -l) files in $bundle"
   ;;
@@ -40,6 +69,10 @@ check)
   for test in "$root"/test/Integration/GPU/*.mlir; do
     name="$(basename "$test" .mlir)"
     "$tools/FileCheck" "$test" --input-file "$dir/$name.out" && echo "$name: PASS"
+    sed -n 's|^// GPU-VARIANT: ||p' "$test" | while read -r variant prefix _; do
+      "$tools/FileCheck" "$test" --check-prefix="$prefix" --input-file "$dir/$variant.out" &&
+        echo "$variant: PASS"
+    done
   done
   ;;
 *)

@@ -12,6 +12,39 @@
 // RUN: clang -O2 -shared -fPIC %t.ll -o %t.so %spacefusion_runtime_link
 // RUN: clang -O2 %S/gemm-wgmma-main.c -I%spacefusion_include %t.so %spacefusion_runtime_link -lm -o %t.exe
 // RUN: %t.exe | FileCheck %s
+//
+// Warp-specialized (two consumer warpgroups of 64 rows, a producer
+// warpgroup issuing the TMA loads, registers reallocated by setmaxnreg), in
+// the 128x128 blocks the schedule picks and in 128x256 blocks (the latter
+// on the two tiled functions only: the ragged one has no such tiles).
+// scripts/gpu-tests.sh builds the same variants for the GPU machine:
+// GPU-VARIANT: gemm-wgmma-ws WS -- warp-specialize=1
+// GPU-VARIANT: gemm-wgmma-ws256 WS256 -DTILED_ONLY @gemm_wgmma @linear_gelu -- spatial=m:128,n:256 temporal=k:64
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=bin warp-specialize=1' -o %t-ws.mlir
+// RUN: FileCheck %s --check-prefix=WS-KERNELS < %t-ws.mlir
+// RUN: mlir-translate --mlir-to-llvmir %t-ws.mlir -o %t-ws.ll
+// RUN: clang -O2 -shared -fPIC %t-ws.ll -o %t-ws.so %spacefusion_runtime_link
+// RUN: clang -O2 %S/gemm-wgmma-main.c -I%spacefusion_include %t-ws.so %spacefusion_runtime_link -lm -o %t-ws.exe
+// RUN: %t-ws.exe | FileCheck %s --check-prefix=WS
+// RUN: sed -n -e '/^func.func @gemm_wgmma(/,/^}/p' -e '/^func.func @linear_gelu(/,/^}/p' %s > %t-tiled.mlir
+// RUN: spacefusion-opt %t-tiled.mlir '--spacefusion-lower-gpu=format=bin spatial=m:128,n:256 temporal=k:64' -o %t-256.mlir
+// RUN: FileCheck %s --check-prefix=WS256-KERNELS < %t-256.mlir
+// RUN: mlir-translate --mlir-to-llvmir %t-256.mlir -o %t-256.ll
+// RUN: clang -O2 -shared -fPIC %t-256.ll -o %t-256.so %spacefusion_runtime_link
+// RUN: clang -O2 -DTILED_ONLY %S/gemm-wgmma-main.c -I%spacefusion_include %t-256.so %spacefusion_runtime_link -lm -o %t-256.exe
+// RUN: %t-256.exe | FileCheck %s --check-prefix=WS256
+
+// WS-KERNELS: smap.gpu_kernel = "blocks=128 threads=384 smem={{[0-9]+}} wgmma=128x128x64 tma-stages={{[0-9]}} consumer-warpgroups=2 producer-warpgroup=1 setmaxnreg=168/40/232"
+// WS256-KERNELS: smap.gpu_kernel = "blocks=64 threads=384 smem={{[0-9]+}} wgmma=128x256x64 tma-stages={{[0-9]}} consumer-warpgroups=2 producer-warpgroup=1 setmaxnreg=168/40/232"
+// WS: device found: yes
+// WS: gemm_wgmma 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes
+// WS: linear_gelu 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes
+// WS: gemm_ragged 200x120x72: max abs error {{[0-9.e-]+}}, within tolerance: yes
+// WS: runtime error code 0
+// WS256: device found: yes
+// WS256: gemm_wgmma 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes
+// WS256: linear_gelu 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes
+// WS256: runtime error code 0
 
 // CHECK: device found: yes
 // CHECK: gemm_wgmma 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes
