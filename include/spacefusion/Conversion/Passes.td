@@ -298,9 +298,11 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "blocks (attention) on wgmma issued by each warpgroup on its "
            "rows' registers">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
-           "In a wgmma block, a second warpgroup issues the TMA loads (one "
+           "In a wgmma block, a producer warpgroup issues the TMA loads (one "
            "thread, waiting for each stage's release on an mbarrier) while "
-           "the first only multiplies (producer-warpgroup=1)">,
+           "one consumer warpgroup per 64 rows multiplies, with registers "
+           "moved from the producer to the consumers by setmaxnreg "
+           "(producer-warpgroup=1; always on for 128 x {64,192,256} tiles)">,
     Option<"rowFragments", "row-fragments", "bool", /*default=*/"true",
            "When every intermediate of a block is indexed by its rows and a "
            "tensor-core contraction writes one, give each warp 16 rows and "

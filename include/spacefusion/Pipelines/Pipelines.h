@@ -107,7 +107,8 @@ struct GPULoweringPipelineOptions
   PassOptions::Option<bool> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("In wgmma blocks, a producer warpgroup issues the TMA "
-                     "loads (see smap-distribute-blocks)"),
+                     "loads for one consumer warpgroup per 64 rows, with "
+                     "setmaxnreg (see smap-distribute-blocks)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",

@@ -26,13 +26,15 @@
 //    (now idle) stages, and the epilogue is distributed over the threads as
 //    any other op.
 //
-// With warp specialization (an option), a second warpgroup issues the loads
-// and the first releases each stage on an `empty` mbarrier instead of the
-// block-wide barrier.
+// With warp specialization (an option, and the only way to run the 128-row
+// tiles other than 128 x 128), one consumer warpgroup per 64 rows
+// multiplies and releases each stage on an `empty` mbarrier, a producer
+// warpgroup after them issues the loads, and `setmaxnreg` moves registers
+// from the producer to the consumers for the main loop.
 //
 // What the upstream nvgpu lowering supports bounds the shapes: BK = 64 (one
-// swizzle row of f16), BM = 64 with BN in {64, 128, 192, 256}, or
-// BM = BN = 128.
+// swizzle row of f16), BM = 64 with BN in {64, 128, 192, 256}, BM = BN = 128
+// on one warpgroup, or BM = 128 on two consumer warpgroups.
 //
 //===----------------------------------------------------------------------===//
 
