@@ -164,6 +164,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   distributeOptions.asyncStages = options.asyncStages;
   distributeOptions.wgmma = options.wgmma;
   distributeOptions.warpSpecialize = options.warpSpecialize;
+  distributeOptions.producerWarps = options.producerWarps;
   pm.addPass(smap::createSMapDistributeBlocks(distributeOptions));
   // Constants the blocks use stay constants in the kernels (loop bounds,
   // strides, fill values), instead of becoming kernel parameters.

@@ -297,6 +297,10 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
            "nvgpu.warpgroup.mma with one group in flight; and row-fragment "
            "blocks (attention) on wgmma issued by each warpgroup on its "
            "rows' registers">,
+    Option<"producerWarps", "producer-warps", "int64_t", /*default=*/"4",
+           "The warps of a warp-specialized block's producer: 4 (a "
+           "warpgroup, which gives registers to the consumers) or 1 (no "
+           "register reallocation, fewer threads per block)">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
            "In a wgmma block, a producer warpgroup issues the TMA loads (one "
            "thread, waiting for each stage's release on an mbarrier) while "

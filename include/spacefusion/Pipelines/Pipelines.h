@@ -104,6 +104,11 @@ struct GPULoweringPipelineOptions
           "cp.async pipeline depth of staged tiles, and the most "
           "TMA stages of a wgmma block (see smap-distribute-blocks)"),
       llvm::cl::init(3)};
+  PassOptions::Option<int64_t> producerWarps{
+      *this, "producer-warps",
+      llvm::cl::desc("Warps of a warp-specialized wgmma block's producer: 4 "
+                     "or 1 (see smap-distribute-blocks)"),
+      llvm::cl::init(4)};
   PassOptions::Option<bool> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("In wgmma blocks, a producer warpgroup issues the TMA "

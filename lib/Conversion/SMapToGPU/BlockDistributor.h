@@ -264,8 +264,11 @@ struct WgmmaPlan {
   /// after them issues the loads.
   bool warpSpecialized = false;
   int64_t consumers() const { return warpSpecialized ? bm / 64 : 1; }
+  /// The producer's warps: a warpgroup (which can give its registers to
+  /// the consumers) or a single warp (which leaves room for a second block).
+  int64_t producerWarps = 4;
   int64_t threads() const {
-    return 128 * (consumers() + (warpSpecialized ? 1 : 0));
+    return 128 * consumers() + (warpSpecialized ? 32 * producerWarps : 0);
   }
   /// Register reallocation between the warpgroups (`setmaxnreg`): every
   /// thread starts at `entryRegisters` (the cap the launch's threads leave),

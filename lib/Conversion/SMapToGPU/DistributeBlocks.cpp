@@ -1337,6 +1337,12 @@ struct DistributeBlocksPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (producerWarps != 1 && producerWarps != 4) {
+      module.emitError("smap-distribute-blocks: producer-warps=")
+          << static_cast<int64_t>(producerWarps)
+          << " is neither 1 (a warp) nor 4 (a warpgroup)";
+      return signalPassFailure();
+    }
     bool any = false;
     for (func::FuncOp fn : module.getOps<func::FuncOp>()) {
       SmallVector<scf::ForallOp> foralls;
@@ -1420,6 +1426,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
       // 5% faster on two stages (three blocks per SM, 6.95 waves) than on
       // three (two per SM, 10.4 waves), 2048 blocks 4% slower
       // (bench/results/wgmma-v19-stages.md).
+      wgmmaPlan->producerWarps = producerWarps;
       planRegisterReallocation(*wgmmaPlan, target.getRegsPerSm());
       std::optional<WgmmaPlan> best;
       double bestUtilization = -1;
@@ -1546,15 +1553,16 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (placement->scratchBytes)
     config += " scratch=" + std::to_string(placement->scratchBytes);
   if (wgmmaPlan)
-    config += " wgmma=" + std::to_string(wgmmaPlan->bm) + "x" +
-              std::to_string(wgmmaPlan->bn) + "x" +
-              std::to_string(wgmmaPlan->bk) +
-              " tma-stages=" + std::to_string(wgmmaPlan->stages) +
-              (wgmmaPlan->warpSpecialized
-                   ? " consumer-warpgroups=" +
-                         std::to_string(wgmmaPlan->consumers()) +
-                         " producer-warpgroup=1"
-                   : "");
+    config +=
+        " wgmma=" + std::to_string(wgmmaPlan->bm) + "x" +
+        std::to_string(wgmmaPlan->bn) + "x" + std::to_string(wgmmaPlan->bk) +
+        " tma-stages=" + std::to_string(wgmmaPlan->stages) +
+        (wgmmaPlan->warpSpecialized
+             ? " consumer-warpgroups=" +
+                   std::to_string(wgmmaPlan->consumers()) +
+                   (wgmmaPlan->producerWarps == 4 ? " producer-warpgroup=1"
+                                                  : " producer-warp=1")
+             : "");
   if (wgmmaPlan && wgmmaPlan->entryRegisters)
     config += " setmaxnreg=" + std::to_string(wgmmaPlan->entryRegisters) + "/" +
               std::to_string(wgmmaPlan->producerRegisters) + "/" +

@@ -58,6 +58,7 @@ constexpr int64_t kMaxWgmmaStages = 4;
 /// Columns of one B chunk (one swizzle row of f16).
 constexpr int64_t kChunkColumns = 64;
 constexpr int64_t kWarpgroupThreads = 128;
+constexpr int64_t kWarpThreads = 32;
 /// f16 and bf16.
 constexpr int64_t kElementBytes = 2;
 /// What the producer warpgroup keeps of its registers when it gives the
@@ -328,7 +329,8 @@ tmaCoordinates(OpBuilder &b, Location loc,
 
 void mlir::smap::planRegisterReallocation(WgmmaPlan &plan, int64_t regsPerSm) {
   plan.entryRegisters = plan.producerRegisters = plan.consumerRegisters = 0;
-  if (!plan.warpSpecialized)
+  // setmaxnreg takes whole warpgroups.
+  if (!plan.warpSpecialized || plan.producerWarps != 4)
     return;
   // setmaxnreg counts go in steps of 8, from 24 to 256.
   auto roundDown = [](int64_t registers) {
@@ -571,7 +573,10 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
     // the group that read it is complete. The consumers come first because
     // the accumulator store numbers warps from thread 0.
     int64_t consumerThreads = plan.consumers() * kWarpgroupThreads;
-    Value empty = createBarriers(consumerThreads);
+    // One arrival per consumer warp (its first lane, once the whole warp is
+    // past the aligned wait): 32 times fewer shared-memory atomics per step
+    // than one per thread.
+    Value empty = createBarriers(consumerThreads / kWarpThreads);
     track(gpu::BarrierOp::create(b, loc));
     // Register reallocation: the producer gives up what its one thread
     // does not need and the consumers take it for their accumulators; both
@@ -622,6 +627,10 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
           cb, loc,
           arith::DivUIOp::create(cb, loc, tid, cst(cb, kWarpgroupThreads)),
           cst(cb, rows));
+      Value warpLeader = arith::CmpIOp::create(
+          cb, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(cb, loc, tid, cst(cb, kWarpThreads)),
+          cst(cb, 0));
       Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
           cb, loc, accumulatorType);
       scf::ForOp mainLoop = forEachStep(cb, zero);
@@ -629,8 +638,11 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
       Value step = mainLoop.getInductionVar();
       Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0], firstRow);
       // Group step - 1 is complete: release its stage.
-      Value released = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge,
-                                             step, cst(lb, 1));
+      Value released = arith::AndIOp::create(
+          lb, loc,
+          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, step,
+                                cst(lb, 1)),
+          warpLeader);
       auto release = scf::IfOp::create(lb, loc, released, false);
       OpBuilder rb = release.getThenBodyBuilder();
       Value previous = arith::RemUIOp::create(

@@ -1,6 +1,8 @@
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s | FileCheck %s
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=wgmma=false %s | FileCheck %s --check-prefix=SYNC
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=warp-specialize=1 %s | FileCheck %s --check-prefix=WS
+// RUN: spacefusion-opt --split-input-file '--smap-distribute-blocks=warp-specialize=1 producer-warps=1' %s | FileCheck %s --check-prefix=WARP
+// RUN: not spacefusion-opt --split-input-file --smap-distribute-blocks=producer-warps=2 %s 2>&1 | FileCheck %s --check-prefix=BADWARPS
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=async-stages=1 %s | FileCheck %s --check-prefix=TWO
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=row-fragments=false %s --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
@@ -51,7 +53,7 @@
 // Warp-specialized: two consumer warpgroups of 64 rows each and the
 // producer warpgroup after them (thread 256 issues every step's loads,
 // waiting from the fourth step on for the stage's release on an `empty`
-// mbarrier with 256 arrivals). The 384 threads leave 168 registers each:
+// mbarrier with 8 arrivals, one per consumer warp). The 384 threads leave 168 registers each:
 // the producer drops to 40 and the consumers rise to 232, both return to
 // 168 before the epilogue; the producer only after the block barrier that
 // follows the consumers' release. Consumer c reads A from row 64 c of the
@@ -61,7 +63,7 @@
 // WS:            smap.gpu_kernel = "blocks=4 threads=384 smem=99328 wgmma=128x128x64 tma-stages=3 consumer-warpgroups=2 producer-warpgroup=1 setmaxnreg=168/40/232"
 // WS:            %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // WS:            %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
-// WS-COUNT-3:    nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c256
+// WS-COUNT-3:    nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c8
 // WS:            %[[PRODUCERS:.*]] = arith.cmpi uge, %[[TID:.*]], %c256{{.*}} : index
 // WS:            scf.if %[[PRODUCERS]] {
 // WS-NEXT:         nvvm.setmaxregister decrease 40
@@ -78,6 +80,8 @@
 // WS-NEXT:         nvvm.setmaxregister increase 232
 // WS:              %[[WG:.*]] = arith.divui %[[TID]], %c128{{.*}} : index
 // WS:              %[[ROW:.*]] = arith.muli %[[WG]], %c64{{.*}} : index
+// WS:              %[[LANE:.*]] = arith.remui %[[TID]], %c32{{.*}} : index
+// WS:              %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %c0{{.*}} : index
 // WS:              %[[ACC:.*]] = scf.for
 // WS:                nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // WS:                %[[AOFF:.*]] = arith.muli %[[ROW]], %c128{{.*}} : index
@@ -86,7 +90,10 @@
 // WS:                nvgpu.warpgroup.generate.descriptor %[[AV]]
 // WS:                nvgpu.warpgroup.mma {{.*}} -> <fragmented = vector<64x128xf32>>
 // WS-NOT:            gpu.barrier
-// WS:                nvgpu.mbarrier.arrive %[[EMPTY]]
+// WS:                %[[AFTER:.*]] = arith.cmpi uge, %{{.*}}, %c1{{.*}} : index
+// WS:                %[[RELEASE:.*]] = arith.andi %[[AFTER]], %[[LEADER]] : i1
+// WS:                scf.if %[[RELEASE]] {
+// WS:                  nvgpu.mbarrier.arrive %[[EMPTY]]
 // WS:              nvvm.wgmma.wait.group.sync.aligned 0
 // WS:              nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // WS:              nvgpu.warpgroup.mma.store %[[ACC]], %{{.*}} : <fragmented = vector<64x128xf32>> to memref<64x128xf32, #gpu.address_space<workgroup>>
@@ -94,6 +101,16 @@
 // WS:            gpu.barrier
 // WS-NEXT:       scf.if %[[PRODUCERS]] {
 // WS-NEXT:         nvvm.setmaxregister increase 168
+
+// A one-warp producer (thread 256) cannot give registers away (setmaxnreg
+// takes whole warpgroups): 288 threads, no reallocation, and room for a
+// second block per SM.
+// WARP:          smap.gpu_kernel = "blocks=4 threads=288 smem=99328 wgmma=128x128x64 tma-stages=3 consumer-warpgroups=2 producer-warp=1"
+// WARP-NOT:      nvvm.setmaxregister
+// WARP:          arith.cmpi eq, %{{.*}}, %c256{{.*}} : index
+// WARP-NOT:      nvvm.setmaxregister
+// WARP:          nvgpu.warpgroup.mma.store
+// BADWARPS:      error: smap-distribute-blocks: producer-warps=2 is neither 1 (a warp) nor 4 (a warpgroup)
 
 // The TMA pipeline needs two stages (step i + S - 1 is issued once step i
 // is read), whatever async-stages asks.
