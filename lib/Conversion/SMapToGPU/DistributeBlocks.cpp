@@ -63,6 +63,10 @@ using namespace mlir::smap;
 /// The most k-steps of 16 a register-accumulator step unrolls.
 static constexpr int64_t kUnrolledKSteps = 4;
 
+/// Wave utilizations this close count as a tie when choosing a wgmma
+/// block's pipeline depth (the shallower depth wins a tie).
+static constexpr double kWaveUtilizationTie = 0.01;
+
 SmallVector<Value> mlir::smap::delinearize(OpBuilder &b, Location loc,
                                            Value linear,
                                            ArrayRef<int64_t> extents) {
@@ -1421,15 +1425,20 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
             !wgmmaPlan->loop->isAncestor(alloc))
           budget -= placedBytes(alloc);
       });
-      // The deepest pipeline, unless a shallower one fills the blocks'
-      // last wave better (more blocks per SM): 2752 blocks of 128 x 128 run
-      // 5% faster on two stages (three blocks per SM, 6.95 waves) than on
-      // three (two per SM, 10.4 waves), 2048 blocks 4% slower
-      // (bench/results/wgmma-v19-stages.md).
+      // The pipeline depth whose blocks fill their waves best; when depths
+      // tie (within 1%) on a grid of several waves, the shallower one, which
+      // keeps more blocks per SM to overlap one block's prologue and
+      // epilogue with another's products. 2752 blocks of 128 x 128 run 5%
+      // faster on two stages (three blocks per SM, 6.95 waves) than on three
+      // (two per SM, 10.4 waves), 2048 blocks 4% slower (5.2 waves against 7.8;
+      // bench/results/wgmma-v19-stages.md); on a tie (3072 blocks, 7.8 and
+      // 11.6 waves), two stages ran 16384x3072x768 5% faster and the MLP
+      // 3% (bench/results/wgmma-v21-setmaxnreg.md).
       wgmmaPlan->producerWarps = producerWarps;
       planRegisterReallocation(*wgmmaPlan, target.getRegsPerSm());
       std::optional<WgmmaPlan> best;
       double bestUtilization = -1;
+      int64_t bestResident = 1;
       int64_t other = smemLimit - budget;
       // A reallocating block takes every register its threads may have.
       int64_t byRegisters =
@@ -1453,9 +1462,16 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
             byRegisters);
         double utilization =
             waveUtilization(blocks, target.getSmCount(), resident);
-        if (utilization > bestUtilization + 1e-6) {
+        // A tie goes to the shallower depth only when the grid is several
+        // waves long: a grid of one wave or less has no second block to
+        // overlap, and a deeper pipeline hides more load latency.
+        bool overlapped = blocks >= 2 * target.getSmCount() * bestResident;
+        if (utilization > bestUtilization + kWaveUtilizationTie ||
+            (overlapped &&
+             utilization > bestUtilization - kWaveUtilizationTie)) {
           best = trial;
           bestUtilization = utilization;
+          bestResident = resident;
         }
       }
       wgmmaPlan = best;
