@@ -53,6 +53,9 @@ VERSIONS = [
                          "driver's stream-ordered free and allocation of a partitioned graph's intermediate "
                          "had cost 300-470 us of host time per call, more than the kernels); GELU's tanh "
                          "on tanh.approx.f32; TMA pipeline depth chosen by how the blocks fill their waves"),
+    ("v21-setmaxnreg", "optional warp specialization with setmaxnreg (two consumer warpgroups, 128x256 tiles; "
+                       "measured slower, not chosen by the search); a TMA depth tie over a grid of several "
+                       "waves goes to the shallower depth (the K=768 GEMM and the MLPs on two stages)"),
 ]
 
 
