@@ -56,6 +56,9 @@ VERSIONS = [
     ("v21-setmaxnreg", "optional warp specialization with setmaxnreg (two consumer warpgroups, 128x256 tiles; "
                        "measured slower, not chosen by the search); a TMA depth tie over a grid of several "
                        "waves goes to the shallower depth (the K=768 GEMM and the MLPs on two stages)"),
+    ("v22-raster-groups", "blocks of a wide two-dim grid (32 or more columns) numbered in groups of 16 rows, "
+                          "column-major inside a group, so that the blocks running at once share A and B "
+                          "tiles in L2 (large GEMMs and the wide MLP)"),
 ]
 
 

@@ -149,6 +149,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   pm.addPass(smap::createSMapTemporalSlice());
   smap::SMapLowerToLoopsOptions loopsOptions;
   loopsOptions.blocksAsForall = true;
+  loopsOptions.rasterGroup = options.rasterGroup;
   pm.addPass(smap::createSMapLowerToLoops(loopsOptions));
   if (failed(parsePassPipeline(
           "canonicalize,cse,eliminate-empty-tensors,"

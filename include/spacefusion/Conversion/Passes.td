@@ -63,7 +63,14 @@ def SMapLowerToLoops : Pass<"smap-lower-to-loops"> {
            "`scf.forall` over its blocks, linearized and mapped to "
            "`#gpu.block<x>` (offsets recovered by delinearization), with "
            "`tensor.parallel_insert_slice` of each block's tiles; "
-           "`smap-distribute-blocks` later turns it into a `gpu.launch`">
+           "`smap-distribute-blocks` later turns it into a `gpu.launch`">,
+    Option<"rasterGroup", "raster-group", "int64_t", /*default=*/"0",
+           "With blocks-as-forall, when exactly two dims are sliced into "
+           "several blocks (a multiple of this many along the first, at "
+           "least 32 along the second), number the blocks in groups of this "
+           "many rows of the first (column-major within a group) so that "
+           "the blocks running at once share operand tiles in L2; 0 keeps "
+           "row-major order">
   ];
   let dependentDialects = [
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",

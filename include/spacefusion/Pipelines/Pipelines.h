@@ -104,6 +104,12 @@ struct GPULoweringPipelineOptions
           "cp.async pipeline depth of staged tiles, and the most "
           "TMA stages of a wgmma block (see smap-distribute-blocks)"),
       llvm::cl::init(3)};
+  PassOptions::Option<int64_t> rasterGroup{
+      *this, "raster-group",
+      llvm::cl::desc("Blocks of a wide two-dim grid numbered in groups of "
+                     "this many rows (see smap-lower-to-loops); 0: "
+                     "row-major"),
+      llvm::cl::init(16)};
   PassOptions::Option<int64_t> producerWarps{
       *this, "producer-warps",
       llvm::cl::desc("Warps of a warp-specialized wgmma block's producer: 4 "
