@@ -57,6 +57,7 @@ constexpr int64_t kSwizzleBytes = 128;
 constexpr int64_t kMaxWgmmaStages = 4;
 /// Columns of one B chunk (one swizzle row of f16).
 constexpr int64_t kChunkColumns = 64;
+/// Threads of a warpgroup (one wgmma's issuers) and of a warp.
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kWarpThreads = 32;
 /// f16 and bf16.
@@ -65,6 +66,8 @@ constexpr int64_t kElementBytes = 2;
 /// rest to the consumers: its one loading thread needs its loop's indices,
 /// the stage addresses and the TMA coordinates (CUTLASS keeps 40 as well).
 constexpr int64_t kProducerRegisters = 40;
+/// The most registers a thread may have on sm_90.
+constexpr int64_t kMaxThreadRegisters = 255;
 /// The named barrier (bar.sync id) the consumer warpgroups meet at before
 /// their accumulators overwrite the stages; 0 is the whole block's.
 constexpr int64_t kConsumerBarrier = 1;
@@ -338,12 +341,13 @@ void mlir::smap::planRegisterReallocation(WgmmaPlan &plan, int64_t regsPerSm) {
   };
   // The producer's registers beyond its own needs are idle otherwise: the
   // consumers take them whenever that raises their cap (with one consumer
-  // warpgroup the cap is already the architecture's 255).
+  // warpgroup the cap is already the most a thread may have).
   int64_t entry = roundDown(regsPerSm / plan.threads());
   int64_t consumerThreads = plan.consumers() * kWarpgroupThreads;
   int64_t consumer = roundDown(entry + (entry - kProducerRegisters) *
                                            kWarpgroupThreads / consumerThreads);
-  if (entry <= kProducerRegisters || consumer <= entry || entry >= 248)
+  if (entry <= kProducerRegisters || consumer <= entry ||
+      entry >= roundDown(kMaxThreadRegisters))
     return;
   plan.entryRegisters = entry;
   plan.producerRegisters = kProducerRegisters;
