@@ -16,6 +16,19 @@ build="${SPACEFUSION_BUILD_DIR:-$root/build}"
 bundle="$build/gpu-tests"
 tools=/usr/lib/llvm-22/bin
 
+# Links $bundle/NAME.ll into libNAME.so and MAIN (with the extra compiler
+# flags that follow) into the NAME executable, and adds its run to run.sh.
+link_test() {
+  local name="$1" main="$2"
+  shift 2
+  "$tools/clang" -O2 -shared -fPIC "$bundle/$name.ll" -o "$bundle/lib$name.so" \
+    -L"$bundle" -lspacefusion_cuda_runtime -Wl,-rpath,'$ORIGIN'
+  "$tools/clang" -O2 "$@" "$main" -I"$root/include" \
+    "$bundle/lib$name.so" -L"$bundle" -lspacefusion_cuda_runtime -lm \
+    -Wl,-rpath,'$ORIGIN' -o "$bundle/$name"
+  echo "./$name > \"\$out/$name.out\" 2>&1; echo \"$name: exit \$?\"; cat \"\$out/$name.out\"" >> "$bundle/run.sh"
+}
+
 case "${1:-}" in
 build)
   rm -rf "$bundle" && mkdir -p "$bundle"
@@ -32,12 +45,8 @@ build)
       "$tools/mlir-opt" "$test" --gpu-lower-to-nvvm-pipeline="$pipeline" \
         | "$tools/mlir-translate" --mlir-to-llvmir -o "$bundle/$name.ll"
     fi
-    "$tools/clang" -O2 -shared -fPIC "$bundle/$name.ll" -o "$bundle/lib$name.so" \
-      -L"$bundle" -lspacefusion_cuda_runtime -Wl,-rpath,'$ORIGIN'
-    "$tools/clang" -O2 "$root/test/Integration/GPU/$name-main.c" -I"$root/include" \
-      "$bundle/lib$name.so" -L"$bundle" -lspacefusion_cuda_runtime -lm \
-      -Wl,-rpath,'$ORIGIN' -o "$bundle/$name"
-    echo "./$name > \"\$out/$name.out\" 2>&1; echo \"$name: exit \$?\"; cat \"\$out/$name.out\"" >> "$bundle/run.sh"
+    main="$root/test/Integration/GPU/$name-main.c"
+    link_test "$name" "$main"
     sed -n 's|^// GPU-VARIANT: ||p' "$test" | while read -r variant prefix rest; do
       flags="${rest%%--*}" options="${rest#*-- }" macros=() functions=()
       for word in $flags; do
@@ -54,12 +63,7 @@ build)
       "$build/bin/spacefusion-opt" "$bundle/$variant.mlir" \
         "--spacefusion-lower-gpu=format=bin $options" \
         | "$tools/mlir-translate" --mlir-to-llvmir -o "$bundle/$variant.ll"
-      "$tools/clang" -O2 -shared -fPIC "$bundle/$variant.ll" -o "$bundle/lib$variant.so" \
-        -L"$bundle" -lspacefusion_cuda_runtime -Wl,-rpath,'$ORIGIN'
-      "$tools/clang" -O2 "${macros[@]}" "$root/test/Integration/GPU/$name-main.c" -I"$root/include" \
-        "$bundle/lib$variant.so" -L"$bundle" -lspacefusion_cuda_runtime -lm \
-        -Wl,-rpath,'$ORIGIN' -o "$bundle/$variant"
-      echo "./$variant > \"\$out/$variant.out\" 2>&1; echo \"$variant: exit \$?\"; cat \"\$out/$variant.out\"" >> "$bundle/run.sh"
+      link_test "$variant" "$main" "${macros[@]}"
     done
   done
   echo "built $(ls "$bundle" | wc -l) files in $bundle"

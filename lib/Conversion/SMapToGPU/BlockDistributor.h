@@ -264,11 +264,15 @@ struct WgmmaPlan {
   /// after them issues the loads.
   bool warpSpecialized = false;
   int64_t consumers() const { return warpSpecialized ? bm / 64 : 1; }
+  /// The rows of one consumer warpgroup, and the threads of all consumers
+  /// (the first ones of the block).
+  int64_t consumerRows() const { return bm / consumers(); }
+  int64_t consumerThreads() const { return 128 * consumers(); }
   /// The producer's warps: a warpgroup (which can give its registers to
   /// the consumers) or a single warp (which leaves room for a second block).
   int64_t producerWarps = 4;
   int64_t threads() const {
-    return 128 * consumers() + (warpSpecialized ? 32 * producerWarps : 0);
+    return consumerThreads() + (warpSpecialized ? 32 * producerWarps : 0);
   }
   /// Register reallocation between the warpgroups (`setmaxnreg`): every
   /// thread starts at `entryRegisters` (the cap the launch's threads leave),

@@ -1446,8 +1446,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
           (wgmmaPlan->threads() *
            (wgmmaPlan->entryRegisters
                 ? wgmmaPlan->entryRegisters
-                : wgmmaRegistersPerThread(
-                      wgmmaPlan->bm / wgmmaPlan->consumers(), wgmmaPlan->bn)));
+                : wgmmaRegistersPerThread(wgmmaPlan->consumerRows(),
+                                          wgmmaPlan->bn)));
       for (int64_t stages = std::max<int64_t>(2, asyncStages); stages >= 2;
            --stages) {
         WgmmaPlan trial = *wgmmaPlan;

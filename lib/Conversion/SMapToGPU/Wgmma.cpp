@@ -343,9 +343,9 @@ void mlir::smap::planRegisterReallocation(WgmmaPlan &plan, int64_t regsPerSm) {
   // consumers take them whenever that raises their cap (with one consumer
   // warpgroup the cap is already the most a thread may have).
   int64_t entry = roundDown(regsPerSm / plan.threads());
-  int64_t consumerThreads = plan.consumers() * kWarpgroupThreads;
-  int64_t consumer = roundDown(entry + (entry - kProducerRegisters) *
-                                           kWarpgroupThreads / consumerThreads);
+  int64_t consumer =
+      roundDown(entry + (entry - kProducerRegisters) * kWarpgroupThreads /
+                            plan.consumerThreads());
   if (entry <= kProducerRegisters || consumer <= entry ||
       entry >= roundDown(kMaxThreadRegisters))
     return;
@@ -514,7 +514,7 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
     }
   };
   // A warpgroup multiplies `rows` rows of the stages, from row `firstRow`.
-  int64_t rows = plan.bm / plan.consumers();
+  int64_t rows = plan.consumerRows();
   auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({rows, plan.bn}, b.getF32Type()));
   // Step `step` of a warpgroup: wait for its stage, multiply it. One group
@@ -576,7 +576,7 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
     // each stage on an `empty` mbarrier (all consumer threads arrive) once
     // the group that read it is complete. The consumers come first because
     // the accumulator store numbers warps from thread 0.
-    int64_t consumerThreads = plan.consumers() * kWarpgroupThreads;
+    int64_t consumerThreads = plan.consumerThreads();
     // One arrival per consumer warp (its first lane, once the whole warp is
     // past the aligned wait): 32 times fewer shared-memory atomics per step
     // than one per thread.
