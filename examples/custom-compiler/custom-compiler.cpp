@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The shape of a host compiler: parse linalg, run its own cleanup passes,
-// then SpaceFusion's pipeline, then print the IR or a summary of the fusion
-// decisions. It uses only the installed SpaceFusion package.
+// then SpaceFusion's pipeline, then print the sliced IR, a summary of the
+// fusion decisions, or the host code with its gpu.binary. It uses only the
+// installed SpaceFusion package.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +39,10 @@ static llvm::cl::opt<std::string> target("target",
                                          llvm::cl::desc("sm_90a, sm_80, cpu"),
                                          llvm::cl::init("sm_90a"));
 static llvm::cl::opt<std::string>
-    emit("emit", llvm::cl::desc("What to print: mlir or summary"),
+    emit("emit",
+         llvm::cl::desc("What to print: mlir (the sliced graphs), summary "
+                        "(each graph's dim classes) or binary (host code "
+                        "plus gpu.binary, for an sm_* target)"),
          llvm::cl::init("mlir"));
 
 int main(int argc, char **argv) {
@@ -50,6 +54,13 @@ int main(int argc, char **argv) {
                   linalg::LinalgDialect, math::MathDialect,
                   tensor::TensorDialect>();
   spacefusion::registerAllDialects(registry);
+  if (emit == "binary")
+    spacefusion::registerGPUPipelineDependencies(registry);
+  else if (emit != "mlir" && emit != "summary") {
+    llvm::errs() << "custom-compiler: --emit=" << emit
+                 << " is none of mlir, summary, binary\n";
+    return 1;
+  }
   MLIRContext context(registry);
 
   llvm::SourceMgr sourceMgr;
@@ -67,6 +78,7 @@ int main(int argc, char **argv) {
   pm.addPass(createCSEPass());
   spacefusion::SpaceFusionPipelineOptions options;
   options.target = target;
+  options.lowerToGPU = emit == "binary";
   spacefusion::buildSpaceFusionPipeline(pm, options);
   if (failed(pm.run(*module))) {
     llvm::errs() << "custom-compiler: the pipeline failed\n";

@@ -11,6 +11,7 @@
 //
 //   mlir::DialectRegistry registry;
 //   mlir::spacefusion::registerAllDialects(registry);
+//   mlir::spacefusion::registerGPUPipelineDependencies(registry);
 //   context.appendDialectRegistry(registry);
 //   mlir::spacefusion::SpaceFusionPipelineOptions options;
 //   options.target = "sm_90a";
@@ -30,6 +31,13 @@ namespace spacefusion {
 
 /// Adds the SpaceMapping dialect to `registry`.
 void registerAllDialects(DialectRegistry &registry);
+
+/// Adds what the GPU path of the pipeline needs from the host's registry
+/// beyond the smap dialect: MLIR's dialects and their interface extensions
+/// (bufferization models, the NVVM target attribute) and the translations to
+/// LLVM IR that `gpu-module-to-binary` runs. A host that only stops at sliced
+/// graphs (`lower-to-gpu=false`) does not need it.
+void registerGPUPipelineDependencies(DialectRegistry &registry);
 
 /// Registers every SpaceFusion pass and `--spacefusion-pipeline` with the
 /// global pass registry, so that textual pipelines and `-smap-*` flags can

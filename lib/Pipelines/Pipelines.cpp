@@ -10,10 +10,12 @@
 #include "spacefusion/Conversion/Passes.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -39,9 +41,21 @@ struct ReportErrorPass
 };
 } // namespace
 
+bool mlir::spacefusion::SpaceFusionPipelineOptions::lowersToGPU() const {
+  if (lowerToGPU.hasValue())
+    return lowerToGPU;
+  return StringRef(target).starts_with("sm_") && !lowerToLoops;
+}
+
 void mlir::spacefusion::buildSpaceFusionPipeline(
     OpPassManager &pm, const SpaceFusionPipelineOptions &options) {
-  if (options.lowerToGPU) {
+  if (options.lowerToLoops && options.lowersToGPU()) {
+    pm.addPass(std::make_unique<ReportErrorPass>(
+        "--spacefusion-pipeline: lower-to-loops and lower-to-gpu both end "
+        "the pipeline; choose one"));
+    return;
+  }
+  if (options.lowersToGPU()) {
     if (!StringRef(options.target).starts_with("sm_")) {
       pm.addPass(std::make_unique<ReportErrorPass>(
           "--spacefusion-pipeline: lower-to-gpu needs a GPU target (sm_90a, "
@@ -151,15 +165,24 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   loopsOptions.blocksAsForall = true;
   loopsOptions.rasterGroup = options.rasterGroup;
   pm.addPass(smap::createSMapLowerToLoops(loopsOptions));
-  if (failed(parsePassPipeline(
-          "canonicalize,cse,eliminate-empty-tensors,"
-          "one-shot-bufferize{bufferize-function-boundaries "
-          "function-boundary-type-conversion=identity-layout-map},"
-          "buffer-results-to-out-params{hoist-static-allocs "
-          "modify-public-functions},canonicalize,cse",
-          pm)))
-    llvm::report_fatal_error("spacefusion: the bufferization pipeline does "
-                             "not parse");
+  // Built from the passes' constructors, not parsed by name, so a host
+  // compiler that registered only SpaceFusion's passes (the C API, a plugin)
+  // can run the whole GPU path.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  bufferization::BufferResultsToOutParamsPassOptions outParamsOptions;
+  outParamsOptions.hoistStaticAllocs = true;
+  outParamsOptions.modifyPublicFunctions = true;
+  pm.addPass(
+      bufferization::createBufferResultsToOutParamsPass(outParamsOptions));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   smap::SMapDistributeBlocksOptions distributeOptions;
   distributeOptions.approxMath = options.approxMath;
   distributeOptions.asyncStages = options.asyncStages;

@@ -13,9 +13,19 @@
 #include "spacefusion/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::spacefusion::registerAllDialects(DialectRegistry &registry) {
   registry.insert<smap::SMapDialect>();
+}
+
+void mlir::spacefusion::registerGPUPipelineDependencies(
+    DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 
 void mlir::spacefusion::registerAllPasses() {

@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
   // CHECK-SAME: target = #smap.target<name = "sm_80"
   MlirModule module = parse(ctx, source);
   MlirLogicalResult result =
-      spacefusionRunPipeline(module, mlirStringRefCreateFromCString("target=sm_80"));
+      spacefusionRunPipeline(module, mlirStringRefCreateFromCString("target=sm_80 lower-to-gpu=false"));
   printf("run with target=sm_80: %s\n",
          mlirLogicalResultIsSuccess(result) ? "success" : "failure");
   mlirOperationPrint(mlirModuleGetOperation(module), printToStdout, NULL);

@@ -1,9 +1,9 @@
 // The pipeline forms the groups, attaches the target, classifies dims,
 // schedules and slices; its options reach the passes.
-// RUN: spacefusion-opt --spacefusion-pipeline %examples/attention_paper.mlir | FileCheck %s --check-prefix=DEFAULT
-// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-online-softmax=false" %examples/attention_paper.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline=lower-to-gpu=false %examples/attention_paper.mlir | FileCheck %s --check-prefix=DEFAULT
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-online-softmax=false lower-to-gpu=false" %examples/attention_paper.mlir \
 // RUN:   | FileCheck %s --check-prefix=NOUTA
-// RUN: spacefusion-opt --spacefusion-pipeline="max-group-size=2 exclude=linalg.fill" %examples/softmax_last.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline="max-group-size=2 exclude=linalg.fill lower-to-gpu=false" %examples/softmax_last.mlir \
 // RUN:   | FileCheck %s --check-prefix=SPLIT
 // The same pipeline, spelled as passes.
 // RUN: spacefusion-opt --pass-pipeline="builtin.module(smap-form-graphs,smap-set-target{target=sm_90a},smap-analyze)" \
@@ -27,7 +27,7 @@
 // SPLIT-NOT: smap.graph(%{{[^ ]*}} = %{{[^ ]*}} : tensor<4096x1024xf32>
 
 // With UTA disabled, the SMG blocks keep l unsliced too.
-// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-online-softmax=false" %examples/attention_paper.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-online-softmax=false lower-to-gpu=false" %examples/attention_paper.mlir \
 // RUN:   | FileCheck %s --check-prefix=NOUTA-BLOCK
 // NOUTA-BLOCK: smap.spatial_slice
 // NOUTA-BLOCK: smap.graph
@@ -44,7 +44,7 @@
 // The LSTM cell on the H200: partitioned into its two GEMMs and the gates
 // (the fused second part was predicted 5x slower than the parts); each
 // part's blocks slice only dims all its outputs have.
-// RUN: spacefusion-opt --spacefusion-pipeline=target=sm_90a %examples/lstm_cell.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_90a lower-to-gpu=false" %examples/lstm_cell.mlir \
 // RUN:   | FileCheck %s --check-prefix=LSTM
 // LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>, #smap.dim<"l", 1024, parallel>] tiles [4, 128]
 // LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>, #smap.dim<"l", 1024, parallel>] tiles [4, 128]

@@ -2,7 +2,7 @@
 // Plugin passes are registered after mlir-opt parses its flags, so they are
 // named in --pass-pipeline rather than as --smap-* flags.
 // RUN: mlir-opt --load-dialect-plugin=%spacefusion_plugin --load-pass-plugin=%spacefusion_plugin \
-// RUN:   --pass-pipeline="builtin.module(spacefusion-pipeline{target=sm_80})" %examples/attention_paper.mlir \
+// RUN:   --pass-pipeline="builtin.module(spacefusion-pipeline{target=sm_80 lower-to-gpu=false})" %examples/attention_paper.mlir \
 // RUN:   | FileCheck %s
 // RUN: mlir-opt --load-dialect-plugin=%spacefusion_plugin --load-pass-plugin=%spacefusion_plugin \
 // RUN:   --pass-pipeline="builtin.module(smap-form-graphs,smap-dump-graph)" %examples/attention_paper.mlir -o /dev/null \

@@ -48,15 +48,22 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("Go all the way for the GPU `target` (sm_90a, sm_80): "
                      "host LLVM code plus a gpu.binary, as "
                      "--spacefusion-lower-gpu with chip=target (a cubin when "
-                     "ptxas is found, PTX otherwise)"),
+                     "ptxas is found, PTX otherwise). Default: on for a GPU "
+                     "target unless lower-to-loops is set; "
+                     "lower-to-gpu=false stops at the sliced graphs"),
       llvm::cl::init(false)};
+
+  /// Whether the pipeline ends in a gpu.binary: `lower-to-gpu` when given,
+  /// otherwise for every GPU target that is not sent down the loop path.
+  bool lowersToGPU() const;
 };
 
 /// Appends the SpaceFusion pipeline to `pm` (anchored on a module): form
 /// fusion groups, attach the target, build and classify each group's
 /// Space-Mapping Graph, schedule it, and slice it spatially and temporally;
 /// with `lowerToLoops`, lower the sliced graphs to scf loops for the CPU;
-/// with `lowerToGPU`, the whole GPU path (buildGPULoweringPipeline).
+/// when `lowersToGPU()` (by default for a GPU target), the whole GPU path
+/// (buildGPULoweringPipeline).
 void buildSpaceFusionPipeline(OpPassManager &pm,
                               const SpaceFusionPipelineOptions &options);
 
