@@ -23,6 +23,7 @@ config.substitutions.append(
          os.path.join(config.spacefusion_obj_root, "lib"))))
 config.substitutions.append(
     ("%spacefusion_include", os.path.join(config.spacefusion_src_root, "include")))
+config.substitutions.append(("%spacefusion_bin", config.spacefusion_tools_dir))
 config.substitutions.append(("%scripts", os.path.join(config.spacefusion_src_root, "scripts")))
 config.substitutions.append(("%examples", os.path.join(config.spacefusion_src_root, "examples")))
 
