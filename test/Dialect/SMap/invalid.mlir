@@ -616,3 +616,61 @@ func.func @yield_outside() {
   // expected-error @below {{'smap.yield' op expects parent op to be one of 'smap.graph, smap.spatial_slice, smap.temporal_slice'}}
   smap.yield
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Terminators: every smap region ends with smap.yield
+//===----------------------------------------------------------------------===//
+
+func.func @graph_without_yield(%a: tensor<4xf32>) {
+  // expected-error @below {{'smap.graph' op region of the graph must end with smap.yield}}
+  "smap.graph"(%a) ({
+  ^bb0(%x: tensor<4xf32>):
+    llvm.unreachable
+  }) : (tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @spatial_slice_without_yield(%x: tensor<8xf32>) {
+  // expected-error @below {{'smap.spatial_slice' op body must end with smap.yield}}
+  %0 = smap.spatial_slice [#smap.dim<"m", 8>] tiles [4] results [["m"]] : tensor<8xf32> {
+  ^bb0(%m: index):
+    llvm.unreachable
+  }
+  return
+}
+
+// -----
+
+func.func @temporal_slice_without_yield(%s0: tensor<4xf32>) {
+  // expected-error @below {{'smap.temporal_slice' op slice region must end with smap.yield}}
+  %r = smap.temporal_slice #smap.dim<"l", 8, temporal> step 4
+      inits(%s0) : tensor<4xf32> -> tensor<4xf32>
+  slice {
+  ^bb0(%off: index, %s: tensor<4xf32>):
+    llvm.unreachable
+  } update {
+  ^bb0(%s: tensor<4xf32>, %p: tensor<4xf32>):
+    smap.yield %p : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @temporal_update_without_yield(%s0: tensor<4xf32>) {
+  // expected-error @below {{'smap.temporal_slice' op region of the carried state must end with smap.yield}}
+  %r = smap.temporal_slice #smap.dim<"l", 8, temporal> step 4
+      inits(%s0) : tensor<4xf32> -> tensor<4xf32>
+  slice {
+  ^bb0(%off: index, %s: tensor<4xf32>):
+    smap.yield %s : tensor<4xf32>
+  } update {
+  ^bb0(%s: tensor<4xf32>, %p: tensor<4xf32>):
+    llvm.unreachable
+  }
+  return
+}

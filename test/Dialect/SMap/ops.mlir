@@ -1,6 +1,7 @@
 // RUN: spacefusion-opt %s | FileCheck %s
 // Printing, parsing and printing again gives the same IR.
 // RUN: spacefusion-opt %s | spacefusion-opt | FileCheck %s
+// RUN: spacefusion-opt %s -o %t.first && spacefusion-opt %t.first -o %t.second && diff %t.first %t.second
 // The generic form round-trips too.
 // RUN: spacefusion-opt %s --mlir-print-op-generic | spacefusion-opt | FileCheck %s
 
