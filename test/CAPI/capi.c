@@ -115,6 +115,32 @@ int main(int argc, char **argv) {
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);
 
+  /* The whole GPU path (the default for sm_90a), appended to a pass manager
+     the host owns. gpu-module-to-binary translates to LLVM IR, so the host
+     registers MLIR's LLVM IR translations. The kernel is a cubin when ptxas
+     is found, PTX otherwise. */
+  // CHECK: added the GPU pipeline: success
+  // CHECK: ran the GPU pipeline: success
+  // CHECK: llvm.func @attention_paper(
+  // CHECK: gpu.launch_func @[[K:[a-z_0-9]+]]::@[[K]]
+  // CHECK: gpu.binary @[[K]]
+  // CHECK-SAME: chip = "sm_90a"
+  // CHECK-SAME: {{bin|assembly}} = "
+  mlirRegisterAllLLVMTranslations(ctx);
+  module = parse(ctx, source);
+  pm = mlirPassManagerCreate(ctx);
+  result = spacefusionAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                                  mlirStringRefCreateFromCString("target=sm_90a"));
+  printf("added the GPU pipeline: %s\n",
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+  result = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+  printf("ran the GPU pipeline: %s\n",
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+  mlirOperationPrint(mlirModuleGetOperation(module), printToStdout, NULL);
+  printf("\n");
+  mlirPassManagerDestroy(pm);
+  mlirModuleDestroy(module);
+
   mlirContextDestroy(ctx);
   free(source);
   return 0;
