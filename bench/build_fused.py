@@ -19,6 +19,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import spacefusion as sf  # noqa: E402
 from spacefusion.gpu import compile_gpu  # noqa: E402
+from common import write_bundle_info  # noqa: E402
 
 # (tag, generator, arguments, dtype, timed)
 WORKLOADS = [
@@ -93,6 +94,7 @@ def main():
         manifest.append(entry)
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+    write_bundle_info(args.out)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import spacefusion as sf  # noqa: E402
 from spacefusion.gpu import compile_gpu  # noqa: E402
+from common import write_bundle_info  # noqa: E402
 
 # The shapes of ../shared/docs/baselines.md (fp16).
 WORKLOADS = [
@@ -50,6 +51,7 @@ def main():
             print("not built", tag, str(error).splitlines()[-1])
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+    write_bundle_info(out)
 
 
 if __name__ == "__main__":

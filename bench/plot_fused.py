@@ -17,7 +17,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 SERIES = [("spacefusion", "SpaceFusion", "#1f77b4"), ("eager", "PyTorch eager", "#aaaaaa"),
           ("torch.compile", "torch.compile", "#ff7f0e"), ("SDPA flash", "SDPA FlashAttention-2", "#2ca02c"),
-          ("SDPA cuDNN", "SDPA cuDNN", "#9467bd"), ("cuBLAS", "cuBLAS", "#d62728")]
+          ("SDPA cuDNN", "SDPA cuDNN", "#9467bd"), ("SDPA mem-efficient", "SDPA mem-efficient", "#8c564b"),
+          ("cuBLAS", "cuBLAS", "#d62728")]
 
 
 def label(r):

@@ -3,8 +3,10 @@
 (fresh random inputs, outputs poisoned, a float32 numpy reference, every
 runtime error checked), then, for the shapes of ../shared/docs/baselines.md,
 median times of SpaceFusion's kernels against PyTorch eager, torch.compile,
-SDPA (FlashAttention-2 and cuDNN backends) for attention and cuBLAS for
-GEMM, in the same process.
+SDPA (FlashAttention-2, cuDNN and memory-efficient backends) for attention
+and cuBLAS for GEMM, in the same process, with the cuBLAS ceiling (an
+8192^3 fp16 GEMM) measured in the same process too. After timing, every
+kernel's outputs are checked again.
 
     python3 bench/run_fused.py build/fused-bundle OUTDIR [--ours-only] [--only REGEX]
 
@@ -12,7 +14,6 @@ Writes OUTDIR/fused.json and OUTDIR/fused.md. `--ours-only` skips the
 baselines and `--only` keeps the bundle directories matching REGEX (quick
 checks while developing; the recorded results use neither).
 """
-import datetime
 import json
 import math
 import os
@@ -25,6 +26,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from spacefusion import workloads  # noqa: E402
 from spacefusion.gpu import GPUModule  # noqa: E402
+from common import describe, gemm_ceiling_TFLOPs, machine_info, median_ms  # noqa: E402
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 
@@ -70,6 +72,7 @@ def baselines(name, args):
 
         calls["SDPA flash"] = sdpa(SDPBackend.FLASH_ATTENTION)
         calls["SDPA cuDNN"] = sdpa(SDPBackend.CUDNN_ATTENTION)
+        calls["SDPA mem-efficient"] = sdpa(SDPBackend.EFFICIENT_ATTENTION)
         return calls
     if name == "gemm":
         return {"cuBLAS": torch.matmul}
@@ -93,9 +96,24 @@ def baselines(name, args):
     return {}
 
 
-def median_ms(call):
-    import triton.testing
-    return triton.testing.do_bench(call, warmup=25, rep=200, return_mode="median")
+def check(name, module, inputs, outputs):
+    """Poisons the outputs, runs the kernel, compares with a float32 numpy
+    reference computed from the inputs as rounded to the kernel's dtype:
+    (correct, max abs error, runtime error or None)."""
+    for out in outputs:
+        out.fill_(float("nan"))
+    module(*inputs, *outputs)
+    torch.cuda.synchronize()
+    error = module.error()
+    refs = workloads.reference(name, *[t.float().cpu().numpy() for t in inputs])
+    worst, ok = 0.0, error is None
+    for got, ref in zip(outputs, refs):
+        got = got.float().cpu().numpy()
+        err = np.abs(got - ref)
+        bound = 1e-2 * np.abs(ref).max() + 1e-2 * np.abs(ref)
+        worst = max(worst, float(np.nanmax(err)) if np.isfinite(got).all() else float("inf"))
+        ok = ok and bool(np.isfinite(got).all() and (err <= bound).all())
+    return ok, worst, error
 
 
 def main():
@@ -134,19 +152,8 @@ def main():
                    for shape, _ in module.outputs]
         module.use_stream(torch.cuda.current_stream().cuda_stream)
 
-        # Correctness first: poisoned outputs, a float32 reference computed
-        # from the inputs as rounded to the kernel's dtype.
-        module(*inputs, *outputs)
-        torch.cuda.synchronize()
-        error = module.error()
-        refs = workloads.reference(name, *[t.float().cpu().numpy() for t in inputs])
-        worst, ok = 0.0, error is None
-        for got, ref in zip(outputs, refs):
-            got = got.float().cpu().numpy()
-            err = np.abs(got - ref)
-            bound = 1e-2 * np.abs(ref).max() + 1e-2 * np.abs(ref)
-            worst = max(worst, float(np.nanmax(err)) if np.isfinite(got).all() else float("inf"))
-            ok = ok and bool(np.isfinite(got).all() and (err <= bound).all())
+        # Correctness first.
+        ok, worst, error = check(name, module, inputs, outputs)
         row["max_abs_error"] = worst
         row["correct"] = ok
         if error:
@@ -164,32 +171,42 @@ def main():
             for key in list(row):
                 if key.endswith("_ms"):
                     row[key[:-3] + "_TFLOPs"] = fl / (row[key] * 1e-3) / 1e12
+            again, _, _ = check(name, module, inputs, outputs)
+            row["correct_after_timing"] = again
+            row["correct"] = ok and again
         print(json.dumps(row), flush=True)
         results.append(row)
 
-    info = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-            "cuda": torch.version.cuda, "date": str(datetime.date.today())}
+    info = machine_info(bundle)
+    ceiling = None if options.ours_only else gemm_ceiling_TFLOPs()
+    info["cublas_8192_TFLOPs"] = ceiling
+    if ceiling:
+        for r in results:
+            if "spacefusion_TFLOPs" in r:
+                r["of_cublas_ceiling"] = r["spacefusion_TFLOPs"] / ceiling
     with open(os.path.join(out, "fused.json"), "w") as f:
         json.dump({"info": info, "results": results}, f, indent=1)
     lines = ["# Compute-bound fused graphs on the GPU", "",
-             "%s, PyTorch %s, CUDA %s, %s. Correctness: outputs poisoned with NaN, inputs uniform in "
-             "[-1, 1], float32 numpy reference, |err| <= 1e-2 max|ref| + 1e-2 |ref|. Times: median of "
-             "`triton.testing.do_bench` (200 ms of runs, L2 flushed); TFLOP/s of the graph's "
-             "multiply-adds." % (info["device"], info["torch"], info["cuda"], info["date"]), "",
-             "| workload | shape | dtype | correct | max error | SpaceFusion TFLOP/s | baselines TFLOP/s | "
-             "our kernel |", "|---|---|---|---|---|---|---|---|"]
+             "%s. Correctness: outputs poisoned with NaN, inputs uniform in [-1, 1], float32 numpy "
+             "reference, |err| <= 1e-2 max|ref| + 1e-2 |ref|, checked before timing and again after. "
+             "Times: median of `triton.testing.do_bench` (200 ms of runs, L2 flushed); TFLOP/s of the "
+             "graph's multiply-adds. Ceiling measured in the same run: cuBLAS 8192^3 fp16 at %s TFLOP/s."
+             % (describe(info), "%.0f" % ceiling if ceiling else "(not measured)"), "",
+             "| workload | shape | dtype | correct | max error | SpaceFusion TFLOP/s | of cuBLAS ceiling "
+             "| baselines TFLOP/s | our kernel |", "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         shape = "x".join(str(a) for a in (r["args"][:1] + r["args"][1] if r["workload"] == "gemm_chain"
                                           else r["args"]))
         if "error" in r:
-            lines.append("| %s | %s | %s | not built: %s | | | | |" % (r["workload"], shape, r["dtype"], r["error"]))
+            lines.append("| %s | %s | %s | not built: %s | | | | | |" % (r["workload"], shape, r["dtype"], r["error"]))
             continue
         base = ", ".join("%s %.1f" % (k[:-7], v) for k, v in r.items()
                          if k.endswith("_TFLOPs") and not k.startswith("spacefusion"))
         ours = "%.2f" % r["spacefusion_TFLOPs"] if "spacefusion_TFLOPs" in r else ""
-        lines.append("| %s | %s | %s | %s | %.2g | %s | %s | %s |" % (
-            r["workload"], shape, r["dtype"], "yes" if r["correct"] else "NO", r["max_abs_error"], ours, base,
-            r.get("kernel") or ""))
+        share = "%.0f%%" % (100 * r["of_cublas_ceiling"]) if "of_cublas_ceiling" in r else ""
+        lines.append("| %s | %s | %s | %s | %.2g | %s | %s | %s | %s |" % (
+            r["workload"], shape, r["dtype"], "yes" if r["correct"] else "NO", r["max_abs_error"], ours, share,
+            base, r.get("kernel") or ""))
     with open(os.path.join(out, "fused.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

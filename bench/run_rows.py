@@ -3,12 +3,16 @@
 then median times of SpaceFusion's kernels, PyTorch eager and torch.compile
 in the same process.
 
-    python3 bench/run_rows.py build/bench-bundle OUTDIR
+    python3 bench/run_rows.py build/bench-bundle OUTDIR [--repeats N]
 
 Writes OUTDIR/rows.json and OUTDIR/rows.md. Bandwidth counts the bytes of the
-input read once and the output written once.
+input read once and the output written once; the copy ceiling (device to
+device, read + written) is measured in the same process. A graph that is not
+correct is not timed; after timing, every kernel's output is checked again.
+With --repeats N every timing is taken N times, interleaved over the
+workloads, and the median is recorded.
 """
-import datetime
+import argparse
 import json
 import os
 import sys
@@ -18,9 +22,11 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from spacefusion.gpu import GPUModule  # noqa: E402
+from common import copy_ceiling_GBps, describe, machine_info, median_ms  # noqa: E402
 
 EPS = {"layernorm": 1e-5, "rmsnorm": 1e-6}
-ROTATE = 1
+L2_BYTES = 50 << 20
+GRAPH_BATCH = 20
 
 
 def torch_fn(name):
@@ -52,117 +58,153 @@ def make_inputs(name, rows, cols, seed):
     return [x, gamma, torch.randn(cols, device="cuda", dtype=torch.float16, generator=g)]
 
 
-def graph_ms(call, batch=20):
-    """Device time of one call: `batch` calls captured in a CUDA graph,
-    replays timed by do_bench, divided by `batch` (no launch overhead)."""
+def graph_ms(calls, batch=GRAPH_BATCH):
+    """Device time of one call: `batch` calls captured in a CUDA graph, going
+    round `calls` (one per input set, so that consecutive calls do not find
+    their inputs in L2), replays timed by do_bench, divided by `batch` (no
+    launch overhead)."""
     import triton.testing
-    call()  # compile / load outside the capture
+    for call in calls:
+        call()  # compile / load outside the capture
     torch.cuda.synchronize()
     stream = torch.cuda.Stream()
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph, stream=stream):
-        for _ in range(batch):
-            call()
+        for i in range(batch):
+            calls[i % len(calls)]()
     return triton.testing.do_bench(graph.replay, warmup=10, rep=200, return_mode="median") / batch
 
 
-def median_ms(fn, inputs_sets):
-    """Median time of one call, by triton.testing.do_bench (the method of
-    ../shared/docs/baselines.md: CUDA events, L2 flushed between runs)."""
-    import triton.testing
-    state = {"i": 0}
-
-    def call():
-        state["i"] += 1
-        fn(*inputs_sets[state["i"] % len(inputs_sets)])
-
-    return triton.testing.do_bench(call, warmup=25, rep=200, return_mode="median")
+def check(name, module, inputs, output):
+    """Poisons `output`, runs the kernel, compares with a float32 reference:
+    (correct, max abs error, runtime error or None)."""
+    output.fill_(float("nan"))
+    module(*inputs, output)
+    torch.cuda.synchronize()
+    error = module.error()
+    ref = reference(name, inputs)
+    err = (output.float() - ref).abs()
+    bound = 1e-2 * ref.abs().max() + 1e-2 * ref.abs()
+    correct = bool(error is None and torch.isfinite(output).all() and (err <= bound).all())
+    return correct, float(err.max()), error
 
 
 def main():
-    bundle, out = sys.argv[1], sys.argv[2]
+    parser = argparse.ArgumentParser(description="Runs the memory-bound benchmarks on the GPU.")
+    parser.add_argument("bundle")
+    parser.add_argument("out")
+    parser.add_argument("--repeats", type=int, default=3)
+    options = parser.parse_args()
+    bundle, out = options.bundle, options.out
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(bundle, "manifest.json")) as f:
         manifest = json.load(f)
-    results = []
+    results, timed = [], []
     for entry in manifest:
         name, (rows, cols) = entry["workload"], entry["shape"]
         row = {"workload": name, "shape": "%dx%d" % (rows, cols), "dtype": "f16"}
+        results.append(row)
         if not entry.get("dir"):
             row["error"] = entry.get("error", "not built")
-            results.append(row)
             continue
         module = GPUModule(os.path.join(bundle, entry["dir"]), entry["function"])
         with open(os.path.join(bundle, entry["dir"], entry["function"] + ".json")) as f:
             row["kernel"] = json.load(f).get("kernel")
         module.use_stream(torch.cuda.current_stream().cuda_stream)
-        inputs_sets = [make_inputs(name, rows, cols, seed) for seed in range(ROTATE)]
-        outputs = [torch.empty(rows, cols, device="cuda", dtype=torch.float16) for _ in range(ROTATE)]
+        bytes_moved = 2 * rows * cols * 2
+        # Enough input sets that one graph batch moves three times the L2.
+        sets = max(1, min(GRAPH_BATCH, -(-3 * L2_BYTES // bytes_moved)))
+        inputs_sets = [make_inputs(name, rows, cols, seed) for seed in range(sets)]
+        outputs = [torch.empty(rows, cols, device="cuda", dtype=torch.float16) for _ in range(sets)]
+        row["input_sets"] = sets
 
         # Correctness first: poisoned outputs, fresh random inputs.
-        outputs[0].fill_(float("nan"))
-        module(*inputs_sets[0], outputs[0])
-        torch.cuda.synchronize()
-        error = module.error()
-        ref = reference(name, inputs_sets[0])
-        err = (outputs[0].float() - ref).abs()
-        bound = 1e-2 * ref.abs().max() + 1e-2 * ref.abs()
-        row["max_abs_error"] = float(err.max())
-        row["correct"] = bool(error is None and torch.isfinite(outputs[0]).all() and (err <= bound).all())
+        row["correct"], row["max_abs_error"], error = check(name, module, inputs_sets[0], outputs[0])
         if error:
             row["runtime_error"] = error[1]
+        if not row["correct"]:
+            print(json.dumps(row), flush=True)
+            continue
         eager = torch_fn(name)
         compiled = torch.compile(eager, dynamic=False)
-        bytes_moved = 2 * rows * cols * 2
-        bound_call = module.bind(*inputs_sets[0], outputs[0])
-        calls = {
-            "spacefusion": lambda *a: bound_call(),
-            "eager": eager,
-            "torch.compile": compiled,
-        }
-        for label, fn in calls.items():
-            ms = median_ms(fn, inputs_sets)
-            row[label + "_ms"] = ms
-            row[label + "_GBps"] = bytes_moved / (ms * 1e-3) / 1e9
+        bound = [module.bind(*inputs, output) for inputs, output in zip(inputs_sets, outputs)]
 
-        def ours_in_graph():
-            # Inside the capture the current stream is the capture stream.
+        def ours_in_graph(call):
+            def run():
+                # Inside the capture the current stream is the capture stream.
+                module.use_stream(torch.cuda.current_stream().cuda_stream)
+                call()
+            return run
+        direct = {"spacefusion": lambda: bound[0](), "eager": lambda: eager(*inputs_sets[0]),
+                  "torch.compile": lambda: compiled(*inputs_sets[0])}
+        graphs = {"spacefusion": [ours_in_graph(call) for call in bound],
+                  "eager": [lambda a=a: eager(*a) for a in inputs_sets],
+                  "torch.compile": [lambda a=a: compiled(*a) for a in inputs_sets]}
+        timed.append((row, module, direct, graphs, bytes_moved, name, inputs_sets, outputs))
+
+    ceilings = []
+    for repeat in range(options.repeats):
+        ceilings.append(copy_ceiling_GBps())
+        for row, module, direct, graphs, bytes_moved, *_ in timed:
+            for label, call in direct.items():
+                row.setdefault(label + "_ms_runs", []).append(median_ms(call))
+            for label, calls in graphs.items():
+                row.setdefault(label + "_graph_ms_runs", []).append(graph_ms(calls))
             module.use_stream(torch.cuda.current_stream().cuda_stream)
-            bound_call()
-
-        args = inputs_sets[0]
-        for label, call in {"spacefusion": ours_in_graph, "eager": lambda: eager(*args),
-                            "torch.compile": lambda: compiled(*args)}.items():
-            ms = graph_ms(call)
-            row[label + "_graph_ms"] = ms
-            row[label + "_graph_GBps"] = bytes_moved / (ms * 1e-3) / 1e9
-        module.use_stream(torch.cuda.current_stream().cuda_stream)
+    copy_GBps = sorted(ceilings)[len(ceilings) // 2] if ceilings else None
+    for row, module, direct, graphs, bytes_moved, name, inputs_sets, outputs in timed:
+        for key in [k for k in row if k.endswith("_ms_runs")]:
+            runs = sorted(row[key])
+            ms = runs[len(runs) // 2]
+            base = key[:-len("_ms_runs")]
+            row[base + "_ms"] = ms
+            row[base + "_GBps"] = bytes_moved / (ms * 1e-3) / 1e9
         row["vs_compile_graph"] = row["torch.compile_graph_ms"] / row["spacefusion_graph_ms"]
+        row["vs_compile_graph_runs"] = [c / o for c, o in zip(row["torch.compile_graph_ms_runs"],
+                                                              row["spacefusion_graph_ms_runs"])]
         row["vs_compile"] = row["torch.compile_ms"] / row["spacefusion_ms"]
         row["vs_eager"] = row["eager_ms"] / row["spacefusion_ms"]
+        row["of_copy_ceiling"] = row["spacefusion_GBps"] / copy_GBps
+        # The kernels still compute the right thing after all those runs.
+        again, err, _ = check(name, module, inputs_sets[-1], outputs[-1])
+        row["correct_after_timing"] = again
+        row["correct"] = row["correct"] and again
         print(json.dumps(row), flush=True)
-        results.append(row)
-    info = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-            "cuda": torch.version.cuda, "date": str(datetime.date.today())}
+
+    info = machine_info(bundle)
+    info["copy_ceiling_GBps"] = copy_GBps
+    info["copy_ceiling_GBps_runs"] = ceilings
+    info["repeats"] = options.repeats
     with open(os.path.join(out, "rows.json"), "w") as f:
         json.dump({"info": info, "results": results}, f, indent=1)
     lines = ["# Memory-bound fusion graphs on the GPU (fp16)", "",
-             "%s, PyTorch %s, CUDA %s, %s. Median of `triton.testing.do_bench` (200 ms of runs, L2 "
-             "flushed between runs), %d input sets rotated; GB/s = (input read once + output written "
-             "once) / time." % (info["device"], info["torch"], info["cuda"], info["date"], ROTATE), "",
-             "Direct: each call from Python, as a user calls it. Graph: 20 calls captured in a CUDA graph and "
-             "replayed, i.e. device time without launch overhead.", "",
-             "| workload | shape | correct | SpaceFusion GB/s | eager GB/s | torch.compile GB/s | vs compile | vs eager "
-             "| SpaceFusion GB/s (graph) | torch.compile GB/s (graph) | vs compile (graph) | our kernel |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "%s. Median of `triton.testing.do_bench` (200 ms of runs, L2 flushed between runs); each "
+             "timing taken %d times, interleaved over the workloads, median recorded. GB/s = (input read "
+             "once + output written once) / time. Copy ceiling measured in the same run: %.0f GB/s "
+             "(device-to-device copy, read + written)." % (describe(info), options.repeats, copy_GBps or 0), "",
+             "Direct: each call from Python, as a user calls it (L2 flushed before each). Graph: %d calls "
+             "captured in a CUDA graph and replayed, going round enough input sets to move 3x the L2 per "
+             "batch, i.e. device time without launch overhead; the ratio's range is over the repeats. "
+             "Correctness (|err| <= 1e-2 max|ref| + 1e-2 |ref| against float32 torch, outputs poisoned) "
+             "is checked before timing and again after." % GRAPH_BATCH, "",
+             "| workload | shape | correct | SpaceFusion GB/s | of copy ceiling | eager GB/s | torch.compile GB/s "
+             "| vs compile | vs eager | SpaceFusion GB/s (graph) | torch.compile GB/s (graph) | vs compile (graph) "
+             "| range | our kernel |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         if "error" in r:
-            lines.append("| %s | %s | not built: %s | | | | | | | | | |" % (r["workload"], r["shape"], r["error"]))
+            lines.append("| %s | %s | not built: %s | | | | | | | | | | | |" % (r["workload"], r["shape"], r["error"]))
             continue
-        lines.append("| %s | %s | %s | %.0f | %.0f | %.0f | %.2fx | %.2fx | %.0f | %.0f | %.2fx | %s |" % (
-            r["workload"], r["shape"], "yes" if r["correct"] else "NO", r["spacefusion_GBps"], r["eager_GBps"],
-            r["torch.compile_GBps"], r["vs_compile"], r["vs_eager"], r["spacefusion_graph_GBps"],
-            r["torch.compile_graph_GBps"], r["vs_compile_graph"], r.get("kernel") or ""))
+        if "spacefusion_ms" not in r:
+            lines.append("| %s | %s | NO (max error %.3g), not timed | | | | | | | | | | | %s |" % (
+                r["workload"], r["shape"], r["max_abs_error"], r.get("kernel") or ""))
+            continue
+        runs = r["vs_compile_graph_runs"]
+        lines.append("| %s | %s | %s | %.0f | %.0f%% | %.0f | %.0f | %.2fx | %.2fx | %.0f | %.0f | %.3fx | %.3f-%.3f | %s |" % (
+            r["workload"], r["shape"], "yes" if r["correct"] else "NO", r["spacefusion_GBps"],
+            100 * r["of_copy_ceiling"], r["eager_GBps"], r["torch.compile_GBps"], r["vs_compile"], r["vs_eager"],
+            r["spacefusion_graph_GBps"], r["torch.compile_graph_GBps"], r["vs_compile_graph"], min(runs), max(runs),
+            r.get("kernel") or ""))
     with open(os.path.join(out, "rows.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
