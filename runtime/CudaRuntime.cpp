@@ -280,6 +280,18 @@ extern "C" void spacefusionRuntimeClearError(void) {
   lastMessage.clear();
 }
 
+extern "C" void spacefusionRuntimeArgumentMismatch(const char *function,
+                                                   int64_t argument,
+                                                   int64_t dim,
+                                                   int64_t expected,
+                                                   int64_t actual) {
+  recordError(-2, std::string(function) + ": argument " +
+                      std::to_string(argument) + " has size " +
+                      std::to_string(actual) + " in dim " +
+                      std::to_string(dim) + ", the function was compiled for " +
+                      std::to_string(expected) + "; nothing was launched");
+}
+
 extern "C" int spacefusionRuntimeHasDevice(void) {
   std::call_once(driverOnce, loadDriver);
   if (!driver.available || driver.cuInit(0) != CUDA_SUCCESS)

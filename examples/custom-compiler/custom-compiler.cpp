@@ -50,9 +50,8 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv, "custom compiler\n");
 
   DialectRegistry registry;
-  registry.insert<arith::ArithDialect, func::FuncDialect,
-                  linalg::LinalgDialect, math::MathDialect,
-                  tensor::TensorDialect>();
+  registry.insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
+                  math::MathDialect, tensor::TensorDialect>();
   spacefusion::registerAllDialects(registry);
   if (emit == "binary")
     spacefusion::registerGPUPipelineDependencies(registry);

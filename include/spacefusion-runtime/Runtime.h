@@ -15,6 +15,8 @@
 #ifndef SPACEFUSION_RUNTIME_RUNTIME_H
 #define SPACEFUSION_RUNTIME_RUNTIME_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,6 +31,15 @@ const char *spacefusionRuntimeGetErrorMessage(void);
 
 /// Forgets the recorded error.
 void spacefusionRuntimeClearError(void);
+
+/// Called by compiled entry points (smap-check-entry-shapes) when a caller
+/// passes a memref whose size in `dim` differs from the static size the
+/// function was compiled for; records error -2 with a message naming the
+/// function, the argument (from 0) and both sizes. The entry point then
+/// returns without launching anything.
+void spacefusionRuntimeArgumentMismatch(const char *function, int64_t argument,
+                                        int64_t dim, int64_t expected,
+                                        int64_t actual);
 
 /// 1 when a CUDA driver and at least one device are present.
 int spacefusionRuntimeHasDevice(void);

@@ -190,6 +190,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   distributeOptions.warpSpecialize = options.warpSpecialize;
   distributeOptions.producerWarps = options.producerWarps;
   pm.addPass(smap::createSMapDistributeBlocks(distributeOptions));
+  // Entry points reject descriptors of other sizes before launching.
+  pm.addPass(smap::createSMapCheckEntryShapes());
   // Constants the blocks use stay constants in the kernels (loop bounds,
   // strides, fill values), instead of becoming kernel parameters.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

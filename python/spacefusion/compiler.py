@@ -17,7 +17,8 @@ import tempfile
 
 import numpy as np
 
-from .memref import DTYPES, descriptor
+from .memref import BF16_NAN, DTYPES, STORAGE, bf16_bits, bf16_tensor, descriptor, is_torch_tensor, \
+    torch_dtype
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _LLVM_BIN = "/usr/lib/llvm-22/bin"
@@ -91,7 +92,8 @@ def _fusion_pipeline(target, spatial, temporal):
 
 
 class Module:
-    """A compiled function: call it with arrays, get arrays back."""
+    """A compiled function: call it with arrays, get arrays back (see
+    __call__; bf16 takes and gives torch.bfloat16 tensors)."""
 
     def __init__(self, path, name, inputs, outputs, decisions):
         self.path = path
@@ -104,33 +106,44 @@ class Module:
         self._fn.restype = None
 
     def _check(self, arrays):
+        """The inputs as C-contiguous host arrays of the storage dtype (bf16
+        as the uint16 bits of a torch.bfloat16 tensor)."""
         if len(arrays) != len(self.inputs):
             raise TypeError("@%s takes %d inputs, got %d" % (self.name, len(self.inputs), len(arrays)))
         checked = []
         for i, (array, (shape, dtype)) in enumerate(zip(arrays, self.inputs)):
-            if hasattr(array, "detach") and hasattr(array, "numpy"):
-                array = array.detach().cpu().numpy()  # a torch tensor
-            array = np.asarray(array)
-            if dtype not in DTYPES:
-                raise TypeError("input #%d is %s, which numpy cannot hold" % (i, dtype))
-            if array.dtype != DTYPES[dtype]:
-                raise TypeError("input #%d must be %s (%s), got %s"
-                                % (i, dtype, np.dtype(DTYPES[dtype]).name, array.dtype))
+            if is_torch_tensor(array):
+                expected = torch_dtype(dtype)
+                if array.dtype != expected:
+                    raise TypeError("input #%d must be %s (%s), got %s" % (i, dtype, expected, array.dtype))
+                array = bf16_bits(array) if dtype == "bf16" else array.detach().cpu().numpy()
+            elif dtype == "bf16":
+                raise TypeError("input #%d is bf16, which numpy cannot hold: pass a torch.bfloat16 "
+                                "tensor (got %s)" % (i, type(array).__name__))
+            else:
+                array = np.asarray(array)
+                if array.dtype != DTYPES[dtype]:
+                    raise TypeError("input #%d must be %s (%s), got %s"
+                                    % (i, dtype, np.dtype(DTYPES[dtype]).name, array.dtype))
             if tuple(array.shape) != shape:
                 raise ValueError("input #%d must have shape %s, got %s" % (i, shape, tuple(array.shape)))
             checked.append(np.ascontiguousarray(array))
         return checked
 
     def __call__(self, *arrays):
+        """Inputs (numpy arrays or torch CPU tensors; bf16 ones torch.bfloat16
+        tensors) in, a list of fresh outputs back: numpy arrays, and
+        torch.bfloat16 tensors for bf16 outputs."""
         inputs = self._check(arrays)
         outputs = []
         for shape, dtype in self.outputs:
-            out = np.empty(shape, dtype=DTYPES[dtype])
-            out.fill(np.nan)  # poisoned: an unwritten element shows
+            out = np.empty(shape, dtype=STORAGE[dtype])
+            out.fill(BF16_NAN if dtype == "bf16" else np.nan)  # poisoned: an unwritten element shows
             outputs.append(out)
         descriptors = [descriptor(a) for a in inputs + outputs]
         self._fn(*[ctypes.byref(d) for d in descriptors])
-        return outputs
+        return [bf16_tensor(out) if dtype == "bf16" else out
+                for out, (_, dtype) in zip(outputs, self.outputs)]
 
 
 def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal=None,
@@ -164,7 +177,10 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
         try:
             lib = os.path.abspath(tools["lib"])
             _run([tools["clang"], "-O2", "-shared", "-fPIC", "-Wno-override-module", f.name, "-o", so + ".tmp",
-                  "-L" + lib, "-lmlir_c_runner_utils", "-Wl,-rpath," + lib, "-lm"])
+                  "-L" + lib, "-lmlir_c_runner_utils", "-Wl,-rpath," + lib, "-lm",
+                  # f32 -> bf16 truncation calls __truncsfbf2, which libgcc
+                  # before GCC 13 lacks: MLIR's float16 utils define it.
+                  "-lmlir_float16_utils"])
             os.replace(so + ".tmp", so)
         finally:
             os.unlink(f.name)

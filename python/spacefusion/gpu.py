@@ -14,8 +14,18 @@ import re
 import shutil
 
 from .compiler import CompileError, _run, _signature, find_tools
+from .memref import is_torch_tensor, torch_dtype
 
-_ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+
+class GPURuntimeError(RuntimeError):
+    """A failure the CUDA runtime recorded while a module ran (or loaded):
+    `code` is the CUDA error code (-1 for the runtime's own errors),
+    `message` names the call, the kernel and the CUDA error."""
+
+    def __init__(self, code, message):
+        super().__init__("CUDA runtime error %d: %s" % (code, message))
+        self.code = code
+        self.message = message
 
 
 def _cuda_env():
@@ -64,7 +74,14 @@ def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None, opti
 
 
 class GPUModule:
-    """A compiled GPU function, called with torch CUDA tensors."""
+    """A compiled GPU function, called with torch CUDA tensors (contiguous,
+    16-byte aligned, of the exact dtype: f16 torch.float16, bf16
+    torch.bfloat16, f32 torch.float32). A failure the CUDA runtime records
+    during a call (including a module that failed to load, e.g. no driver)
+    raises GPURuntimeError after it; with `use_stream`, errors of the kernel's
+    execution itself surface at a later call or through `check()` after a
+    synchronization.
+    """
 
     def __init__(self, directory, name):
         with open(os.path.join(directory, name + ".json")) as f:
@@ -78,6 +95,7 @@ class GPUModule:
         # kernel library, never by a path of its own.
         self.runtime = self._lib
         self.runtime.spacefusionRuntimeGetErrorMessage.restype = ctypes.c_char_p
+        self._get_error = self.runtime.spacefusionRuntimeGetError
         self._fn = getattr(self._lib, "_mlir_ciface_" + name)
         self._fn.restype = None
 
@@ -87,14 +105,29 @@ class GPUModule:
         self.runtime.spacefusionRuntimeSetStream(ctypes.c_void_p(stream))
 
     def error(self):
-        code = self.runtime.spacefusionRuntimeGetError()
+        """The first error the runtime recorded since it was last cleared, as
+        (code, message), or None; it stays recorded (see `check`)."""
+        code = self._get_error()
         return (code, self.runtime.spacefusionRuntimeGetErrorMessage().decode()) if code else None
 
+    def check(self):
+        """Raises GPURuntimeError if the runtime recorded an error, and clears
+        it (the runtime keeps only the first error until cleared)."""
+        error = self.error()
+        if error:
+            self.runtime.spacefusionRuntimeClearError()
+            raise GPURuntimeError(*error)
+
     def _descriptor(self, tensor, shape, dtype, what):
+        if not is_torch_tensor(tensor):
+            raise TypeError("%s must be a torch CUDA tensor, got %s.%s (GPU kernels take torch CUDA tensors, "
+                            "e.g. torch.from_numpy(a).cuda())"
+                            % (what, type(tensor).__module__, type(tensor).__qualname__))
         if tuple(tensor.shape) != shape:
             raise ValueError("%s must have shape %s, got %s" % (what, shape, tuple(tensor.shape)))
-        if tensor.element_size() != _ELEMENT_BYTES[dtype] or not tensor.is_floating_point():
-            raise TypeError("%s must be %s, got %s" % (what, dtype, tensor.dtype))
+        expected = torch_dtype(dtype)
+        if tensor.dtype != expected:
+            raise TypeError("%s must be %s (%s), got %s" % (what, dtype, expected, tensor.dtype))
         if not tensor.is_cuda or not tensor.is_contiguous():
             raise ValueError("%s must be a contiguous CUDA tensor" % what)
         if tensor.data_ptr() % 16:
@@ -111,17 +144,29 @@ class GPUModule:
             desc.sizes[i], desc.strides[i] = size, stride
         return desc
 
-    def bind(self, *args):
+    def bind(self, *args, check=True):
         """A zero-argument callable running on these tensors, with the
-        descriptors built once (the checks run here, not per call)."""
+        descriptors built once (the argument checks run here, not per call).
+        With check=False it skips reading the runtime's error state after
+        each call (one ctypes call); call `check()` yourself then."""
         descs = self._descriptors(args)
         refs = [ctypes.byref(d) for d in descs]
         fn = self._fn
-        return lambda: fn(*refs)
+        if not check:
+            return lambda: fn(*refs)
+        get_error, check_error = self._get_error, self.check
+
+        def call():
+            fn(*refs)
+            if get_error():
+                check_error()
+        return call
 
     def __call__(self, *args):
-        """Inputs, then preallocated outputs (CUDA tensors)."""
+        """Inputs, then preallocated outputs (CUDA tensors). Raises
+        GPURuntimeError if the runtime recorded an error."""
         self._fn(*[ctypes.byref(d) for d in self._descriptors(args)])
+        self.check()
 
     def _descriptors(self, args):
         expected = len(self.inputs) + len(self.outputs)

@@ -307,9 +307,18 @@ def _softmax(x, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 
 
+def _float32(x):
+    """A float32 numpy copy of an array or of a torch tensor (bf16 included,
+    which numpy cannot convert)."""
+    if hasattr(x, "detach") and hasattr(x, "float"):  # a torch tensor
+        x = x.detach().float().cpu().numpy()
+    return np.asarray(x, dtype=np.float32)
+
+
 def reference(name, *arrays, eps=None, scale=None):
-    """The workload `name` computed in float32 with numpy."""
-    a = [np.asarray(x, dtype=np.float32) for x in arrays]
+    """The workload `name` computed in float32 with numpy, on numpy arrays or
+    torch tensors (e.g. the torch.bfloat16 inputs of a bf16 function)."""
+    a = [_float32(x) for x in arrays]
     if name == "gemm":
         return [a[0] @ a[1]]
     if name == "softmax":

@@ -1,17 +1,18 @@
 """The GPU path up to the launch, on any machine with a CUDA toolkit (no GPU
 needed): compile to a shared object, its metadata and C entry point, the
 diagnostics for graphs the row kernels do not take, and argument checks that
-run before anything is launched. The launches themselves run in bench/ on
-the GPU machine."""
+run before anything is launched, and errors the CUDA runtime records raising
+in Python. The launches themselves run in bench/ on the GPU machine."""
 
 import ctypes
 import json
 import os
 
+import numpy as np
 import pytest
 
 import spacefusion as sf
-from spacefusion.gpu import GPUModule, compile_gpu
+from spacefusion.gpu import GPUModule, GPURuntimeError, compile_gpu
 
 try:
     import torch
@@ -53,7 +54,9 @@ def test_shared_object_and_metadata(layernorm):
 @needs_torch
 @pytest.mark.parametrize("x_shape, x_dtype, error, message", [
     ((64, 512), "float16", ValueError, r"input #0 must have shape \(64, 768\), got \(64, 512\)"),
-    ((64, 768), "float32", TypeError, "input #0 must be f16"),
+    ((64, 768), "float32", TypeError, r"input #0 must be f16 \(torch.float16\), got torch.float32"),
+    # Same element size as f16, still the wrong dtype.
+    ((64, 768), "bfloat16", TypeError, r"input #0 must be f16 \(torch.float16\), got torch.bfloat16"),
     # Right shape and dtype, but in host memory.
     ((64, 768), "float16", ValueError, "input #0 must be a contiguous CUDA tensor"),
 ])
@@ -70,6 +73,33 @@ def test_wrong_arity_is_rejected(layernorm):
     module = GPUModule(layernorm, "layernorm")
     with pytest.raises(TypeError, match="takes 3 inputs and 1 outputs, got 1 tensors"):
         module(torch.zeros(64, 768, dtype=torch.float16))
+
+
+def test_numpy_arrays_are_rejected(layernorm):
+    module = GPUModule(layernorm, "layernorm")
+    x, g = np.zeros((64, 768), np.float16), np.zeros(768, np.float16)
+    with pytest.raises(TypeError, match=r"input #0 must be a torch CUDA tensor, got numpy.ndarray "
+                                        r"\(GPU kernels take torch CUDA tensors"):
+        module(x, g, g, np.zeros((64, 768), np.float16))
+
+
+def test_runtime_errors_raise(layernorm, monkeypatch):
+    """An error the runtime records during a call raises GPURuntimeError and
+    is cleared. The kernel entry point is replaced by a runtime call that
+    fails without a GPU (a kernel lookup in a module that failed to load),
+    and the argument checks (tested above) by nothing."""
+    module = GPUModule(layernorm, "layernorm")
+    module.runtime.spacefusionRuntimeClearError()  # e.g. "no CUDA driver" from loading here
+    monkeypatch.setattr(module, "_descriptors", lambda args: [])
+    monkeypatch.setattr(module, "_fn", lambda: module.runtime.mgpuModuleGetFunction(None, b"kernel"))
+    with pytest.raises(GPURuntimeError, match="looking up kernel 'kernel' in a module that failed to load") as info:
+        module()
+    assert info.value.code == -1
+    assert module.error() is None
+    call = module.bind()
+    with pytest.raises(GPURuntimeError, match="looking up kernel 'kernel'"):
+        call()
+    assert module.error() is None
 
 
 def test_f16_gemm_runs_on_tensor_cores(tmp_path):

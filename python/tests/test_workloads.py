@@ -2,8 +2,14 @@
 random inputs and compared with a float32 numpy reference.
 
 Tolerance: |out - ref| <= atol * max|ref| + rtol * |ref| with (atol, rtol) =
-(2e-5, 1e-4) for f32 and (1e-2, 1e-2) for f16 (whose inputs and outputs are
-rounded to 11 bits; the computation runs in f32).
+(2e-5, 1e-4) for f32, (1e-2, 1e-2) for f16 (whose inputs and outputs are
+rounded to 11 bits; the computation runs in f32) and (1e-2, 1e-2) for bf16:
+the reference takes the inputs as rounded to bf16, the computation runs in
+f32, so the error is the final rounding of each output to 8 significant bits
+(at most 2^-8 = 3.9e-3 relative) plus f32 noise.
+
+bf16 has no numpy dtype: its inputs and outputs are torch.bfloat16 tensors
+(the bf16 cases need torch).
 """
 
 import numpy as np
@@ -11,7 +17,12 @@ import pytest
 
 import spacefusion as sf
 
-TOLERANCE = {"f32": (2e-5, 1e-4), "f16": (1e-2, 1e-2)}
+try:
+    import torch
+except ImportError:
+    torch = None
+
+TOLERANCE = {"f32": (2e-5, 1e-4), "f16": (1e-2, 1e-2), "bf16": (1e-2, 1e-2)}
 
 # name, generator arguments, forced schedules (None: searched).
 CASES = [
@@ -39,6 +50,9 @@ def generate(name, args, dtype):
 def check(outputs, references, dtype):
     atol, rtol = TOLERANCE[dtype]
     for out, ref in zip(outputs, references):
+        if dtype == "bf16":
+            assert isinstance(out, torch.Tensor) and out.dtype == torch.bfloat16
+            out = out.float().numpy()
         out = out.astype(np.float32)
         assert np.all(np.isfinite(out)), "an output was left unwritten or is not finite"
         bound = atol * np.abs(ref).max() + rtol * np.abs(ref)
@@ -46,7 +60,8 @@ def check(outputs, references, dtype):
         assert np.all(err <= bound), "max error %g exceeds the tolerance" % err.max()
 
 
-@pytest.mark.parametrize("dtype", ["f32", "f16"])
+@pytest.mark.parametrize("dtype", ["f32", "f16", pytest.param(
+    "bf16", marks=pytest.mark.skipif(torch is None, reason="bf16 values are torch tensors"))])
 @pytest.mark.parametrize("name,args,schedules", CASES, ids=[c[0] for c in CASES])
 def test_fused_matches_reference(name, args, schedules, dtype):
     source = generate(name, args, dtype)
@@ -61,6 +76,24 @@ def test_unfused_matches_reference(name, args, schedules):
     module = sf.compile(generate(name, args, "f32"), fused=False)
     inputs = sf.random_inputs(module, seed=2)
     check(module(*inputs), sf.workloads.reference(name, *inputs), "f32")
+
+
+@pytest.mark.skipif(torch is None, reason="bf16 values are torch tensors")
+@pytest.mark.parametrize("name,args", [(c[0], c[1]) for c in CASES[1:3]], ids=[c[0] for c in CASES[1:3]])
+def test_bf16_unfused_matches_reference(name, args):
+    module = sf.compile(generate(name, args, "bf16"), fused=False)
+    inputs = sf.random_inputs(module, seed=3)
+    assert all(t.dtype == torch.bfloat16 for t in inputs)
+    check(module(*inputs), sf.workloads.reference(name, *inputs), "bf16")
+
+
+def test_bf16_needs_torch_tensors():
+    module = sf.compile(sf.workloads.softmax(8, 64, dtype="bf16"))
+    with pytest.raises(TypeError, match="input #0 is bf16, which numpy cannot hold: pass a torch.bfloat16"):
+        module(np.zeros((8, 64), np.float32))
+    if torch is not None:
+        with pytest.raises(TypeError, match=r"input #0 must be bf16 \(torch.bfloat16\), got torch.float16"):
+            module(torch.zeros(8, 64, dtype=torch.float16))
 
 
 def test_decisions_are_reported():

@@ -11,6 +11,7 @@
 // RUN:   2>&1 | FileCheck %s --check-prefix=BOTH
 
 // CHECK-LABEL: llvm.func @softmax_last(
+// CHECK:         llvm.call @spacefusionRuntimeArgumentMismatch
 // CHECK:         gpu.launch_func @[[K:[a-z_]+]]::@[[K]] blocks in
 // CHECK:       llvm.func @_mlir_ciface_softmax_last(
 // CHECK:       gpu.binary @[[K]]

@@ -166,6 +166,47 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// smap-check-entry-shapes
+//===----------------------------------------------------------------------===//
+
+def SMapCheckEntryShapes : Pass<"smap-check-entry-shapes", "::mlir::ModuleOp"> {
+  let summary = "Check the sizes of memref arguments at public entry points";
+  let description = [{
+    A shared object's C entry point (`_mlir_ciface_NAME`, memref descriptors
+    by pointer) trusts the sizes in the descriptors it is given: a caller
+    that passes a tensor of another shape would make the kernels read and
+    write out of bounds. This pass makes every public function with
+    statically shaped, identity-layout memref arguments take them with
+    dynamic sizes instead (the descriptor layout, and so the C ABI, is the
+    same) and compare each size with the static one on entry. On a mismatch
+    it calls `spacefusionRuntimeArgumentMismatch(function, argument, dim,
+    expected, actual)` from the project's runtime, which records an error the
+    caller reads with `spacefusionRuntimeGetError`, and returns before
+    anything is launched; otherwise the arguments are cast back to their
+    static types and the body runs unchanged. Functions whose arguments are
+    already dynamic, strided or not memrefs are left alone (their other
+    arguments are still checked). The GPU pipeline runs it on the host code
+    after bufferization.
+
+    ```mlir
+    // Before
+    func.func @f(%x: memref<4x8xf16>) { ... }
+    // After
+    func.func @f(%x: memref<?x?xf16>) {
+      // memref.dim + arith.cmpi per dim, cf.cond_br to ^body or ^mismatch
+    ^mismatch:  // call @spacefusionRuntimeArgumentMismatch(...), return
+    ^body(%s: memref<4x8xf16>):  // the original body, on memref.cast %x
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // smap-distribute-blocks
 //===----------------------------------------------------------------------===//
 

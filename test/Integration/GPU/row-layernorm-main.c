@@ -79,10 +79,30 @@ int main(void) {
   }
   printf("layernorm %dx%d: max abs error %g, within 1e-4: %s\n", ROWS, COLS,
          maxError, maxError <= 1e-4 ? "yes" : "no");
-  printf("runtime error code %d\n", spacefusionRuntimeGetError());
+  int goodRunError = spacefusionRuntimeGetError();
+
+  /* A descriptor of another size is rejected before anything is launched:
+     the poisoned output stays poisoned. */
+  for (int i = 0; i < ROWS * COLS; ++i)
+    y[i] = NAN;
+  mgpuMemcpy(dy, y, sizeof(y), stream);
+  Memref2D shortX = {dx, dx, 0, {ROWS - 1, COLS}, {COLS, 1}};
+  _mlir_ciface_layernorm(&shortX, &mg, &mb, &my);
+  mgpuMemcpy(y, dy, sizeof(y), stream);
+  mgpuStreamSynchronize(stream);
+  int untouched = 1;
+  for (int i = 0; i < ROWS * COLS; ++i)
+    untouched &= isnan(y[i]) != 0;
+  printf("wrong shape: error %d: %s; output untouched: %s\n",
+         spacefusionRuntimeGetError(), spacefusionRuntimeGetErrorMessage(),
+         untouched ? "yes" : "no");
+  int rejected = spacefusionRuntimeGetError() == -2 && untouched;
+  spacefusionRuntimeClearError();
+
+  printf("runtime error code %d\n", goodRunError);
   mgpuMemFree(dx, stream);
   mgpuMemFree(dg, stream);
   mgpuMemFree(db, stream);
   mgpuMemFree(dy, stream);
-  return maxError <= 1e-4 && spacefusionRuntimeGetError() == 0 ? 0 : 1;
+  return maxError <= 1e-4 && goodRunError == 0 && rejected ? 0 : 1;
 }
