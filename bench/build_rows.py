@@ -9,6 +9,7 @@ then, on the GPU machine: python3 bench/run_rows.py build/bench-bundle OUTDIR
 import argparse
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
@@ -32,10 +33,14 @@ def main():
     parser.add_argument("out", nargs="?", default="build/bench-bundle")
     parser.add_argument("--options", default="",
                         help='more --spacefusion-lower-gpu options, e.g. "rows-per-block=8"')
+    parser.add_argument("--only", default="",
+                        help="build only the workloads whose NAME_ROWSxCOLS matches this regex")
     args = parser.parse_args()
     out = args.out
     manifest = []
     for name, (rows, cols) in WORKLOADS:
+        if args.only and not re.search(args.only, "%s_%dx%d" % (name, rows, cols)):
+            continue
         generator = getattr(sf.workloads, name)
         source = generator(rows, cols, dtype="f16")
         tag = "%s_%dx%d" % (name, rows, cols)

@@ -133,17 +133,21 @@ def main():
         compiled = torch.compile(eager, dynamic=False)
         bound = [module.bind(*inputs, output, check=False) for inputs, output in zip(inputs_sets, outputs)]
 
-        def ours_in_graph(call):
+        # Closures bind their values now: they run after this loop has moved on.
+        def ours_in_graph(module, call):
             def run():
                 # Inside the capture the current stream is the capture stream.
                 module.use_stream(torch.cuda.current_stream().cuda_stream)
                 call()
             return run
-        direct = {"spacefusion": lambda: bound[0](), "eager": lambda: eager(*inputs_sets[0]),
-                  "torch.compile": lambda: compiled(*inputs_sets[0])}
-        graphs = {"spacefusion": [ours_in_graph(call) for call in bound],
-                  "eager": [lambda a=a: eager(*a) for a in inputs_sets],
-                  "torch.compile": [lambda a=a: compiled(*a) for a in inputs_sets]}
+
+        def on(fn, args):
+            return lambda: fn(*args)
+        direct = {"spacefusion": bound[0], "eager": on(eager, inputs_sets[0]),
+                  "torch.compile": on(compiled, inputs_sets[0])}
+        graphs = {"spacefusion": [ours_in_graph(module, call) for call in bound],
+                  "eager": [on(eager, a) for a in inputs_sets],
+                  "torch.compile": [on(compiled, a) for a in inputs_sets]}
         timed.append((row, module, direct, graphs, bytes_moved, name, inputs_sets, outputs))
 
     ceilings = []

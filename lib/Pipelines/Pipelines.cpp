@@ -135,6 +135,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   smap::SMapLowerToGPUOptions gpuOptions;
   gpuOptions.approxMath = options.approxMath;
   gpuOptions.rowsPerBlock = options.rowsPerBlock;
+  gpuOptions.rowThreads = options.rowThreads;
+  gpuOptions.hoistColumnLoads = options.hoistColumnLoads;
   gpuOptions.otherGraphs = true;
   pm.addPass(smap::createSMapLowerToGPU(gpuOptions));
   // Outline the row kernels now: the canonicalization of the general path

@@ -99,6 +99,16 @@ struct GPULoweringPipelineOptions
       llvm::cl::desc("Rows per block of warp-per-row kernels (0: automatic; "
                      "see smap-lower-to-gpu)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> hoistColumnLoads{
+      *this, "hoist-column-loads",
+      llvm::cl::desc("Row kernels load per-column parameters first (see "
+                     "smap-lower-to-gpu)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> rowThreads{
+      *this, "row-threads",
+      llvm::cl::desc("Threads per row of row kernels (0: automatic; see "
+                     "smap-lower-to-gpu)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> target{
       *this, "target",
       llvm::cl::desc("Built-in target that schedules graphs outside the row "

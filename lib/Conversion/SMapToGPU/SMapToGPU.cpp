@@ -62,9 +62,12 @@ struct KernelValue {
 class RowKernelBuilder {
 public:
   RowKernelBuilder(func::FuncOp fn, GraphOp graph, const SpaceMappingGraph &smg,
-                   bool approxMath, int64_t requestedRowsPerBlock)
+                   bool approxMath, int64_t requestedRowsPerBlock,
+                   int64_t requestedRowThreads, bool hoistColumnLoads)
       : fn(fn), graph(graph), smg(smg), approxMath(approxMath),
-        requestedRowsPerBlock(requestedRowsPerBlock) {}
+        requestedRowsPerBlock(requestedRowsPerBlock),
+        requestedRowThreads(requestedRowThreads),
+        hoistColumnLoads(hoistColumnLoads) {}
 
   /// Checks the graph is in the class; sets `whyNot` otherwise.
   LogicalResult plan();
@@ -101,6 +104,8 @@ private:
   const SpaceMappingGraph &smg;
   bool approxMath;
   int64_t requestedRowsPerBlock;
+  int64_t requestedRowThreads;
+  bool hoistColumnLoads;
   unsigned reducedDim = ~0u;
   SmallVector<unsigned> rowDims;
   // `threads` threads share a row; a block holds `rowsPerBlock` rows.
@@ -259,12 +264,27 @@ LogicalResult RowKernelBuilder::plan() {
   ragged = threads < 32 || vectors / threads * vec > 64;
   if (ragged)
     threads = std::min<int64_t>(512, llvm::alignTo(vectors, 32));
+  if (requestedRowThreads > 0) {
+    if (!llvm::isPowerOf2_64(requestedRowThreads) || requestedRowThreads < 32 ||
+        requestedRowThreads > 512 ||
+        llvm::divideCeil(vectors, requestedRowThreads) * vec > 64) {
+      whyNot = "row-threads=" + std::to_string(requestedRowThreads) +
+               " is not a power of two from 32 to 512 that leaves at most 64 "
+               "elements of a row of " +
+               std::to_string(n) + " to each thread";
+      return failure();
+    }
+    threads = requestedRowThreads;
+    ragged = vectors % threads != 0;
+  }
   // Short rows (up to 32 elements per thread) go one warp per row: the
   // reductions are shuffles only, with no shared memory or barrier, and a
   // block of two rows keeps the SM's block slots from limiting occupancy
   // (2 measured best on the H200 against 1, 4 and 8; bench/results).
-  if ((ragged || n % (32 * vec) == 0) &&
-      llvm::divideCeil(n, 32 * vec) * vec <= 32) {
+  if (requestedRowThreads > 32) {
+    // A block per row, as requested.
+  } else if ((ragged || n % (32 * vec) == 0) &&
+             llvm::divideCeil(n, 32 * vec) * vec <= 32) {
     threads = 32;
     for (rowsPerBlock = 2; rows % rowsPerBlock != 0; rowsPerBlock /= 2)
       ;
@@ -591,9 +611,9 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   }
 
   // Inputs are loaded, and members evaluated, on first use from the outputs
-  // backwards: a row's per-column parameters (gamma, beta) are loaded only
-  // once the reductions that precede their use are done, which keeps them
-  // out of registers meanwhile.
+  // backwards. A row's per-column parameters (gamma, beta) would then be
+  // loaded only once the reductions that precede their use are done: fewer
+  // live registers, but their L2 latency adds to every row's critical path.
   for (BlockArgument arg : graph.getBody().getArguments())
     if (!arg.use_empty() && !isa<RankedTensorType>(arg.getType())) {
       whyNot = "scalar graph inputs are not supported on the GPU yet";
@@ -653,6 +673,13 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
     }
     return success();
   };
+  // With hoistColumnLoads, the per-column parameters are loaded first
+  // instead, so that their latency overlaps the row's reductions.
+  if (hoistColumnLoads)
+    for (BlockArgument arg : graph.getBody().getArguments())
+      if (FailureOr<Shape> shape = shapeOf(arg);
+          !arg.use_empty() && succeeded(shape) && *shape == Shape::Column)
+        loadInput(arg);
   // Scalar constants are captured by the members' bodies, not operands.
   for (Operation &op : graph.getBody().front().without_terminator())
     if (isa<arith::ConstantOp>(op))
@@ -755,7 +782,8 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
       FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
       if (failed(smg))
         return signalPassFailure();
-      RowKernelBuilder builder(fn, graph, *smg, approxMath, rowsPerBlock);
+      RowKernelBuilder builder(fn, graph, *smg, approxMath, rowsPerBlock,
+                               rowThreads, hoistColumnLoads);
       if (failed(builder.plan()) || failed(builder.build())) {
         if (otherGraphs) {
           remark::missed(graph.getLoc(),
