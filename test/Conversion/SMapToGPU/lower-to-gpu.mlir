@@ -1,6 +1,4 @@
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu -split-input-file | FileCheck %s
-// RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=hoist-column-loads=false' -split-input-file \
-// RUN:   | FileCheck %s --check-prefix=LAZY
 // RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=approx-math=false' \
 // RUN:   -split-input-file | FileCheck %s --check-prefix=EXACT
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu -split-input-file \
@@ -103,9 +101,6 @@ func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
 // CHECK-SAME:      smap.gpu_kernel = "rows=4 rows_per_block=1 threads=512 vec=4 chunks=4"
 // CHECK:         gpu.launch
 // CHECK-SAME:        workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
-// gamma is loaded first (hoist-column-loads), its latency overlapping the
-// reduction, and read along the row only: no row offset.
-// CHECK-COUNT-4:   vector.load %[[G]][{{.*}}] {alignment = 16 : i64} : memref<8192xf32>, vector<4xf32>
 // CHECK-COUNT-4:   vector.load {{.*}} : memref<32768xf32>, vector<4xf32>
 // CHECK-COUNT-5:   gpu.shuffle  xor
 // CHECK:           memref.store %{{.*}}, %[[SMEM]]
@@ -113,18 +108,11 @@ func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
 // CHECK-COUNT-16:  memref.load %[[SMEM]]
 // CHECK:           gpu.barrier
 // CHECK:           math.rsqrt
-// CHECK-NOT:       vector.load
+// With a block per row, gamma is loaded on first use, after the reduction
+// (hoisting it costs occupancy there), and read along the row only: no row
+// offset.
+// CHECK-COUNT-4:   vector.load %[[G]][{{.*}}] {alignment = 16 : i64} : memref<8192xf32>, vector<4xf32>
 // CHECK-COUNT-4:   vector.store {{.*}} : memref<32768xf32>, vector<4xf32>
-
-// With hoist-column-loads=false, gamma is loaded on first use, after the
-// reduction.
-// LAZY-LABEL: func.func @rmsnorm(
-// LAZY-SAME:      %[[X:.*]]: memref<4x8192xf32>, %[[G:.*]]: memref<8192xf32>, %[[Y:.*]]: memref<4x8192xf32>)
-// LAZY:         gpu.launch
-// LAZY-COUNT-4:   vector.load {{.*}} : memref<32768xf32>, vector<4xf32>
-// LAZY:           math.rsqrt
-// LAZY-COUNT-4:   vector.load %[[G]][{{.*}}] {alignment = 16 : i64} : memref<8192xf32>, vector<4xf32>
-// LAZY-COUNT-4:   vector.store {{.*}} : memref<32768xf32>, vector<4xf32>
 
 func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4x8192xf32> {
   %c1 = arith.constant 0.000000000e+00 : f32
