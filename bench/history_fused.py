@@ -59,6 +59,9 @@ VERSIONS = [
     ("v22-raster-groups", "blocks of a wide two-dim grid (32 or more columns) numbered in groups of 16 rows, "
                           "column-major inside a group, so that the blocks running at once share A and B "
                           "tiles in L2 (large GEMMs and the wide MLP)"),
+    ("v23-checked-entries", "entry points check the descriptors' sizes before launching; the harness "
+                            "re-checks outputs after timing, adds SDPA mem-efficient and the cuBLAS 8192^3 "
+                            "ceiling in the same run (same kernels as v22)"),
 ]
 
 
