@@ -17,6 +17,20 @@ from .compiler import CompileError, _run, _signature, find_tools
 from .memref import is_torch_tensor, torch_dtype
 
 
+_DESCRIPTOR_TYPES = {}
+
+
+def _descriptor_type(rank):
+    """The ctypes struct of a rank-`rank` memref descriptor, made once: making a
+    ctypes class per call costs tens of microseconds, more than a small kernel."""
+    if rank not in _DESCRIPTOR_TYPES:
+        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64)]
+        if rank:
+            fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
+        _DESCRIPTOR_TYPES[rank] = type("MemRef%dD" % rank, (ctypes.Structure,), {"_fields_": fields})
+    return _DESCRIPTOR_TYPES[rank]
+
+
 class GPURuntimeError(RuntimeError):
     """A failure the CUDA runtime recorded while a module ran (or loaded):
     `code` is the CUDA error code (-1 for the runtime's own errors),
@@ -133,11 +147,7 @@ class GPUModule:
         if tensor.data_ptr() % 16:
             # The kernels use 16-byte vector accesses (see smap-lower-to-gpu).
             raise ValueError("%s must be 16-byte aligned (a view at an offset is not)" % what)
-        rank = len(shape)
-        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64)]
-        if rank:
-            fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
-        desc = type("MemRef", (ctypes.Structure,), {"_fields_": fields})()
+        desc = _descriptor_type(len(shape))()
         desc.allocated = desc.aligned = tensor.data_ptr()
         desc.offset = 0
         for i, (size, stride) in enumerate(zip(tensor.shape, tensor.stride())):
