@@ -60,7 +60,7 @@ def main():
     attention_ms = scheduling_ms(os.path.join(ROOT, "examples", "attention.mlir"))
     with tempfile.TemporaryDirectory() as tmp:
         b1h4 = [(" ".join(a) or "searched", attention_b1h4(a, tmp))
-                for a in ([], ["--spatial=b:1,h:1,m:64", "--temporal=l:128"])]
+                for a in ([], ["--spatial=h:1,m:64", "--temporal=l:128"])]
     tests = sorted(f for f in os.listdir(os.path.join(ROOT, "test/Execution/CPU")) if f.endswith(".test"))
     with tempfile.TemporaryDirectory() as tmp:
         for test in tests:
