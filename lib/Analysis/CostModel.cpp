@@ -684,7 +684,13 @@ mlir::smap::getCandidate(const SpaceMappingGraph &smg, ScheduleAttr schedule,
                    bool spatial) -> std::optional<unsigned> {
     std::optional<unsigned> d = lookup(s.dim.getValue());
     if (!d) {
-      error = "schedule slices unknown dim '" + s.dim.getValue().str() + "'";
+      // Name the dims there are: extent-1 dims are folded away by the
+      // analysis, so a dim of the source can be missing from the graph.
+      error = "schedule slices unknown dim '" + s.dim.getValue().str() +
+              "' (the graph's dims are";
+      for (const GlobalDim &dim : dims)
+        error += " " + dim.name;
+      error += "; dims of extent 1 are folded away)";
       return std::nullopt;
     }
     const GlobalDim &dim = dims[*d];
