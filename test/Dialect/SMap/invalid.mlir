@@ -674,3 +674,51 @@ func.func @temporal_update_without_yield(%s0: tensor<4xf32>) {
   }
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// ODS constraints of smap.graph: one block, dims of #smap.dim, ranked tensor
+// results, tensor or scalar inputs
+//===----------------------------------------------------------------------===//
+
+func.func @graph_empty_region(%a: tensor<4xf32>) {
+  // expected-error @below {{'smap.graph' op region #0 ('body') failed to verify constraint: region with 1 blocks}}
+  "smap.graph"(%a) ({
+  }) : (tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @graph_dims_not_dims(%a: tensor<4xf32>) {
+  // expected-error @below {{'smap.graph' op attribute 'dims' failed to satisfy constraint: array of #smap.dim}}
+  "smap.graph"(%a) ({
+  ^bb0(%x: tensor<4xf32>):
+    smap.yield
+  }) {dims = [1, 2]} : (tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @graph_unranked_result(%a: tensor<4xf32>) {
+  // expected-error @below {{'smap.graph' op result #0 must be variadic of ranked tensor of any type values, but got 'tensor<*xf32>'}}
+  %0 = "smap.graph"(%a) ({
+  ^bb0(%x: tensor<4xf32>):
+    %c = tensor.cast %x : tensor<4xf32> to tensor<*xf32>
+    smap.yield %c : tensor<*xf32>
+  }) : (tensor<4xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @graph_memref_input(%a: memref<4xf32>) {
+  // expected-error @below {{'smap.graph' op operand #0 must be variadic of ranked tensor of any type values or signless integer or index or floating-point, but got 'memref<4xf32>'}}
+  "smap.graph"(%a) ({
+  ^bb0(%x: memref<4xf32>):
+    smap.yield
+  }) : (memref<4xf32>) -> ()
+  return
+}
