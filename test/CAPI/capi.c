@@ -68,8 +68,9 @@ int main(int argc, char **argv) {
   // CHECK-SAME: #smap.dim<"l", 512, temporal>
   // CHECK-SAME: target = #smap.target<name = "sm_80"
   MlirModule module = parse(ctx, source);
-  MlirLogicalResult result =
-      spacefusionRunPipeline(module, mlirStringRefCreateFromCString("target=sm_80 lower-to-gpu=false"));
+  MlirLogicalResult result = spacefusionRunPipeline(
+      module,
+      mlirStringRefCreateFromCString("target=sm_80 lower-to-gpu=false"));
   printf("run with target=sm_80: %s\n",
          mlirLogicalResultIsSuccess(result) ? "success" : "failure");
   mlirOperationPrint(mlirModuleGetOperation(module), printToStdout, NULL);
@@ -80,7 +81,8 @@ int main(int argc, char **argv) {
   // CHECK: spacefusion: cannot parse pipeline options 'bogus=1'
   // CHECK: run with bogus=1: failure
   module = parse(ctx, source);
-  result = spacefusionRunPipeline(module, mlirStringRefCreateFromCString("bogus=1"));
+  result =
+      spacefusionRunPipeline(module, mlirStringRefCreateFromCString("bogus=1"));
   printf("run with bogus=1: %s\n",
          mlirLogicalResultIsSuccess(result) ? "success" : "failure");
   mlirModuleDestroy(module);
@@ -89,7 +91,8 @@ int main(int argc, char **argv) {
   // CHECK: error: smap-set-target: unknown target 'sm_10'
   // CHECK: run with target=sm_10: failure
   module = parse(ctx, source);
-  result = spacefusionRunPipeline(module, mlirStringRefCreateFromCString("target=sm_10"));
+  result = spacefusionRunPipeline(
+      module, mlirStringRefCreateFromCString("target=sm_10"));
   printf("run with target=sm_10: %s\n",
          mlirLogicalResultIsSuccess(result) ? "success" : "failure");
   mlirModuleDestroy(module);
@@ -129,8 +132,9 @@ int main(int argc, char **argv) {
   mlirRegisterAllLLVMTranslations(ctx);
   module = parse(ctx, source);
   pm = mlirPassManagerCreate(ctx);
-  result = spacefusionAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
-                                  mlirStringRefCreateFromCString("target=sm_90a"));
+  result =
+      spacefusionAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                             mlirStringRefCreateFromCString("target=sm_90a"));
   printf("added the GPU pipeline: %s\n",
          mlirLogicalResultIsSuccess(result) ? "success" : "failure");
   result = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));

@@ -71,7 +71,8 @@ int main(void) {
       var += (x[r * COLS + j] - mean) * (x[r * COLS + j] - mean);
     var /= COLS;
     for (int j = 0; j < COLS; ++j) {
-      double ref = (x[r * COLS + j] - mean) / sqrt(var + 1e-5) * gamma[j] + beta[j];
+      double ref =
+          (x[r * COLS + j] - mean) / sqrt(var + 1e-5) * gamma[j] + beta[j];
       double e = fabs((double)y[r * COLS + j] - ref);
       if (!(e <= maxError))
         maxError = isnan(e) ? INFINITY : e;
