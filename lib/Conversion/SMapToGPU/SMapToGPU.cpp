@@ -118,6 +118,7 @@ private:
   // only in some threads (`chunkValid[k]`, null when always valid).
   bool ragged = false;
   SmallVector<Value> chunkValid;
+  int64_t reductionsDone = 0;         // cross-warp reductions built so far
   DenseSet<Value> rowUniform;         // kernel values equal for the whole row
   DenseMap<Value, Value> reciprocals; // row-uniform divisor -> 1 / divisor
 };
@@ -334,23 +335,32 @@ Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
   if (warps == 1)
     return v;
   // Across warps: lane 0 of each warp publishes, everyone combines.
+  // Consecutive reductions publish into different regions of the 32 slots,
+  // so that the barrier of the next one also orders this one's reads before
+  // the region is written again; only with one region (32 warps) does a
+  // reduction need a second barrier of its own.
+  int64_t regions = 32 / warps;
+  int64_t base = (reductionsDone++ % regions) * warps;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value isLeader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
   scf::IfOp::create(b, loc, isLeader, [&](OpBuilder &then, Location l) {
-    memref::StoreOp::create(then, l, v, smem, ValueRange{warp});
+    Value slot = arith::AddIOp::create(
+        then, l, warp, arith::ConstantIndexOp::create(then, l, base));
+    memref::StoreOp::create(then, l, v, smem, ValueRange{slot});
     scf::YieldOp::create(then, l);
   });
   gpu::BarrierOp::create(b, loc);
-  Value total = memref::LoadOp::create(b, loc, smem, ValueRange{zero});
-  for (int64_t w = 1; w < warps; ++w)
-    total = buildCombine(
-        b, loc, combiner, total,
-        memref::LoadOp::create(
-            b, loc, smem,
-            ValueRange{arith::ConstantIndexOp::create(b, loc, w)}));
-  // The buffer is reused by the next reduction.
-  gpu::BarrierOp::create(b, loc);
+  Value total = nullptr;
+  for (int64_t w = 0; w < warps; ++w) {
+    Value partialOfWarp = memref::LoadOp::create(
+        b, loc, smem,
+        ValueRange{arith::ConstantIndexOp::create(b, loc, base + w)});
+    total = total ? buildCombine(b, loc, combiner, total, partialOfWarp)
+                  : partialOfWarp;
+  }
+  if (regions == 1)
+    gpu::BarrierOp::create(b, loc);
   return total;
 }
 

@@ -1,0 +1,92 @@
+// RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=row-threads=128' | FileCheck %s
+
+// LayerNorm with a block of 4 warps per row: its two cross-warp reductions
+// (the mean, then the variance) publish into different slots of the shared
+// buffer (0-3, then 4-7), so each needs one barrier and none waits for the
+// previous one's readers.
+
+// CHECK-LABEL: func.func @layernorm(
+// CHECK-SAME:      smap.gpu_kernel = "rows=16 rows_per_block=1 threads=128 vec=4 chunks=2"
+// CHECK:         gpu.launch
+// CHECK-SAME:        workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// CHECK:           %[[WARP:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK:           scf.if
+// CHECK:             %[[FIRST:.*]] = arith.constant 0 : index
+// CHECK:             %[[S0:.*]] = arith.addi %[[WARP]], %[[FIRST]] : index
+// CHECK:             memref.store %{{.*}}, %[[SMEM]][%[[S0]]]
+// CHECK:           gpu.barrier
+// CHECK-COUNT-4:   memref.load %[[SMEM]]
+// CHECK-NOT:       gpu.barrier
+// CHECK:           scf.if
+// CHECK:             %[[SECOND:.*]] = arith.constant 4 : index
+// CHECK:             %[[S1:.*]] = arith.addi %[[WARP]], %[[SECOND]] : index
+// CHECK:             memref.store %{{.*}}, %[[SMEM]][%[[S1]]]
+// CHECK:           gpu.barrier
+// CHECK:           memref.load %[[SMEM]][%c4
+// CHECK-NOT:       gpu.barrier
+// CHECK:           gpu.terminator
+
+func.func @layernorm(%x: tensor<16x1024xf32>, %gamma: tensor<1024xf32>, %beta: tensor<1024xf32>) -> tensor<16x1024xf32> {
+  %c1 = arith.constant 0.000000000e+00 : f32
+  %e3 = tensor.empty() : tensor<16xf32>
+  %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<16xf32>) -> tensor<16xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x1024xf32>) outs(%f2 : tensor<16xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.addf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %c5 = arith.constant 1.024000000e+03 : f32
+  %e6 = tensor.empty() : tensor<16xf32>
+  %g7 = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
+      ins(%g4 : tensor<16xf32>) outs(%e6 : tensor<16xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.divf %in0, %c5 : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %e8 = tensor.empty() : tensor<16x1024xf32>
+  %g9 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %g7 : tensor<16x1024xf32>, tensor<16xf32>) outs(%e8 : tensor<16x1024xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %y = arith.subf %in0, %in1 : f32
+    linalg.yield %y : f32
+  } -> tensor<16x1024xf32>
+  %c10 = arith.constant 0.000000000e+00 : f32
+  %e12 = tensor.empty() : tensor<16xf32>
+  %f11 = linalg.fill ins(%c10 : f32) outs(%e12 : tensor<16xf32>) -> tensor<16xf32>
+  %g13 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%g9 : tensor<16x1024xf32>) outs(%f11 : tensor<16xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %sq = arith.mulf %in0, %in0 : f32
+    %y = arith.addf %sq, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %c14 = arith.constant 1.024000000e+03 : f32
+  %e15 = tensor.empty() : tensor<16xf32>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
+      ins(%g13 : tensor<16xf32>) outs(%e15 : tensor<16xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.divf %in0, %c14 : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %c17 = arith.constant 1.000000000e-05 : f32
+  %e18 = tensor.empty() : tensor<16xf32>
+  %g19 = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
+      ins(%g16 : tensor<16xf32>) outs(%e18 : tensor<16xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %v = arith.addf %in0, %c17 : f32
+    %y = math.rsqrt %v : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %e20 = tensor.empty() : tensor<16x1024xf32>
+  %g21 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g9, %g19, %gamma, %beta : tensor<16x1024xf32>, tensor<16xf32>, tensor<1024xf32>, tensor<1024xf32>) outs(%e20 : tensor<16x1024xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %in2: f32, %in3: f32, %acc: f32):
+    %t = arith.mulf %in0, %in1 : f32
+    %u = arith.mulf %t, %in2 : f32
+    %y = arith.addf %u, %in3 : f32
+    linalg.yield %y : f32
+  } -> tensor<16x1024xf32>
+  return %g21 : tensor<16x1024xf32>
+}
+
