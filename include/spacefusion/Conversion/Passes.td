@@ -89,10 +89,12 @@ def SMapDecomposeAggregates : Pass<"smap-decompose-aggregates"> {
     Replaces every op implementing `linalg::AggregatedOpInterface` (today
     `linalg.softmax`) by the sequence of `linalg.generic` / `linalg.fill`
     ops its interface produces, so that `convert-linalg-to-loops` can lower
-    it. Used by the CPU path on graphs that are not temporally sliced and on
-    the unfused reference. The upstream decomposition takes its row maximum
-    with `arith.maxnumf` from NaN, which is right for a whole row; temporal
-    slicing never goes through it.
+    it. Used by the CPU path on graphs that are not temporally sliced, on
+    the unfused reference and by the GPU row kernels. The upstream
+    decomposition takes its row maximum with `arith.maxnumf` from NaN (NaN is
+    maxnumf's identity); run before `smap-form-graphs`, it also makes a
+    softmax temporally sliceable: `smap-temporal-slice` starts a running max
+    or min whose init is NaN from -inf (+inf) instead.
 
     ```mlir
     // Before

@@ -131,8 +131,8 @@ public:
       ins.push_back(value);
     }
     maps.push_back(AffineMap::getMultiDimIdentityMap(type.getRank(), ctx));
-    Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                         type.getElementType());
+    Value init =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
     SmallVector<utils::IteratorType> iterators(type.getRank(),
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
@@ -363,13 +363,13 @@ LogicalResult TemporalSlicer::analyzeBody(linalg::LinalgOp op, Value yielded,
     // exp(x - c) or exp(x + c): rescaled.
     auto exp = leaf.getDefiningOp<math::ExpOp>();
     Operation *arg = exp ? exp.getOperand().getDefiningOp() : nullptr;
-    if (exp && !inverted && isa_and_nonnull<arith::SubFOp, arith::AddFOp>(arg)) {
+    if (exp && !inverted &&
+        isa_and_nonnull<arith::SubFOp, arith::AddFOp>(arg)) {
       auto x = dyn_cast<BlockArgument>(arg->getOperand(0));
       auto c = dyn_cast<BlockArgument>(arg->getOperand(1));
-      if (x && c && kindOf(x) == Kind::Streamed &&
-          kindOf(c) == Kind::Reduced && infos.lookup(origOf(x)).empty()) {
-        info.expTerms.push_back(
-            {origOf(c), isa<arith::SubFOp>(arg) ? -1 : 1});
+      if (x && c && kindOf(x) == Kind::Streamed && kindOf(c) == Kind::Reduced &&
+          infos.lookup(origOf(x)).empty()) {
+        info.expTerms.push_back({origOf(c), isa<arith::SubFOp>(arg) ? -1 : 1});
         runningNeeded.insert(origOf(c));
         continue;
       }
@@ -423,13 +423,11 @@ LogicalResult TemporalSlicer::plan() {
   // Roles, in program order (a role depends on the producers' roles).
   for (Operation *op : members) {
     const Space *space = smg.lookupSpace(op);
-    bool dependsOnReduction = llvm::any_of(op->getOperands(), [&](Value v) {
-      return isReduced(v);
-    });
+    bool dependsOnReduction =
+        llvm::any_of(op->getOperands(), [&](Value v) { return isReduced(v); });
     bool iteratesT = space && llvm::is_contained(space->dims, t);
-    bool reducesT = space && llvm::any_of(space->reductions, [&](auto r) {
-                      return r.first == t;
-                    });
+    bool reducesT = space && llvm::any_of(space->reductions,
+                                          [&](auto r) { return r.first == t; });
     if (!space || space->role == MemberRole::Init) {
       roles[op] = Role::Pre;
       if (dependsOnReduction)
@@ -544,12 +542,22 @@ Value TemporalSlicer::identityFill(OpBuilder &b, Location loc, Type type,
                                    Combiner c) {
   auto tensorType = cast<RankedTensorType>(type);
   auto elementType = cast<FloatType>(tensorType.getElementType());
-  Value scalar = arith::ConstantOp::create(
-      b, loc, getCombinerIdentity(b, c, elementType));
-  Value empty = tensor::EmptyOp::create(b, loc, tensorType.getShape(),
-                                        elementType);
+  Value scalar =
+      arith::ConstantOp::create(b, loc, getCombinerIdentity(b, c, elementType));
+  Value empty =
+      tensor::EmptyOp::create(b, loc, tensorType.getShape(), elementType);
   return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{empty})
       .getResult(0);
+}
+
+/// Whether `value` is a linalg.fill of a NaN constant.
+static bool isNaNFill(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return false;
+  FloatAttr scalar;
+  return matchPattern(fill.getInputs().front(), m_Constant(&scalar)) &&
+         scalar.getValue().isNaN();
 }
 
 /// `value` (f64) converted to the float type `type`.
@@ -760,7 +768,8 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
                                                Value offset) {
   Location loc = graph.getLoc();
   OpBuilder sb = OpBuilder::atBlockBegin(sliceBlock);
-  Value offsetI64 = arith::IndexCastOp::create(sb, loc, sb.getI64Type(), offset);
+  Value offsetI64 =
+      arith::IndexCastOp::create(sb, loc, sb.getI64Type(), offset);
   seenOld = arith::SIToFPOp::create(sb, loc, sb.getF64Type(), offsetI64);
   Value stepF = arith::ConstantOp::create(
       sb, loc, sb.getF64FloatAttr(static_cast<double>(step)));
@@ -825,15 +834,15 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
           {AffineMap::getMultiDimIdentityMap(inDims.size(), c), *outMap},
           iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
             linalg::YieldOp::create(
-                nb, nl, arith::AddFOp::create(nb, nl, args[0], args[1])
-                            .getResult());
+                nb, nl,
+                arith::AddFOp::create(nb, nl, args[0], args[1]).getResult());
           });
       in.shiftedPartial = contributions.size();
       contributions.push_back(sum.getResult(0));
-      FailureOr<Value> oldV = runningValue(sb, infos[r.info.squareOf].shift,
-                                           true, offset);
-      FailureOr<Value> newV = runningValue(sb, infos[r.info.squareOf].shift,
-                                           false, offset);
+      FailureOr<Value> oldV =
+          runningValue(sb, infos[r.info.squareOf].shift, true, offset);
+      FailureOr<Value> newV =
+          runningValue(sb, infos[r.info.squareOf].shift, false, offset);
       if (failed(oldV) || failed(newV))
         return failure();
       in.shiftOld = contributions.size();
@@ -860,9 +869,9 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
     contribArgs.push_back(updateBlock->addArgument(v.getType(), loc));
   OpBuilder ub = OpBuilder::atBlockBegin(updateBlock);
   Value offsetArg = contribArgs[0];
-  Value firstSlice = arith::CmpIOp::create(
-      ub, loc, arith::CmpIPredicate::eq, offsetArg,
-      arith::ConstantIndexOp::create(ub, loc, 0));
+  Value firstSlice =
+      arith::CmpIOp::create(ub, loc, arith::CmpIPredicate::eq, offsetArg,
+                            arith::ConstantIndexOp::create(ub, loc, 0));
   Value offsetF = arith::SIToFPOp::create(
       ub, loc, ub.getF64Type(),
       arith::IndexCastOp::create(ub, loc, ub.getI64Type(), offsetArg));
@@ -922,8 +931,7 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
         Value d = arith::SubFOp::create(nb, nl, a[4], a[5]);
         Value zero = arith::ConstantOp::create(
             nb, nl, nb.getFloatAttr(d.getType(), 0.0));
-        return arith::SelectOp::create(nb, nl, firstSlice, zero, d)
-            .getResult();
+        return arith::SelectOp::create(nb, nl, firstSlice, zero, d).getResult();
       };
       auto countOf = [&](OpBuilder &nb, Location nl, Type type) {
         return castFloat(nb, nl, offsetF, type);
@@ -979,8 +987,7 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
 /// After the loop: the members computed from the finished reductions, and
 /// the postponed factors applied once. `finals` maps original values to
 /// their final ones.
-LogicalResult TemporalSlicer::buildEpilogue(OpBuilder &b,
-                                            TemporalSliceOp loop,
+LogicalResult TemporalSlicer::buildEpilogue(OpBuilder &b, TemporalSliceOp loop,
                                             IRMapping &finals) {
   unsigned slot = 0;
   SmallVector<Value> finalStates;
@@ -1000,8 +1007,8 @@ LogicalResult TemporalSlicer::buildEpilogue(OpBuilder &b,
         FailureOr<Value> corrected =
             applyCorrection(b, value, op->getResult(0), factor, finals);
         if (failed(corrected)) {
-          whyNot = "cannot apply the postponed factor of " +
-                   nameOf(factor.op) + " to " + nameOf(op);
+          whyNot = "cannot apply the postponed factor of " + nameOf(factor.op) +
+                   " to " + nameOf(op);
           return failure();
         }
         value = *corrected;
@@ -1015,9 +1022,9 @@ LogicalResult TemporalSlicer::buildEpilogue(OpBuilder &b,
 
 /// The final pass: outputs indexed by t, recomputed slice by slice from the
 /// finished reductions. Fills `finalOutputs` with the graph's outputs.
-LogicalResult TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim,
-                                             IRMapping &finals,
-                                             SmallVectorImpl<Value> &finalOutputs) {
+LogicalResult
+TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
+                               SmallVectorImpl<Value> &finalOutputs) {
   Location loc = graph.getLoc();
   SmallVector<Value> outputs(graph.getYield().getValues());
   SmallVector<unsigned> streamedOutputs;
@@ -1034,9 +1041,9 @@ LogicalResult TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim,
       outInits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
                                                  type.getElementType()));
     }
-    auto pass = TemporalSliceOp::create(b, loc, TypeRange(ValueRange(outInits)),
-                                        dim, b.getI64IntegerAttr(step),
-                                        outInits);
+    auto pass =
+        TemporalSliceOp::create(b, loc, TypeRange(ValueRange(outInits)), dim,
+                                b.getI64IntegerAttr(step), outInits);
     pass->setAttr("smap.final_pass", b.getUnitAttr());
     Block *passSlice = new Block();
     pass.getSlice().push_back(passSlice);
@@ -1086,15 +1093,14 @@ LogicalResult TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim,
     Value at = passUpdate->addArgument(b.getIndexType(), loc);
     SmallVector<Value> slices;
     for (unsigned k = 1; k < passYield.size(); ++k)
-      slices.push_back(
-          passUpdate->addArgument(passYield[k].getType(), loc));
+      slices.push_back(passUpdate->addArgument(passYield[k].getType(), loc));
     OpBuilder qb = OpBuilder::atBlockBegin(passUpdate);
     SmallVector<Value> inserted;
     for (auto [k, i] : llvm::enumerate(streamedOutputs)) {
       SmallVector<OpFoldResult> offsets, sizes, strides;
       sliceGeometry(qb, outputs[i], at,
-                    cast<RankedTensorType>(slices[k].getType()), offsets,
-                    sizes, strides);
+                    cast<RankedTensorType>(slices[k].getType()), offsets, sizes,
+                    strides);
       inserted.push_back(tensor::InsertSliceOp::create(
           qb, loc, slices[k], accs[k], offsets, sizes, strides));
     }
@@ -1121,11 +1127,19 @@ LogicalResult TemporalSlicer::rewrite() {
   SmallVector<std::pair<Operation *, bool>> stateSlots; // (reduction, isL)
   for (const ReductionPlan &r : reductions) {
     auto linalgOp = cast<linalg::LinalgOp>(r.op);
-    inits.push_back(linalgOp.getDpsInitOperand(0)->get());
+    Value init = linalgOp.getDpsInitOperand(0)->get();
+    // A max or min started from NaN (upstream's softmax decomposition:
+    // maxnumf from NaN, where NaN is the identity) starts the running state
+    // from the combiner's identity instead: the update combines with
+    // maximumf and rescales by exp(old - new), which NaN would poison.
+    if ((r.combiner == Combiner::Max || r.combiner == Combiner::Min) &&
+        isNaNFill(init))
+      init = identityFill(b, loc, init.getType(), r.combiner);
+    inits.push_back(init);
     stateSlots.push_back({r.op, false});
     if (r.kind == ReductionKind::CenteredSquare) {
-      inits.push_back(identityFill(b, loc, r.op->getResult(0).getType(),
-                                   Combiner::Add));
+      inits.push_back(
+          identityFill(b, loc, r.op->getResult(0).getType(), Combiner::Add));
       stateSlots.push_back({r.op, true});
     }
   }
@@ -1234,8 +1248,8 @@ static LogicalResult sliceGraph(GraphOp graph) {
       copySlicer.whyNot = "a member cannot be broadcast onto the reduction it "
                           "feeds";
     remark::missed(graph.getLoc(), remarkOpts("temporal-slice", "not-sliced"))
-        << ("dim '" + it->name + "' not sliced temporally: " +
-            copySlicer.whyNot);
+        << ("dim '" + it->name +
+            "' not sliced temporally: " + copySlicer.whyNot);
     copy.erase();
     return success();
   }
