@@ -49,6 +49,21 @@ def describe(info):
         info["device"], info["driver"], info["torch"], info["cuda"], info["date"], info["commit"])
 
 
+def run_checked(module, *tensors):
+    """Runs a GPUModule once and waits for it: None, or the runtime error as
+    (code, message), faults that surface only at the synchronization
+    included."""
+    import torch
+    from spacefusion.gpu import GPURuntimeError
+    try:
+        module(*tensors)
+        torch.cuda.synchronize()
+        module.check()
+    except GPURuntimeError as e:
+        return (e.code, e.message)
+    return None
+
+
 def median_ms(call, rep=200):
     """Median of triton.testing.do_bench: CUDA events, L2 flushed between runs."""
     import triton.testing

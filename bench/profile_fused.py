@@ -20,7 +20,7 @@ import torch
 from torch.profiler import ProfilerActivity, profile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from spacefusion.gpu import GPUModule, GPURuntimeError  # noqa: E402
+from spacefusion.gpu import GPUModule  # noqa: E402
 from run_fused import DTYPES  # noqa: E402
 
 

@@ -25,8 +25,8 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from spacefusion import workloads  # noqa: E402
-from spacefusion.gpu import GPUModule, GPURuntimeError  # noqa: E402
-from common import describe, gemm_ceiling_TFLOPs, machine_info, median_ms  # noqa: E402
+from spacefusion.gpu import GPUModule  # noqa: E402
+from common import describe, gemm_ceiling_TFLOPs, machine_info, median_ms, run_checked  # noqa: E402
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 
@@ -102,13 +102,7 @@ def check(name, module, inputs, outputs):
     (correct, max abs error, runtime error or None)."""
     for out in outputs:
         out.fill_(float("nan"))
-    error = None
-    try:
-        module(*inputs, *outputs)
-        torch.cuda.synchronize()
-        module.check()
-    except GPURuntimeError as e:
-        error = (e.code, e.message)
+    error = run_checked(module, *inputs, *outputs)
     refs = workloads.reference(name, *[t.float().cpu().numpy() for t in inputs])
     worst, ok = 0.0, error is None
     for got, ref in zip(outputs, refs):

@@ -21,8 +21,8 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from spacefusion.gpu import GPUModule, GPURuntimeError  # noqa: E402
-from common import copy_ceiling_GBps, describe, machine_info, median_ms  # noqa: E402
+from spacefusion.gpu import GPUModule  # noqa: E402
+from common import copy_ceiling_GBps, describe, machine_info, median_ms, run_checked  # noqa: E402
 
 EPS = {"layernorm": 1e-5, "rmsnorm": 1e-6}
 L2_BYTES = 50 << 20
@@ -79,13 +79,7 @@ def check(name, module, inputs, output):
     """Poisons `output`, runs the kernel, compares with a float32 reference:
     (correct, max abs error, runtime error or None)."""
     output.fill_(float("nan"))
-    error = None
-    try:
-        module(*inputs, output)
-        torch.cuda.synchronize()
-        module.check()
-    except GPURuntimeError as e:
-        error = (e.code, e.message)
+    error = run_checked(module, *inputs, output)
     ref = reference(name, inputs)
     err = (output.float() - ref).abs()
     bound = 1e-2 * ref.abs().max() + 1e-2 * ref.abs()

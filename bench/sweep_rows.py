@@ -50,7 +50,8 @@ def build(out):
 def run(bundle, out):
     import torch
     import torch.nn.functional as F
-    from spacefusion.gpu import GPUModule, GPURuntimeError
+    from spacefusion.gpu import GPUModule
+    from common import run_checked
     types = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
     with open(os.path.join(bundle, "manifest.json")) as f:
         manifest = json.load(f)
@@ -77,14 +78,9 @@ def run(bundle, out):
             ref = a[0] * torch.rsqrt(a[0].pow(2).mean(-1, keepdim=True) + EPS[name]) * a[1]
         out_t = torch.full((rows, cols), float("nan"), device="cuda", dtype=dtype)
         module = GPUModule(os.path.join(bundle, entry["dir"]), name)
-        runtime_error = None
-        try:
-            module(*args, out_t)
-            torch.cuda.synchronize()
-            module.check()
-        except GPURuntimeError as e:
-            runtime_error = e.message
-            row["runtime_error"] = runtime_error
+        runtime_error = run_checked(module, *args, out_t)
+        if runtime_error:
+            row["runtime_error"] = runtime_error[1]
         atol, rtol = TOLERANCE[entry["dtype"]]
         err = (out_t.float() - ref).abs()
         ok = bool(runtime_error is None and torch.isfinite(out_t).all()

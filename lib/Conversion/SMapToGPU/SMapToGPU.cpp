@@ -275,6 +275,11 @@ LogicalResult RowKernelBuilder::plan() {
                std::to_string(n) + " to each thread";
       return failure();
     }
+    if (requestedRowThreads > 32 && requestedRowsPerBlock > 0) {
+      whyNot = "rows-per-block applies to a warp per row; row-threads=" +
+               std::to_string(requestedRowThreads) + " makes a block per row";
+      return failure();
+    }
     threads = requestedRowThreads;
     ragged = vectors % threads != 0;
   }
@@ -286,13 +291,14 @@ LogicalResult RowKernelBuilder::plan() {
   // evenly (RMSNorm over 1024 f16) goes to a block of 4 warps: 4% faster on
   // the H200 than a warp per row at 16384 rows, where the warp's 64
   // registers halve the occupancy. Two chained reductions (LayerNorm,
-  // softmax) pay two cross-warp barriers and stay on a warp.
+  // softmax) pay two cross-warp barriers and stay on a warp. A requested
+  // rows-per-block keeps the warp per row.
   int64_t reductionCount = 0;
   for (const Space &space : smg.getSpaces())
     reductionCount += !space.reductions.empty();
-  if (requestedRowThreads == 0 && reductionCount == 1 && !ragged &&
-      vectors % 128 == 0 && vectors / 128 * vec <= 32 &&
-      llvm::divideCeil(n, 32 * vec) * vec > 8) {
+  if (requestedRowThreads == 0 && requestedRowsPerBlock == 0 &&
+      reductionCount == 1 && !ragged && vectors % 128 == 0 &&
+      vectors / 128 * vec <= 32 && llvm::divideCeil(n, 32 * vec) * vec > 8) {
     threads = 128;
   } else if (requestedRowThreads > 32) {
     // A block per row, as requested.

@@ -1,6 +1,8 @@
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu | FileCheck %s
 // RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=hoist-column-loads=false' \
 // RUN:   | FileCheck %s --check-prefix=LAZY
+// RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=rows-per-block=4' \
+// RUN:   | FileCheck %s --check-prefix=PACKED
 
 // A warp per row of 256 f32 (8 per lane) scaled by its rms and by gamma. By
 // default gamma's loads come first, so that their latency overlaps the row's
@@ -56,6 +58,9 @@ func.func @rms_scale(%x: tensor<16x256xf32>, %gamma: tensor<256xf32>) -> tensor<
 // CHECK:         vector.load %{{.*}}[{{.*}}] {alignment = 16 : i64} : memref<1024xf16>, vector<8xf16>
 // LAZY-LABEL: func.func @rmsnorm(
 // LAZY-SAME:      threads=128
+// A requested rows-per-block keeps the warp per row.
+// PACKED-LABEL: func.func @rmsnorm(
+// PACKED-SAME:      smap.gpu_kernel = "rows=16 rows_per_block=4 threads=32 vec=8 chunks=4"
 func.func @rmsnorm(%x: tensor<16x1024xf16>, %gamma: tensor<1024xf16>) -> tensor<16x1024xf16> {
   %e1 = tensor.empty() : tensor<16x1024xf32>
   %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}

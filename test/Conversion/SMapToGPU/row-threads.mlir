@@ -40,3 +40,9 @@ func.func @row_sum_scale(%x: tensor<64x768xf16>) -> tensor<64x768xf16> {
   } -> tensor<64x768xf16>
   return %out : tensor<64x768xf16>
 }
+
+// rows-per-block packs warps that each hold a row; with a block per row it
+// has nothing to apply to, and saying both is an error, not a silent choice.
+// RUN: not spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=row-threads=128 rows-per-block=2' -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BOTH
+// BOTH: error: smap-lower-to-gpu: not lowered to a GPU kernel: rows-per-block applies to a warp per row; row-threads=128 makes a block per row
