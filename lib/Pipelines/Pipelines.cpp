@@ -137,6 +137,12 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   gpuOptions.rowsPerBlock = options.rowsPerBlock;
   gpuOptions.rowThreads = options.rowThreads;
   gpuOptions.hoistColumnLoads = options.hoistColumnLoads;
+  // createpolicy and L2::cache_hint need sm_80.
+  unsigned smVersion = 0;
+  StringRef(options.chip).drop_front(3).consumeInteger(10, smVersion);
+  gpuOptions.cacheHints = options.cacheHints &&
+                          StringRef(options.chip).starts_with("sm_") &&
+                          smVersion >= 80;
   gpuOptions.otherGraphs = true;
   pm.addPass(smap::createSMapLowerToGPU(gpuOptions));
   // Outline the row kernels now: the canonicalization of the general path

@@ -104,6 +104,12 @@ struct GPULoweringPipelineOptions
       llvm::cl::desc("Row kernels load per-column parameters first (see "
                      "smap-lower-to-gpu)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> cacheHints{
+      *this, "cache-hints",
+      llvm::cl::desc("Row kernels load per-column parameters with evict_last "
+                     "cache hints on sm_80 and later chips (see "
+                     "smap-lower-to-gpu)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> rowThreads{
       *this, "row-threads",
       llvm::cl::desc("Threads per row of row kernels (0: automatic; see "

@@ -63,11 +63,13 @@ class RowKernelBuilder {
 public:
   RowKernelBuilder(func::FuncOp fn, GraphOp graph, const SpaceMappingGraph &smg,
                    bool approxMath, int64_t requestedRowsPerBlock,
-                   int64_t requestedRowThreads, bool hoistColumnLoads)
+                   int64_t requestedRowThreads, bool hoistColumnLoads,
+                   bool columnCacheHints)
       : fn(fn), graph(graph), smg(smg), approxMath(approxMath),
         requestedRowsPerBlock(requestedRowsPerBlock),
         requestedRowThreads(requestedRowThreads),
-        hoistColumnLoads(hoistColumnLoads) {}
+        hoistColumnLoads(hoistColumnLoads),
+        columnCacheHints(columnCacheHints) {}
 
   /// Checks the graph is in the class; sets `whyNot` otherwise.
   LogicalResult plan();
@@ -82,6 +84,12 @@ private:
 
 private:
   FailureOr<Shape> shapeOf(Value v);
+  /// Loads `vecType` at element `index` of the 1-D `memref` with L1 and L2
+  /// evict_last hints (sm_80+ PTX, as inline assembly: neither the vector
+  /// nor the NVVM dialect has a hinted load); null when the vector is not
+  /// 1, 2 or 4 32-bit words.
+  Value loadEvictLast(OpBuilder &b, Value memref, Value index,
+                      VectorType vecType);
   Value scalarOf(OpBuilder &b, const KernelValue &v, unsigned e) {
     if (v.elements.size() != 1)
       return v.elements[e];
@@ -106,6 +114,11 @@ private:
   int64_t requestedRowsPerBlock;
   int64_t requestedRowThreads;
   bool hoistColumnLoads;
+  bool columnCacheHints;
+  /// The L2 eviction policy of hinted loads, made once per kernel at the
+  /// start of its body, `kernelEntry`.
+  Value evictLastPolicy;
+  Block *kernelEntry = nullptr;
   unsigned reducedDim = ~0u;
   SmallVector<unsigned> rowDims;
   // `threads` threads share a row; a block holds `rowsPerBlock` rows.
@@ -324,6 +337,75 @@ LogicalResult RowKernelBuilder::plan() {
     return failure();
   }
   return success();
+}
+
+Value RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref, Value index,
+                                      VectorType vecType) {
+  Location loc = graph.getLoc();
+  int64_t bits =
+      vecType.getNumElements() * vecType.getElementTypeBitWidth();
+  int64_t words = bits / 32;
+  if (bits % 32 != 0 || (words != 1 && words != 2 && words != 4))
+    return nullptr;
+  MLIRContext *ctx = b.getContext();
+  auto i64 = b.getI64Type();
+  auto i32 = b.getI32Type();
+  if (!evictLastPolicy) {
+    // At the kernel's start: it has no operands and dominates every load.
+    OpBuilder start = OpBuilder::atBlockBegin(kernelEntry);
+    evictLastPolicy =
+        LLVM::InlineAsmOp::create(
+            start, loc, i64, ValueRange{},
+            "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l",
+            /*has_side_effects=*/false, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+            /*operand_attrs=*/nullptr)
+            .getResult(0);
+  }
+  // The address: the aligned pointer plus (offset + index) elements, cast to
+  // the global address space (ld.global takes a global address).
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value element = arith::AddIOp::create(b, loc, metadata.getOffset(), index);
+  Value bytes = arith::MulIOp::create(
+      b, loc, element,
+      arith::ConstantIndexOp::create(b, loc, vecType.getElementTypeBitWidth() / 8));
+  Value address = arith::IndexCastUIOp::create(
+      b, loc, i64, arith::AddIOp::create(b, loc, base, bytes));
+  Value pointer = LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 1),
+      LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                               address));
+  std::string outputs, constraints;
+  for (int64_t w = 0; w < words; ++w) {
+    outputs += (w ? ", $" : "$") + std::to_string(w);
+    constraints += "=r,";
+  }
+  std::string asmString =
+      "ld.global.L1::evict_last.L2::cache_hint" +
+      std::string(words == 1 ? "" : words == 2 ? ".v2" : ".v4") + ".b32 " +
+      (words == 1 ? outputs : "{" + outputs + "}") + ", [$" +
+      std::to_string(words) + "], $" + std::to_string(words + 1) + ";";
+  Type resultType =
+      words == 1 ? Type(i32)
+                 : LLVM::LLVMStructType::getLiteral(
+                       ctx, SmallVector<Type>(words, i32));
+  Value result =
+      LLVM::InlineAsmOp::create(
+          b, loc, resultType, ValueRange{pointer, evictLastPolicy}, asmString,
+          constraints + "l,l", /*has_side_effects=*/false,
+          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
+          .getResult(0);
+  SmallVector<Value> wordValues;
+  if (words == 1)
+    wordValues.push_back(result);
+  else
+    for (int64_t w = 0; w < words; ++w)
+      wordValues.push_back(LLVM::ExtractValueOp::create(b, loc, result, w));
+  Value packed = vector::FromElementsOp::create(
+      b, loc, VectorType::get({words}, i32), wordValues);
+  return vector::BitCastOp::create(b, loc, vecType, packed);
 }
 
 Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
@@ -593,6 +675,7 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   func::ReturnOp::create(hb, loc);
 
   OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
+  kernelEntry = &launch.getBody().front();
   row = launch.getBlockIds().x;
   tid = launch.getThreadIds().x;
   if (threads > 32)
@@ -667,10 +750,17 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
                 : chunkStart[k];
         // Indices are multiples of vec and rows start at multiples of n:
         // the access is aligned to its size when the buffer is.
-        Value loaded = vector::LoadOp::create(
-            kb, loc, vecType, memref, ValueRange{index}, /*nontemporal=*/false,
-            llvm::Align(vec *
-                        std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
+        // A row's per-column parameters are read by every row while the
+        // rows stream past once: evict_last keeps them in L1 and L2.
+        Value loaded;
+        if (columnCacheHints && shape == Shape::Column)
+          loaded = loadEvictLast(kb, memref, index, vecType);
+        if (!loaded)
+          loaded = vector::LoadOp::create(
+              kb, loc, vecType, memref, ValueRange{index},
+              /*nontemporal=*/false,
+              llvm::Align(vec * std::max(1u, elementType.getIntOrFloatBitWidth() /
+                                                 8)));
         for (int64_t v = 0; v < vec; ++v)
           value.elements.push_back(
               vector::ExtractOp::create(kb, loc, loaded, ArrayRef<int64_t>{v}));
@@ -811,7 +901,7 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
       if (failed(smg))
         return signalPassFailure();
       RowKernelBuilder builder(fn, graph, *smg, approxMath, rowsPerBlock,
-                               rowThreads, hoistColumnLoads);
+                               rowThreads, hoistColumnLoads, cacheHints);
       if (failed(builder.plan()) || failed(builder.build())) {
         if (otherGraphs) {
           remark::missed(graph.getLoc(),

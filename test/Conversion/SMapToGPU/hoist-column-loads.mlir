@@ -1,12 +1,17 @@
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu | FileCheck %s
-// RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=hoist-column-loads=false' \
+// RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=cache-hints=false' \
+// RUN:   | FileCheck %s
+// RUN: spacefusion-opt %s --smap-form-graphs \
+// RUN:   '--smap-lower-to-gpu=hoist-column-loads=false cache-hints=false' \
 // RUN:   | FileCheck %s --check-prefix=LAZY
-// RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=rows-per-block=4' \
+// RUN: spacefusion-opt %s --smap-form-graphs \
+// RUN:   '--smap-lower-to-gpu=rows-per-block=4 cache-hints=false' \
 // RUN:   | FileCheck %s --check-prefix=PACKED
 
 // A warp per row of 256 f32 (8 per lane) scaled by its rms and by gamma. By
 // default gamma's loads come first, so that their latency overlaps the row's
-// reduction; with hoist-column-loads=false they follow the reduction.
+// reduction; with hoist-column-loads=false they follow the reduction. The
+// loads are plain vector.loads without cache hints (column-cache-hints.mlir
+// has them).
 
 // CHECK-LABEL: func.func @rms_scale(
 // CHECK-SAME:      %[[X:.*]]: memref<16x256xf32>, %[[G:.*]]: memref<256xf32>
