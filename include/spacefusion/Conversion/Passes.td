@@ -168,10 +168,11 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
            "lowers occupancy, it measured 5-20% slower and is not done); "
            "false loads them on first use">,
     Option<"cacheHints", "cache-hints", "bool", /*default=*/"true",
-           "Load per-column parameters (gamma, beta), which every row reads, "
-           "with L1 and L2 evict_last hints (ld.global.L1::evict_last."
-           "L2::cache_hint, sm_80 and later; Triton does the same): "
-           "LayerNorm 16384x1024 +3% on the H200. false for older chips">,
+           "In kernels with a warp per row, load per-column parameters "
+           "(gamma, beta), which every row reads, with L1 and L2 evict_last "
+           "hints (ld.global.L1::evict_last.L2::cache_hint, sm_80 and later; "
+           "Triton does the same): LayerNorm 16384x1024 +2% on the H200. "
+           "false for older chips">,
     Option<"otherGraphs", "other-graphs", "bool", /*default=*/"false",
            "Leave functions outside the row class unchanged (with a missed "
            "remark) for the general lowering (`smap-distribute-blocks`) "

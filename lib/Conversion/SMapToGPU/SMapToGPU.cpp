@@ -84,12 +84,12 @@ private:
 
 private:
   FailureOr<Shape> shapeOf(Value v);
-  /// Loads `vecType` at element `index` of the 1-D `memref` with L1 and L2
-  /// evict_last hints (sm_80+ PTX, as inline assembly: neither the vector
-  /// nor the NVVM dialect has a hinted load); null when the vector is not
-  /// 1, 2 or 4 32-bit words.
-  Value loadEvictLast(OpBuilder &b, Value memref, Value index,
-                      VectorType vecType);
+  /// Loads the elements of `vecType` at element `index` of the 1-D `memref`
+  /// with L1 and L2 evict_last hints (sm_80+ PTX, as inline assembly:
+  /// neither the vector nor the NVVM dialect has a hinted load); empty when
+  /// the vector is not 1, 2 or 4 32-bit words of 16- or 32-bit elements.
+  SmallVector<Value> loadEvictLast(OpBuilder &b, Value memref, Value index,
+                                   VectorType vecType);
   Value scalarOf(OpBuilder &b, const KernelValue &v, unsigned e) {
     if (v.elements.size() != 1)
       return v.elements[e];
@@ -339,17 +339,18 @@ LogicalResult RowKernelBuilder::plan() {
   return success();
 }
 
-Value RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref, Value index,
-                                      VectorType vecType) {
+SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
+                                                  Value index,
+                                                  VectorType vecType) {
   Location loc = graph.getLoc();
-  int64_t bits =
-      vecType.getNumElements() * vecType.getElementTypeBitWidth();
-  int64_t words = bits / 32;
-  if (bits % 32 != 0 || (words != 1 && words != 2 && words != 4))
-    return nullptr;
+  int64_t width = vecType.getElementTypeBitWidth();
+  int64_t count = vecType.getNumElements();
+  int64_t words = count * width / 32;
+  if ((width != 16 && width != 32) || count * width % 32 != 0 ||
+      (words != 1 && words != 2 && words != 4))
+    return {};
   MLIRContext *ctx = b.getContext();
   auto i64 = b.getI64Type();
-  auto i32 = b.getI32Type();
   if (!evictLastPolicy) {
     // At the kernel's start: it has no operands and dominates every load.
     OpBuilder start = OpBuilder::atBlockBegin(kernelEntry);
@@ -368,28 +369,44 @@ Value RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref, Value index,
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value element = arith::AddIOp::create(b, loc, metadata.getOffset(), index);
   Value bytes = arith::MulIOp::create(
-      b, loc, element,
-      arith::ConstantIndexOp::create(b, loc, vecType.getElementTypeBitWidth() / 8));
+      b, loc, element, arith::ConstantIndexOp::create(b, loc, width / 8));
   Value address = arith::IndexCastUIOp::create(
       b, loc, i64, arith::AddIOp::create(b, loc, base, bytes));
   Value pointer = LLVM::AddrSpaceCastOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, 1),
       LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
                                address));
-  std::string outputs, constraints;
-  for (int64_t w = 0; w < words; ++w) {
-    outputs += (w ? ", $" : "$") + std::to_string(w);
-    constraints += "=r,";
-  }
-  std::string asmString =
-      "ld.global.L1::evict_last.L2::cache_hint" +
-      std::string(words == 1 ? "" : words == 2 ? ".v2" : ".v4") + ".b32 " +
-      (words == 1 ? outputs : "{" + outputs + "}") + ", [$" +
-      std::to_string(words) + "], $" + std::to_string(words + 1) + ";";
+  // The asm yields one scalar per element (16-bit ones unpacked from the
+  // loaded words inside it), not a vector: LLVM's SLP vectorizer would
+  // otherwise convert a whole vector of parameters to f32 right after the
+  // load, keeping it live in twice the registers through the reductions
+  // (LayerNorm over 768 f16: 90 registers instead of 64).
+  std::string asmString = "{\n";
+  std::string constraints;
+  auto operand = [](int64_t i) { return "$" + std::to_string(i); };
+  SmallVector<std::string> loadedWords;
+  for (int64_t w = 0; w < words; ++w)
+    loadedWords.push_back(width == 32 ? operand(w) : "w" + std::to_string(w));
+  if (width == 16)
+    asmString += ".reg .b32 w<" + std::to_string(words) + ">;\n";
+  asmString += "ld.global.L1::evict_last.L2::cache_hint" +
+               std::string(words == 1 ? "" : words == 2 ? ".v2" : ".v4") +
+               ".b32 " +
+               (words == 1 ? loadedWords[0]
+                           : "{" + llvm::join(loadedWords, ", ") + "}") +
+               ", [" + operand(count) + "], " + operand(count + 1) + ";\n";
+  if (width == 16)
+    for (int64_t w = 0; w < words; ++w)
+      asmString += "mov.b32 {" + operand(2 * w) + ", " + operand(2 * w + 1) +
+                   "}, w" + std::to_string(w) + ";\n";
+  asmString += "}";
+  Type scalarType = b.getIntegerType(width);
+  for (int64_t e = 0; e < count; ++e)
+    constraints += width == 16 ? "=h," : "=r,";
   Type resultType =
-      words == 1 ? Type(i32)
+      count == 1 ? scalarType
                  : LLVM::LLVMStructType::getLiteral(
-                       ctx, SmallVector<Type>(words, i32));
+                       ctx, SmallVector<Type>(count, scalarType));
   Value result =
       LLVM::InlineAsmOp::create(
           b, loc, resultType, ValueRange{pointer, evictLastPolicy}, asmString,
@@ -397,15 +414,15 @@ Value RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref, Value index,
           /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
           /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
           .getResult(0);
-  SmallVector<Value> wordValues;
-  if (words == 1)
-    wordValues.push_back(result);
-  else
-    for (int64_t w = 0; w < words; ++w)
-      wordValues.push_back(LLVM::ExtractValueOp::create(b, loc, result, w));
-  Value packed = vector::FromElementsOp::create(
-      b, loc, VectorType::get({words}, i32), wordValues);
-  return vector::BitCastOp::create(b, loc, vecType, packed);
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < count; ++e) {
+    Value bits = count == 1 ? result
+                            : LLVM::ExtractValueOp::create(b, loc, result, e)
+                                  .getResult();
+    elements.push_back(arith::BitcastOp::create(
+        b, loc, vecType.getElementType(), bits));
+  }
+  return elements;
 }
 
 Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
@@ -751,16 +768,24 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
         // Indices are multiples of vec and rows start at multiples of n:
         // the access is aligned to its size when the buffer is.
         // A row's per-column parameters are read by every row while the
-        // rows stream past once: evict_last keeps them in L1 and L2.
-        Value loaded;
-        if (columnCacheHints && shape == Shape::Column)
-          loaded = loadEvictLast(kb, memref, index, vecType);
-        if (!loaded)
-          loaded = vector::LoadOp::create(
-              kb, loc, vecType, memref, ValueRange{index},
-              /*nontemporal=*/false,
-              llvm::Align(vec * std::max(1u, elementType.getIntOrFloatBitWidth() /
-                                                 8)));
+        // rows stream past once: evict_last keeps them in L1 and L2. Only
+        // with a warp per row: with a block per row, the address arithmetic
+        // costs registers past an occupancy step (LayerNorm over 5000 f16
+        // on 512 threads: 40 -> 44 registers, 3 -> 2 blocks per SM, 22%
+        // slower on the H200).
+        if (columnCacheHints && threads == 32 && shape == Shape::Column) {
+          SmallVector<Value> elements =
+              loadEvictLast(kb, memref, index, vecType);
+          if (!elements.empty()) {
+            llvm::append_range(value.elements, elements);
+            continue;
+          }
+        }
+        Value loaded = vector::LoadOp::create(
+            kb, loc, vecType, memref, ValueRange{index},
+            /*nontemporal=*/false,
+            llvm::Align(vec *
+                        std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
         for (int64_t v = 0; v < vec; ++v)
           value.elements.push_back(
               vector::ExtractOp::create(kb, loc, loaded, ArrayRef<int64_t>{v}));

@@ -24,12 +24,11 @@
 // CHECK:           %[[INT:.*]] = arith.index_castui %[[ADDR]] : index to i64
 // CHECK:           %[[PTR:.*]] = llvm.inttoptr %[[INT]] : i64 to !llvm.ptr
 // CHECK:           %[[GLOBAL:.*]] = llvm.addrspacecast %[[PTR]] : !llvm.ptr to !llvm.ptr<1>
-// CHECK:           %[[WORDS:.*]] = llvm.inline_asm "ld.global.L1::evict_last.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [$4], $5;", "=r,=r,=r,=r,l,l" %[[GLOBAL]], %[[POLICY]] : (!llvm.ptr<1>, i64) -> !llvm.struct<(i32, i32, i32, i32)>
-// CHECK:           %[[W3:.*]] = llvm.extractvalue %[[WORDS]][3]
-// CHECK:           %[[PACKED:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %[[W3]] : vector<4xi32>
-// CHECK:           vector.bitcast %[[PACKED]] : vector<4xi32> to vector<8xf16>
+// CHECK:           %[[LOADED:.*]] = llvm.inline_asm "{\0A.reg .b32 w<4>;\0Ald.global.L1::evict_last.L2::cache_hint.v4.b32 {w0, w1, w2, w3}, [$8], $9;\0Amov.b32 {$0, $1}, w0;\0Amov.b32 {$2, $3}, w1;\0Amov.b32 {$4, $5}, w2;\0Amov.b32 {$6, $7}, w3;\0A}", "=h,=h,=h,=h,=h,=h,=h,=h,l,l" %[[GLOBAL]], %[[POLICY]] : (!llvm.ptr<1>, i64) -> !llvm.struct<(i16, i16, i16, i16, i16, i16, i16, i16)>
+// CHECK:           %[[E0:.*]] = llvm.extractvalue %[[LOADED]][0]
+// CHECK-NEXT:      arith.bitcast %[[E0]] : i16 to f16
 // Four vectors of gamma and four of beta in all, then the row's.
-// CHECK-COUNT-7:   llvm.inline_asm "ld.global.L1::evict_last.L2::cache_hint.v4.b32
+// CHECK-COUNT-7:   llvm.inline_asm "{\0A.reg .b32 w<4>;\0Ald.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK-NOT:       llvm.inline_asm
 // CHECK:           vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<16384xf16>, vector<8xf16>
 // CHECK-NOT:       llvm.inline_asm
@@ -43,10 +42,19 @@
 
 // PTX-LABEL: gpu.binary @layernorm_kernel
 // PTX:         createpolicy.fractional.L2::evict_last.b64 [[POL:%rd[0-9]+]], 1.0;
-// PTX:         ld.global.L1::evict_last.L2::cache_hint.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}], [[POL]];
+// PTX:         ld.global.L1::evict_last.L2::cache_hint.v4.b32 {w0, w1, w2, w3}, [%rd{{[0-9]+}}], [[POL]];
+// PTX-SAME:    \0Amov.b32 {%rs{{[0-9]+}}, %rs{{[0-9]+}}}, w0;
 // PTX:         ld.global.v4.b32
 // PTX-LABEL: gpu.binary @rms_ragged_kernel
-// PTX:         ld.global.L1::evict_last.L2::cache_hint.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}], %rd{{[0-9]+}};
+// PTX:         ld.global.L1::evict_last.L2::cache_hint.v2.b32 {w0, w1}, [%rd{{[0-9]+}}], %rd{{[0-9]+}};
+// PTX-LABEL: gpu.binary @rms_f32_kernel
+// PTX:         ld.global.L1::evict_last.L2::cache_hint.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}], %rd{{[0-9]+}};
+
+// f32 parameters load straight into their registers, one per element.
+// CHECK-LABEL: func.func @rms_f32(
+// CHECK:         %[[F32:.*]] = llvm.inline_asm "{\0Ald.global.L1::evict_last.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [$4], $5;\0A}", "=r,=r,=r,=r,l,l"
+// CHECK:         %[[F0:.*]] = llvm.extractvalue %[[F32]][0]
+// CHECK-NEXT:    arith.bitcast %[[F0]] : i32 to f32
 
 // Chips before sm_80 have no createpolicy: plain loads.
 // OLDCHIP-NOT: createpolicy
@@ -124,4 +132,27 @@ func.func @rms_ragged(%x: tensor<8x100xf16>, %gamma: tensor<100xf16>) -> tensor<
     linalg.yield %z16 : f16
   } -> tensor<8x100xf16>
   return %out : tensor<8x100xf16>
+}
+
+func.func @rms_f32(%x: tensor<16x256xf32>, %gamma: tensor<256xf32>) -> tensor<16x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x256xf32>) outs(%f : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sq = arith.mulf %in, %in : f32
+    %y = arith.addf %sq, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %e2 = tensor.empty() : tensor<16x256xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %gamma : tensor<16x256xf32>, tensor<16xf32>, tensor<256xf32>) outs(%e2 : tensor<16x256xf32>) {
+  ^bb0(%in: f32, %s: f32, %g: f32, %o: f32):
+    %r = math.rsqrt %s : f32
+    %y = arith.mulf %in, %r : f32
+    %z = arith.mulf %y, %g : f32
+    linalg.yield %z : f32
+  } -> tensor<16x256xf32>
+  return %out : tensor<16x256xf32>
 }
