@@ -68,8 +68,8 @@ public:
       : fn(fn), graph(graph), smg(smg), approxMath(approxMath),
         requestedRowsPerBlock(requestedRowsPerBlock),
         requestedRowThreads(requestedRowThreads),
-        hoistColumnLoads(hoistColumnLoads),
-        columnCacheHints(columnCacheHints) {}
+        hoistColumnLoads(hoistColumnLoads), columnCacheHints(columnCacheHints) {
+  }
 
   /// Checks the graph is in the class; sets `whyNot` otherwise.
   LogicalResult plan();
@@ -340,8 +340,8 @@ LogicalResult RowKernelBuilder::plan() {
 }
 
 SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
-                                                  Value index,
-                                                  VectorType vecType) {
+                                                   Value index,
+                                                   VectorType vecType) {
   Location loc = graph.getLoc();
   int64_t width = vecType.getElementTypeBitWidth();
   int64_t count = vecType.getNumElements();
@@ -390,7 +390,9 @@ SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
   if (width == 16)
     asmString += ".reg .b32 w<" + std::to_string(words) + ">;\n";
   asmString += "ld.global.L1::evict_last.L2::cache_hint" +
-               std::string(words == 1 ? "" : words == 2 ? ".v2" : ".v4") +
+               std::string(words == 1   ? ""
+                           : words == 2 ? ".v2"
+                                        : ".v4") +
                ".b32 " +
                (words == 1 ? loadedWords[0]
                            : "{" + llvm::join(loadedWords, ", ") + "}") +
@@ -403,10 +405,9 @@ SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
   Type scalarType = b.getIntegerType(width);
   for (int64_t e = 0; e < count; ++e)
     constraints += width == 16 ? "=h," : "=r,";
-  Type resultType =
-      count == 1 ? scalarType
-                 : LLVM::LLVMStructType::getLiteral(
-                       ctx, SmallVector<Type>(count, scalarType));
+  Type resultType = count == 1 ? scalarType
+                               : LLVM::LLVMStructType::getLiteral(
+                                     ctx, SmallVector<Type>(count, scalarType));
   Value result =
       LLVM::InlineAsmOp::create(
           b, loc, resultType, ValueRange{pointer, evictLastPolicy}, asmString,
@@ -416,11 +417,12 @@ SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
           .getResult(0);
   SmallVector<Value> elements;
   for (int64_t e = 0; e < count; ++e) {
-    Value bits = count == 1 ? result
-                            : LLVM::ExtractValueOp::create(b, loc, result, e)
-                                  .getResult();
-    elements.push_back(arith::BitcastOp::create(
-        b, loc, vecType.getElementType(), bits));
+    Value bits =
+        count == 1
+            ? result
+            : LLVM::ExtractValueOp::create(b, loc, result, e).getResult();
+    elements.push_back(
+        arith::BitcastOp::create(b, loc, vecType.getElementType(), bits));
   }
   return elements;
 }
