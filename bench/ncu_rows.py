@@ -11,16 +11,14 @@ and module loading stay outside the profiled range). Correctness is checked
 before the profiled range, as in run_rows.py.
 """
 import argparse
-import json
 import os
-import re
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from spacefusion.gpu import GPUModule  # noqa: E402
-from run_rows import check, make_inputs, torch_fn  # noqa: E402
+from run_rows import check, make_inputs, matching_entries, torch_fn  # noqa: E402
 
 
 def main():
@@ -31,27 +29,22 @@ def main():
     args = parser.parse_args()
     runs = []
     compiled_for = {}
-    for bundle in args.bundles:
-        with open(os.path.join(bundle, "manifest.json")) as f:
-            manifest = json.load(f)
-        for entry in manifest:
-            name, (rows, cols) = entry["workload"], entry["shape"]
-            if not entry.get("dir") or not re.search(args.only, entry["dir"]):
-                continue
-            module = GPUModule(os.path.join(bundle, entry["dir"]), entry["function"])
-            module.use_stream(torch.cuda.current_stream().cuda_stream)
-            inputs = [make_inputs(name, rows, cols, seed) for seed in range(args.calls)]
-            outputs = [torch.empty(rows, cols, device="cuda", dtype=torch.float16)
-                       for _ in range(args.calls)]
-            correct, error, _ = check(name, module, inputs[0], outputs[0])
-            print("%s %s: correct=%s max_abs_error=%.3g" % (bundle, entry["dir"], correct, error),
-                  flush=True)
-            runs.append([module.bind(*i, o, check=False) for i, o in zip(inputs, outputs)])
-            key = (name, rows, cols)
-            if key not in compiled_for:
-                compiled = torch.compile(torch_fn(name), dynamic=False)
-                compiled(*inputs[0])
-                compiled_for[key] = [lambda c=compiled, i=i: c(*i) for i in inputs]
+    for bundle, entry in matching_entries(args.bundles, args.only):
+        name, (rows, cols) = entry["workload"], entry["shape"]
+        module = GPUModule(os.path.join(bundle, entry["dir"]), entry["function"])
+        module.use_stream(torch.cuda.current_stream().cuda_stream)
+        inputs = [make_inputs(name, rows, cols, seed) for seed in range(args.calls)]
+        outputs = [torch.empty(rows, cols, device="cuda", dtype=torch.float16)
+                   for _ in range(args.calls)]
+        correct, error, _ = check(name, module, inputs[0], outputs[0])
+        print("%s %s: correct=%s max_abs_error=%.3g" % (bundle, entry["dir"], correct, error),
+              flush=True)
+        runs.append([module.bind(*i, o, check=False) for i, o in zip(inputs, outputs)])
+        key = (name, rows, cols)
+        if key not in compiled_for:
+            compiled = torch.compile(torch_fn(name), dynamic=False)
+            compiled(*inputs[0])
+            compiled_for[key] = [lambda c=compiled, i=i: c(*i) for i in inputs]
     torch.cuda.synchronize()
     torch.cuda.cudart().cudaProfilerStart()
     for calls in runs + list(compiled_for.values()):

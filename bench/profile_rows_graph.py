@@ -8,9 +8,7 @@ median idle gap between consecutive kernels and the replay's time per call.
     python3 bench/profile_rows_graph.py REGEX BUNDLE [BUNDLE ...]
 """
 import argparse
-import json
 import os
-import re
 import statistics
 import sys
 
@@ -19,24 +17,8 @@ from torch.profiler import ProfilerActivity, profile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from spacefusion.gpu import GPUModule  # noqa: E402
-from run_rows import GRAPH_BATCH, L2_BYTES, check, make_inputs, torch_fn  # noqa: E402
-
-
-# Outputs of torch.compile's calls, alive until the capture ends (see
-# run_rows.graph_ms).
-kept = []
-
-
-def capture(calls):
-    for call in calls:
-        call()
-    torch.cuda.synchronize()
-    kept.clear()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, stream=torch.cuda.Stream()):
-        for i in range(GRAPH_BATCH):
-            calls[i % len(calls)]()
-    return graph
+from run_rows import (GRAPH_BATCH, capture_graph, check, input_set_count, make_inputs,  # noqa: E402
+                      matching_entries, on_capture_stream, torch_fn)
 
 
 def kernel_stats(graph, replays=5):
@@ -61,48 +43,37 @@ def main():
     parser.add_argument("bundles", nargs="+")
     args = parser.parse_args()
     compiled_done = set()
-    for bundle in args.bundles:
-        with open(os.path.join(bundle, "manifest.json")) as f:
-            manifest = json.load(f)
-        for entry in manifest:
-            name, (rows, cols) = entry["workload"], entry["shape"]
-            if not entry.get("dir") or not re.search(args.only, entry["dir"]):
-                continue
-            sets = max(1, min(GRAPH_BATCH, -(-3 * L2_BYTES // (4 * rows * cols))))
-            inputs = [make_inputs(name, rows, cols, seed) for seed in range(sets)]
-            outputs = [torch.empty(rows, cols, device="cuda", dtype=torch.float16)
-                       for _ in range(sets)]
-            module = GPUModule(os.path.join(bundle, entry["dir"]), entry["function"])
-            module.use_stream(torch.cuda.current_stream().cuda_stream)
-            correct, _, _ = check(name, module, inputs[0], outputs[0])
-            bound = [module.bind(*i, o, check=False) for i, o in zip(inputs, outputs)]
-
-            def ours(call):
-                def run():
-                    module.use_stream(torch.cuda.current_stream().cuda_stream)
-                    call()
-                return run
-            labels = [("%s %s" % (os.path.basename(bundle.rstrip("/")), entry["dir"]),
-                       [ours(c) for c in bound])]
-            if entry["dir"] not in compiled_done:
-                compiled_done.add(entry["dir"])
-                compiled = torch.compile(torch_fn(name), dynamic=False)
-                labels.append(("torch.compile %s" % entry["dir"],
-                               [lambda i=i: kept.append(compiled(*i)) for i in inputs]))
-            for label, calls in labels:
-                graph = capture(calls)
-                kept.clear()
-                kernel, duration, gap = kernel_stats(graph)
-                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                start.record()
-                for _ in range(20):
-                    graph.replay()
-                end.record()
-                torch.cuda.synchronize()
-                per_call = start.elapsed_time(end) * 1e3 / (20 * GRAPH_BATCH)
-                print("%-45s correct=%s kernel %-40s %.2f us, gap %.2f us, per call %.2f us"
-                      % (label, correct, kernel, duration, gap, per_call), flush=True)
-            module.use_stream(torch.cuda.current_stream().cuda_stream)
+    for bundle, entry in matching_entries(args.bundles, args.only):
+        name, (rows, cols) = entry["workload"], entry["shape"]
+        sets = input_set_count(rows, cols)
+        inputs = [make_inputs(name, rows, cols, seed) for seed in range(sets)]
+        outputs = [torch.empty(rows, cols, device="cuda", dtype=torch.float16)
+                   for _ in range(sets)]
+        module = GPUModule(os.path.join(bundle, entry["dir"]), entry["function"])
+        module.use_stream(torch.cuda.current_stream().cuda_stream)
+        correct, _, _ = check(name, module, inputs[0], outputs[0])
+        bound = [module.bind(*i, o, check=False) for i, o in zip(inputs, outputs)]
+        labels = [("%s %s" % (os.path.basename(bundle.rstrip("/")), entry["dir"]),
+                   [on_capture_stream(module, c) for c in bound], None)]
+        if entry["dir"] not in compiled_done:
+            compiled_done.add(entry["dir"])
+            compiled = torch.compile(torch_fn(name), dynamic=False)
+            kept = []
+            labels.append(("torch.compile %s" % entry["dir"],
+                           [lambda i=i: kept.append(compiled(*i)) for i in inputs], kept))
+        for label, calls, kept in labels:
+            graph = capture_graph(calls, kept=kept)
+            kernel, duration, gap = kernel_stats(graph)
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(20):
+                graph.replay()
+            end.record()
+            torch.cuda.synchronize()
+            per_call = start.elapsed_time(end) * 1e3 / (20 * GRAPH_BATCH)
+            print("%-45s correct=%s kernel %-40s %.2f us, gap %.2f us, per call %.2f us"
+                  % (label, correct, kernel, duration, gap, per_call), flush=True)
+        module.use_stream(torch.cuda.current_stream().cuda_stream)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ workloads, and the median is recorded.
 import argparse
 import json
 import os
+import re
 import sys
 
 import torch
@@ -58,29 +59,59 @@ def make_inputs(name, rows, cols, seed):
     return [x, gamma, torch.randn(cols, device="cuda", dtype=torch.float16, generator=g)]
 
 
-def graph_ms(calls, batch=GRAPH_BATCH, kept=None):
-    """Device time of one call: `batch` calls captured in a CUDA graph, going
-    round `calls` (one per input set, so that consecutive calls do not find
-    their inputs in L2), replays timed by do_bench, divided by `batch` (no
-    launch overhead). Calls that allocate their output append it to `kept`,
-    which holds every output until the capture ends: otherwise the graph's
-    memory pool hands the buffer one call freed to the next call, whose
-    stores then hit lines still in L2 from the previous call (3% faster for
-    torch.compile's LayerNorm at 16384x1024, measured), while our calls
-    write to one buffer per input set."""
-    import triton.testing
+def input_set_count(rows, cols):
+    """Enough input sets that one graph batch moves three times the L2."""
+    return max(1, min(GRAPH_BATCH, -(-3 * L2_BYTES // (4 * rows * cols))))
+
+
+def matching_entries(bundles, only):
+    """(bundle, manifest entry) of every built workload of `bundles` whose
+    directory (NAME_ROWSxCOLS) matches the regex `only`."""
+    for bundle in bundles:
+        with open(os.path.join(bundle, "manifest.json")) as f:
+            manifest = json.load(f)
+        for entry in manifest:
+            if entry.get("dir") and re.search(only, entry["dir"]):
+                yield bundle, entry
+
+
+def on_capture_stream(module, call):
+    """`call` of `module`, enqueued on the current stream when it runs
+    (inside a capture, the capture stream)."""
+    def run():
+        module.use_stream(torch.cuda.current_stream().cuda_stream)
+        call()
+    return run
+
+
+def capture_graph(calls, batch=GRAPH_BATCH, kept=None):
+    """`batch` calls captured in a CUDA graph, going round `calls` (one per
+    input set, so that consecutive calls do not find their inputs in L2).
+    Calls that allocate their output append it to `kept`, which holds every
+    output until the capture ends: otherwise the graph's memory pool hands
+    the buffer one call freed to the next call, whose stores then hit lines
+    still in L2 from the previous call (3% faster for torch.compile's
+    LayerNorm at 16384x1024, measured), while our calls write to one buffer
+    per input set."""
     for call in calls:
         call()  # compile / load outside the capture
     torch.cuda.synchronize()
     if kept is not None:
         kept.clear()
-    stream = torch.cuda.Stream()
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, stream=stream):
+    with torch.cuda.graph(graph, stream=torch.cuda.Stream()):
         for i in range(batch):
             calls[i % len(calls)]()
     if kept is not None:
         kept.clear()
+    return graph
+
+
+def graph_ms(calls, batch=GRAPH_BATCH, kept=None):
+    """Device time of one call: capture_graph's replays timed by do_bench,
+    divided by `batch` (no launch overhead)."""
+    import triton.testing
+    graph = capture_graph(calls, batch, kept)
     return triton.testing.do_bench(graph.replay, warmup=10, rep=200, return_mode="median") / batch
 
 
@@ -119,8 +150,7 @@ def main():
             row["kernel"] = json.load(f).get("kernel")
         module.use_stream(torch.cuda.current_stream().cuda_stream)
         bytes_moved = 2 * rows * cols * 2
-        # Enough input sets that one graph batch moves three times the L2.
-        sets = max(1, min(GRAPH_BATCH, -(-3 * L2_BYTES // bytes_moved)))
+        sets = input_set_count(rows, cols)
         inputs_sets = [make_inputs(name, rows, cols, seed) for seed in range(sets)]
         outputs = [torch.empty(rows, cols, device="cuda", dtype=torch.float16) for _ in range(sets)]
         row["input_sets"] = sets
@@ -137,13 +167,6 @@ def main():
         bound = [module.bind(*inputs, output, check=False) for inputs, output in zip(inputs_sets, outputs)]
 
         # Closures bind their values now: they run after this loop has moved on.
-        def ours_in_graph(module, call):
-            def run():
-                # Inside the capture the current stream is the capture stream.
-                module.use_stream(torch.cuda.current_stream().cuda_stream)
-                call()
-            return run
-
         def on(fn, args):
             return lambda: fn(*args)
 
@@ -152,7 +175,7 @@ def main():
         kept = []
         direct = {"spacefusion": bound[0], "eager": on(eager, inputs_sets[0]),
                   "torch.compile": on(compiled, inputs_sets[0])}
-        graphs = {"spacefusion": ([ours_in_graph(module, call) for call in bound], None),
+        graphs = {"spacefusion": ([on_capture_stream(module, call) for call in bound], None),
                   "eager": ([kept_by(eager, a, kept) for a in inputs_sets], kept),
                   "torch.compile": ([kept_by(compiled, a, kept) for a in inputs_sets], kept)}
         timed.append((row, module, direct, graphs, bytes_moved, name, inputs_sets, outputs))

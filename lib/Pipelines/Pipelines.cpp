@@ -138,10 +138,10 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   gpuOptions.rowThreads = options.rowThreads;
   gpuOptions.hoistColumnLoads = options.hoistColumnLoads;
   // createpolicy and L2::cache_hint need sm_80.
+  StringRef chip = options.chip;
   unsigned smVersion = 0;
-  StringRef(options.chip).drop_front(3).consumeInteger(10, smVersion);
-  gpuOptions.cacheHints = options.cacheHints &&
-                          StringRef(options.chip).starts_with("sm_") &&
+  gpuOptions.cacheHints = options.cacheHints && chip.consume_front("sm_") &&
+                          !chip.consumeInteger(10, smVersion) &&
                           smVersion >= 80;
   gpuOptions.otherGraphs = true;
   pm.addPass(smap::createSMapLowerToGPU(gpuOptions));
