@@ -836,8 +836,30 @@ Form SMGBuilder::formOfScalar(Value v, unsigned d, DenseMap<Value, Form> &forms,
   return form;
 }
 
+/// A member that indexes two dimensions of one tensor by the same global
+/// dim d (x[i, j] read with x[j, i] elsewhere makes i and j one dim) reads
+/// a diagonal of d: a block along d would need elements outside its tile.
+static Operation *findDiagonalUse(const SpaceMappingGraph &smg, unsigned d) {
+  for (const SpaceEdge &edge : smg.getEdges()) {
+    unsigned count = 0;
+    for (auto &ids : smg.getValueDims(edge.source))
+      count += llvm::count(ids, d);
+    if (count > 1)
+      return edge.consumer;
+  }
+  return nullptr;
+}
+
 void SMGBuilder::classify(unsigned d) {
   GlobalDim &dim = smg.dims[d];
+  if (Operation *user = findDiagonalUse(smg, d)) {
+    dim.dimClass = DimClass::NotSliceable;
+    dim.reason = "'" + user->getName().getStringRef().str() +
+                 "' reads a tensor indexed by the dim along two of its "
+                 "dimensions (a transpose of itself), so a block would "
+                 "need elements outside its tile";
+    return;
+  }
   DenseMap<Value, Form> forms;
   auto formOf = [&](Value v) {
     auto it = forms.find(v);
@@ -1084,6 +1106,11 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
       return op.emitOpError("cannot be described by the Space-Mapping Graph")
              << (whyNot.empty() ? "" : ": ") << whyNot;
     }
+    if (*role == MemberRole::Init && isa<RankedTensorType>(op.getResultTypes().front()) &&
+        !op.getResult(0).hasOneUse() && !op.getResult(0).use_empty())
+      return op.emitOpError("initializes several members' tensors (as `cse` "
+                            "leaves it): each needs its own init, which "
+                            "smap-analyze gives it");
     if (isDerivedFromInputs(&op, *role))
       inputDerived.insert(&op);
     if (failed(addMember(&op, *role)))

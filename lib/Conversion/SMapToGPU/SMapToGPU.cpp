@@ -24,6 +24,7 @@
 
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -924,7 +925,7 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
             << fn.getName() << " must return its graph's results in order";
         return signalPassFailure();
       }
-      FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
+      FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
       if (failed(smg))
         return signalPassFailure();
       RowKernelBuilder builder(fn, graph, *smg, approxMath, rowsPerBlock,

@@ -32,7 +32,7 @@ void AnalyzePass::runOnOperation() {
   getOperation()->walk([&](GraphOp graph) {
     SMGOptions options;
     options.allowUpdateThenAggregate = allowUpdateThenAggregate;
-    FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph, options);
+    FailureOr<SpaceMappingGraph> smg = buildSMG(graph, options);
     if (failed(smg)) {
       failedAny = true;
       return;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -47,7 +48,7 @@ void DumpGraphPass::runOnOperation() {
   bool failedAny = false;
   unsigned index = 0;
   getOperation()->walk([&](GraphOp graph) {
-    FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
+    FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
     if (failed(smg)) {
       failedAny = true;
       return;

@@ -133,6 +133,7 @@ GraphOp mlir::smap::outlineIntoGraph(ArrayRef<Operation *> members) {
   for (Value v : outputs)
     yielded.push_back(mapping.lookup(v));
   YieldOp::create(inner, loc, yielded);
+  privatizeInits(graph);
 
   for (auto [output, result] : llvm::zip(outputs, graph.getResults()))
     output.replaceAllUsesWith(result);
@@ -142,6 +143,44 @@ GraphOp mlir::smap::outlineIntoGraph(ArrayRef<Operation *> members) {
     if (op->use_empty())
       op->erase();
   return graph;
+}
+
+/// Whether `op` only produces a destination value: it reads no tensor that
+/// the graph computes, so copying it changes nothing but value identity.
+static bool isDestinationOp(Operation *op) {
+  std::string unused;
+  FailureOr<MemberRole> role = getMemberRole(op, unused);
+  return succeeded(role) && *role == MemberRole::Init &&
+         op->getNumResults() == 1 && op->getNumRegions() <= 1 &&
+         isa<RankedTensorType>(op->getResult(0).getType());
+}
+
+unsigned mlir::smap::privatizeInits(GraphOp graph) {
+  Block &body = graph.getBody().front();
+  SmallVector<Operation *> inits;
+  for (Operation &op : body.without_terminator())
+    if (isDestinationOp(&op))
+      inits.push_back(&op);
+  // Last first: copying a fill adds uses of its tensor.empty, which is
+  // visited afterwards and copied in turn.
+  unsigned copies = 0;
+  for (Operation *init : llvm::reverse(inits)) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : init->getResult(0).getUses())
+      uses.push_back(&use);
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      OpBuilder builder(use->getOwner());
+      use->set(builder.clone(*init)->getResult(0));
+      ++copies;
+    }
+  }
+  return copies;
+}
+
+FailureOr<SpaceMappingGraph> mlir::smap::buildSMG(GraphOp graph,
+                                                  const SMGOptions &options) {
+  privatizeInits(graph);
+  return SpaceMappingGraph::build(graph, options);
 }
 
 SmallVector<Operation *> mlir::smap::inlineGraph(GraphOp graph) {

@@ -107,7 +107,7 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     remark::analysis(graph.getLoc(), remarkOpts("schedule", "default-target"))
         << "graph has no target; scheduling for sm_90a";
   }
-  FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
+  FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
   if (failed(smg))
     return failure();
   annotateGraph(*smg, /*explain=*/false);
@@ -364,7 +364,7 @@ static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target) {
                             std::max(1u, type.getElementTypeBitWidth() / 8);
   quality.bothFit = true;
   for (GraphOp part : {a, b}) {
-    FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(part);
+    FailureOr<SpaceMappingGraph> smg = buildSMG(part);
     ScheduleSearch search =
         succeeded(smg) ? searchSchedules(*smg, target) : ScheduleSearch();
     if (!search.best) {

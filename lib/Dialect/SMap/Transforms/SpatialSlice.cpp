@@ -199,7 +199,7 @@ static LogicalResult sliceGraph(GraphOp graph) {
                    [](Operation &op) { return isa<SpatialSliceOp>(op); }))
     return success();
 
-  FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
+  FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
   if (failed(smg))
     return failure();
   MLIRContext *ctx = graph.getContext();
@@ -306,7 +306,7 @@ static LogicalResult sliceGraph(GraphOp graph) {
   nested.setDimsAttr(graph.getDimsAttr());
   if (Attribute reasons = graph->getAttr("smap.not_sliceable"))
     nested->setAttr("smap.not_sliceable", reasons);
-  FailureOr<SpaceMappingGraph> nestedSmg = SpaceMappingGraph::build(nested);
+  FailureOr<SpaceMappingGraph> nestedSmg = buildSMG(nested);
   if (failed(nestedSmg))
     return failure();
   annotateGraph(*nestedSmg, /*explain=*/false);

@@ -105,8 +105,10 @@ public:
         exprs.push_back(getAffineConstantExpr(0, ctx));
         continue;
       }
+      // A dim on two axes of the output (a diagonal) has no single axis
+      // to broadcast along.
       auto it = llvm::find(out, d);
-      if (it == out.end())
+      if (it == out.end() || llvm::count(out, d) > 1)
         return failure();
       exprs.push_back(getAffineDimExpr(it - out.begin(), ctx));
     }
@@ -1216,7 +1218,7 @@ static LogicalResult sliceGraph(GraphOp graph) {
                    [](Operation &op) { return isa<TemporalSliceOp>(op); }))
     return success();
 
-  FailureOr<SpaceMappingGraph> smg = SpaceMappingGraph::build(graph);
+  FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
   if (failed(smg))
     return failure();
   const SliceSize &slice = schedule.getTemporal().front();
@@ -1241,7 +1243,7 @@ static LogicalResult sliceGraph(GraphOp graph) {
   // Rewrite a copy, so that a failure leaves the graph as it was.
   OpBuilder builder(graph);
   auto copy = cast<GraphOp>(builder.clone(*graph));
-  FailureOr<SpaceMappingGraph> copySmg = SpaceMappingGraph::build(copy);
+  FailureOr<SpaceMappingGraph> copySmg = buildSMG(copy);
   TemporalSlicer copySlicer(copy, *copySmg, t, slice.size);
   if (failed(copySlicer.plan()) || failed(copySlicer.rewrite())) {
     if (copySlicer.whyNot.empty())

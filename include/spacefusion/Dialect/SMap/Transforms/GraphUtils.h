@@ -36,6 +36,19 @@ getDependenciesToHoist(const llvm::SmallSetVector<Operation *, 16> &group);
 /// constants), which are cloned in; results used outside become outputs.
 GraphOp outlineIntoGraph(ArrayRef<Operation *> members);
 
+/// Gives every use of a destination op in `graph`'s body (tensor.empty,
+/// linalg.fill, tensor constants: what `cse` merges) its own copy. A shared
+/// init is not a data dependence, but the SMG aligns the dims of all users
+/// of one value, so a shared init would merge unrelated dims. Returns the
+/// number of copies made.
+unsigned privatizeInits(GraphOp graph);
+
+/// The SMG of `graph` as the passes build it: every member first gets its
+/// own destination (privatizeInits), so that graphs written by hand or
+/// after `cse` are described by their data dependences alone.
+FailureOr<SpaceMappingGraph> buildSMG(GraphOp graph,
+                                      const SMGOptions &options = {});
+
 /// An elementwise linalg.generic that writes `from` into `into` (a tensor of
 /// the same shape) converted to `into`'s float element type (truncf to a
 /// narrower one, extf to a wider one).
