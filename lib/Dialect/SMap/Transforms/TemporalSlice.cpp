@@ -204,6 +204,9 @@ private:
   Value extractSlice(OpBuilder &b, Value full, Value orig, Value offset);
   FailureOr<Value> runningValue(OpBuilder &b, Value orig, bool old,
                                 Value offset);
+  FailureOr<Value> runningShift(OpBuilder &b, Value orig, bool old,
+                                Value offset);
+  bool isExpShift(Value orig) const;
   FailureOr<Value> cloneInLoop(OpBuilder &b, Operation *op, Value offset,
                                bool stripFactors, bool identityInit);
   Value identityFill(OpBuilder &b, Location loc, Type type, Combiner c);
@@ -241,7 +244,7 @@ private:
 
   // State of the rewrite of one slice region.
   IRMapping loopMap;
-  DenseMap<std::pair<Value, unsigned>, Value> runningCache;
+  DenseMap<std::pair<Value, unsigned>, Value> runningCache, shiftCache;
   DenseMap<Value, Value> sliceCache;
   DenseMap<Operation *, Value> partials;
   DenseMap<Operation *, Value> states, shiftedStates;
@@ -627,6 +630,57 @@ FailureOr<Value> TemporalSlicer::runningValue(OpBuilder &b, Value orig,
   return result;
 }
 
+/// `x` where it is finite, 0 where it is +-inf (the guard of an exp shift).
+static Value finiteOrZero(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<FloatType>(x.getType());
+  Value inf = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(type, APFloat::getInf(type.getFloatSemantics())));
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
+  Value magnitude = math::AbsFOp::create(b, loc, x);
+  Value infinite =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, magnitude, inf);
+  return arith::SelectOp::create(b, loc, infinite, zero, x).getResult();
+}
+
+bool TemporalSlicer::isExpShift(Value orig) const {
+  auto inTerms = [&](const StreamInfo &info) {
+    return llvm::any_of(info.expTerms,
+                        [&](const ExpTerm &term) { return term.shift == orig; });
+  };
+  return llvm::any_of(reductions,
+                      [&](const ReductionPlan &r) { return inTerms(r.info); }) ||
+         llvm::any_of(infos, [&](auto &entry) { return inTerms(entry.second); });
+}
+
+/// The running value of an exp shift c, with an infinite c replaced by 0.
+/// While every element seen so far is -inf (a masked row whose visible
+/// part starts in a later slice), the running max is -inf and both
+/// exp(x - c) and the rescale exp(c_old - c_new) would be exp(-inf + inf)
+/// = NaN. With the replacement (here for the slice's exp, in the update
+/// for the rescale) the state is exactly 0 until a finite element arrives,
+/// and the rescale exp(c_old' - c_new') is exact for any finite pair
+/// (FlashAttention's guard); one compare and select per row and slice. The
+/// finished reduction keeps the true value: a fully masked row is NaN, as
+/// in the unfused program.
+FailureOr<Value> TemporalSlicer::runningShift(OpBuilder &b, Value orig,
+                                              bool old, Value offset) {
+  auto key = std::make_pair(orig, static_cast<unsigned>(old));
+  if (Value cached = shiftCache.lookup(key))
+    return cached;
+  FailureOr<Value> running = runningValue(b, orig, old, offset);
+  if (failed(running))
+    return failure();
+  FailureOr<Value> guarded = elementwise.build(
+      b, graph.getLoc(), *running, orig, {{*running, orig}},
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return finiteOrZero(nb, nl, args[0]);
+      });
+  if (failed(guarded))
+    return failure();
+  shiftCache[key] = *guarded;
+  return *guarded;
+}
+
 FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
                                              Value offset, bool stripFactors,
                                              bool identityInit) {
@@ -645,7 +699,9 @@ FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
                                                type.getElementType()));
         continue;
       }
-      FailureOr<Value> running = runningValue(b, v, /*old=*/false, offset);
+      FailureOr<Value> running =
+          isExpShift(v) ? runningShift(b, v, /*old=*/false, offset)
+                        : runningValue(b, v, /*old=*/false, offset);
       if (failed(running))
         return failure();
       mapping.map(v, *running);
@@ -905,8 +961,9 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
             // alpha = prod exp(sign * (c_new - c_old)); state*alpha + part.
             Value scaled = a[0];
             for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
-              Value diff = arith::SubFOp::create(nb, nl, a[3 + 2 * termIndex],
-                                                 a[2 + 2 * termIndex]);
+              Value diff = arith::SubFOp::create(
+                  nb, nl, finiteOrZero(nb, nl, a[3 + 2 * termIndex]),
+                  finiteOrZero(nb, nl, a[2 + 2 * termIndex]));
               if (term.sign < 0)
                 diff = arith::NegFOp::create(nb, nl, diff);
               Value alpha = math::ExpOp::create(nb, nl, diff);

@@ -19,8 +19,13 @@
 // CHECK: arith.maximumf
 // CHECK: %[[MNEW:.*]] = linalg.generic {{.*}} ins(%[[M]], %[[SMAX]] : tensor<16xf32>, tensor<16xf32>)
 // CHECK: arith.maximumf
-// exp(S - m_new), summed from 0.
-// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[MNEW]] : tensor<16x16xf32>, tensor<16xf32>)
+// exp(S - m_new'), summed from 0, where m_new' is m_new with an infinite
+// max (a row masked so far) replaced by 0.
+// CHECK: %[[MSAFE:.*]] = linalg.generic {{.*}} ins(%[[MNEW]] : tensor<16xf32>)
+// CHECK: %[[ABS:.*]] = math.absf
+// CHECK: %[[INF:.*]] = arith.cmpf oeq, %[[ABS]]
+// CHECK: arith.select %[[INF]]
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[MSAFE]] : tensor<16x16xf32>, tensor<16xf32>)
 // CHECK: arith.subf
 // CHECK: math.exp
 // The division by the sum is postponed: 1 inside the loop.
