@@ -6,19 +6,42 @@
 //===----------------------------------------------------------------------===//
 //
 // The differential checker of the CPU path. It compiles one linalg function
-// twice, unfused (upstream bufferization and loops) and fused (the
+// twice, as a reference (upstream bufferization and loops) and fused (the
 // SpaceFusion passes, then the same lowering), runs both with MLIR's
-// ExecutionEngine on the same random inputs, and compares the outputs with
-// a stated tolerance: for every element,
-//   |fused - reference| <= atol * max|reference| + rtol * |reference|,
-// i.e. atol is relative to the output's largest magnitude, since reordered
-// float sums err in proportion to the magnitude of what they sum. It prints the fusion decisions, both times and the errors,
-// and exits 1 when the results differ.
+// ExecutionEngine on the same random inputs, and compares the outputs.
+//
+// * The reference computes in f64 (PromoteToF64.h): the function is cloned
+//   and every float type in it widened, so that the fused program, which
+//   runs in the function's own dtypes, is measured against (nearly) exact
+//   math. Against a reference in the function's precision, a fused program
+//   more accurate than the reference (Chan/Welford LayerNorm at a large
+//   offset) would be called wrong. `--reference=native` keeps that
+//   comparison.
+// * Inputs are uniform in [-1, 1], rounded once to each argument's dtype
+//   (f16, bf16, f32 or f64), so both versions see exactly the same values.
+//   Every run, repetitions included, gets a fresh copy of every input:
+//   bufferized code in destination-passing style writes into its
+//   arguments' buffers.
+// * For every element, with tolerances per output dtype,
+//     |fused - reference| <= atol * max|reference| + rtol * |reference|,
+//   atol being relative to the output's largest finite magnitude, since
+//   reordered float sums err in proportion to the magnitude of what they
+//   sum. NaN against NaN and equal infinities agree; any other non-finite
+//   element, and an element either version never wrote, is a mismatch.
+// * Buffers are counted before anything is allocated or compiled, and a
+//   function whose buffers exceed --max-buffer-gib is refused.
+//
+// It prints the fusion decisions, both times, the errors and, per output,
+// the number of mismatching elements and the first one, and exits 1 when
+// the results differ, 2 when it cannot check the function.
 //
 //===----------------------------------------------------------------------===//
 
-#include "spacefusion/InitAll.h"
+#include "Buffers.h"
+#include "PromoteToF64.h"
+
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
+#include "spacefusion/InitAll.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -36,15 +59,18 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <random>
 
 using namespace mlir;
+using namespace mlir::spacefusion::run;
 
 namespace cl = llvm::cl;
 
@@ -62,15 +88,36 @@ static cl::opt<std::string>
 static cl::opt<bool> allowUta("allow-uta", cl::desc("Allow UTA rewrites"),
                               cl::init(true));
 static cl::opt<double> absTolerance(
-    "atol", cl::desc("Tolerance relative to the largest reference magnitude"),
-    cl::init(2e-5));
-static cl::opt<double> relTolerance("rtol", cl::desc("Relative tolerance"),
-                            cl::init(1e-4));
+    "atol",
+    cl::desc("Tolerance relative to the largest reference magnitude, for "
+             "every output (default per dtype: f64 4e-14, f32 2e-5, f16 "
+             "2^-9, bf16 2^-6)"));
+static cl::opt<double>
+    relTolerance("rtol",
+                 cl::desc("Relative tolerance, for every output (default per "
+                          "dtype: f64 2e-13, f32 1e-4, f16 2^-10, bf16 2^-7)"));
+
+enum class ReferencePrecision { F64, Native };
+static cl::opt<ReferencePrecision> referencePrecision(
+    "reference", cl::desc("Precision of the reference run"),
+    cl::values(clEnumValN(ReferencePrecision::F64, "f64",
+                          "the function widened to f64 (default)"),
+               clEnumValN(ReferencePrecision::Native, "native",
+                          "the function's own dtypes, as the fused run")),
+    cl::init(ReferencePrecision::F64));
+static cl::opt<double> maxBufferGiB(
+    "max-buffer-gib",
+    cl::desc("Refuse functions whose buffers (inputs, outputs and their "
+             "copies, or any one tensor of the body) exceed this many GiB"),
+    cl::init(4));
 static cl::opt<unsigned> reps("reps", cl::desc("Timed runs of each version"),
                               cl::init(3));
 static cl::opt<unsigned> seed("seed", cl::desc("Random seed"), cl::init(1));
 static cl::opt<bool> printFused("print-fused",
                                 cl::desc("Print the fused IR before lowering"));
+static cl::opt<bool>
+    printReference("print-reference",
+                   cl::desc("Print the reference IR before lowering"));
 
 /// The fused pipeline up to loops on tensors (passes on the module).
 static std::string fusionPipeline() {
@@ -96,51 +143,6 @@ static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
   return pm.run(module);
 }
 
-namespace {
-/// A dense f32 or f64 buffer with the memref descriptor the compiled code
-/// expects: allocated and aligned pointers, offset, sizes, strides.
-struct Buffer {
-  RankedTensorType type;
-  std::vector<double> values; // reference copy, as double
-  std::vector<char> storage;
-  std::vector<int64_t> descriptor;
-
-  explicit Buffer(RankedTensorType type) : type(type) {
-    int64_t n = type.getNumElements();
-    storage.resize(n * bytesPerElement());
-    descriptor.resize(3 + 2 * type.getRank());
-    char *data = storage.data();
-    descriptor[0] = reinterpret_cast<int64_t>(data);
-    descriptor[1] = reinterpret_cast<int64_t>(data);
-    descriptor[2] = 0;
-    int64_t stride = 1;
-    for (int64_t j = type.getRank() - 1; j >= 0; --j) {
-      descriptor[3 + j] = type.getDimSize(j);
-      descriptor[3 + type.getRank() + j] = stride;
-      stride *= type.getDimSize(j);
-    }
-  }
-  bool isF64() const { return type.getElementType().isF64(); }
-  int64_t bytesPerElement() const { return isF64() ? 8 : 4; }
-  int64_t size() const { return type.getNumElements(); }
-  double get(int64_t i) const {
-    if (isF64())
-      return reinterpret_cast<const double *>(storage.data())[i];
-    return reinterpret_cast<const float *>(storage.data())[i];
-  }
-  void set(int64_t i, double v) {
-    if (isF64())
-      reinterpret_cast<double *>(storage.data())[i] = v;
-    else
-      reinterpret_cast<float *>(storage.data())[i] = static_cast<float>(v);
-  }
-  void appendArgs(SmallVectorImpl<void *> &args) {
-    for (int64_t &field : descriptor)
-      args.push_back(&field);
-  }
-};
-} // namespace
-
 static FailureOr<std::unique_ptr<ExecutionEngine>> compile(ModuleOp module) {
   auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
                                             /*targetMachine=*/nullptr);
@@ -158,32 +160,491 @@ static FailureOr<std::unique_ptr<ExecutionEngine>> compile(ModuleOp module) {
   return std::move(*engine);
 }
 
-/// Runs `name` `runs` times; returns the median time in milliseconds.
-static FailureOr<double> run(ExecutionEngine &engine, StringRef name,
-                             MutableArrayRef<Buffer> inputs,
-                             MutableArrayRef<Buffer> outputs, unsigned runs) {
+//===----------------------------------------------------------------------===//
+// Signature, size and inputs
+//===----------------------------------------------------------------------===//
+
+/// The argument and result types of a function, all static tensors of a
+/// dtype Buffer stores.
+struct Signature {
+  SmallVector<RankedTensorType> args, results;
+};
+
+static FailureOr<Signature> getSignature(func::FuncOp function) {
+  Signature signature;
+  auto check = [&](Type t, SmallVectorImpl<RankedTensorType> &into) {
+    auto type = dyn_cast<RankedTensorType>(t);
+    if (type && type.hasStaticShape() && getDtype(type.getElementType())) {
+      into.push_back(type);
+      return true;
+    }
+    llvm::errs() << "spacefusion-run: @" << function.getName()
+                 << " must take and return static f16, bf16, f32 or f64 "
+                    "tensors, got "
+                 << t << "\n";
+    return false;
+  };
+  for (Type t : function.getArgumentTypes())
+    if (!check(t, signature.args))
+      return failure();
+  for (Type t : function.getResultTypes())
+    if (!check(t, signature.results))
+      return failure();
+  return signature;
+}
+
+static Dtype dtypeOf(RankedTensorType type) {
+  return *getDtype(type.getElementType());
+}
+
+/// Element count and bytes, saturating instead of overflowing, for shapes
+/// as large as a type can spell.
+static uint64_t getElementCount(ShapedType type) {
+  uint64_t count = 1;
+  for (int64_t size : type.getShape())
+    count = llvm::SaturatingMultiply(count, static_cast<uint64_t>(size));
+  return count;
+}
+
+static uint64_t getBytes(ShapedType type, unsigned bytesPerElement) {
+  return llvm::SaturatingMultiply(getElementCount(type),
+                                  uint64_t(bytesPerElement));
+}
+
+/// "4.0 GiB", "12.5 MiB", "16.0 KiB".
+static std::string formatBytes(uint64_t bytes) {
+  const char *unit = "GiB";
+  double scale = double(1ull << 30);
+  if (bytes < (1ull << 20)) {
+    unit = "KiB";
+    scale = 1024;
+  } else if (bytes < (1ull << 30)) {
+    unit = "MiB";
+    scale = double(1ull << 20);
+  }
+  return llvm::formatv("{0:F1} {1}", double(bytes) / scale, unit);
+}
+
+/// The bytes the checker holds at once: each input as double and, while a
+/// version runs, a pristine and a working copy of it in that version's
+/// dtype; the outputs of every version (unfused, fused, f64 reference).
+static uint64_t getCheckerBytes(const Signature &signature, bool f64Reference) {
+  uint64_t bytes = 0;
+  for (RankedTensorType type : signature.args) {
+    unsigned widest = f64Reference ? 8 : getByteWidth(dtypeOf(type));
+    bytes = llvm::SaturatingAdd(bytes, getBytes(type, 8 + 2 * widest));
+  }
+  for (RankedTensorType type : signature.results) {
+    unsigned perElement =
+        2 * getByteWidth(dtypeOf(type)) + (f64Reference ? 8 : 0);
+    bytes = llvm::SaturatingAdd(bytes, getBytes(type, perElement));
+  }
+  return bytes;
+}
+
+/// Refuses, before anything is allocated or compiled, a function whose
+/// buffers would not fit: allocating them would end in "LLVM ERROR: out of
+/// memory" or a crash instead of an answer. Tensors of the body are
+/// allocated by the compiled code; each must fit on its own (in f64, as the
+/// reference holds them).
+static LogicalResult checkSize(func::FuncOp function,
+                               const Signature &signature, bool f64Reference) {
+  auto cap = static_cast<uint64_t>(maxBufferGiB * double(1ull << 30));
+  uint64_t bytes = getCheckerBytes(signature, f64Reference);
+  if (bytes > cap) {
+    llvm::errs() << "spacefusion-run: @" << function.getName() << " needs "
+                 << formatBytes(bytes)
+                 << " of buffers (inputs, outputs and their copies), more "
+                    "than the limit of "
+                 << formatBytes(cap) << " (--max-buffer-gib); not running it\n";
+    return failure();
+  }
+  WalkResult walk = function.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes()) {
+      auto type = dyn_cast<RankedTensorType>(t);
+      if (!type || !type.hasStaticShape())
+        continue;
+      uint64_t tensorBytes = getBytes(type, 8);
+      if (tensorBytes <= cap)
+        continue;
+      op->emitError() << "spacefusion-run: this " << type << " takes up to "
+                      << formatBytes(tensorBytes) << ", more than the limit of "
+                      << formatBytes(cap)
+                      << " (--max-buffer-gib); not running it";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// Uniform values in [-1, 1], rounded to each argument's dtype, so that
+/// every version, whatever its precision, runs on exactly these values.
+static SmallVector<std::vector<double>> makeInputs(const Signature &signature) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  SmallVector<std::vector<double>> inputs;
+  for (RankedTensorType type : signature.args) {
+    std::vector<double> &values = inputs.emplace_back(type.getNumElements());
+    for (double &value : values)
+      value = roundTo(dtypeOf(type), uniform(rng));
+  }
+  return inputs;
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One version of the function: its module, the types it runs on (taken
+/// before lowering, which erases them), and the compiled code.
+struct Version {
+  OwningOpRef<ModuleOp> module;
+  Signature signature;
+  std::unique_ptr<ExecutionEngine> engine;
+  SmallVector<Buffer> outputs;
+  double medianMs = 0;
+};
+} // namespace
+
+static FailureOr<Signature> getSignature(ModuleOp module, StringRef name) {
+  return getSignature(module.lookupSymbol<func::FuncOp>(name));
+}
+
+/// Lowers `version` to LLVM and JIT-compiles it.
+static LogicalResult lowerAndCompile(Version &version) {
+  if (failed(runPipeline(*version.module, kLoweringPipeline))) {
+    llvm::errs() << "spacefusion-run: lowering to LLVM failed\n";
+    return failure();
+  }
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine = compile(*version.module);
+  if (failed(engine))
+    return failure();
+  version.engine = std::move(*engine);
+  return success();
+}
+
+/// Runs `name` `runs` times on `inputs`; keeps the last outputs and the
+/// median time in milliseconds.
+static LogicalResult run(Version &version, StringRef name,
+                         ArrayRef<std::vector<double>> inputs, unsigned runs) {
+  // Each version's inputs in its own dtypes; exact, since the values are
+  // already rounded to the function's.
+  SmallVector<Buffer> pristine;
+  for (auto [type, values] : llvm::zip(version.signature.args, inputs)) {
+    Buffer &buffer = pristine.emplace_back(dtypeOf(type), type.getShape());
+    for (auto [i, value] : llvm::enumerate(values))
+      buffer.set(i, value);
+  }
+  version.outputs.clear();
+  for (RankedTensorType type : version.signature.results)
+    version.outputs.emplace_back(dtypeOf(type), type.getShape());
+
   SmallVector<double> times;
   for (unsigned r = 0; r < std::max(1u, runs); ++r) {
-    for (Buffer &out : outputs)
-      for (int64_t i = 0; i < out.size(); ++i)
-        out.set(i, std::nan(""));
-    SmallVector<void *> args;
-    for (Buffer &in : inputs)
-      in.appendArgs(args);
-    for (Buffer &out : outputs)
-      out.appendArgs(args);
+    // A fresh copy of every input for every run: code in destination-
+    // passing style (outs(%arg)) writes into its arguments' buffers.
+    SmallVector<Buffer> args = llvm::map_to_vector(
+        pristine, [](const Buffer &buffer) { return buffer.clone(); });
+    SmallVector<void *> packed;
+    for (Buffer &in : args)
+      in.appendArgs(packed);
+    for (Buffer &out : version.outputs) {
+      out.fillWithPoison();
+      out.appendArgs(packed);
+    }
     auto start = std::chrono::steady_clock::now();
-    if (llvm::Error error = engine.invokePacked(name, args)) {
-      llvm::errs() << "spacefusion-run: calling @" << name << " failed: "
-                   << llvm::toString(std::move(error)) << "\n";
+    if (llvm::Error error = version.engine->invokePacked(name, packed)) {
+      llvm::errs() << "spacefusion-run: calling @" << name
+                   << " failed: " << llvm::toString(std::move(error)) << "\n";
       return failure();
     }
     auto end = std::chrono::steady_clock::now();
-    times.push_back(std::chrono::duration<double, std::milli>(end - start)
-                        .count());
+    times.push_back(
+        std::chrono::duration<double, std::milli>(end - start).count());
   }
   llvm::sort(times);
-  return times[times.size() / 2];
+  version.medianMs = times[times.size() / 2];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Comparing
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Tolerance {
+  double atol, rtol;
+};
+
+/// How one output compares: the errors of the elements finite on both
+/// sides, and a count of each way an element can be non-finite.
+struct Comparison {
+  int64_t elements = 0;
+  int64_t mismatches = 0;
+  int64_t firstMismatch = -1;
+  double maxAbs = 0, maxRel = 0;
+  int64_t nanBoth = 0, nanRefOnly = 0, nanFusedOnly = 0;
+  int64_t infEqual = 0, infRefOnly = 0, infFusedOnly = 0, infOpposite = 0;
+  int64_t unwritten = 0;
+
+  void addError(double error, double reference) {
+    maxAbs = std::max(maxAbs, error);
+    maxRel = std::max(maxRel, error / std::max(std::fabs(reference), 1e-30));
+  }
+  void addMismatch(int64_t i) {
+    if (firstMismatch < 0)
+      firstMismatch = i;
+    ++mismatches;
+  }
+  bool hasNonFinite() const {
+    return nanBoth || nanRefOnly || nanFusedOnly || infEqual || infRefOnly ||
+           infFusedOnly || infOpposite || unwritten;
+  }
+};
+} // namespace
+
+/// Defaults per output dtype. f32: about 170 ulps of max|ref| plus 840 ulps
+/// of |ref|, room for sums of thousands of terms reassociated across
+/// slices; f64 allows the same numbers of its own ulps. f16 and bf16
+/// programs compute in f32 between casts (mixed precision), so they err by
+/// a few roundings to 16 bits: 2 ulps (of 1.0) of max|ref| plus 1 of |ref|.
+static Tolerance getDefaultTolerance(Dtype dtype) {
+  switch (dtype) {
+  case Dtype::F64:
+    return {4e-14, 2e-13};
+  case Dtype::F32:
+    return {2e-5, 1e-4};
+  case Dtype::F16:
+    return {0x1p-9, 0x1p-10};
+  case Dtype::BF16:
+    return {0x1p-6, 0x1p-7};
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+static Tolerance getTolerance(Dtype dtype) {
+  Tolerance tolerance = getDefaultTolerance(dtype);
+  if (absTolerance.getNumOccurrences())
+    tolerance.atol = absTolerance;
+  if (relTolerance.getNumOccurrences())
+    tolerance.rtol = relTolerance;
+  return tolerance;
+}
+
+/// Classifies an element where either side is NaN or infinite; returns
+/// whether the two agree (both NaN, or the same infinity).
+static bool compareNonFinite(double fused, double ref, Comparison &c) {
+  bool fusedNaN = std::isnan(fused), refNaN = std::isnan(ref);
+  if (fusedNaN && refNaN)
+    ++c.nanBoth;
+  else if (refNaN)
+    ++c.nanRefOnly;
+  else if (fusedNaN)
+    ++c.nanFusedOnly;
+  else if (fused == ref)
+    ++c.infEqual;
+  else if (std::isinf(fused) && std::isinf(ref))
+    ++c.infOpposite;
+  else if (std::isinf(ref))
+    ++c.infRefOnly;
+  else
+    ++c.infFusedOnly;
+  return (fusedNaN && refNaN) || fused == ref;
+}
+
+static Comparison compare(const Buffer &ref, const Buffer &fused,
+                          Tolerance tolerance) {
+  // The scale of the output: its largest finite magnitude (an infinity
+  // would make every error look small).
+  double scale = 0;
+  for (int64_t i = 0; i < ref.size(); ++i)
+    if (std::isfinite(ref.get(i)))
+      scale = std::max(scale, std::fabs(ref.get(i)));
+  Comparison c;
+  for (int64_t i = 0; i < ref.size(); ++i, ++c.elements) {
+    if (ref.isPoison(i) || fused.isPoison(i)) {
+      ++c.unwritten;
+      c.addError(INFINITY, 1);
+      c.addMismatch(i);
+      continue;
+    }
+    double a = fused.get(i), b = ref.get(i);
+    if (!std::isfinite(a) || !std::isfinite(b)) {
+      if (!compareNonFinite(a, b, c)) {
+        c.addError(INFINITY, 1);
+        c.addMismatch(i);
+      }
+      continue;
+    }
+    double error = std::fabs(a - b);
+    c.addError(error, b);
+    if (!(error <= tolerance.atol * scale + tolerance.rtol * std::fabs(b)))
+      c.addMismatch(i);
+  }
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// Reporting
+//===----------------------------------------------------------------------===//
+
+/// The fusion decisions, as the outermost graphs carry them; counts them.
+static std::string describeDecisions(ModuleOp fused, unsigned &graphCount) {
+  std::string decisions;
+  llvm::raw_string_ostream os(decisions);
+  graphCount = 0;
+  fused->walk([&](smap::GraphOp graph) {
+    if (graph->getParentOfType<smap::GraphOp>())
+      return;
+    os << "  graph " << graphCount++ << ": ";
+    if (smap::ScheduleAttr schedule = graph.getScheduleAttr())
+      os << schedule;
+    else
+      os << "no schedule";
+    unsigned temporal = 0;
+    graph->walk([&](smap::TemporalSliceOp op) {
+      temporal += !op->hasAttr("smap.final_pass");
+    });
+    os << (temporal ? ", temporally sliced" : "") << "\n";
+  });
+  return decisions;
+}
+
+/// One line per output with non-finite or unwritten elements.
+static void printNonFinite(ArrayRef<Comparison> comparisons) {
+  for (auto [i, c] : llvm::enumerate(comparisons)) {
+    if (!c.hasNonFinite())
+      continue;
+    llvm::outs() << llvm::formatv(
+        "  output #{0}: NaN in both {1}, only in the reference {2}, only in "
+        "the fused result {3}; equal inf {4}, inf only in the reference {5}, "
+        "only in the fused result {6}, of opposite signs {7}; never written "
+        "{8}\n",
+        i, c.nanBoth, c.nanRefOnly, c.nanFusedOnly, c.infEqual, c.infRefOnly,
+        c.infFusedOnly, c.infOpposite, c.unwritten);
+  }
+}
+
+/// "f32: atol 2.0E-05 x max|ref|, rtol 1.0E-04", for each dtype among the
+/// outputs.
+static std::string describeTolerances(const Signature &signature) {
+  SmallVector<Dtype> dtypes;
+  for (RankedTensorType type : signature.results)
+    if (!llvm::is_contained(dtypes, dtypeOf(type)))
+      dtypes.push_back(dtypeOf(type));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      dtypes, os,
+      [&](Dtype dtype) {
+        Tolerance tolerance = getTolerance(dtype);
+        os << llvm::formatv("{0}: atol {1:E1} x max|ref|, rtol {2:E1}",
+                            getName(dtype), tolerance.atol, tolerance.rtol);
+      },
+      "; ");
+  return text;
+}
+
+/// "#0 3 of 1024 first at [0, 5], #1 0 of 64".
+static std::string describeMismatches(ArrayRef<Comparison> comparisons,
+                                      ArrayRef<Buffer> outputs) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (auto [i, c] : llvm::enumerate(comparisons)) {
+    os << (i ? ", #" : "#") << i << " " << c.mismatches << " of " << c.elements;
+    if (c.firstMismatch >= 0)
+      os << " first at " << outputs[i].formatIndex(c.firstMismatch);
+  }
+  return text;
+}
+
+/// Compares every output of `version` with the reference's.
+static SmallVector<Comparison> compareOutputs(const Version &version,
+                                              const Version &reference) {
+  SmallVector<Comparison> comparisons;
+  for (auto [ref, out] : llvm::zip(reference.outputs, version.outputs))
+    comparisons.push_back(compare(ref, out, getTolerance(out.getDtype())));
+  return comparisons;
+}
+
+namespace {
+/// The errors over all outputs.
+struct Summary {
+  double maxAbs = 0, maxRel = 0;
+  int64_t mismatches = 0, elements = 0;
+
+  explicit Summary(ArrayRef<Comparison> comparisons) {
+    for (const Comparison &c : comparisons) {
+      maxAbs = std::max(maxAbs, c.maxAbs);
+      maxRel = std::max(maxRel, c.maxRel);
+      mismatches += c.mismatches;
+      elements += c.elements;
+    }
+  }
+};
+} // namespace
+
+/// Prints the decisions, the times and the verdict of `fused` against
+/// `reference`; `unfused` is timed, and when it is not the reference its
+/// own errors are printed too, to tell how accurate the fusion is compared
+/// with the program it replaces. Returns the exit status.
+static int printVerdict(StringRef name, StringRef decisions,
+                        unsigned graphCount, const Version &unfused,
+                        const Version &fused, const Version &reference) {
+  StringRef against =
+      referencePrecision == ReferencePrecision::F64 ? "f64" : "native";
+  llvm::outs() << llvm::formatv(
+      "@{0} on {1}, {2} fusion graph(s):\n{3}"
+      "  unfused: {4:F3} ms, fused: {5:F3} ms (median of {6}), "
+      "speedup {7:F2}x\n",
+      name, target, graphCount, decisions, unfused.medianMs, fused.medianMs,
+      std::max(1u, reps.getValue()), unfused.medianMs / fused.medianMs);
+  if (&unfused != &reference) {
+    Summary summary(compareOutputs(unfused, reference));
+    llvm::outs() << llvm::formatv(
+        "  unfused against the {0} reference: max abs error {1:E2}, max rel "
+        "error {2:E2}\n",
+        against, summary.maxAbs, summary.maxRel);
+  }
+  SmallVector<Comparison> comparisons = compareOutputs(fused, reference);
+  printNonFinite(comparisons);
+  Summary summary(comparisons);
+  bool pass = summary.mismatches == 0;
+  llvm::outs() << llvm::formatv(
+      "  max abs error {0:E2}, max rel error {1:E2} over {2} outputs against "
+      "the {3} reference ({4}), out of tolerance: {5}: {6}\n",
+      summary.maxAbs, summary.maxRel, summary.elements, against,
+      describeTolerances(fused.signature),
+      describeMismatches(comparisons, fused.outputs),
+      pass ? "PASS"
+           : "FAIL (" + std::to_string(summary.mismatches) +
+                 " elements out of tolerance)");
+  return pass ? 0 : 1;
+}
+
+/// The function to check: --entry, or the first with a body.
+static func::FuncOp findEntry(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (!fn.isExternal() && (entry.empty() || fn.getName() == entry))
+      return fn;
+  llvm::errs() << "spacefusion-run: no function "
+               << (entry.empty() ? "with a body" : "@" + entry) << "\n";
+  return nullptr;
+}
+
+/// The f64 reference: `source` cloned and widened.
+static FailureOr<Version> makeF64Reference(ModuleOp source, StringRef name) {
+  Version widened;
+  widened.module = source.clone();
+  if (failed(promoteToF64(*widened.module))) {
+    llvm::errs() << "spacefusion-run: cannot compute the reference in f64 "
+                    "(--reference=native runs it in the function's dtypes)\n";
+    return failure();
+  }
+  widened.signature = *getSignature(*widened.module, name);
+  return widened;
 }
 
 int main(int argc, char **argv) {
@@ -208,120 +669,53 @@ int main(int argc, char **argv) {
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> reference =
+  Version unfused, fused;
+  unfused.module =
       parseSourceFile<ModuleOp>(inputFile, sourceMgr, ParserConfig(&context));
-  if (!reference)
+  if (!unfused.module)
     return 2;
-  OwningOpRef<ModuleOp> fused = reference->clone();
-
-  // The entry function and its signature, before anything is lowered.
-  func::FuncOp function;
-  for (auto fn : reference->getOps<func::FuncOp>())
-    if (!fn.isExternal() && (entry.empty() || fn.getName() == entry)) {
-      function = fn;
-      break;
-    }
-  if (!function) {
-    llvm::errs() << "spacefusion-run: no function "
-                 << (entry.empty() ? "with a body" : "@" + entry) << "\n";
+  func::FuncOp function = findEntry(*unfused.module);
+  if (!function)
     return 2;
-  }
   std::string name = function.getName().str();
-  SmallVector<Buffer> inputs, refOutputs, fusedOutputs;
-  for (Type t : llvm::concat<const Type>(function.getArgumentTypes(),
-                                         function.getResultTypes())) {
-    auto type = dyn_cast<RankedTensorType>(t);
-    if (!type || !type.hasStaticShape() ||
-        !(type.getElementType().isF32() || type.getElementType().isF64())) {
-      llvm::errs() << "spacefusion-run: @" << name
-                   << " must take and return static f32 or f64 tensors, got "
-                   << t << "\n";
+  bool f64Reference = referencePrecision == ReferencePrecision::F64;
+  FailureOr<Signature> signature = getSignature(function);
+  if (failed(signature) ||
+      failed(checkSize(function, *signature, f64Reference)))
+    return 2;
+  unfused.signature = fused.signature = *signature;
+  fused.module = unfused.module->clone();
+  // The f64 reference is a third version; the unfused program in the
+  // function's dtypes is still compiled, for its time.
+  std::optional<Version> widened;
+  if (f64Reference) {
+    FailureOr<Version> f64 = makeF64Reference(*unfused.module, name);
+    if (failed(f64))
       return 2;
-    }
+    widened = std::move(*f64);
   }
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  for (Type t : function.getArgumentTypes()) {
-    Buffer &in = inputs.emplace_back(cast<RankedTensorType>(t));
-    for (int64_t i = 0; i < in.size(); ++i)
-      in.set(i, uniform(rng));
-  }
-  for (Type t : function.getResultTypes()) {
-    refOutputs.emplace_back(cast<RankedTensorType>(t));
-    fusedOutputs.emplace_back(cast<RankedTensorType>(t));
-  }
+  Version &reference = widened ? *widened : unfused;
+  if (printReference)
+    reference.module->print(llvm::outs());
 
-  // Fuse, report the decisions, lower both.
-  if (failed(runPipeline(*fused, fusionPipeline()))) {
+  // Fuse, report the decisions, lower every version.
+  if (failed(runPipeline(*fused.module, fusionPipeline()))) {
     llvm::errs() << "spacefusion-run: the fusion pipeline failed\n";
     return 2;
   }
-  // The decisions, as the graphs carry them.
-  std::string decisions;
-  llvm::raw_string_ostream os(decisions);
-  unsigned graphCount = 0;
-  fused->walk([&](smap::GraphOp graph) {
-    if (graph->getParentOfType<smap::GraphOp>())
-      return;
-    os << "  graph " << graphCount++ << ": ";
-    if (smap::ScheduleAttr schedule = graph.getScheduleAttr())
-      os << schedule;
-    else
-      os << "no schedule";
-    unsigned temporal = 0;
-    graph->walk([&](smap::TemporalSliceOp op) {
-      temporal += !op->hasAttr("smap.final_pass");
-    });
-    os << (temporal ? ", temporally sliced" : "") << "\n";
-  });
+  unsigned graphCount;
+  std::string decisions = describeDecisions(*fused.module, graphCount);
   if (printFused)
-    fused->print(llvm::outs());
-  if (failed(runPipeline(*fused, "smap-lower-to-loops")) ||
-      failed(runPipeline(*reference, kLoweringPipeline)) ||
-      failed(runPipeline(*fused, kLoweringPipeline))) {
-    llvm::errs() << "spacefusion-run: lowering to LLVM failed\n";
-    return 2;
-  }
-  FailureOr<std::unique_ptr<ExecutionEngine>> refEngine = compile(*reference);
-  FailureOr<std::unique_ptr<ExecutionEngine>> fusedEngine = compile(*fused);
-  if (failed(refEngine) || failed(fusedEngine))
+    fused.module->print(llvm::outs());
+  if (failed(runPipeline(*fused.module, "smap-lower-to-loops")) ||
+      failed(lowerAndCompile(unfused)) || failed(lowerAndCompile(fused)) ||
+      (widened && failed(lowerAndCompile(*widened))))
     return 2;
 
-  FailureOr<double> refTime =
-      run(**refEngine, name, inputs, refOutputs, reps);
-  FailureOr<double> fusedTime =
-      run(**fusedEngine, name, inputs, fusedOutputs, reps);
-  if (failed(refTime) || failed(fusedTime))
+  SmallVector<std::vector<double>> inputs = makeInputs(*signature);
+  if (failed(run(unfused, name, inputs, reps)) ||
+      failed(run(fused, name, inputs, reps)) ||
+      (widened && failed(run(*widened, name, inputs, /*runs=*/1))))
     return 2;
-
-  double maxAbs = 0, maxRel = 0;
-  int64_t bad = 0, total = 0;
-  for (auto [ref, out] : llvm::zip(refOutputs, fusedOutputs)) {
-    double scale = 0;
-    for (int64_t i = 0; i < ref.size(); ++i)
-      scale = std::max(scale, std::fabs(ref.get(i)));
-    for (int64_t i = 0; i < ref.size(); ++i, ++total) {
-      double a = out.get(i), b = ref.get(i);
-      double err = std::fabs(a - b);
-      if (std::isnan(a) || std::isnan(b))
-        err = INFINITY;
-      maxAbs = std::max(maxAbs, err);
-      maxRel = std::max(maxRel, err / std::max(std::fabs(b), 1e-30));
-      if (!(err <= absTolerance * scale + relTolerance * std::fabs(b)))
-        ++bad;
-    }
-  }
-  bool pass = bad == 0;
-  llvm::outs() << llvm::formatv(
-      "@{0} on {1}, {2} fusion graph(s):\n{3}"
-      "  unfused: {4:F3} ms, fused: {5:F3} ms (median of {6}), "
-      "speedup {7:F2}x\n"
-      "  max abs error {8:E2}, max rel error {9:E2} over {10} outputs "
-      "(atol {11:E1} x max|ref|, rtol {12:E1}): {13}\n",
-      name, target, graphCount, decisions, *refTime, *fusedTime,
-      std::max(1u, reps.getValue()), *refTime / *fusedTime, maxAbs, maxRel,
-      total, absTolerance.getValue(), relTolerance.getValue(),
-      pass ? "PASS"
-           : "FAIL (" + std::to_string(bad) + " outputs out of tolerance)");
-  return pass ? 0 : 1;
+  return printVerdict(name, decisions, graphCount, unfused, fused, reference);
 }
