@@ -800,6 +800,22 @@ FailureOr<Value> TemporalSlicer::applyCorrection(OpBuilder &b, Value acc,
     Value orig = factor.op->getOperand(arg.getArgNumber());
     inputs.push_back({finals.lookupOrDefault(orig), orig});
   }
+  // The leaf is recomputed from its operands among the body's arguments
+  // and values defined above the body (scalar constants of the graph).
+  auto available = [&](Value v, const IRMapping &mapping) {
+    return mapping.contains(v) || v.getParentRegion() != body->getParent();
+  };
+  {
+    IRMapping probe;
+    for (BlockArgument arg : args)
+      probe.map(arg, arg);
+    for (Operation &inner : body->without_terminator())
+      if (llvm::all_of(inner.getOperands(),
+                       [&](Value v) { return available(v, probe); }))
+        probe.map(inner.getResults(), inner.getResults());
+    if (!probe.contains(factor.leaf))
+      return failure();
+  }
   return elementwise.build(
       b, factor.op->getLoc(), acc, accOrig, inputs,
       [&](OpBuilder &nb, Location nl, ValueRange newArgs) {
@@ -810,9 +826,9 @@ FailureOr<Value> TemporalSlicer::applyCorrection(OpBuilder &b, Value acc,
         // alone; the leaf is among them.
         for (Operation &inner : body->without_terminator())
           if (llvm::all_of(inner.getOperands(),
-                           [&](Value v) { return mapping.contains(v); }))
+                           [&](Value v) { return available(v, mapping); }))
             nb.clone(inner, mapping);
-        Value leaf = mapping.lookupOrDefault(factor.leaf);
+        Value leaf = mapping.lookup(factor.leaf);
         return factor.inverted
                    ? arith::DivFOp::create(nb, nl, newArgs[0], leaf).getResult()
                    : arith::MulFOp::create(nb, nl, newArgs[0], leaf)
@@ -1229,7 +1245,22 @@ LogicalResult TemporalSlicer::rewrite() {
   yield->setOperands(finalOutputs);
 
   // The members indexed by t and the reductions now live in the loops.
-  // Users come after their producers: erasing in reverse leaves none.
+  // Users come after their producers: erasing in reverse leaves none. A
+  // member still used from the new loops (a value the rewrite failed to
+  // remap) would dangle: fail instead, and the caller drops this copy.
+  llvm::SmallPtrSet<Operation *, 16> erased;
+  for (Operation *op : members)
+    if (roles.lookup(op) != Role::Pre)
+      erased.insert(op);
+  Block &body = graph.getBody().front();
+  for (Operation *op : erased)
+    op->walk([&](Operation *inner) {
+      for (Operation *user : inner->getUsers())
+        if (!erased.contains(body.findAncestorOpInBlock(*user)))
+          whyNot = nameOf(op) + " would still be used after the rewrite";
+    });
+  if (!whyNot.empty())
+    return failure();
   for (Operation *op : llvm::reverse(members))
     if (roles.lookup(op) != Role::Pre)
       op->erase();
