@@ -3,10 +3,10 @@
 // Checks that inputs are stored, and outputs decoded, as the compiled code
 // reads and writes 16-bit floats.
 
-// RUN: spacefusion-run %s --reps=1 --entry=triple_f16 --atol=1e-8 --rtol=4.8828125e-4 | FileCheck %s --check-prefix=F16
-// RUN: spacefusion-run %s --reps=1 --entry=triple_bf16 --atol=1e-8 --rtol=3.90625e-3 | FileCheck %s --check-prefix=BF16
+// RUN: spacefusion-run %s --reps=1 --entry=triple_f16 --baseline-slack=0 --atol=1e-8 --rtol=4.8828125e-4 | FileCheck %s --check-prefix=F16
+// RUN: spacefusion-run %s --reps=1 --entry=triple_bf16 --baseline-slack=0 --atol=1e-8 --rtol=3.90625e-3 | FileCheck %s --check-prefix=BF16
 // Half an ulp is also the most: a quarter fails.
-// RUN: not spacefusion-run %s --reps=1 --entry=triple_f16 --atol=1e-8 --rtol=1.220703125e-4 | FileCheck %s --check-prefix=TIGHT
+// RUN: not spacefusion-run %s --reps=1 --entry=triple_f16 --baseline-slack=0 --atol=1e-8 --rtol=1.220703125e-4 | FileCheck %s --check-prefix=TIGHT
 
 // F16: @triple_f16 on cpu
 // F16: over 4096 outputs against the f64 reference (f16: atol 1.0E-08 x max|ref|, rtol 4.9E-04), out of tolerance: #0 0 of 4096: PASS

@@ -4,7 +4,7 @@
 // bf16, the reference in f64, and the tolerance is bf16's.
 
 // RUN: spacefusion-run %s --reps=1 --entry=softmax_bf16 --temporal=n:64 | FileCheck %s
-// RUN: not spacefusion-run %s --reps=1 --entry=softmax_bf16 --atol=0 --rtol=0 | FileCheck %s --check-prefix=EXACT
+// RUN: not spacefusion-run %s --reps=1 --entry=softmax_bf16 --baseline-slack=0 --atol=0 --rtol=0 | FileCheck %s --check-prefix=EXACT
 
 // CHECK: @softmax_bf16 on cpu
 // CHECK: temporally sliced

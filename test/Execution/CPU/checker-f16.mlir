@@ -4,7 +4,7 @@
 // f16, the reference in f64, and the tolerance is f16's.
 
 // RUN: spacefusion-run %s --reps=1 --entry=softmax_f16 --temporal=n:64 | FileCheck %s
-// RUN: not spacefusion-run %s --reps=1 --entry=softmax_f16 --atol=0 --rtol=0 | FileCheck %s --check-prefix=EXACT
+// RUN: not spacefusion-run %s --reps=1 --entry=softmax_f16 --baseline-slack=0 --atol=0 --rtol=0 | FileCheck %s --check-prefix=EXACT
 
 // CHECK: @softmax_f16 on cpu
 // CHECK: temporally sliced
