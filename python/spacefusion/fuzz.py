@@ -139,17 +139,40 @@ def first_error(text):
 
 
 def crash_reason(text):
+    """The assertion or fatal error, else where the signal hit: the top
+    symbolized frame and the first frame in SpaceFusion's code."""
     for marker in ("Assertion `", "LLVM ERROR", "UNREACHABLE executed"):
         for line in text.splitlines():
             if marker in line:
-                return line.strip()
-    m = re.search(r"^\s*#\d+ 0x[0-9a-f]+ (?:in )?(\S*(?:spacefusion|smap|mlir)\S*)", text, re.M)
-    if m:
-        return "signal in " + m.group(1)
-    for line in text.splitlines():
-        if "Stack dump" in line or "Segmentation fault" in line:
-            return line.strip()
+                return re.sub(r"^.*?(Assertion|LLVM ERROR|UNREACHABLE)", r"\1", line.strip())
+    frames = [frame_symbol(f) for f in re.findall(r"^\s*#\d+ 0x[0-9a-f]+ (.+)$", text, re.M)]
+    frames = [f for f in frames if f and not re.search(r"PrintStackTrace|SignalHandler", f)]
+    if frames:
+        ours = next((f for f in frames if re.search(r"smap::|spacefusion|anonymous namespace", f)),
+                    None)
+        if ours and ours != frames[0]:
+            return "signal in %s, from %s" % (frames[0], ours)
+        return "signal in %s" % frames[0]
     return "killed by a signal"
+
+
+def frame_symbol(frame):
+    """`mlir::smap::foo` from a stack frame `void mlir::smap::foo(int) (/path+0x1)`:
+    the name before the argument list, without a return type or template
+    arguments."""
+    if frame.startswith("("):
+        return None  # no symbol
+    depth, name = 0, ""
+    for ch in frame:
+        if ch == "(" and depth == 0:
+            break
+        if ch == ">":
+            depth -= 1
+        elif ch == "<":
+            depth += 1
+        elif depth == 0:
+            name = "" if ch == " " else name + ch
+    return name or None
 
 
 def normalize_reason(message):
@@ -217,13 +240,23 @@ def divisors(n, proper=True):
     return found or [n]
 
 
+def shared_dims(graphs):
+    """The dims (name, extent, class) every graph has: a forced schedule
+    applies to all graphs, and a dim one of them lacks is rejected."""
+    common = set(graphs[0])
+    for dims in graphs[1:]:
+        common &= set(dims)
+    return [d for d in graphs[0] if d in common] or max(graphs, key=len)
+
+
 def forced_schedules(seed, graphs):
-    """One or two forced schedules ({'spatial': 'm:4', 'temporal': 'n:16'})
-    for the graph with the most dims, sizes dividing their extents."""
+    """One or two forced schedules ({'spatial': 'm:4', 'temporal': 'n:16'}):
+    a temporal slice of a temporal dim and a spatial tile of a parallel one,
+    then tiles of all parallel dims; sizes divide their extents."""
     if not graphs:
         return []
     rng = random.Random("schedule-%d" % seed)
-    dims = max(graphs, key=len)
+    dims = shared_dims(graphs)
     temporal = [d for d in dims if d[2] == "temporal" and d[1] > 1]
     parallel = [d for d in dims if d[2] in ("parallel", "parallel_recompute") and d[1] > 1]
 
@@ -234,12 +267,12 @@ def forced_schedules(seed, graphs):
         sizes = [d for d in divisors(extent) if d > 1] or divisors(extent)
         return "%s:%d" % (name, rng.choice(sizes))
 
-    def spatial_option(all_dims):
-        chosen = parallel if all_dims else parallel[:1] and [rng.choice(parallel)]
+    def spatial_option(chosen):
         return ",".join("%s:%d" % (n, rng.choice(divisors(e))) for n, e, _ in chosen) or None
 
-    schedules = [{"spatial": spatial_option(False), "temporal": temporal_option()},
-                 {"spatial": spatial_option(True), "temporal": temporal_option()}]
+    one = [rng.choice(parallel)] if parallel else []
+    schedules = [{"spatial": spatial_option(one), "temporal": temporal_option()},
+                 {"spatial": spatial_option(parallel), "temporal": temporal_option()}]
     unique = []
     for s in schedules:
         s = {k: v for k, v in s.items() if v}
