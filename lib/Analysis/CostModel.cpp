@@ -58,7 +58,8 @@ static llvm::SmallBitVector unsliceableDims(const SpaceMappingGraph &smg) {
     for (Value r : space.op->getResults())
       visit(r);
   for (const DimWindow &w : smg.getWindows()) {
-    blocked.set(w.source);
+    if (w.source != DimWindow::kNoDim)
+      blocked.set(w.source);
     blocked.set(w.slice);
   }
   return blocked;

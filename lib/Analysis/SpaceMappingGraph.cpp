@@ -533,10 +533,33 @@ void SMGBuilder::finalizeDims() {
     }
     smg.valueDims[value] = dims;
   }
+  // Atoms of extent 1 never become global dims: a lookup must not turn
+  // them into dim 0.
+  auto globalDimOf = [&](unsigned atom) -> std::optional<unsigned> {
+    auto it = dimOfAtom.find(aligner.find(atom));
+    if (it == dimOfAtom.end())
+      return std::nullopt;
+    return it->second;
+  };
+  // A window's atoms may have been split by a later reshape: the window
+  // covers every global dim they resolve to.
+  auto globalDimsOf = [&](unsigned atom) {
+    SmallVector<unsigned> ids;
+    for (unsigned leaf : aligner.resolve({atom}))
+      if (std::optional<unsigned> d = globalDimOf(leaf))
+        ids.push_back(*d);
+    return ids;
+  };
+  SmallVector<DimWindow> windows;
   for (DimWindow &window : smg.windows) {
-    window.source = dimOfAtom.lookup(aligner.find(window.source));
-    window.slice = dimOfAtom.lookup(aligner.find(window.slice));
+    SmallVector<unsigned> sources = globalDimsOf(window.source);
+    if (sources.empty())
+      sources.push_back(DimWindow::kNoDim);
+    for (unsigned source : sources)
+      for (unsigned slice : globalDimsOf(window.slice))
+        windows.push_back({source, slice, window.offset});
   }
+  smg.windows = std::move(windows);
 
   // Edges and reductions of compute and relayout spaces.
   for (unsigned index = 0; index < smg.spaces.size(); ++index) {
@@ -576,16 +599,18 @@ void SMGBuilder::finalizeDims() {
             break;
           }
         for (unsigned atom : aligner.resolve(loopAtoms[index][loop]))
-          space.reductions.push_back(
-              {dimOfAtom.lookup(aligner.find(atom)), combiner});
+          if (std::optional<unsigned> d = globalDimOf(atom))
+            space.reductions.push_back({*d, combiner});
       }
     } else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
       addEdge(softmax.getInput(), 0);
       for (unsigned atom :
            aligner.resolve(loopAtoms[index][softmax.getDimension()])) {
-        unsigned d = dimOfAtom.lookup(aligner.find(atom));
-        space.reductions.push_back({d, Combiner::Max});
-        space.reductions.push_back({d, Combiner::Add});
+        std::optional<unsigned> d = globalDimOf(atom);
+        if (!d)
+          continue;
+        space.reductions.push_back({*d, Combiner::Max});
+        space.reductions.push_back({*d, Combiner::Add});
       }
     } else {
       addEdge(op->getOperand(0), 0);
@@ -720,7 +745,8 @@ void SMGBuilder::nameDims() {
       for (unsigned &d : ids)
         d = newId[d];
   for (DimWindow &window : smg.windows) {
-    window.source = newId[window.source];
+    if (window.source != DimWindow::kNoDim)
+      window.source = newId[window.source];
     window.slice = newId[window.slice];
   }
 }
@@ -801,13 +827,12 @@ Form SMGBuilder::formOfScalar(Value v, unsigned d, DenseMap<Value, Form> &forms,
   if (!def) {
     form = Form::Const;
   } else if (auto index = dyn_cast<linalg::IndexOp>(def)) {
-    auto linalgOp = cast<linalg::LinalgOp>(space.op);
-    (void)linalgOp;
     SmallVector<unsigned> loopDims = aligner.resolve(
         loopAtoms[smg.spaceIndex.lookup(space.op)][index.getDim()]);
     form = llvm::any_of(loopDims,
                         [&](unsigned atom) {
-                          return dimOfAtom.lookup(aligner.find(atom)) == d;
+                          auto it = dimOfAtom.find(aligner.find(atom));
+                          return it != dimOfAtom.end() && it->second == d;
                         })
                ? Form::Local
                : Form::Const;
@@ -1049,7 +1074,7 @@ void SMGBuilder::classify(unsigned d) {
     dim.reason = "no member reduces along it and no intermediate is "
                  "broadcast along it";
     for (const DimWindow &window : smg.windows)
-      if (window.slice == d) {
+      if (window.slice == d && window.source != DimWindow::kNoDim) {
         dim.reason += "; it indexes windows of " +
                       smg.dims[window.source].name + ", which slice with it";
         break;

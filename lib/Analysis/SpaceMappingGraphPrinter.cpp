@@ -77,8 +77,9 @@ void SpaceMappingGraph::printText(llvm::raw_ostream &os) const {
                         stringifyDimClass(dim.dimClass), dim.reason);
   for (const DimWindow &window : windows)
     os << "  window: " << dims[window.slice].name << " indexes "
-       << dims[window.source].name << " from offset " << window.offset
-       << "\n";
+       << (window.source == DimWindow::kNoDim ? std::string("an input")
+                                              : dims[window.source].name)
+       << " from offset " << window.offset << "\n";
   os << "spaces:\n";
   for (const Space &space : spaces) {
     if (space.role == MemberRole::Init)

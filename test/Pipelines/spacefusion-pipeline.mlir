@@ -41,14 +41,13 @@
 // LOOPS: scf.for
 // LOOPS-NOT: smap.{{graph|spatial_slice|temporal_slice}}
 
-// The LSTM cell on the H200: partitioned into its two GEMMs and the gates
-// (the fused second part was predicted 5x slower than the parts); each
-// part's blocks slice only dims all its outputs have.
+// The LSTM cell on the H200: partitioned into its two GEMMs (with their
+// sum) and the gates, which read the sum through windows of l; each part's
+// blocks slice only dims all its outputs have.
 // RUN: spacefusion-opt --spacefusion-pipeline="target=sm_90a lower-to-gpu=false" %examples/lstm_cell.mlir \
 // RUN:   | FileCheck %s --check-prefix=LSTM
-// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>, #smap.dim<"l", 1024, parallel>] tiles [4, 128]
-// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>, #smap.dim<"l", 1024, parallel>] tiles [4, 128]
-// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>] tiles [8]
+// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>, #smap.dim<"l", 1024, parallel>] tiles [32, 32]
+// LSTM: smap.spatial_slice [#smap.dim<"m", 64, parallel>] tiles [1]
 
 // A dim named after another (l1) keeps its name inside unit-row blocks,
 // where its temporal slice is materialized.

@@ -92,6 +92,9 @@ struct Space {
 
 /// A static tensor.extract_slice window: `slice` indexes part of `source`.
 struct DimWindow {
+  /// kNoDim when the windowed dimension is no global dim (no member
+  /// iterates over all of it, e.g. a graph input read only through windows).
+  static constexpr unsigned kNoDim = ~0u;
   unsigned source;
   unsigned slice;
   int64_t offset;
