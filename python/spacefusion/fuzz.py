@@ -23,6 +23,7 @@ occurred that the known-failures file does not list.
 import argparse
 import concurrent.futures
 import json
+import math
 import os
 import random
 import re
@@ -241,12 +242,17 @@ def divisors(n, proper=True):
 
 
 def shared_dims(graphs):
-    """The dims (name, extent, class) every graph has: a forced schedule
-    applies to all graphs, and a dim one of them lacks is rejected."""
-    common = set(graphs[0])
-    for dims in graphs[1:]:
-        common &= set(dims)
-    return [d for d in graphs[0] if d in common] or max(graphs, key=len)
+    """[(name, extent, class)] of the dims every graph has with the same
+    class (a forced schedule applies to all graphs, and one that slices a
+    dim some graph lacks is rejected); the extent is the gcd of the graphs'
+    extents, so that a size dividing it divides all of them. Falls back to
+    the largest graph's dims when no dim is shared."""
+    shared = []
+    for name, extent, cls in graphs[0]:
+        others = [next((d for d in dims if d[0] == name), None) for dims in graphs[1:]]
+        if all(o is not None and o[2] == cls for o in others):
+            shared.append((name, math.gcd(extent, *(o[1] for o in others)), cls))
+    return shared or max(graphs, key=len)
 
 
 def forced_schedules(seed, graphs):
