@@ -215,6 +215,7 @@ private:
                                    IRMapping &finals);
   LogicalResult buildSliceRegion(Block *sliceBlock, Value offset);
   LogicalResult buildUpdateRegion(TemporalSliceOp loop);
+  double elementsPerOffset(Operation *reduction) const;
   LogicalResult buildEpilogue(OpBuilder &b, TemporalSliceOp loop,
                               IRMapping &finals);
   LogicalResult buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
@@ -248,6 +249,9 @@ private:
   DenseMap<Value, Value> sliceCache;
   DenseMap<Operation *, Value> partials;
   DenseMap<Operation *, Value> states, shiftedStates;
+  /// Rescaled reductions whose init is a computed value, added after the
+  /// loop.
+  DenseMap<Operation *, Value> computedInits;
   Value seenOld, seenNew; // f64 counts of the elements seen
   SmallVector<Type> stateTypes;
   SmallVector<Value> contributions;
@@ -553,6 +557,15 @@ Value TemporalSlicer::identityFill(OpBuilder &b, Location loc, Type type,
       tensor::EmptyOp::create(b, loc, tensorType.getShape(), elementType);
   return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{empty})
       .getResult(0);
+}
+
+/// Whether `value` is a linalg.fill of the constant `x`.
+static bool isFillOf(Value value, double x) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  FloatAttr scalar;
+  return fill &&
+         matchPattern(fill.getInputs().front(), m_Constant(&scalar)) &&
+         scalar.getValueAsDouble() == x;
 }
 
 /// Whether `value` is a linalg.fill of a NaN constant.
@@ -931,6 +944,19 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
   return success();
 }
 
+/// How many elements `reduction` combines per index along t: the product
+/// of the extents of the other dims it reduces.
+double TemporalSlicer::elementsPerOffset(Operation *reduction) const {
+  llvm::SmallDenseSet<unsigned> others;
+  for (auto [d, combiner] : smg.lookupSpace(reduction)->reductions)
+    if (d != t)
+      others.insert(d);
+  double count = 1;
+  for (unsigned d : others)
+    count *= static_cast<double>(smg.getDims()[d].extent);
+  return count;
+}
+
 /// The update region: update the old partials, then aggregate the slice.
 LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
   Location loc = graph.getLoc();
@@ -1008,8 +1034,17 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
             nb, nl, nb.getFloatAttr(d.getType(), 0.0));
         return arith::SelectOp::create(nb, nl, firstSlice, zero, d).getResult();
       };
+      // The elements the old state holds: the offset along t times the
+      // extents of the other dims the reduction covers (a LayerNorm over
+      // two dims sliced along one).
+      double perOffset = elementsPerOffset(r.op);
       auto countOf = [&](OpBuilder &nb, Location nl, Type type) {
-        return castFloat(nb, nl, offsetF, type);
+        Value n = castFloat(nb, nl, offsetF, type);
+        if (perOffset == 1.0)
+          return n;
+        Value scale = arith::ConstantOp::create(
+            nb, nl, nb.getFloatAttr(type, perOffset));
+        return arith::MulFOp::create(nb, nl, n, scale).getResult();
       };
       next = elementwise.build(
           ub, loc, state, orig, inputs,
@@ -1087,6 +1122,20 @@ LogicalResult TemporalSlicer::buildEpilogue(OpBuilder &b, TemporalSliceOp loop,
           return failure();
         }
         value = *corrected;
+      }
+      if (Value init = computedInits.lookup(op)) {
+        FailureOr<Value> total = elementwise.build(
+            b, op->getLoc(), value, op->getResult(0),
+            {{value, op->getResult(0)}, {finals.lookupOrDefault(init), init}},
+            [&](OpBuilder &nb, Location nl, ValueRange args) {
+              return arith::AddFOp::create(nb, nl, args[1], args[0])
+                  .getResult();
+            });
+        if (failed(total)) {
+          whyNot = "cannot add the init of " + nameOf(op) + " after the loop";
+          return failure();
+        }
+        value = *total;
       }
       finals.map(op->getResult(0), value);
     }
@@ -1210,6 +1259,14 @@ LogicalResult TemporalSlicer::rewrite() {
     if ((r.combiner == Combiner::Max || r.combiner == Combiner::Min) &&
         isNaNFill(init))
       init = identityFill(b, loc, init.getType(), r.combiner);
+    // A rescaled sum that starts from a computed value (a contraction
+    // accumulating into a bias, c + S * (x . y)) must not rescale that
+    // value: the state starts from 0 and the init is added after the
+    // corrections.
+    if (r.kind == ReductionKind::Rescaled && !isFillOf(init, 0.0)) {
+      computedInits[r.op] = init;
+      init = identityFill(b, loc, init.getType(), r.combiner);
+    }
     inits.push_back(init);
     stateSlots.push_back({r.op, false});
     if (r.kind == ReductionKind::CenteredSquare) {
