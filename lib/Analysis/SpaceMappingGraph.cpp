@@ -27,36 +27,54 @@ std::string mlir::smap::getShortOpName(Operation *op) {
   return op->getName().stripDialect().str();
 }
 
-static bool hasStaticTensorTypes(Operation *op) {
-  auto isStatic = [](Type t) {
+/// Whether every tensor `op` reads or writes has a shape and an element
+/// type the SMG describes; otherwise `whyNot` says what is not.
+static bool hasSupportedTensorTypes(Operation *op, std::string &whyNot) {
+  for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                         op->getResultTypes())) {
     auto shaped = dyn_cast<ShapedType>(t);
-    return !shaped ||
-           (isa<RankedTensorType>(shaped) && shaped.hasStaticShape());
-  };
-  return llvm::all_of(op->getOperandTypes(), isStatic) &&
-         llvm::all_of(op->getResultTypes(), isStatic);
+    if (!shaped)
+      continue;
+    if (!isa<RankedTensorType>(shaped) || !shaped.hasStaticShape())
+      return whyNot = "dynamic shape", false;
+    // Nothing to compute, and no extent to slice or divide by.
+    if (shaped.getNumElements() == 0)
+      return whyNot = "zero-size tensor", false;
+    Type element = shaped.getElementType();
+    if (!isa<FloatType, IntegerType>(element)) {
+      llvm::raw_string_ostream os(whyNot);
+      os << "element type " << element << " (only integers and floats)";
+      return false;
+    }
+  }
+  return true;
 }
 
 FailureOr<MemberRole> mlir::smap::getMemberRole(Operation *op,
                                                 std::string &whyNot) {
   whyNot.clear();
   if (isa<tensor::EmptyOp>(op)) {
-    if (!hasStaticTensorTypes(op))
-      return whyNot = "dynamic shape", failure();
+    if (!hasSupportedTensorTypes(op, whyNot))
+      return failure();
     return MemberRole::Init;
   }
-  if (isa<arith::ConstantOp>(op))
+  if (isa<arith::ConstantOp>(op)) {
+    if (!hasSupportedTensorTypes(op, whyNot))
+      return failure();
     return MemberRole::Init;
+  }
   if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
-    if (!hasStaticTensorTypes(op))
-      return whyNot = "dynamic shape", failure();
+    if (!hasSupportedTensorTypes(op, whyNot))
+      return failure();
     return MemberRole::Relayout;
   }
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
     auto anyDynamic = [](ArrayRef<int64_t> values) {
       return llvm::any_of(values, ShapedType::isDynamic);
     };
-    if (!hasStaticTensorTypes(op) || anyDynamic(slice.getStaticOffsets()) ||
+    if (!hasSupportedTensorTypes(op, whyNot))
+      return failure();
+    if (anyDynamic(slice.getStaticOffsets()) ||
         anyDynamic(slice.getStaticSizes()) ||
         anyDynamic(slice.getStaticStrides()))
       return whyNot = "dynamic shape or offsets", failure();
@@ -66,8 +84,8 @@ FailureOr<MemberRole> mlir::smap::getMemberRole(Operation *op,
     return MemberRole::Relayout;
   }
   if (isa<linalg::SoftmaxOp>(op)) {
-    if (!hasStaticTensorTypes(op))
-      return whyNot = "dynamic shape", failure();
+    if (!hasSupportedTensorTypes(op, whyNot))
+      return failure();
     return MemberRole::Compute;
   }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -82,8 +100,14 @@ FailureOr<MemberRole> mlir::smap::getMemberRole(Operation *op,
   }
   if (!linalgOp.hasPureTensorSemantics())
     return whyNot = "operates on buffers (side effects)", failure();
-  if (!hasStaticTensorTypes(op))
-    return whyNot = "dynamic shape", failure();
+  if (!hasSupportedTensorTypes(op, whyNot))
+    return failure();
+  // Combiners, their identities and the slicers' updates are float ops.
+  if (linalgOp.getNumReductionLoops() > 0 &&
+      llvm::any_of(linalgOp.getDpsInits(), [](Value init) {
+        return !isa<FloatType>(getElementTypeOrSelf(init.getType()));
+      }))
+    return whyNot = "integer reduction", failure();
   for (AffineMap map : linalgOp.getIndexingMapsArray())
     if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
       return whyNot = "windowed indexing map (convolution or pooling), not a "

@@ -1,8 +1,10 @@
 // Fuzzer class: smap-spatial-slice builds a smap.spatial_slice the verifier rejects.
-// Minimized from fuzz seed 375 (also seed 265, f16): a two-result generic, one result
-// consumed by a GEMM, with a spatial tile on the dim that only the other result has.
-// Command: spacefusion-opt --cse spatial-slice-unvarying-result.mlir |
-//          spacefusion-run - --reps=1 --spatial=n1:4 --temporal=n:1
+// Minimized from fuzz seed 375 (also seed 265, f16): a two-result generic whose first
+// result is returned and whose second feeds a GEMM; dims m (128, parallel), n (3, the
+// GEMM's k, temporal), n1 (16, the GEMM's output columns). A spatial tile of n1 puts the
+// returned result, which has no n1, into the sliced blocks.
+// Command: spacefusion-run spatial-slice-unvarying-result.mlir --reps=1 --spatial=n1:4
+//   (the fuzzer's run: after --cse, with --temporal=n:1 too; both are not needed)
 // Observed: error: 'smap.spatial_slice' op result #0 does not vary along sliced dim 'n1':
 //   every block would write all of it. The error is the verifier's after the pass (it goes
 //   away with --verify-each=0 in the equivalent spacefusion-opt pipeline): invalid IR, where
