@@ -426,7 +426,10 @@ def read_known(path):
 
 
 def triage(records, known, seeds):
-    """Splits failures into new and known, and lists known ones now fixed."""
+    """Splits failures into new and known, and lists the known ones fixed:
+    the stage now passes or rejects, or no longer runs at all (e.g. the
+    module forms no graph now, so there is no forced schedule to run).
+    Entries for seeds outside the run are ignored."""
     new, expected, fixed = [], [], []
     seen = set()
     for rec in records:
@@ -438,8 +441,10 @@ def triage(records, known, seeds):
                 (expected if entry and entry[0] == stage.outcome else new).append((rec, stage))
             elif key in known:
                 fixed.append((key, known[key], stage.outcome))
-    # A known entry whose stage did not run at all (e.g. cse now fails) is
-    # not reported as fixed; one whose seed was not run is ignored.
+    ran = {rec["seed"] for rec in records}
+    for key in sorted(known):
+        if key[0] in ran and key not in seen:
+            fixed.append((key, known[key], "not run"))
     return new, expected, fixed
 
 

@@ -197,7 +197,9 @@ def test_known_failures_file(tmp_path):
     known.write_text("# header comment\n\n"
                      "12 forced-1 wrong  # LayerNorm over two dims, sliced along one\n"
                      "40 gpu crash  # zero-size dim\n"
-                     "77 run invalid-ir  # fixed since\n")
+                     "77 run invalid-ir  # fixed since\n"
+                     "77 forced-1 crash  # its stage no longer runs\n"
+                     "900 run crash  # seed not run\n")
     entries = fuzz.read_known(str(known))
     assert entries[(12, "forced-1")] == ("wrong", "LayerNorm over two dims, sliced along one")
     records = [
@@ -210,7 +212,8 @@ def test_known_failures_file(tmp_path):
     assert [(r["seed"], s.name) for r, s in expected] == [(12, "forced-1")]
     assert [(r["seed"], s.name, s.outcome) for r, s in new] == [(40, "gpu", "invalid-ir"),
                                                                 (50, "run", "timeout")]
-    assert [(k, now) for k, _, now in fixed] == [((77, "run"), "reject")]
+    assert [(k, now) for k, _, now in fixed] == [((77, "run"), "reject"),
+                                                 ((77, "forced-1"), "not run")]
 
 
 def test_known_failures_file_rejects_malformed_lines(tmp_path):

@@ -1,5 +1,4 @@
-// Status: FAILED with the build of 08:24 (2026-12-01), PASSES with the 08:37 build
-//   (commits 4bc8476..73cd641 landed meanwhile): a regression test candidate.
+// Status: fixed by 3ca04af (the init is added after the corrections); a regression input.
 // Fuzzer class: a contraction whose init (outs) is a computed value, at the end of a
 // dependent-reduction chain that is sliced temporally -> wrong result.
 // Written from the minimized fuzz seeds 189, 201, 220, 280 (all have `computed-init`: the

@@ -1,3 +1,4 @@
+// Status: fixed by 67af758 (integer reductions stay outside graphs; now a clean reject on sm_90a).
 // Fuzzer class: integer reduction on the GPU path -> crash.
 // Minimized from fuzz seed 309 (also 395; outside CTest's seed range 0-299).
 // Command: spacefusion-opt integer-reduction-gpu.mlir --spacefusion-pipeline=target=sm_90a -o /dev/null

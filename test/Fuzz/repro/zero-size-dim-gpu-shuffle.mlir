@@ -1,3 +1,4 @@
+// Status: fixed by 67af758 (now a clean reject on sm_90a); a regression input.
 // Fuzzer class: zero-size dim -> crash in the GPU lowering of a row reduction.
 // Minimized from fuzz seed 252 (also seed 86).
 // Command: spacefusion-opt zero-size-dim-gpu-shuffle.mlir --spacefusion-pipeline=target=sm_90a -o /dev/null

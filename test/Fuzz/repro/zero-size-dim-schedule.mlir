@@ -1,3 +1,4 @@
+// Status: fixed by 67af758 (zero-size tensors stay outside every graph); a regression input.
 // Fuzzer class: zero-size dim -> crash in smap-schedule.
 // Minimized from fuzz seed 209 (also seeds 15, 86, 141, 247, 252: every zero-size-dim seed).
 // Command: spacefusion-run zero-size-dim-schedule.mlir --reps=1
