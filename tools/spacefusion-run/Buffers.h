@@ -64,6 +64,8 @@ public:
   Dtype getDtype() const { return dtype; }
   llvm::ArrayRef<int64_t> getShape() const { return shape; }
   int64_t size() const { return numElements; }
+  /// The elements as the compiled code reads them: row-major, in the dtype.
+  llvm::ArrayRef<char> getBytes() const { return storage; }
   double get(int64_t i) const;
   void set(int64_t i, double value);
   /// Whether element `i` holds exactly the bits fillWithPoison wrote.

@@ -33,7 +33,10 @@
 //
 // It prints the fusion decisions, both times, the errors and, per output,
 // the number of mismatching elements and the first one, and exits 1 when
-// the results differ, 2 when it cannot check the function.
+// the results differ, 2 when it cannot check the function. `--dump=DIR`
+// also writes the inputs and the reference and unfused outputs as raw files
+// with a manifest, so that another device (the GPU) can be checked against
+// this run by the same rule.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,9 +60,12 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -123,6 +129,10 @@ static cl::opt<bool> printFused("print-fused",
 static cl::opt<bool>
     printReference("print-reference",
                    cl::desc("Print the reference IR before lowering"));
+static cl::opt<std::string> dumpDir(
+    "dump", cl::value_desc("dir"),
+    cl::desc("Write the inputs, the reference and unfused outputs (raw, "
+             "row-major) and manifest.json into this directory"));
 
 /// The fused pipeline up to loops on tensors (passes on the module).
 static std::string fusionPipeline() {
@@ -330,18 +340,24 @@ static LogicalResult lowerAndCompile(Version &version) {
   return success();
 }
 
+/// The inputs in the dtypes of `types`; exact, since the values are already
+/// rounded to the function's.
+static SmallVector<Buffer> makeBuffers(ArrayRef<RankedTensorType> types,
+                                       ArrayRef<std::vector<double>> inputs) {
+  SmallVector<Buffer> buffers;
+  for (auto [type, values] : llvm::zip(types, inputs)) {
+    Buffer &buffer = buffers.emplace_back(dtypeOf(type), type.getShape());
+    for (auto [i, value] : llvm::enumerate(values))
+      buffer.set(i, value);
+  }
+  return buffers;
+}
+
 /// Runs `name` `runs` times on `inputs`; keeps the last outputs and the
 /// median time in milliseconds.
 static LogicalResult run(Version &version, StringRef name,
                          ArrayRef<std::vector<double>> inputs, unsigned runs) {
-  // Each version's inputs in its own dtypes; exact, since the values are
-  // already rounded to the function's.
-  SmallVector<Buffer> pristine;
-  for (auto [type, values] : llvm::zip(version.signature.args, inputs)) {
-    Buffer &buffer = pristine.emplace_back(dtypeOf(type), type.getShape());
-    for (auto [i, value] : llvm::enumerate(values))
-      buffer.set(i, value);
-  }
+  SmallVector<Buffer> pristine = makeBuffers(version.signature.args, inputs);
   version.outputs.clear();
   for (RankedTensorType type : version.signature.results)
     version.outputs.emplace_back(dtypeOf(type), type.getShape());
@@ -650,6 +666,88 @@ static int printVerdict(StringRef name, StringRef decisions,
   return pass ? 0 : 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Dumping
+//===----------------------------------------------------------------------===//
+
+/// Writes `bytes` to `dir`/`file`.
+static LogicalResult writeFile(StringRef dir, StringRef file,
+                               ArrayRef<char> bytes) {
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, file);
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  if (!error) {
+    os.write(bytes.data(), bytes.size());
+    os.close();
+    error = os.error();
+  }
+  if (error)
+    llvm::errs() << "spacefusion-run: cannot write " << path << ": "
+                 << error.message() << "\n";
+  return failure(bool(error));
+}
+
+/// --dump: writes to `dir` input<i>.bin (in the function's dtypes),
+/// reference<i>.bin (f64, or native with --reference=native) and
+/// unfused<i>.bin (native), all raw and row-major as the compiled code
+/// reads and writes them, and manifest.json listing them with the seed and
+/// the tolerances, so that another device's outputs (the GPU's) can be
+/// checked by the same rule.
+static LogicalResult dump(StringRef dir, StringRef name,
+                          ArrayRef<std::vector<double>> inputs,
+                          const Version &unfused, const Version &reference) {
+  if (std::error_code error = llvm::sys::fs::create_directories(dir)) {
+    llvm::errs() << "spacefusion-run: cannot create " << dir << ": "
+                 << error.message() << "\n";
+    return failure();
+  }
+  llvm::json::Array inputsJson, outputsJson;
+  for (auto [i, in] :
+       llvm::enumerate(makeBuffers(unfused.signature.args, inputs))) {
+    std::string file = llvm::formatv("input{0}.bin", i);
+    if (failed(writeFile(dir, file, in.getBytes())))
+      return failure();
+    inputsJson.push_back(
+        llvm::json::Object{{"shape", llvm::json::Array(in.getShape())},
+                           {"dtype", getName(in.getDtype())},
+                           {"file", file}});
+  }
+  for (auto [i, out] : llvm::enumerate(unfused.outputs)) {
+    const Buffer &ref = reference.outputs[i];
+    std::string unfusedFile = llvm::formatv("unfused{0}.bin", i);
+    std::string referenceFile = llvm::formatv("reference{0}.bin", i);
+    if (failed(writeFile(dir, unfusedFile, out.getBytes())) ||
+        failed(writeFile(dir, referenceFile, ref.getBytes())))
+      return failure();
+    outputsJson.push_back(
+        llvm::json::Object{{"shape", llvm::json::Array(out.getShape())},
+                           {"dtype", getName(out.getDtype())},
+                           {"unfused", unfusedFile},
+                           {"reference", referenceFile},
+                           {"reference_dtype", getName(ref.getDtype())}});
+  }
+  llvm::json::Object tolerances;
+  for (const Buffer &out : unfused.outputs) {
+    Tolerance tolerance = getTolerance(out.getDtype());
+    tolerances[getName(out.getDtype())] =
+        llvm::json::Object{{"atol", tolerance.atol}, {"rtol", tolerance.rtol}};
+  }
+  // As printVerdict: the slack applies only against the f64 reference.
+  bool f64 = &unfused != &reference;
+  llvm::json::Object manifest{
+      {"function", name},
+      {"seed", seed.getValue()},
+      {"reference", f64 ? "f64" : "native"},
+      {"baseline_slack", f64 ? baselineSlack.getValue() : 0.0},
+      {"tolerances", std::move(tolerances)},
+      {"inputs", std::move(inputsJson)},
+      {"outputs", std::move(outputsJson)}};
+  std::string text =
+      llvm::formatv("{0:2}\n", llvm::json::Value(std::move(manifest)));
+  return writeFile(dir, "manifest.json", ArrayRef<char>(text.data(), text.size()));
+}
+
 /// The function to check: --entry, or the first with a body.
 static func::FuncOp findEntry(ModuleOp module) {
   for (auto fn : module.getOps<func::FuncOp>())
@@ -742,6 +840,9 @@ int main(int argc, char **argv) {
   if (failed(run(unfused, name, inputs, reps)) ||
       failed(run(fused, name, inputs, reps)) ||
       (widened && failed(run(*widened, name, inputs, /*runs=*/1))))
+    return 2;
+  if (!dumpDir.empty() &&
+      failed(dump(dumpDir, name, inputs, unfused, reference)))
     return 2;
   return printVerdict(name, decisions, graphCount, unfused, fused, reference);
 }
