@@ -40,6 +40,7 @@
 
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/Remarks.h"
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -1322,13 +1323,28 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
   return placement;
 }
 
-/// What the host would have to compute itself: nothing runs there.
-static LogicalResult emitOutsideGraphsError(Operation *op, func::FuncOp fn) {
-  return op->emitError("smap-distribute-blocks: '")
-         << op->getName() << "' in @" << fn.getName()
+/// What the host would have to compute itself: nothing runs there. The
+/// error is at the op that kept itself out of every graph, with its reason
+/// (an element type, a dynamic shape), when there is one; otherwise at the
+/// first op left out (an init whose users were left out).
+static LogicalResult emitOutsideGraphsError(ArrayRef<Operation *> left,
+                                            func::FuncOp fn) {
+  for (Operation *op : left) {
+    // (Bufferized linalg ops no longer say why they were left out.)
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (linalgOp && !linalgOp.hasPureTensorSemantics())
+      continue;
+    std::string why;
+    if (failed(getMemberRole(op, why)) && !why.empty())
+      return op->emitError("smap-distribute-blocks: '")
+             << op->getName() << "' in @" << fn.getName()
+             << " cannot be compiled for the GPU: " << why
+             << "; the GPU path compiles fusion graphs only";
+  }
+  return left.front()->emitError("smap-distribute-blocks: '")
+         << left.front()->getName() << "' in @" << fn.getName()
          << " is outside every fusion graph (see the smap-form-graphs "
-            "remarks: dynamic shapes, unsupported ops); the GPU path "
-            "compiles fusion graphs only";
+            "remarks); the GPU path compiles fusion graphs only";
 }
 
 namespace {
@@ -1357,15 +1373,14 @@ struct DistributeBlocksPass
       if (foralls.empty()) {
         // Row kernels are already lowered; anything else still computing on
         // tensors was left outside every fusion graph.
-        Operation *left = nullptr;
+        SmallVector<Operation *> left;
         fn.walk([&](Operation *op) {
-          if (!left && (isa<linalg::LinalgOp>(op) ||
-                        llvm::any_of(op->getResultTypes(), [](Type t) {
-                          return isa<RankedTensorType>(t);
-                        })))
-            left = op;
+          if (isa<linalg::LinalgOp>(op) ||
+              llvm::any_of(op->getResultTypes(),
+                           [](Type t) { return isa<RankedTensorType>(t); }))
+            left.push_back(op);
         });
-        if (left) {
+        if (!left.empty()) {
           (void)emitOutsideGraphsError(left, fn);
           return signalPassFailure();
         }

@@ -488,6 +488,60 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
   op.erase();
 }
 
+/// A graph that no spatial slice divides (every dim crosses a reshape, or
+/// none is worth a block of its own) runs as one block on the GPU: its body
+/// in a one-iteration scf.forall, which the block lowering distributes over
+/// the schedule's threads like any block.
+static void lowerGraphToOneBlock(GraphOp graph) {
+  OpBuilder b(graph);
+  Location loc = graph.getLoc();
+  SmallVector<Value> inits;
+  for (Type t : graph.getResultTypes()) {
+    auto type = cast<RankedTensorType>(t);
+    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType()));
+  }
+  MLIRContext *ctx = b.getContext();
+  auto mapping = b.getArrayAttr(
+      {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)});
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, inits, mapping,
+      [&](OpBuilder &nested, Location, ValueRange args) {
+        SmallVector<Value> results =
+            inlineRegion(nested, graph.getBody(), graph.getInputs());
+        auto terminator = scf::InParallelOp::create(nested, loc);
+        OpBuilder tb = OpBuilder::atBlockBegin(terminator.getBody());
+        for (auto [result, out] : llvm::zip(results, args.drop_front())) {
+          auto type = cast<RankedTensorType>(result.getType());
+          SmallVector<OpFoldResult> offsets, sizes, strides;
+          for (int64_t size : type.getShape()) {
+            offsets.push_back(tb.getIndexAttr(0));
+            sizes.push_back(tb.getIndexAttr(size));
+            strides.push_back(tb.getIndexAttr(1));
+          }
+          tensor::ParallelInsertSliceOp::create(tb, loc, result, out, offsets,
+                                                sizes, strides);
+        }
+      });
+  stageContractionOperands(forall);
+  auto schedule = graph->getAttrOfType<ScheduleAttr>("schedule");
+  forall->setAttr("smap.threads",
+                  b.getI64IntegerAttr(schedule ? schedule.getThreads() : 256));
+  if (auto target = graph->getAttrOfType<TargetAttr>("target"))
+    forall->setAttr("smap.target", target);
+  graph.replaceAllUsesWith(forall.getResults());
+  graph.erase();
+}
+
+/// Whether a top-level graph on the GPU path has no grid of blocks.
+static bool needsOneBlock(GraphOp graph) {
+  if (graph->getParentOfType<GraphOp>() ||
+      graph->getParentOfType<scf::ForallOp>())
+    return false;
+  return llvm::none_of(graph.getBody().front(),
+                       [](Operation &op) { return isa<scf::ForallOp>(op); });
+}
+
 static void inlineGraphBody(GraphOp graph) {
   OpBuilder b(graph);
   SmallVector<Value> results =
@@ -500,7 +554,28 @@ namespace {
 struct LowerToLoopsPass
     : public smap::impl::SMapLowerToLoopsBase<LowerToLoopsPass> {
   using Base::Base;
+
+  /// On the GPU path nothing computes on the host: a linalg op that stayed
+  /// outside every graph is an error here, while it is still on tensors and
+  /// can say why it stayed out (an element type, a dynamic shape).
+  LogicalResult checkEverythingInGraphs() {
+    WalkResult result = getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<GraphOp>() || !op.hasPureTensorSemantics())
+        return WalkResult::advance();
+      std::string why;
+      if (failed(getMemberRole(op, why)) && !why.empty()) {
+        op->emitError("'") << op->getName()
+                           << "' cannot be compiled for the GPU: " << why
+                           << "; the GPU path compiles fusion graphs only";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
   void runOnOperation() override {
+    if (blocksAsForall && failed(checkEverythingInGraphs()))
+      return signalPassFailure();
     if (blocksAsForall) {
       // A slice of a filled tensor becomes a fill of the slice, so that a
       // block fills only what one step needs (a contraction's output slice)
@@ -531,6 +606,8 @@ struct LowerToLoopsPass
             spatial, schedule ? schedule.getThreads() : 256,
             graph ? graph->getAttrOfType<TargetAttr>("target") : nullptr,
             rasterGroup);
+      } else if (blocksAsForall && needsOneBlock(cast<GraphOp>(op))) {
+        lowerGraphToOneBlock(cast<GraphOp>(op));
       } else {
         inlineGraphBody(cast<GraphOp>(op));
       }

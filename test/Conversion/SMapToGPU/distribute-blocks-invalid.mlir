@@ -3,7 +3,7 @@
 // Work left on the host would run on device pointers.
 func.func @host_compute(%x: memref<64xf32>, %out: memref<64xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{smap-distribute-blocks: 'linalg.fill' in @host_compute is outside every fusion graph (see the smap-form-graphs remarks: dynamic shapes, unsupported ops); the GPU path compiles fusion graphs only}}
+  // expected-error @+1 {{smap-distribute-blocks: 'linalg.fill' in @host_compute is outside every fusion graph (see the smap-form-graphs remarks); the GPU path compiles fusion graphs only}}
   linalg.fill ins(%zero : f32) outs(%out : memref<64xf32>)
   scf.forall (%blk) in (1) {
     memref.copy %x, %out : memref<64xf32> to memref<64xf32>
@@ -53,7 +53,7 @@ func.func @not_bufferized(%x: tensor<64xf32>) -> tensor<64xf32> {
 func.func @no_graph(%x: tensor<?xf32>) -> tensor<?xf32> {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %x, %c0 : tensor<?xf32>
-  // expected-error @+1 {{smap-distribute-blocks: 'tensor.empty' in @no_graph is outside every fusion graph}}
+  // expected-error @+1 {{smap-distribute-blocks: 'tensor.empty' in @no_graph cannot be compiled for the GPU: dynamic shape; the GPU path compiles fusion graphs only}}
   %e = tensor.empty(%n) : tensor<?xf32>
   %r = linalg.copy ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
   return %r : tensor<?xf32>
