@@ -1093,17 +1093,16 @@ def build(seed):
         prog.dtype = prog.fb.dtype = "f32"
         rng.choices([f for f, _ in EXOTIC], [w for _, w in EXOTIC])[0](prog)
         return prog
-    else:
-        prog.main = prog.new_input(draw_shape(rng, rng.choices([1, 2, 3, 4], [1, 5, 4, 1])[0]))
-        wanted = rng.choices([1, 2, 3, 4], [3, 4, 2, 1])[0]
-        done = attempts = 0
-        while done < wanted and attempts < 20:
-            attempts += 1
-            step = rng.choices([s for s, _ in STEPS], [w for _, w in STEPS])[0]
-            if step(prog) is not False:
-                done += 1
-        if done == 0:
-            step_elementwise(prog)
+    prog.main = prog.new_input(draw_shape(rng, rng.choices([1, 2, 3, 4], [1, 5, 4, 1])[0]))
+    wanted = rng.choices([1, 2, 3, 4], [3, 4, 2, 1])[0]
+    done = attempts = 0
+    while done < wanted and attempts < 20:
+        attempts += 1
+        step = rng.choices([s for s, _ in STEPS], [w for _, w in STEPS])[0]
+        if step(prog) is not False:
+            done += 1
+    if done == 0:
+        step_elementwise(prog)
     if rng.random() < 0.25 and not prog.side:
         prog.features.add("multi-output")
         prog.side.append(prog.main)
