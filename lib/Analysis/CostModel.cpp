@@ -547,23 +547,28 @@ int64_t mlir::smap::chooseThreads(const SpaceMappingGraph &smg,
                              std::min<int64_t>(256, target.getMaxThreads()));
 }
 
+/// A block writes a tile of every output, so a spatially sliced dim must be
+/// a dim of every output (independent outputs, as in the LSTM cell's two
+/// GEMMs, have none in common and are not spatially sliced).
+static llvm::SmallBitVector dimsOfEveryOutput(const SpaceMappingGraph &smg) {
+  llvm::SmallBitVector inAll(smg.getDims().size(), true);
+  for (Value out :
+       smg.getGraph().getBody().front().getTerminator()->getOperands()) {
+    llvm::SmallBitVector has(smg.getDims().size());
+    for (auto &ids : smg.getValueDims(out))
+      for (unsigned d : ids)
+        has.set(d);
+    inAll &= has;
+  }
+  return inAll;
+}
+
 ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
                                            TargetAttr target) {
   ArrayRef<GlobalDim> dims = smg.getDims();
   llvm::SmallBitVector blocked = unsliceableDims(smg);
 
-  // A block writes a tile of every output, so a spatially sliced dim must
-  // be a dim of every output (independent outputs, as in the LSTM cell's two
-  // GEMMs, have none in common and are not spatially sliced).
-  llvm::SmallBitVector inAllOutputs(dims.size(), true);
-  for (Value out :
-       smg.getGraph().getBody().front().getTerminator()->getOperands()) {
-    llvm::SmallBitVector has(dims.size());
-    for (auto &ids : smg.getValueDims(out))
-      for (unsigned d : ids)
-        has.set(d);
-    inAllOutputs &= has;
-  }
+  llvm::SmallBitVector inAllOutputs = dimsOfEveryOutput(smg);
 
   SmallVector<SmallVector<int64_t>> options;
   for (auto [d, dim] : llvm::enumerate(dims)) {
@@ -717,10 +722,17 @@ mlir::smap::getCandidate(const SpaceMappingGraph &smg, ScheduleAttr schedule,
     }
     return d;
   };
+  llvm::SmallBitVector inAllOutputs = dimsOfEveryOutput(smg);
   for (const SliceSize &s : schedule.getSpatial()) {
     std::optional<unsigned> d = check(s, /*spatial=*/true);
     if (!d)
       return failure();
+    if (!inAllOutputs.test(*d) && s.size != dims[*d].extent) {
+      error = "dim '" + dims[*d].name +
+              "' is not a dim of every output, so every block would write "
+              "all of an output that does not vary along it";
+      return failure();
+    }
     candidate.tiles[*d] = s.size;
   }
   if (schedule.getTemporal().size() > 1) {

@@ -676,24 +676,35 @@ void SMGBuilder::nameDims() {
     // The hint lists the dims of the space it was written for: one per loop,
     // or one per loop that is not a unit loop (a block's unit batch or row
     // dim). Match it by position against whichever has its length.
-    SmallVector<std::optional<unsigned>> loopDims, nonUnitLoopDims;
-    SmallVector<int64_t> ranges;
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op))
-      ranges = linalgOp.getStaticLoopRanges();
-    for (auto [l, loop] : llvm::enumerate(loopAtoms[index])) {
-      SmallVector<unsigned> resolved = aligner.resolve(loop);
-      auto it = resolved.size() == 1
-                    ? dimOfAtom.find(aligner.find(resolved.front()))
-                    : dimOfAtom.end();
-      std::optional<unsigned> dim;
-      if (it != dimOfAtom.end())
-        dim = it->second;
-      loopDims.push_back(dim);
-      if (!resolved.empty() && !(l < ranges.size() && ranges[l] == 1))
-        nonUnitLoopDims.push_back(dim);
+    // The hint was written from the space's dims (its loops flattened
+    // through reshapes, unit atoms dropped): match those first. A loop that
+    // a reshape split into several dims has no single dim of its own, so
+    // the per-loop match only applies when no loop was split.
+    SmallVector<std::optional<unsigned>> loopDims(space.dims.begin(),
+                                                  space.dims.end());
+    if (hint.getDims().size() != loopDims.size()) {
+      SmallVector<std::optional<unsigned>> perLoop, nonUnitLoops;
+      SmallVector<int64_t> ranges;
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op))
+        ranges = linalgOp.getStaticLoopRanges();
+      bool split = false;
+      for (auto [l, loop] : llvm::enumerate(loopAtoms[index])) {
+        SmallVector<unsigned> resolved = aligner.resolve(loop);
+        split |= resolved.size() > 1;
+        std::optional<unsigned> dim;
+        if (resolved.size() == 1)
+          if (auto it = dimOfAtom.find(aligner.find(resolved.front()));
+              it != dimOfAtom.end())
+            dim = it->second;
+        perLoop.push_back(dim);
+        if (!resolved.empty() && !(l < ranges.size() && ranges[l] == 1))
+          nonUnitLoops.push_back(dim);
+      }
+      if (split)
+        continue;
+      loopDims = hint.getDims().size() == perLoop.size() ? perLoop
+                                                         : nonUnitLoops;
     }
-    if (hint.getDims().size() != loopDims.size())
-      loopDims = nonUnitLoopDims;
     if (hint.getDims().size() != loopDims.size())
       continue;
     for (auto [dim, name] : llvm::zip(loopDims, hint.getDims()))
