@@ -39,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockDistributor.h"
+#include "WarpShuffle.h"
 
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
@@ -1039,9 +1040,7 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
           acc = evaluate(s, {acc})[0];
       for (int32_t offset : {1, 2})
         acc = buildCombine(b, loc, combiner, acc,
-                           gpu::ShuffleOp::create(b, loc, acc, offset, 32,
-                                                  gpu::ShuffleMode::XOR)
-                               .getShuffleResult());
+                           shuffleXor(b, loc, acc, offset));
       results.push_back(buildCombine(b, loc, combiner, acc, previous[row]));
     }
     values[init->get()] = results;

@@ -22,6 +22,8 @@
 
 #include "spacefusion/Conversion/Passes.h"
 
+#include "WarpShuffle.h"
+
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
@@ -434,10 +436,7 @@ Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
   // Within each warp: a butterfly of shuffles.
   Value v = partial;
   for (int32_t offset = 16; offset >= 1; offset /= 2) {
-    Value other =
-        gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
-            .getShuffleResult();
-    v = buildCombine(b, loc, combiner, v, other);
+    v = buildCombine(b, loc, combiner, v, shuffleXor(b, loc, v, offset));
   }
   int64_t warps = threads / 32;
   if (warps == 1)

@@ -1,4 +1,4 @@
-// Status: open with the build of 08:44 (2026-12-01); seeds 526 and 549 (outside CTest's 0-299).
+// Status: fixed (09:00 build, 2026-12-01): 16-bit values are shuffled extended to f32 (test/Pipelines/lower-gpu-16bit-shuffle.mlir).
 // Fuzzer class: the sm_90a row kernel of a 16-bit reduction shuffles a 16-bit value.
 // Minimized from fuzz seed 526: one linalg.softmax over a 7-element bf16 vector.
 // Command: spacefusion-opt 16bit-softmax-gpu-shuffle.mlir --spacefusion-pipeline=target=sm_90a -o /dev/null

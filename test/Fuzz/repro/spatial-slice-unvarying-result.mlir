@@ -1,4 +1,4 @@
-// Status: still fails with the build of 08:44 (2026-12-01); known-failures.txt seed 265.
+// Status: fixed (09:00 build, 2026-12-01): smap-schedule rejects a given spatial slice that is not a dim of every output (test/Dialect/SMap/Transforms/schedule-output-dims.mlir); was known-failures.txt seed 265.
 // Fuzzer class: smap-spatial-slice builds a smap.spatial_slice the verifier rejects.
 // Minimized from fuzz seed 375 (also seed 265, f16): a two-result generic whose first
 // result is returned and whose second feeds a GEMM; dims m (128, parallel), n (3, the
