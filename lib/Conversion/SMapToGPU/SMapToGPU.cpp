@@ -567,7 +567,14 @@ LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
   FailureOr<Shape> outShape = shapeOf(op->getResult(0));
   if (failed(outShape))
     return failure();
-  bool reduces = generic.getNumReductionLoops() > 0;
+  // A reduction over unit loops only reduces along no dim: element by
+  // element, it combines the init with one contribution.
+  const Space *space = smg.lookupSpace(op);
+  bool reduces = space && llvm::any_of(space->reductions, [&](auto r) {
+    return r.first == reducedDim;
+  });
+  if (!reduces && space && !space->reductions.empty())
+    return failure(); // a reduction along another dim: not a row kernel
   unsigned elements = (*outShape == Shape::Full || *outShape == Shape::Column)
                           ? chunks * vec
                           : 1;
@@ -610,10 +617,16 @@ LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
                   : contributionValue;
   }
   Value total = blockReduce(b, partial, *combiner);
-  // Start from the init (the combiner's identity when it is a fill).
+  // Start from the init, combined by the body's own op: a max from a NaN
+  // fill (linalg.softmax's decomposition) combines with maxnumf, for which
+  // NaN is the identity; maximumf would make every row NaN.
   auto init = values.find(generic.getDpsInitOperand(0)->get());
-  if (init != values.end())
-    total = buildCombine(b, loc, *combiner, init->second.elements[0], total);
+  if (init != values.end()) {
+    IRMapping mapping;
+    mapping.map(acc, init->second.elements[0]);
+    mapping.map(contribution, total);
+    total = b.clone(*combineOp, mapping)->getResult(0);
+  }
   values[op->getResult(0)] = {Shape::Row, {total}};
   return success();
 }

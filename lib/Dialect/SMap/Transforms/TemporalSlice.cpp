@@ -1351,6 +1351,25 @@ static std::string describePlan(const SpaceMappingGraph &smg,
   return out;
 }
 
+/// Decomposes the aggregated ops of `graph`'s body (linalg.softmax) into
+/// the generics the slicer rewrites: a temporal slice through one would
+/// otherwise be dropped, while the schedule still claims it.
+static LogicalResult decomposeAggregates(GraphOp graph) {
+  SmallVector<linalg::AggregatedOpInterface> ops;
+  for (Operation &op : graph.getBody().front())
+    if (auto aggregated = dyn_cast<linalg::AggregatedOpInterface>(op))
+      ops.push_back(aggregated);
+  for (linalg::AggregatedOpInterface op : ops) {
+    OpBuilder builder(op);
+    FailureOr<SmallVector<Value>> results = op.decomposeOperation(builder);
+    if (failed(results))
+      return op->emitOpError("could not be decomposed for temporal slicing");
+    op->replaceAllUsesWith(*results);
+    op->erase();
+  }
+  return success();
+}
+
 static LogicalResult sliceGraph(GraphOp graph) {
   ScheduleAttr schedule = graph.getScheduleAttr();
   if (!schedule || schedule.getTemporal().empty())
@@ -1363,6 +1382,8 @@ static LogicalResult sliceGraph(GraphOp graph) {
                    [](Operation &op) { return isa<TemporalSliceOp>(op); }))
     return success();
 
+  if (failed(decomposeAggregates(graph)))
+    return failure();
   FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
   if (failed(smg))
     return failure();
