@@ -86,30 +86,35 @@ class ElementwiseBuilder {
 public:
   ElementwiseBuilder(const SpaceMappingGraph &smg) : smg(smg) {}
 
-  /// Global dims of each tensor dim of `orig` (a value of the graph).
-  SmallVector<unsigned> dimsOf(Value orig) const {
-    SmallVector<unsigned> dims;
-    for (auto &ids : smg.getValueDims(orig))
-      dims.push_back(ids.size() == 1 ? ids[0] : ~0u);
-    return dims;
+  /// Global dims of each tensor dim of `orig` (a value of the graph); a
+  /// tensor dim collapsed from several dims has them all, a unit dim none.
+  SmallVector<SmallVector<unsigned>> dimsOf(Value orig) const {
+    return smg.getValueDims(orig);
   }
 
-  /// The map from `outOrig`'s iteration space to `inOrig`'s dims.
+  /// The map from `outOrig`'s iteration space to `inOrig`'s dims: each
+  /// tensor dim of the input is the output's tensor dim with the same
+  /// global dims (one dim, or the same collapsed group).
   FailureOr<AffineMap> broadcastMap(Value inOrig, Value outOrig,
                                     MLIRContext *ctx) const {
-    SmallVector<unsigned> out = dimsOf(outOrig), in = dimsOf(inOrig);
+    SmallVector<SmallVector<unsigned>> out = dimsOf(outOrig),
+                                       in = dimsOf(inOrig);
     SmallVector<AffineExpr> exprs;
-    for (unsigned d : in) {
+    for (const SmallVector<unsigned> &ids : in) {
       // A unit dim (no global dim) is read at 0.
-      if (d == ~0u) {
+      if (ids.empty()) {
         exprs.push_back(getAffineConstantExpr(0, ctx));
         continue;
       }
       // A dim on two axes of the output (a diagonal) has no single axis
-      // to broadcast along.
-      auto it = llvm::find(out, d);
-      if (it == out.end() || llvm::count(out, d) > 1)
+      // to broadcast along, nor has a group split differently.
+      auto it = llvm::find(out, ids);
+      if (it == out.end() || llvm::count(out, ids) > 1)
         return failure();
+      for (unsigned d : ids)
+        for (const SmallVector<unsigned> &o : out)
+          if (o != ids && llvm::is_contained(o, d))
+            return failure();
       exprs.push_back(getAffineDimExpr(it - out.begin(), ctx));
     }
     return AffineMap::get(out.size(), 0, exprs, ctx);
@@ -909,9 +914,10 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
         return failure();
       }
       SmallVector<utils::IteratorType> iterators;
-      SmallVector<unsigned> inDims = elementwise.dimsOf(r.info.squareOf);
-      SmallVector<unsigned> outDims = elementwise.dimsOf(orig);
-      for (unsigned d : inDims)
+      SmallVector<SmallVector<unsigned>> inDims =
+          elementwise.dimsOf(r.info.squareOf);
+      SmallVector<SmallVector<unsigned>> outDims = elementwise.dimsOf(orig);
+      for (const SmallVector<unsigned> &d : inDims)
         iterators.push_back(llvm::is_contained(outDims, d)
                                 ? utils::IteratorType::parallel
                                 : utils::IteratorType::reduction);
