@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
@@ -202,6 +203,13 @@ static LogicalResult sliceGraph(GraphOp graph) {
   FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
   if (failed(smg))
     return failure();
+  // The schedule is an attribute anyone can write: check it against the
+  // graph as analyzed now (a dim it calls parallel may be reduced).
+  std::string error;
+  if (failed(getCandidate(*smg, schedule, error)))
+    return graph.emitError("smap-spatial-slice: the schedule does not fit "
+                           "the graph: ")
+           << error;
   MLIRContext *ctx = graph.getContext();
 
   // Sliced dims, in schedule order.

@@ -67,7 +67,7 @@ func.func @unscheduled(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // Ragged tiles are rejected, not silently mishandled.
 func.func @ragged(%x: tensor<64xf32>) -> tensor<64xf32> {
-  // expected-error @below {{smap-spatial-slice: tile 24 does not divide dim 'm' (64); ragged tiles are not supported yet}}
+  // expected-error @below {{smap-spatial-slice: the schedule does not fit the graph: size 24 of dim 'm' does not divide its extent 64 (ragged slices are not supported yet)}}
   %0 = smap.graph(%a = %x : tensor<64xf32>) -> (tensor<64xf32>) attributes {dims = [#smap.dim<"m", 64, parallel>], schedule = #smap.schedule<spatial = [m = 24], temporal = [], grid = [3], threads = 1, smem = 0, regs = 0>} {
     %e = tensor.empty() : tensor<64xf32>
     %r = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
