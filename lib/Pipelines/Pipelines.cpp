@@ -126,8 +126,32 @@ std::string mlir::spacefusion::resolveGPUBinaryFormat(llvm::StringRef format) {
   return "isa";
 }
 
+/// Why `options` cannot be honored, or empty: values no pass would reject
+/// before producing output (gpu-module-to-binary reports an unknown format
+/// and still exits 0; a row-threads no kernel can use fell back silently).
+static std::string checkGPULoweringOptions(
+    const GPULoweringPipelineOptions &options) {
+  StringRef format = options.format;
+  if (!llvm::is_contained({"auto", "bin", "isa", "fatbin"}, format))
+    return "spacefusion-lower-gpu: format=" + format.str() +
+           " is not one of auto, bin, isa, fatbin";
+  int64_t threads = options.rowThreads;
+  if (threads != 0 &&
+      (!llvm::isPowerOf2_64(threads) || threads < 32 || threads > 512))
+    return "spacefusion-lower-gpu: row-threads=" + std::to_string(threads) +
+           " is neither 0 (automatic) nor a power of two from 32 to 512";
+  if (options.rowsPerBlock < 0)
+    return "spacefusion-lower-gpu: rows-per-block=" +
+           std::to_string(options.rowsPerBlock) + " is negative";
+  return "";
+}
+
 void mlir::spacefusion::buildGPULoweringPipeline(
     OpPassManager &pm, const GPULoweringPipelineOptions &options) {
+  if (std::string error = checkGPULoweringOptions(options); !error.empty()) {
+    pm.addPass(std::make_unique<ReportErrorPass>(error));
+    return;
+  }
   pm.addPass(smap::createSMapFormGraphs());
   // Named aggregates (linalg.softmax) become the generics a row kernel
   // evaluates.
