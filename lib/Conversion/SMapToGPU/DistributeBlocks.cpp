@@ -1384,6 +1384,17 @@ struct DistributeBlocksPass
           (void)emitOutsideGraphsError(left, fn);
           return signalPassFailure();
         }
+        // A result that is a reshape of an argument is a host copy of
+        // device memory, which would fault when called.
+        memref::CopyOp hostCopy;
+        fn.walk([&](memref::CopyOp copy) { hostCopy = copy; });
+        if (hostCopy && !fn->hasAttr("llvm.emit_c_interface")) {
+          hostCopy->emitError("smap-distribute-blocks: @")
+              << fn.getName()
+              << " runs no kernel: a result is a reshape or a copy of an "
+                 "argument, and the GPU path has no device copy for it yet";
+          return signalPassFailure();
+        }
         continue;
       }
       for (scf::ForallOp forall : foralls)
