@@ -91,7 +91,9 @@ FailureOr<MemberRole> mlir::smap::getMemberRole(Operation *op,
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp) {
     // Only ops that produce tensors are worth a remark (not tensor.dim).
-    if (isa<tensor::TensorDialect, linalg::LinalgDialect>(op->getDialect()) &&
+    // (Unregistered ops have no dialect.)
+    Dialect *dialect = op->getDialect();
+    if (dialect && isa<tensor::TensorDialect, linalg::LinalgDialect>(dialect) &&
         llvm::any_of(op->getResultTypes(),
                      [](Type t) { return isa<RankedTensorType>(t); }))
       whyNot = "'" + op->getName().getStringRef().str() +

@@ -10,6 +10,7 @@
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -34,8 +35,10 @@ using OpSet = llvm::SmallSetVector<Operation *, 16>;
 class BlockGrouper {
 public:
   BlockGrouper(Block &block, unsigned maxGroupSize,
-               const llvm::StringSet<> &excluded)
-      : block(block), maxGroupSize(maxGroupSize), excluded(excluded) {}
+               const llvm::StringSet<> &excluded,
+               const llvm::SmallPtrSetImpl<Operation *> &leftOut)
+      : block(block), maxGroupSize(maxGroupSize), excluded(excluded),
+        leftOut(leftOut) {}
 
   void run();
 
@@ -57,6 +60,8 @@ private:
   Block &block;
   unsigned maxGroupSize;
   const llvm::StringSet<> &excluded;
+  /// Ops an earlier round's SMG could not describe.
+  const llvm::SmallPtrSetImpl<Operation *> &leftOut;
   DenseMap<Operation *, unsigned> groupOf;
   SmallVector<OpSet> groups;
 };
@@ -121,6 +126,8 @@ bool BlockGrouper::isLegal(const OpSet &group, std::string &why) {
 
 void BlockGrouper::run() {
   for (Operation &op : block) {
+    if (leftOut.contains(&op))
+      continue;
     std::string whyNot;
     FailureOr<MemberRole> role = getMemberRole(&op, whyNot);
     if (succeeded(role) && excluded.contains(op.getName().getStringRef())) {
@@ -213,9 +220,97 @@ void BlockGrouper::outline(ArrayRef<Operation *> members) {
           std::to_string(graph.getNumResults()) + " outputs");
 }
 
+/// Gives each repeated operand of a return its own copy (an identity
+/// generic, which joins the producer's graph): every result then has a
+/// buffer of its own, and bufferization's out-parameters (which crash on a
+/// value returned twice) see distinct values.
+static void copyRepeatedResults(FunctionOpInterface fn) {
+  fn->walk([](func::ReturnOp ret) {
+    llvm::SmallPtrSet<Value, 4> seen;
+    OpBuilder b(ret);
+    for (OpOperand &operand : ret->getOpOperands()) {
+      Value v = operand.get();
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (seen.insert(v).second || !type || !type.hasStaticShape())
+        continue;
+      Location loc = ret.getLoc();
+      Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                           type.getElementType());
+      AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+      auto copy = linalg::GenericOp::create(
+          b, loc, TypeRange{type}, ValueRange{v}, ValueRange{init},
+          ArrayRef<AffineMap>{identity, identity},
+          SmallVector<utils::IteratorType>(type.getRank(),
+                                           utils::IteratorType::parallel),
+          [](OpBuilder &nb, Location nl, ValueRange args) {
+            linalg::YieldOp::create(nb, nl, args[0]);
+          });
+      operand.set(copy.getResult(0));
+    }
+  });
+}
+
+/// The member of a graph whose SMG cannot be built (a reshape whose
+/// factorization does not match its source's, as torch's views write
+/// 32x16 -> 512 -> 16x32), with the builder's message; null when it builds.
+static Operation *findUndescribableMember(GraphOp graph,
+                                          std::string &message) {
+  Operation *culprit = nullptr;
+  ScopedDiagnosticHandler handler(graph.getContext(), [&](Diagnostic &diag) {
+    if (culprit || diag.getSeverity() != DiagnosticSeverity::Error)
+      return failure();
+    for (Operation &op : graph.getBody().front())
+      if (op.getLoc() == diag.getLocation() && !culprit) {
+        culprit = &op;
+        message = diag.str();
+      }
+    return success();
+  });
+  if (succeeded(SpaceMappingGraph::build(graph)))
+    return nullptr;
+  return culprit;
+}
+
 namespace {
 struct FormGraphsPass : public smap::impl::SMapFormGraphsBase<FormGraphsPass> {
   using Base::Base;
+
+  /// Groups `block`; a graph the SMG cannot describe is undone and formed
+  /// again without the member that breaks it, which stays outside with a
+  /// remark (a failing SMG used to fail the whole pipeline).
+  void groupBlock(Block &block, const llvm::StringSet<> &excluded) {
+    llvm::SmallPtrSet<Operation *, 4> leftOut;
+    for (unsigned round = 0; round <= block.getOperations().size(); ++round) {
+      llvm::SmallPtrSet<Operation *, 8> before;
+      for (Operation &op : block)
+        if (isa<GraphOp>(op))
+          before.insert(&op);
+      BlockGrouper(block, maxGroupSize, excluded, leftOut).run();
+      GraphOp broken;
+      Operation *culprit = nullptr;
+      std::string message;
+      for (auto graph : block.getOps<GraphOp>())
+        if (!before.contains(graph) &&
+            (culprit = findUndescribableMember(graph, message))) {
+          broken = graph;
+          break;
+        }
+      if (!broken)
+        return;
+      unsigned index = 0;
+      for (Operation &op : broken.getBody().front()) {
+        if (&op == culprit)
+          break;
+        ++index;
+      }
+      Operation *inlinedCulprit = inlineGraph(broken)[index];
+      leftOut.insert(inlinedCulprit);
+      remark::missed(inlinedCulprit->getLoc(),
+                     remarkOpts("form-graphs", "undescribable"))
+          << ("'" + inlinedCulprit->getName().getStringRef().str() +
+              "' left outside any smap.graph: " + message);
+    }
+  }
 
   void runOnOperation() override {
     llvm::StringSet<> excluded;
@@ -227,6 +322,7 @@ struct FormGraphsPass : public smap::impl::SMapFormGraphsBase<FormGraphsPass> {
     for (FunctionOpInterface fn : functions) {
       if (fn.isExternal())
         continue;
+      copyRepeatedResults(fn);
       // Every block of the function, loop bodies included, but not the
       // bodies of linalg ops or of graphs formed earlier: running the pass
       // twice forms no graph inside a graph.
@@ -240,7 +336,7 @@ struct FormGraphsPass : public smap::impl::SMapFormGraphsBase<FormGraphsPass> {
         return WalkResult::advance();
       });
       for (Block *block : blocks)
-        BlockGrouper(*block, maxGroupSize, excluded).run();
+        groupBlock(*block, excluded);
     }
   }
 };
