@@ -41,9 +41,13 @@ static bool hasSupportedTensorTypes(Operation *op, std::string &whyNot) {
     if (shaped.getNumElements() == 0)
       return whyNot = "zero-size tensor", false;
     Type element = shaped.getElementType();
-    if (!isa<FloatType, IntegerType>(element)) {
+    // 8-bit floats have no arithmetic of their own in the lowerings.
+    bool narrowFloat =
+        isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 16;
+    if (!isa<FloatType, IntegerType>(element) || narrowFloat) {
       llvm::raw_string_ostream os(whyNot);
-      os << "element type " << element << " (only integers and floats)";
+      os << "element type " << element
+         << " (only integers, and floats of 16 bits or more)";
       return false;
     }
   }

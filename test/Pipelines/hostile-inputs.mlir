@@ -33,3 +33,20 @@
 // VIEW: remark: [Passed] formed | Category:smap:form-graphs | Remark="formed smap.graph of 1 ops (generic)
 // VIEW-GPU: gpu.binary @view_kernel
 // PASS: PASS
+//
+// A reduction to a rank-0 tensor: the row kernel stored to the scalar with
+// one index (invalid IR). The scalar is a vector of one.
+// RUN: spacefusion-opt %S/Inputs/rank0-reduction.mlir --spacefusion-pipeline="target=sm_90a" | FileCheck %s --check-prefix=RANK0
+// RUN: spacefusion-run %S/Inputs/rank0-reduction.mlir --reps=1 | FileCheck %s --check-prefix=PASS
+// RANK0: gpu.binary @rank0_kernel
+//
+// 8-bit floats: an unrealized_conversion_cast was left on the GPU path. They
+// stay outside every graph; on the GPU path that is an error naming them.
+// RUN: not spacefusion-opt %S/Inputs/f8-tensor.mlir --spacefusion-pipeline="target=sm_90a" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=F8
+// F8: error: 'linalg.generic' cannot be compiled for the GPU: element type f8E4M3FN (only integers, and floats of 16 bits or more)
+//
+// More blocks than CUDA's grid allows (2^31 - 1 along x) are refused.
+// RUN: not spacefusion-opt %S/Inputs/grid-limit.mlir --spacefusion-pipeline="target=sm_90a" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=GRID
+// GRID: error: smap-lower-to-gpu: the row kernel of @huge needs 2147483648 blocks, more than CUDA's grid limit of 2^31 - 1

@@ -20,7 +20,7 @@
 // An op the SMG cannot describe (an index tensor) stays outside every graph;
 // on the GPU path nothing runs on the host, and the error names the op and
 // why it stayed out.
-// INDEX: error: 'linalg.generic' cannot be compiled for the GPU: element type index (only integers and floats); the GPU path compiles fusion graphs only
+// INDEX: error: 'linalg.generic' cannot be compiled for the GPU: element type index (only integers, and floats of 16 bits or more); the GPU path compiles fusion graphs only
 
 // A function that only reshapes its argument runs no kernel: its result is
 // a host copy of device memory. It compiled to an object without an entry

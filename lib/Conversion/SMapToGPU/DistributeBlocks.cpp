@@ -1429,6 +1429,10 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                             "1-d scf.forall over a static number of blocks");
   }
   int64_t blocks = forall.getStaticUpperBound()[0];
+  // CUDA's grid: at most 2^31 - 1 blocks along x.
+  if (blocks > std::numeric_limits<int32_t>::max())
+    return forall.emitError("smap-distribute-blocks: ")
+           << blocks << " blocks exceed CUDA's grid limit of 2^31 - 1";
   int64_t threads = forall->getAttrOfType<IntegerAttr>("smap.threads").getInt();
   int64_t smemLimit = 48 * 1024;
   auto target = forall->getAttrOfType<TargetAttr>("smap.target");

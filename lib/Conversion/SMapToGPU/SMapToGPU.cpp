@@ -667,8 +667,13 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   // Flattened views, and which memref each graph value comes from.
   auto flatten = [&](Value memref) -> Value {
     auto type = cast<MemRefType>(memref.getType());
-    if (type.getRank() <= 1)
+    if (type.getRank() == 1)
       return memref;
+    // A rank-0 result (a full reduction) is a vector of one.
+    if (type.getRank() == 0)
+      return memref::ExpandShapeOp::create(
+          hb, loc, MemRefType::get({1}, type.getElementType()), memref,
+          ArrayRef<ReassociationIndices>{});
     ReassociationIndices all;
     for (int64_t i = 0; i < type.getRank(); ++i)
       all.push_back(i);
@@ -691,6 +696,11 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   SmallVector<Value> outFlat(flatArgs.begin() + fn.getNumArguments(),
                              flatArgs.end());
 
+  // CUDA's grid: at most 2^31 - 1 blocks along x.
+  if (rows / rowsPerBlock > std::numeric_limits<int32_t>::max())
+    return fn.emitError("smap-lower-to-gpu: the row kernel of @")
+           << fn.getName() << " needs " << rows / rowsPerBlock
+           << " blocks, more than CUDA's grid limit of 2^31 - 1";
   Value one = arith::ConstantIndexOp::create(hb, loc, 1);
   Value gridX = arith::ConstantIndexOp::create(hb, loc, rows / rowsPerBlock);
   Value blockX =

@@ -47,9 +47,9 @@ func.func @zero_size(%x: tensor<16x0xf32>) -> tensor<0xf32> {
 // CHECK: linalg.generic
 // CHECK: smap.graph
 func.func @index_tensor(%x: tensor<16x4xf32>) -> tensor<16x4xf32> {
-  // REMARK: 'tensor.empty' left outside any smap.graph: element type index (only integers and floats)
+  // REMARK: 'tensor.empty' left outside any smap.graph: element type index (only integers, and floats of 16 bits or more)
   %ei = tensor.empty() : tensor<16x4xindex>
-  // REMARK: 'linalg.generic' left outside any smap.graph: element type index (only integers and floats)
+  // REMARK: 'linalg.generic' left outside any smap.graph: element type index (only integers, and floats of 16 bits or more)
   %iota = linalg.generic {indexing_maps = [#map0], iterator_types = ["parallel", "parallel"]}
       outs(%ei : tensor<16x4xindex>) {
   ^bb0(%o: index):
@@ -59,7 +59,7 @@ func.func @index_tensor(%x: tensor<16x4xf32>) -> tensor<16x4xf32> {
     linalg.yield %k : index
   } -> tensor<16x4xindex>
   %e = tensor.empty() : tensor<16x4xf32>
-  // REMARK: 'linalg.generic' left outside any smap.graph: element type index (only integers and floats)
+  // REMARK: 'linalg.generic' left outside any smap.graph: element type index (only integers, and floats of 16 bits or more)
   %y = linalg.generic {indexing_maps = [#map0, #map0, #map0], iterator_types = ["parallel", "parallel"]}
       ins(%x, %iota : tensor<16x4xf32>, tensor<16x4xindex>) outs(%e : tensor<16x4xf32>) {
   ^bb0(%v: f32, %i: index, %o: f32):
