@@ -27,3 +27,33 @@ func.func @softmax_f16(%x: tensor<4x300xf16>) -> tensor<4x300xf16> {
   %y = linalg.softmax dimension(1) ins(%x : tensor<4x300xf16>) outs(%e : tensor<4x300xf16>) -> tensor<4x300xf16>
   return %y : tensor<4x300xf16>
 }
+
+// -----
+
+// f16 data summed into an f32 accumulator, and an f16 sum accumulated in
+// f16 (issue 17: f16 accumulators stored to f32 buffers, shuffles of f16).
+// CHECK-LABEL: gpu.binary @sums_kernel
+#rc = affine_map<(r, c) -> (r, c)>
+#r = affine_map<(r, c) -> (r)>
+func.func @sums(%x: tensor<64x256xf16>) -> (tensor<64xf32>, tensor<64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %zeroh = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %s = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x256xf16>) outs(%f : tensor<64xf32>) {
+  ^bb0(%v: f16, %acc: f32):
+    %w = arith.extf %v : f16 to f32
+    %a = arith.addf %w, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<64xf32>
+  %eh = tensor.empty() : tensor<64xf16>
+  %fh = linalg.fill ins(%zeroh : f16) outs(%eh : tensor<64xf16>) -> tensor<64xf16>
+  %sh = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x256xf16>) outs(%fh : tensor<64xf16>) {
+  ^bb0(%v: f16, %acc: f16):
+    %a = arith.addf %v, %acc : f16
+    linalg.yield %a : f16
+  } -> tensor<64xf16>
+  return %s, %sh : tensor<64xf32>, tensor<64xf16>
+}
