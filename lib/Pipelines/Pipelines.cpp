@@ -12,7 +12,10 @@
 
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -38,6 +41,33 @@ struct ReportErrorPass
     signalPassFailure();
   }
   std::string message;
+};
+/// Checks that the context holds what gpu-module-to-binary needs from the
+/// host's registry (registerGPUPipelineDependencies): without the NVVM
+/// target's serialization it crashed with a null interface.
+struct CheckGPUDependenciesPass
+    : public PassWrapper<CheckGPUDependenciesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckGPUDependenciesPass)
+  StringRef getArgument() const override {
+    return "spacefusion-check-gpu-dependencies";
+  }
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    auto *nvvm = ctx->getOrLoadDialect<NVVM::NVVMDialect>();
+    std::string missing;
+    if (!isa<gpu::TargetAttrInterface>(NVVM::NVVMTargetAttr::get(ctx)))
+      missing = "the NVVM target's serialization (gpu::TargetAttrInterface)";
+    else if (!nvvm->getRegisteredInterface<LLVMTranslationDialectInterface>())
+      missing = "the NVVM dialect's translation to LLVM IR";
+    if (missing.empty())
+      return;
+    getOperation().emitError("the GPU pipeline needs ")
+        << missing
+        << ", which the context's registry lacks: call "
+           "mlir::spacefusion::registerGPUPipelineDependencies(registry) "
+           "before creating the context";
+    signalPassFailure();
+  }
 };
 } // namespace
 
@@ -228,6 +258,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // strides, fill values), instead of becoming kernel parameters.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
 
+  // Before NVVM's serialization, which needs the host's registrations.
+  pm.addPass(std::make_unique<CheckGPUDependenciesPass>());
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   // PTX 8.0 is the first with sm_90a.
