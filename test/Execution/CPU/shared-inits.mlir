@@ -4,7 +4,8 @@
 // each member its own copy before the SMG aligns dims. Fused against unfused
 // on the CPU, with the searched schedule and with forced slices.
 // Each part failed before (transpose_chain: 4032/4096 outputs wrong,
-// shared_fill: 992/1024, attention_prescaled: m and l merged).
+// shared_fill: 992/1024, attention_prescaled: m and l merged,
+// multi_result_conflict: 240/256 in both outputs).
 
 // RUN: split-file %s %t
 // RUN: spacefusion-run %t/add_transpose_mul.mlir | FileCheck %s
@@ -14,6 +15,8 @@
 // RUN: spacefusion-run %t/shared_fill.mlir | FileCheck %s
 // RUN: spacefusion-run %t/shared_fill.mlir --temporal=k:8 | FileCheck %s
 // RUN: spacefusion-run %t/attention_prescaled.mlir | FileCheck %s
+// RUN: spacefusion-run %t/multi_result_conflict.mlir | FileCheck %s
+// RUN: spacefusion-run %t/multi_result_conflict.mlir --spatial=m:4 | FileCheck %s
 // RUN: spacefusion-run %t/attention_prescaled.mlir --spatial=h:1,m:8 --temporal=l:8 | FileCheck %s --check-prefixes=CHECK,SLICED
 
 // SLICED: temporally sliced
@@ -182,4 +185,21 @@ func.func @attention_prescaled(%q: tensor<1x2x32x16xf32>, %k: tensor<1x2x32x16xf
     linalg.yield %a : f32
   } -> tensor<1x2x32x16xf32>
   return %o : tensor<1x2x32x16xf32>
+}
+
+//--- multi_result_conflict.mlir
+// IREE's multi_result_conflict_no_fusion after `cse`: one generic writes a
+// value and its transpose into one shared empty; n was lost.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @multi_result_conflict(%x: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+  %e0 = tensor.empty() : tensor<16x16xf32>
+  %e1 = tensor.empty() : tensor<16x16xf32>
+  %0:2 = linalg.generic {indexing_maps = [#id, #id, #tr], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<16x16xf32>) outs(%e0, %e0 : tensor<16x16xf32>, tensor<16x16xf32>) {
+  ^bb0(%v: f32, %o0: f32, %o1: f32):
+    %a = arith.addf %v, %v : f32
+    linalg.yield %a, %a : f32, f32
+  } -> (tensor<16x16xf32>, tensor<16x16xf32>)
+  return %0#0, %0#1 : tensor<16x16xf32>, tensor<16x16xf32>
 }
