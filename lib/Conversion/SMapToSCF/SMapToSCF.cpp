@@ -433,10 +433,57 @@ static SmallVector<Value> blockOffsets(OpBuilder &b, Location loc, Value linear,
   return offsets;
 }
 
+namespace {
+/// What one block writes into a result: its tile and the tile's offsets.
+struct BlockTile {
+  Value tile;
+  SmallVector<OpFoldResult> offsets;
+};
+} // namespace
+
+/// Replaces `op` (a spatial slice or a graph) by a GPU-mapped scf.forall of
+/// `blocks` blocks; `buildBlock` builds one block's body from the block id
+/// and returns the tile it writes into each of `op`'s results.
+static void replaceByBlockForall(
+    Operation *op, int64_t blocks, int64_t threads, TargetAttr target,
+    function_ref<SmallVector<BlockTile>(OpBuilder &, Value)> buildBlock) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  SmallVector<Value> inits;
+  for (Type t : op->getResultTypes()) {
+    auto type = cast<RankedTensorType>(t);
+    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType()));
+  }
+  auto mapping = b.getArrayAttr(
+      {gpu::GPUBlockMappingAttr::get(b.getContext(), gpu::MappingId::DimX)});
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(blocks)}, inits, mapping,
+      [&](OpBuilder &nested, Location, ValueRange args) {
+        SmallVector<BlockTile> tiles = buildBlock(nested, args[0]);
+        auto terminator = scf::InParallelOp::create(nested, loc);
+        OpBuilder tb = OpBuilder::atBlockBegin(terminator.getBody());
+        for (auto [tile, out] : llvm::zip(tiles, args.drop_front())) {
+          auto tileType = cast<RankedTensorType>(tile.tile.getType());
+          SmallVector<OpFoldResult> sizes, strides;
+          for (int64_t size : tileType.getShape()) {
+            sizes.push_back(tb.getIndexAttr(size));
+            strides.push_back(tb.getIndexAttr(1));
+          }
+          tensor::ParallelInsertSliceOp::create(tb, loc, tile.tile, out,
+                                                tile.offsets, sizes, strides);
+        }
+      });
+  stageContractionOperands(forall);
+  forall->setAttr("smap.threads", b.getI64IntegerAttr(threads));
+  if (target)
+    forall->setAttr("smap.target", target);
+  op->replaceAllUsesWith(forall.getResults());
+  op->erase();
+}
+
 static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
                                       TargetAttr target, int64_t rasterGroup) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
   SmallVector<DimAttr> dims;
   for (Attribute attr : op.getDims())
     dims.push_back(cast<DimAttr>(attr));
@@ -447,45 +494,19 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
     counts.push_back(llvm::divideCeil(dim.getExtent(), tile));
     blocks *= counts.back();
   }
-  SmallVector<Value> inits;
-  for (Type t : op.getResultTypes()) {
-    auto type = cast<RankedTensorType>(t);
-    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
-                                            type.getElementType()));
-  }
-  MLIRContext *ctx = b.getContext();
-  auto mapping = b.getArrayAttr(
-      {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)});
-  auto forall = scf::ForallOp::create(
-      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(blocks)}, inits, mapping,
-      [&](OpBuilder &nested, Location, ValueRange args) {
+  replaceByBlockForall(
+      op, blocks, threads, target, [&](OpBuilder &b, Value block) {
+        Location loc = op.getLoc();
         SmallVector<Value> offsets =
-            blockOffsets(nested, loc, args[0], counts, tiles, rasterGroup);
-        SmallVector<Value> tilesOut =
-            inlineRegion(nested, op.getBody(), offsets);
-        auto terminator = scf::InParallelOp::create(nested, loc);
-        OpBuilder tb = OpBuilder::atBlockBegin(terminator.getBody());
-        ValueRange outs = args.drop_front();
-        for (auto [i, tile] : llvm::enumerate(tilesOut)) {
-          auto tileType = cast<RankedTensorType>(tile.getType());
-          SmallVector<OpFoldResult> sizes, strides;
-          for (int64_t size : tileType.getShape()) {
-            sizes.push_back(tb.getIndexAttr(size));
-            strides.push_back(tb.getIndexAttr(1));
-          }
-          tensor::ParallelInsertSliceOp::create(
-              tb, loc, tile, outs[i],
-              tileOffsets(tb, cast<ArrayAttr>(op.getResultDims()[i]), dims,
-                          offsets),
-              sizes, strides);
-        }
+            blockOffsets(b, loc, block, counts, tiles, rasterGroup);
+        SmallVector<BlockTile> written;
+        for (auto [i, tile] :
+             llvm::enumerate(inlineRegion(b, op.getBody(), offsets)))
+          written.push_back(
+              {tile, tileOffsets(b, cast<ArrayAttr>(op.getResultDims()[i]),
+                                 dims, offsets)});
+        return written;
       });
-  stageContractionOperands(forall);
-  forall->setAttr("smap.threads", b.getI64IntegerAttr(threads));
-  if (target)
-    forall->setAttr("smap.target", target);
-  op.replaceAllUsesWith(forall.getResults());
-  op.erase();
 }
 
 /// A graph that no spatial slice divides (every dim crosses a reshape, or
@@ -493,44 +514,19 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
 /// in a one-iteration scf.forall, which the block lowering distributes over
 /// the schedule's threads like any block.
 static void lowerGraphToOneBlock(GraphOp graph) {
-  OpBuilder b(graph);
-  Location loc = graph.getLoc();
-  SmallVector<Value> inits;
-  for (Type t : graph.getResultTypes()) {
-    auto type = cast<RankedTensorType>(t);
-    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
-                                            type.getElementType()));
-  }
-  MLIRContext *ctx = b.getContext();
-  auto mapping = b.getArrayAttr(
-      {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)});
-  auto forall = scf::ForallOp::create(
-      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, inits, mapping,
-      [&](OpBuilder &nested, Location, ValueRange args) {
-        SmallVector<Value> results =
-            inlineRegion(nested, graph.getBody(), graph.getInputs());
-        auto terminator = scf::InParallelOp::create(nested, loc);
-        OpBuilder tb = OpBuilder::atBlockBegin(terminator.getBody());
-        for (auto [result, out] : llvm::zip(results, args.drop_front())) {
-          auto type = cast<RankedTensorType>(result.getType());
-          SmallVector<OpFoldResult> offsets, sizes, strides;
-          for (int64_t size : type.getShape()) {
-            offsets.push_back(tb.getIndexAttr(0));
-            sizes.push_back(tb.getIndexAttr(size));
-            strides.push_back(tb.getIndexAttr(1));
-          }
-          tensor::ParallelInsertSliceOp::create(tb, loc, result, out, offsets,
-                                                sizes, strides);
-        }
-      });
-  stageContractionOperands(forall);
   auto schedule = graph->getAttrOfType<ScheduleAttr>("schedule");
-  forall->setAttr("smap.threads",
-                  b.getI64IntegerAttr(schedule ? schedule.getThreads() : 256));
-  if (auto target = graph->getAttrOfType<TargetAttr>("target"))
-    forall->setAttr("smap.target", target);
-  graph.replaceAllUsesWith(forall.getResults());
-  graph.erase();
+  replaceByBlockForall(
+      graph, /*blocks=*/1, schedule ? schedule.getThreads() : 256,
+      graph->getAttrOfType<TargetAttr>("target"), [&](OpBuilder &b, Value) {
+        SmallVector<BlockTile> written;
+        for (Value result :
+             inlineRegion(b, graph.getBody(), graph.getInputs())) {
+          auto rank = cast<RankedTensorType>(result.getType()).getRank();
+          written.push_back(
+              {result, SmallVector<OpFoldResult>(rank, b.getIndexAttr(0))});
+        }
+        return written;
+      });
 }
 
 /// Whether a top-level graph on the GPU path has no grid of blocks.

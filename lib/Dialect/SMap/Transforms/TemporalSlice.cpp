@@ -448,9 +448,6 @@ LogicalResult TemporalSlicer::plan() {
         return fail(op, "initializes from a reduction along the sliced dim");
       continue;
     }
-    if (isa<linalg::SoftmaxOp>(op))
-      return fail(op, "is a linalg.softmax; decompose it before temporal "
-                      "slicing (smap-decompose-aggregates)");
     if (!iteratesT) {
       roles[op] = dependsOnReduction ? Role::Post : Role::Pre;
       continue;
@@ -564,23 +561,13 @@ Value TemporalSlicer::identityFill(OpBuilder &b, Location loc, Type type,
       .getResult(0);
 }
 
-/// Whether `value` is a linalg.fill of the constant `x`.
-static bool isFillOf(Value value, double x) {
+/// The float constant `value` is a linalg.fill of, if it is one.
+static std::optional<APFloat> getFillConstant(Value value) {
   auto fill = value.getDefiningOp<linalg::FillOp>();
   FloatAttr scalar;
-  return fill &&
-         matchPattern(fill.getInputs().front(), m_Constant(&scalar)) &&
-         scalar.getValueAsDouble() == x;
-}
-
-/// Whether `value` is a linalg.fill of a NaN constant.
-static bool isNaNFill(Value value) {
-  auto fill = value.getDefiningOp<linalg::FillOp>();
-  if (!fill)
-    return false;
-  FloatAttr scalar;
-  return matchPattern(fill.getInputs().front(), m_Constant(&scalar)) &&
-         scalar.getValue().isNaN();
+  if (!fill || !matchPattern(fill.getInputs().front(), m_Constant(&scalar)))
+    return std::nullopt;
+  return scalar.getValue();
 }
 
 /// `value` (f64) converted to the float type `type`.
@@ -1262,14 +1249,16 @@ LogicalResult TemporalSlicer::rewrite() {
     // maxnumf from NaN, where NaN is the identity) starts the running state
     // from the combiner's identity instead: the update combines with
     // maximumf and rescales by exp(old - new), which NaN would poison.
+    std::optional<APFloat> initConstant = getFillConstant(init);
     if ((r.combiner == Combiner::Max || r.combiner == Combiner::Min) &&
-        isNaNFill(init))
+        initConstant && initConstant->isNaN())
       init = identityFill(b, loc, init.getType(), r.combiner);
     // A rescaled sum that starts from a computed value (a contraction
     // accumulating into a bias, c + S * (x . y)) must not rescale that
     // value: the state starts from 0 and the init is added after the
     // corrections.
-    if (r.kind == ReductionKind::Rescaled && !isFillOf(init, 0.0)) {
+    if (r.kind == ReductionKind::Rescaled &&
+        !(initConstant && initConstant->isZero())) {
       computedInits[r.op] = init;
       init = identityFill(b, loc, init.getType(), r.combiner);
     }
