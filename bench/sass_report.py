@@ -21,6 +21,7 @@ WORKLOADS = [("attention", (32, 12, 512, 64)), ("attention", (4, 32, 2048, 128))
 
 def build(out):
     import spacefusion as sf
+    import spacefusion.gpu  # noqa: F401 (sf.gpu)
     from spacefusion.compiler import find_tools
     from spacefusion.gpu import _cuda_env
     tools = find_tools(None)
@@ -30,8 +31,11 @@ def build(out):
     for name, args in WORKLOADS:
         source = (sf.workloads.gemm_chain(args[0], list(args[1]), dtype="f16") if name == "gemm_chain"
                   else getattr(sf.workloads, name)(*args, dtype="f16"))
-        lowered = subprocess.run([tools["spacefusion-opt"], "--spacefusion-lower-gpu=format=isa", "-"],
+        kernels_json = os.path.join(out, "kernels.json")
+        lowered = subprocess.run([tools["spacefusion-opt"],
+                                  "--spacefusion-lower-gpu=format=isa kernel-manifest=" + kernels_json, "-"],
                                  input=source, capture_output=True, text=True, env=_cuda_env(), check=True).stdout
+        kernels = next(iter(sf.gpu.read_kernel_manifest(kernels_json).values()), [])
         tag = "%s_%s" % (name, "x".join(str(a) for a in (args[:1] + tuple(args[1]) if name == "gemm_chain"
                                                           else args)))
         for i, m in enumerate(re.finditer(r'assembly = "(.*?)"\s*>', lowered, re.S)):
@@ -43,12 +47,11 @@ def build(out):
                                   capture_output=True, text=True, check=True).stderr
             regs = re.search(r"Used (\d+) registers", info)
             spills = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", info)
-            kernel = re.search(r'smap\.gpu_kernel = "([^"]*)"', lowered)
             manifest.append({"workload": tag, "cubin": os.path.basename(base + ".cubin"),
                              "registers": int(regs.group(1)) if regs else None,
                              "spill_stores": int(spills.group(1)) if spills else None,
                              "spill_loads": int(spills.group(2)) if spills else None,
-                             "kernel": kernel.group(1).split("; ")[i] if kernel else None})
+                             "kernel": sf.gpu.describe_kernel(kernels[i]) if i < len(kernels) else None})
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spacefusion/Analysis/CostModel.h"
+#include "spacefusion/Analysis/TensorCoreLegality.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -21,9 +22,6 @@ static constexpr int64_t kBaseRegisters = 32;
 /// Fixed cost of one temporal step of one block (a barrier and the latency
 /// of its loads that the pipeline cannot hide), in seconds.
 static constexpr double kGpuStepLatency = 2e-7;
-/// The share of an sm_90 target's f16 tensor-core peak that mma.sync tiles
-/// reach (the peak is wgmma's).
-static constexpr double kMmaSyncShareOfHopperPeak = 0.45;
 static constexpr double kCpuStepLatency = 1e-8;
 /// Largest number of candidates searched; beyond it each dim keeps only its
 /// largest tile options.
@@ -84,26 +82,18 @@ static bool isContraction(const Space &space) {
 }
 
 /// Whether the GPU lowering runs `space` on tensor cores (mma.sync
-/// m16n8k16, see smap-distribute-blocks) with these block extents: a
-/// contraction reading a 16-bit float operand, one reduced dim whose block
-/// extent is a multiple of 16, and two non-unit parallel dims of which one
-/// is a multiple of 16 and the other of 8.
+/// m16n8k16) with these block extents: the lowering's own rule
+/// (TensorCoreLegality.h) on the op with the block's loop extents.
 static bool runsOnTensorCores(const Space &space,
                               function_ref<int64_t(unsigned)> blockExtent) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-  if (!isContraction(space) || !linalgOp || space.reductions.size() != 1)
+  if (!isContraction(space) || !linalgOp || space.reductions.size() != 1 ||
+      space.dims.size() != linalgOp.getNumLoops())
     return false;
-  if (!llvm::any_of(linalgOp.getDpsInputOperands(), [](OpOperand *operand) {
-        auto type = dyn_cast<ShapedType>(operand->get().getType());
-        return type && type.getElementType().isF16();
-      }))
-    return false;
-  unsigned reduced = space.reductions.front().first;
-  SmallVector<int64_t> parallel;
+  SmallVector<int64_t> extents;
   for (unsigned d : space.dims)
-    if (d != reduced && blockExtent(d) > 1)
-      parallel.push_back(blockExtent(d));
-  return fitsMmaSyncTileEitherWay(parallel, blockExtent(reduced));
+    extents.push_back(blockExtent(d));
+  return matchMmaSyncShape(linalgOp, extents).has_value();
 }
 
 bool mlir::smap::fitsWgmmaTile(int64_t m, int64_t n, int64_t k) {
@@ -116,13 +106,13 @@ int64_t mlir::smap::wgmmaConsumerWarpgroups(int64_t bm, int64_t bn) {
 
 /// The global (m, n, k) dims of `space` when its graph is a single GEMM
 /// (plus elementwise work) that the Hopper lowering can run on wgmma
-/// (smap-distribute-blocks{wgmma}) given a suitable schedule: an sm_90
-/// target; A[m, k] and B[k, n] 16-bit matrices the graph reads from memory;
-/// no other op reducing along k.
+/// (strategy wgmma_tma) given a suitable schedule: A[m, k] and B[k, n]
+/// 16-bit matrices the graph reads from memory; no other op reducing along
+/// k. The caller checks the target's features.
 static std::optional<std::array<unsigned, 3>>
-wgmmaDims(const SpaceMappingGraph &smg, const Space &space, TargetAttr target) {
+wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-  if (!target.getName().starts_with("sm_90") || !isContraction(space) ||
+  if (!isContraction(space) ||
       !linalgOp || linalgOp.getNumDpsInputs() != 2 ||
       linalgOp.getNumLoops() != 3 || space.reductions.size() != 1)
     return std::nullopt;
@@ -169,7 +159,42 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space, TargetAttr target) {
 /// once: the state the temporal loop carries (what reduces along it) and
 /// the two largest of the other tiles (a step's scores and probabilities;
 /// elementwise ops write in place).
-static std::optional<int64_t>
+/// Whether a row-fragment block has something to keep in registers between
+/// ops (RowFragments.cpp: an op other than a contraction writes a block
+/// intermediate, or a contraction reads one as A); a lone GEMM has not.
+static bool fusesInRegisters(const SpaceMappingGraph &smg,
+                             function_ref<int64_t(unsigned)> blockExtent) {
+  llvm::SmallPtrSet<Value, 4> yielded;
+  for (Value out : smg.getGraph().getYield().getValues())
+    yielded.insert(out);
+  for (const Space &space : smg.getSpaces()) {
+    if (space.role != MemberRole::Compute)
+      continue;
+    if (!runsOnTensorCores(space, blockExtent)) {
+      if (llvm::any_of(space.op->getResults(),
+                       [&](Value r) { return !yielded.contains(r); }))
+        return true;
+      continue;
+    }
+    Operation *a = cast<linalg::LinalgOp>(space.op).getDpsInputs()[0]
+                       .getDefiningOp();
+    if (a && smg.lookupSpace(a))
+      return true;
+  }
+  return false;
+}
+
+namespace {
+/// A block the row-fragment lowering keeps in registers: its row dim and
+/// the per-lane registers of one 16-row slab per warp (without the base).
+struct RowFragmentFit {
+  unsigned rowDim;
+  int64_t rows;
+  int64_t registers;
+};
+} // namespace
+
+static std::optional<RowFragmentFit>
 rowFragmentRegisters(const SpaceMappingGraph &smg,
                      function_ref<int64_t(unsigned)> blockExtent,
                      std::optional<unsigned> temporalDim) {
@@ -190,7 +215,7 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
   if (!rowDim)
     return std::nullopt;
   int64_t rows = blockExtent(*rowDim);
-  if (rows % 16 || rows > 128)
+  if (rows % 16 || rows > 128 || !fusesInRegisters(smg, blockExtent))
     return std::nullopt;
   int64_t state = 0;
   SmallVector<int64_t> tiles;
@@ -224,7 +249,65 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
     registers += cost;
   if (registers > kRowFragmentRegisterBudget)
     return std::nullopt;
-  return kBaseRegisters + registers;
+  return RowFragmentFit{*rowDim, rows, registers};
+}
+
+/// Whether the tile of graph input `value` a block stages is one wgmma
+/// reads through a swizzled descriptor (RowFragments.cpp, wgmmaTileOf): an
+/// f16 tile of two non-unit dims, the input's last one contiguous and a
+/// multiple of 64 wide, and one of them `k`. Returns the non-unit dims.
+static std::optional<std::pair<unsigned, unsigned>>
+swizzledWgmmaTile(const SpaceMappingGraph &smg, Value value, unsigned k,
+                  function_ref<int64_t(unsigned)> blockExtent) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!isa<BlockArgument>(value) || !type || !type.getElementType().isF16())
+    return std::nullopt;
+  SmallVector<unsigned> nonUnit;
+  for (auto &ids : smg.getValueDims(value)) {
+    if (ids.size() != 1)
+      return std::nullopt;
+    if (blockExtent(ids.front()) > 1)
+      nonUnit.push_back(ids.front());
+  }
+  auto axes = smg.getValueDims(value);
+  if (nonUnit.size() != 2 || axes.empty() || axes.back().front() != nonUnit[1] ||
+      blockExtent(nonUnit[1]) % 64 || !llvm::is_contained(nonUnit, k))
+    return std::nullopt;
+  return std::make_pair(nonUnit[0], nonUnit[1]);
+}
+
+/// Whether every contraction of a row-fragment block runs on wgmma
+/// (strategy row_fragments_wgmma; RowFragments.cpp, planWgmmaRows): rows a
+/// multiple of 64; each contraction at most 256 wide and k a multiple of
+/// 16; B, and A unless it is an intermediate row tile, a swizzled staged
+/// tile, A with k contiguous.
+static bool rowFragmentsOnWgmma(const SpaceMappingGraph &smg,
+                                const RowFragmentFit &fit,
+                                function_ref<int64_t(unsigned)> blockExtent) {
+  if (fit.rows % 64)
+    return false;
+  for (const Space &space : smg.getSpaces()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+    if (!linalgOp || !runsOnTensorCores(space, blockExtent))
+      continue;
+    unsigned k = space.reductions.front().first;
+    if (blockExtent(k) % 16)
+      return false;
+    Value a = linalgOp.getDpsInputs()[0], b = linalgOp.getDpsInputs()[1];
+    if (!llvm::is_contained(flatDims(smg, a), fit.rowDim))
+      std::swap(a, b);
+    for (unsigned d : flatDims(smg, linalgOp->getResult(0)))
+      if (d != fit.rowDim && blockExtent(d) > 256)
+        return false;
+    if (!swizzledWgmmaTile(smg, b, k, blockExtent))
+      return false;
+    if (isa<BlockArgument>(a)) {
+      auto tile = swizzledWgmmaTile(smg, a, k, blockExtent);
+      if (!tile || tile->second != k || tile->first != fit.rowDim)
+        return false;
+    }
+  }
+  return true;
 }
 
 /// Whether `op` is elementwise.
@@ -276,10 +359,32 @@ bool mlir::smap::fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel,
           fitsMmaSyncTile(parallel[1], parallel[0], reduced));
 }
 
+namespace {
+/// The strategies a target and the options allow.
+struct AllowedStrategies {
+  bool gpu, mmaSync, wgmma, rowFragments;
+};
+} // namespace
+
+static AllowedStrategies allowedStrategies(TargetAttr target,
+                                           const StrategyOptions &options) {
+  AllowedStrategies allowed;
+  allowed.gpu = target.isGPU();
+  allowed.mmaSync = allowed.gpu && options.tensorCores &&
+                    target.hasFeature(TargetFeature::MmaSync);
+  allowed.wgmma = allowed.mmaSync && options.wgmma &&
+                  target.hasFeature(TargetFeature::Wgmma) &&
+                  target.hasFeature(TargetFeature::Tma);
+  allowed.rowFragments = allowed.mmaSync && options.rowFragments;
+  return allowed;
+}
+
 ScheduleEstimate
 mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
                              const ScheduleCandidate &candidate,
-                             TargetAttr target) {
+                             TargetAttr target,
+                             const StrategyOptions &options) {
+  AllowedStrategies allowed = allowedStrategies(target, options);
   ArrayRef<GlobalDim> dims = smg.getDims();
   auto blockExtent = [&](unsigned d) {
     if (candidate.temporalDim && *candidate.temporalDim == d)
@@ -300,22 +405,25 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   };
   bool finalPass =
       candidate.temporalDim && dims[*candidate.temporalDim].needsFinalPass;
-  bool cpu = target.getMaxThreads() == 1;
+  bool cpu = !allowed.gpu;
+  // Whether `space` runs on tensor cores with this candidate's tiles.
+  auto onTensorCores = [&](const Space &space) {
+    return allowed.mmaSync && runsOnTensorCores(space, blockExtent);
+  };
 
   ScheduleEstimate est;
+  est.threads = candidate.threads;
   for (unsigned d = 0; d < dims.size(); ++d)
     est.blocks *= grid(d);
 
   // A single GEMM whose block tile wgmma takes (Hopper): its footprint and
   // rate are those of that lowering.
-  bool hopper = target.getName().starts_with("sm_90");
+  bool hopper = allowed.wgmma;
   const Space *wgmmaSpace = nullptr;
   std::array<int64_t, 3> wgmmaTile = {0, 0, 0};
   for (const Space &space : smg.getSpaces()) {
     std::optional<std::array<unsigned, 3>> mnk =
-        hopper && !cpu && runsOnTensorCores(space, blockExtent)
-            ? wgmmaDims(smg, space, target)
-            : std::nullopt;
+        hopper && onTensorCores(space) ? wgmmaDims(smg, space) : std::nullopt;
     if (mnk && candidate.temporalDim == (*mnk)[2] &&
         fitsWgmmaTile(blockExtent((*mnk)[0]), blockExtent((*mnk)[1]),
                       blockExtent((*mnk)[2]))) {
@@ -369,13 +477,24 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   }
   // Intermediates in registers as row fragments (16 rows per warp): shared
   // memory holds the staged input tiles only.
-  std::optional<int64_t> fragmentRegisters =
-      cpu || wgmmaSpace
+  std::optional<RowFragmentFit> fragments =
+      !allowed.rowFragments || wgmmaSpace
           ? std::nullopt
           : rowFragmentRegisters(smg, blockExtent, candidate.temporalDim);
-  if (fragmentRegisters) {
+  if (fragments) {
     smem = stagedBytes;
-    est.regsPerThread = *fragmentRegisters;
+    // Two slabs per warp when their registers fit (as RowFragments.cpp
+    // decides); one warpgroup per 64 rows on wgmma.
+    bool wgmmaRows = hopper && rowFragmentsOnWgmma(smg, *fragments, blockExtent);
+    int64_t slabs = !wgmmaRows && fragments->rows % 32 == 0 &&
+                            2 * fragments->registers <=
+                                kRowFragmentRegisterBudget
+                        ? 2
+                        : 1;
+    est.strategy = wgmmaRows ? KernelStrategy::RowFragmentsWgmma
+                             : KernelStrategy::RowFragments;
+    est.threads = fragments->rows * 2 / slabs;
+    est.regsPerThread = kBaseRegisters + slabs * fragments->registers;
   }
   if (wgmmaSpace) {
     // Wgmma.cpp: at least two TMA stages of the A and B tiles, 1024-byte
@@ -400,6 +519,19 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     }
     est.regsPerThread = wgmmaRegistersPerThread(bm, bn);
     est.warpSpecialized = wgmmaConsumerWarpgroups(bm, bn) > 1;
+    bool specialized = est.warpSpecialized || options.warpSpecialize;
+    est.strategy = specialized ? KernelStrategy::WgmmaTmaWarpSpecialized
+                               : KernelStrategy::WgmmaTma;
+    // Wgmma.cpp: one consumer warpgroup per 64 rows when specialized, and
+    // the producer's warps.
+    est.threads =
+        specialized ? 128 * (bm / 64) + 32 * options.producerWarps : 128;
+  }
+  if (est.strategy == KernelStrategy::None) {
+    bool tensorCoreSpace = llvm::any_of(smg.getSpaces(), onTensorCores);
+    est.strategy = cpu               ? KernelStrategy::Loops
+                   : tensorCoreSpace ? KernelStrategy::MmaSync
+                                     : KernelStrategy::Simt;
   }
   est.smemBytes = static_cast<int64_t>(smem);
 
@@ -411,8 +543,8 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     est.overBudget = "needs " + std::to_string(est.regsPerThread) +
                      " registers per thread, the target has " +
                      std::to_string(target.getRegsPerThread());
-  else if (candidate.threads > target.getMaxThreads())
-    est.overBudget = "uses " + std::to_string(candidate.threads) +
+  else if (est.threads > target.getMaxThreads())
+    est.overBudget = "uses " + std::to_string(est.threads) +
                      " threads per block, the target allows " +
                      std::to_string(target.getMaxThreads());
 
@@ -451,11 +583,11 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
         points *= grid(d);
     if (finalPass && llvm::is_contained(space.dims, *candidate.temporalDim))
       points *= 2;
-    if (!cpu && runsOnTensorCores(space, blockExtent)) {
+    if (onTensorCores(space)) {
       // A single GEMM chooses between the wgmma and mma.sync lowerings;
       // other graphs have only mma.sync, whose rate then ranks nothing.
-      bool onMmaSync = &space != wgmmaSpace && hopper &&
-                       wgmmaDims(smg, space, target).has_value();
+      bool onMmaSync =
+          &space != wgmmaSpace && hopper && wgmmaDims(smg, space).has_value();
       (onMmaSync ? mmaSyncFlops : tensorFlops) += points;
     } else
       scalarFlops += points;
@@ -465,10 +597,13 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   double seconds =
       std::max({est.globalBytes / (target.getBandwidthGbps() * 1e9),
                 tensorFlops / (target.getF16Gflops() * 1e9) +
-                    mmaSyncFlops / (kMmaSyncShareOfHopperPeak *
-                                    target.getF16Gflops() * 1e9) +
+                    mmaSyncFlops / (target.getMmaSyncRate() * 1e9) +
                     scalarFlops / (target.getF32Gflops() * 1e9)});
   // Wave quantization: blocks run in waves of (SMs x resident blocks).
+  // Residency by registers counts the tiles' thread count (chooseThreads),
+  // not the strategy's: the ranking was calibrated that way on the H200,
+  // and a grid smaller than its slots would otherwise look underused (the
+  // model has no per-block rate); changing it needs its own measurements.
   int64_t resident = 1;
   if (!cpu) {
     int64_t bySmem =
@@ -536,7 +671,7 @@ static SmallVector<int64_t> tileOptions(int64_t extent) {
 int64_t mlir::smap::chooseThreads(const SpaceMappingGraph &smg,
                                   const ScheduleCandidate &candidate,
                                   TargetAttr target) {
-  if (target.getMaxThreads() == 1)
+  if (!target.isGPU())
     return 1;
   int64_t elements = 1;
   for (Value out : smg.getGraph().getYield().getValues())
@@ -564,7 +699,8 @@ static llvm::SmallBitVector dimsOfEveryOutput(const SpaceMappingGraph &smg) {
 }
 
 ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
-                                           TargetAttr target) {
+                                           TargetAttr target,
+                                           const StrategyOptions &strategies) {
   ArrayRef<GlobalDim> dims = smg.getDims();
   llvm::SmallBitVector blocked = unsliceableDims(smg);
 
@@ -616,7 +752,8 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
       candidate.temporalDim = t;
       candidate.sliceSize = s;
       candidate.threads = chooseThreads(smg, candidate, target);
-      ScheduleEstimate est = estimateSchedule(smg, candidate, target);
+      ScheduleEstimate est =
+          estimateSchedule(smg, candidate, target, strategies);
       ++search.tried;
       // The cost model counts every re-read of a broadcast input at DRAM
       // bandwidth (no L2), which favours the largest tiles; the
@@ -666,8 +803,9 @@ ScheduleAttr mlir::smap::getScheduleAttr(const SpaceMappingGraph &smg,
     temporal.push_back(
         {StringAttr::get(ctx, smg.getDims()[*candidate.temporalDim].name),
          candidate.sliceSize});
-  return ScheduleAttr::get(ctx, spatial, temporal, grid, candidate.threads,
-                           estimate.smemBytes, estimate.regsPerThread);
+  return ScheduleAttr::get(ctx, spatial, temporal, grid, estimate.threads,
+                           estimate.smemBytes, estimate.regsPerThread,
+                           estimate.strategy);
 }
 
 FailureOr<ScheduleCandidate>

@@ -7,6 +7,7 @@
 
 #include "spacefusion/Pipelines/Pipelines.h"
 
+#include "spacefusion/Analysis/Targets.h"
 #include "spacefusion/Conversion/Passes.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
@@ -74,7 +75,7 @@ struct CheckGPUDependenciesPass
 bool mlir::spacefusion::SpaceFusionPipelineOptions::lowersToGPU() const {
   if (lowerToGPU.hasValue())
     return lowerToGPU;
-  return StringRef(target).starts_with("sm_") && !lowerToLoops;
+  return smap::isBuiltinGPUTarget(target) && !lowerToLoops;
 }
 
 void mlir::spacefusion::buildSpaceFusionPipeline(
@@ -86,7 +87,7 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
     return;
   }
   if (options.lowersToGPU()) {
-    if (!StringRef(options.target).starts_with("sm_")) {
+    if (!smap::isBuiltinGPUTarget(options.target)) {
       pm.addPass(std::make_unique<ReportErrorPass>(
           "--spacefusion-pipeline: lower-to-gpu needs a GPU target (sm_90a, "
           "sm_80), not '" +
@@ -220,6 +221,12 @@ void mlir::spacefusion::buildGPULoweringPipeline(
                                  options.spatial.end());
   scheduleOptions.temporal.assign(options.temporal.begin(),
                                   options.temporal.end());
+  // The kernel strategy is decided with the tiles.
+  scheduleOptions.tensorCores = options.tensorCores;
+  scheduleOptions.wgmma = options.wgmma;
+  scheduleOptions.rowFragments = options.rowFragments;
+  scheduleOptions.warpSpecialize = options.warpSpecialize;
+  scheduleOptions.producerWarps = options.producerWarps;
   pm.addPass(smap::createSMapSchedule(scheduleOptions));
   pm.addPass(smap::createSMapSpatialSlice());
   pm.addPass(smap::createSMapTemporalSlice());
@@ -248,9 +255,6 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   smap::SMapDistributeBlocksOptions distributeOptions;
   distributeOptions.approxMath = options.approxMath;
   distributeOptions.asyncStages = options.asyncStages;
-  distributeOptions.wgmma = options.wgmma;
-  distributeOptions.warpSpecialize = options.warpSpecialize;
-  distributeOptions.producerWarps = options.producerWarps;
   pm.addPass(smap::createSMapDistributeBlocks(distributeOptions));
   // Entry points reject descriptors of other sizes before launching.
   pm.addPass(smap::createSMapCheckEntryShapes());
@@ -267,6 +271,11 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   nvvm.cubinFormat = resolveGPUBinaryFormat(options.format);
   nvvm.optLevel = options.optLevel;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  if (!options.kernelManifest.empty()) {
+    smap::SMapWriteKernelManifestOptions manifest;
+    manifest.output = options.kernelManifest;
+    pm.addPass(smap::createSMapWriteKernelManifest(manifest));
+  }
 }
 
 void mlir::spacefusion::registerSpaceFusionPipeline() {

@@ -10,7 +10,6 @@ machine without a GPU run on one that has one.
 import ctypes
 import json
 import os
-import re
 import shutil
 
 from .compiler import CompileError, _run, _signature, find_tools
@@ -64,8 +63,10 @@ def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None, opti
     name, inputs, outputs = _signature(source, entry)
     os.makedirs(out_dir, exist_ok=True)
     # A cubin, so that the shared object needs only the driver at run time.
+    manifest = os.path.join(out_dir, name + ".kernels.json")
     lowered = _run([tools["spacefusion-opt"], "--mlir-print-op-on-diagnostic=false",
-                    "--spacefusion-lower-gpu=chip=%s format=bin opt-level=3 %s" % (chip, options),
+                    "--spacefusion-lower-gpu=chip=%s format=bin opt-level=3 kernel-manifest=%s %s"
+                    % (chip, manifest, options),
                     "-"],
                    stdin=source, env=_cuda_env())
     llvm_ir = _run([tools["mlir-translate"], "--mlir-to-llvmir", "-"], stdin=lowered)
@@ -80,11 +81,31 @@ def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None, opti
     so = os.path.join(out_dir, "lib%s.so" % name)
     _run([tools["clang"], "-O2", "-shared", "-fPIC", "-Wno-override-module", ll, "-o", so,
           "-L" + out_dir, "-lspacefusion_cuda_runtime", "-Wl,-rpath,$ORIGIN"])
+    kernels = read_kernel_manifest(manifest).get(name, [])
     with open(os.path.join(out_dir, name + ".json"), "w") as f:
-        kernel = re.search(r'smap\.gpu_kernel = "([^"]*)"', lowered)
         json.dump({"name": name, "inputs": inputs, "outputs": outputs, "library": os.path.basename(so),
-                   "kernel": kernel.group(1) if kernel else None}, f)
+                   "kernels": kernels,
+                   "kernel": "; ".join(describe_kernel(k) for k in kernels) or None}, f)
     return so
+
+
+def read_kernel_manifest(path):
+    """{function name: [kernel records]} from smap-write-kernel-manifest's JSON:
+    each record has strategy, blocks, threads, smem, scratch and parts."""
+    with open(path) as f:
+        manifest = json.load(f)
+    return {fn["name"]: fn["kernels"] for fn in manifest["functions"]}
+
+
+def describe_kernel(kernel):
+    """'wgmma_tma blocks=6 threads=128 smem=66560 stages=2 ...' for tables."""
+    text = "%s blocks=%d threads=%d smem=%d" % (kernel["strategy"], kernel["blocks"],
+                                              kernel["threads"], kernel["smem"])
+    if kernel.get("scratch"):
+        text += " scratch=%d" % kernel["scratch"]
+    for key, value in sorted(kernel.get("parts", {}).items()):
+        text += " %s=%d" % (key, value)
+    return text
 
 
 class GPUModule:

@@ -32,7 +32,8 @@ def test_gpu_compiles_a_gemm_chain(tmp_path):
     result = run_cli("gpu", os.path.join(ROOT, "examples", "gemm_chain.mlir"), "-o", str(tmp_path))
     assert result.returncode == 0, result.stderr
     meta = json.loads((tmp_path / "gemm_chain.json").read_text())
-    assert meta["kernel"].startswith("blocks=") and "fma=3" in meta["kernel"]
+    [kernel] = meta["kernels"]
+    assert kernel["strategy"] == "simt" and kernel["parts"]["fma"] == 3
 
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(CUDA_HOME, "bin", "ptxas")), reason="needs ptxas")

@@ -45,7 +45,9 @@ def test_shared_object_and_metadata(layernorm):
     assert meta["inputs"] == [[[64, 768], "f16"], [[768], "f16"], [[768], "f16"]]
     assert meta["outputs"] == [[[64, 768], "f16"]]
     # 768 f16 = 24 per lane: one warp per row, 3 16-byte accesses per lane.
-    assert meta["kernel"] == "rows=64 rows_per_block=2 threads=32 vec=8 chunks=3"
+    assert meta["kernels"] == [{"strategy": "rows", "blocks": 32, "threads": 32, "smem": 0, "scratch": 0,
+                                "parts": {"rows": 64, "rows_per_block": 2, "vector": 8, "chunks": 3}}]
+    assert meta["kernel"] == "rows blocks=32 threads=32 smem=0 chunks=3 rows=64 rows_per_block=2 vector=8"
     lib = ctypes.CDLL(os.path.join(layernorm, meta["library"]))
     assert hasattr(lib, "_mlir_ciface_layernorm")
     assert hasattr(lib, "spacefusionRuntimeGetError")
@@ -105,7 +107,9 @@ def test_runtime_errors_raise(layernorm, monkeypatch):
 def test_f16_gemm_runs_on_tensor_cores(tmp_path):
     compile_gpu(sf.workloads.gemm(256, 384, 128, dtype="f16"), str(tmp_path))
     meta = json.loads((tmp_path / "gemm.json").read_text())
-    assert "mma.sync=1" in meta["kernel"] and "ldmatrix=2" in meta["kernel"]
+    [kernel] = meta["kernels"]
+    assert kernel["strategy"] == "mma_sync"
+    assert kernel["parts"]["mma_sync"] == 1 and kernel["parts"]["ldmatrix"] == 2
 
 
 def test_f32_gemm_runs_on_cuda_cores(tmp_path):

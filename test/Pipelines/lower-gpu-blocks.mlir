@@ -3,7 +3,7 @@
 // RUN:   | FileCheck %s --check-prefix=PIPELINE
 // RUN: not spacefusion-opt %examples/gemm_chain.mlir '--spacefusion-pipeline=target=cpu lower-to-gpu' \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTGPU
-// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=MMA
+// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa spatial=m:16,n:32' | FileCheck %s --check-prefix=MMA
 // RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa spatial=m:128,n:128 temporal=k:64' \
 // RUN:   | FileCheck %s --check-prefix=WGMMA
 // RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa spatial=m:128,n:128 temporal=k:64 warp-specialize=1' \
@@ -29,7 +29,7 @@
 // between ops, and accumulate on CUDA cores.
 
 // CHECK:       llvm.func @gemm_chain(
-// CHECK-SAME:    smap.gpu_kernel = "blocks=128 threads=256 smem=18432 fma=3"
+// CHECK-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {fma = 3 : i64}, smem = 18432 : i64, strategy = "simt", threads = 256 : i64}]
 // CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(18432 : i32) : i32
 // CHECK:         %[[GRID:.*]] = llvm.mlir.constant(128 : index) : i64
 // CHECK:         gpu.launch_func @gemm_chain_kernel::@gemm_chain_kernel blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %[[SMEM]]
@@ -58,7 +58,7 @@
 // bulk tensor copies complete on mbarriers and wgmma (m64n128k16, two per
 // k16 step for the 128 rows) keeps one group in flight until the last.
 // WGMMA:       llvm.func @gemm(
-// WGMMA-SAME:    smap.gpu_kernel = "blocks=6 threads=128 smem=66560 wgmma=128x128x64 tma-stages=2"
+// WGMMA-SAME:    smap.kernels = [{blocks = 6 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // WGMMA-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref(
 // WGMMA:       gpu.binary @gemm_kernel
 // WGMMA-SAME:    mbarrier.init.shared.b64
@@ -78,7 +78,7 @@
 // their accumulators overwrite the stages, return to 168, and only after the
 // block barrier does the producer take its registers back.
 // WS:          llvm.func @gemm(
-// WS-SAME:       smap.gpu_kernel = "blocks=6 threads=384 smem=66560 wgmma=128x128x64 tma-stages=2 consumer-warpgroups=2 producer-warpgroup=1 setmaxnreg=168/40/232"
+// WS-SAME:       smap.kernels = [{blocks = 6 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
 // WS:          gpu.binary @gemm_kernel
 // WS-SAME:       .maxntid 384, 1, 1
 // WS-SAME:       setmaxnreg.dec.sync.aligned.u32 \0940;
@@ -91,7 +91,7 @@
 // WS-SAME:       setmaxnreg.inc.sync.aligned.u32 \09168;
 
 // MMA:         llvm.func @gemm(
-// MMA-SAME:      smap.gpu_kernel = "blocks={{[0-9]+}} threads=256 smem={{[0-9]+}} mma.sync=1 ldmatrix=2"
+// MMA-SAME:      smap.kernels = [{blocks = {{[0-9]+}} : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}]
 // MMA:         gpu.binary @gemm_kernel
 // MMA-SAME:      ld.global.v4.b32
 // MMA-SAME:      st.shared.v4.b32
@@ -105,7 +105,7 @@
 // whose writes are fenced for the async proxy before the barrier. The
 // accumulators are read only after the group's wait.
 // FLASH:       llvm.func @attention(
-// FLASH-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=83968 wgmma=2 warp-rows=16 register-tiles=10 prefetch=1 cp.async=2"
+// FLASH-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 83968 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // FLASH:       gpu.binary @attention_kernel
 // FLASH-SAME:    fence.proxy.async.shared::cta
 // FLASH-SAME:    cp.async.cg.shared.global
@@ -128,16 +128,15 @@
 
 // K given as [k, l]: the K tile's contiguous dim is the scores' n (l), so
 // Q K^T reads it through a transposed (N-major) descriptor too.
-// KT:          smap.gpu_kernel = "blocks=128 threads=128 smem=81920 wgmma=2 warp-rows=16 register-tiles=10 prefetch=1 cp.async=2"
+// KT:          smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 81920 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // KT:          gpu.binary @attention_kt_kernel
 // KT-SAME:       wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[{][^}]*[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
 // KT-SAME:       wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{][^}]*[}]}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 
 // Blocks of 32 query rows (one warp with two slabs) cannot be split into
 // warpgroups of 64 rows: the block stays on mma.sync, and says why once.
-// ROWS32:     remark: [Missed] wgmma | Category:smap:distribute-blocks | Remark="the row tiles stay on mma.sync: the block has 32 rows (wgmma needs a multiple of 64)"
-// ROWS32-NOT: [Missed] wgmma
-// ROWS32:     Remark="lowered to one kernel: blocks=256 threads=32 smem=59904 mma.sync=2 ldmatrix=3 warp-rows=32
+// ROWS32:     Remark="uses the given schedule on sm_90a: spatial [b=1, h=1, m=32] temporal [l=64], strategy row_fragments, 256 blocks x 32 threads
+// ROWS32:     Remark="lowered to one kernel: strategy=row_fragments blocks=256 threads=32 smem=59904 mma_sync=2 ldmatrix=3 warp_rows=32
 
 // With wgmma=false (any chip before sm_90):
 // f16 attention from unfused linalg: online softmax between two tensor-core
@@ -149,7 +148,7 @@
 // for one block per SM instead of two): one step's group before the loop,
 // then per step one wait, one barrier and the group one step ahead.
 // FLASH-SYNC:       llvm.func @attention(
-// FLASH-SYNC-SAME:    smap.gpu_kernel = "blocks=128 threads=128 smem=82944 mma.sync=2 ldmatrix=3 warp-rows=16 register-tiles=10 prefetch=1 cp.async=2"
+// FLASH-SYNC-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64}, smem = 82944 : i64, strategy = "row_fragments", threads = 128 : i64}]
 // FLASH-SYNC:       gpu.binary @attention_kernel
 // FLASH-SYNC-SAME:    ld.global.v4.b32
 // FLASH-SYNC-SAME:    cp.async.cg.shared.global
@@ -169,7 +168,7 @@
 
 // Attention: the row lowering declines it, the block lowering takes it.
 // REMARK: remark: [Missed] not-a-row-graph | Category:smap:lower-to-gpu | Remark="left for the block lowering: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=128 threads=256 smem=83456 fma=2"
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=83456 fma=2"
 
 // A schedule forced through the pipeline (`spatial`, `temporal`) is checked
 // like smap-schedule's: an unknown dim or a ragged tile is an error naming
@@ -177,6 +176,6 @@
 // BADDIM: error: invalid schedule: schedule slices unknown dim 'q'
 // RAGGED: error: invalid schedule: size 100 of dim 'm' does not divide its extent
 // NOASYNC:     llvm.func @attention(
-// NOASYNC-SAME:  smap.gpu_kernel = "blocks=128 threads=128 smem=47104 wgmma=2 warp-rows=16 register-tiles=10 prefetch=1"
+// NOASYNC-SAME:  smap.kernels = [{blocks = 128 : i64, parts = {prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 47104 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // NOASYNC:     gpu.binary @attention_kernel
 // NOASYNC-NOT:   cp.async

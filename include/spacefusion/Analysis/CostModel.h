@@ -33,8 +33,25 @@ struct ScheduleCandidate {
   int64_t threads = 1;
 };
 
+/// The strategies the scheduler may choose (the GPU pipeline's options);
+/// a strategy also needs the target's features.
+struct StrategyOptions {
+  bool tensorCores = true;
+  bool wgmma = true;
+  bool rowFragments = true;
+  /// Every wgmma GEMM block warp-specialized, not only the 128-row tiles
+  /// other than 128 x 128 (which one warpgroup cannot hold).
+  bool warpSpecialize = false;
+  /// The producer of a warp-specialized block: 1 (a warp) or 4 warps.
+  int64_t producerWarps = 4;
+};
+
 /// What a candidate costs on a target.
 struct ScheduleEstimate {
+  /// How the GPU lowering builds the block (Loops on a CPU target), and the
+  /// threads it launches per block for it.
+  KernelStrategy strategy = KernelStrategy::None;
+  int64_t threads = 1;
   int64_t smemBytes = 0;
   int64_t regsPerThread = 0;
   int64_t blocks = 1;
@@ -58,7 +75,8 @@ int64_t chooseThreads(const SpaceMappingGraph &smg,
 /// Estimates `candidate` for `smg` on `target`.
 ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
                                   const ScheduleCandidate &candidate,
-                                  TargetAttr target);
+                                  TargetAttr target,
+                                  const StrategyOptions &options = {});
 
 /// Whether an m x n x k contraction tile is made of whole tiles of the
 /// tensor-core instruction the GPU lowering uses (mma.sync m16n8k16).
@@ -110,9 +128,11 @@ struct ScheduleSearch {
 /// Enumerates spatial tiles of the parallel dims (powers of two dividing
 /// the extent, and the extent) and temporal slices of one temporal dim, and
 /// ranks the fitting ones by predicted time.
-ScheduleSearch searchSchedules(const SpaceMappingGraph &smg, TargetAttr target);
+ScheduleSearch searchSchedules(const SpaceMappingGraph &smg, TargetAttr target,
+                               const StrategyOptions &options = {});
 
-/// The #smap.schedule attribute of a candidate.
+/// The #smap.schedule attribute of a candidate: its tiles, and the
+/// estimate's strategy, threads and resources.
 ScheduleAttr getScheduleAttr(const SpaceMappingGraph &smg,
                              const ScheduleCandidate &candidate,
                              const ScheduleEstimate &estimate);

@@ -21,6 +21,9 @@ namespace smap {
 /// The names getBuiltinTarget knows, in the order the docs list them.
 ArrayRef<StringRef> getBuiltinTargetNames();
 
+/// Whether `name` is a built-in target that runs GPU kernels (arch > 0).
+bool isBuiltinGPUTarget(StringRef name);
+
 /// The built-in description of `name` ("sm_90a": H100/H200, "sm_80": A100,
 /// "cpu"), or null if there is none.
 TargetAttr getBuiltinTarget(MLIRContext *ctx, StringRef name);

@@ -238,8 +238,15 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     The general GPU lowering, for every graph the slicers produce
     (contractions and attention included). Input: the bufferized output of
     `smap-lower-to-loops{blocks-as-forall}`, where each spatial slice is an
-    `scf.forall` over its blocks carrying `smap.threads` (the schedule's
-    threads per block) and `smap.target`.
+    `scf.forall` over its blocks carrying `smap.schedule` (the graph's
+    schedule: its kernel strategy and threads per block) and `smap.target`.
+
+    The strategy was decided by `smap-schedule`; this pass builds it and
+    nothing else. When the block cannot be built that way (the wgmma plan
+    fails, the row tiles exceed the register budget, the plan takes other
+    threads than the schedule's, the target lacks a feature), it fails
+    with an error naming the strategy and the reason: it never falls back
+    to another strategy.
 
     Each such `scf.forall` becomes a `gpu.launch` of one thread block per
     spatial block:
@@ -252,7 +259,8 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       with one region per block (`scratch=` in the kernel's description);
     * copies (`memref.copy`, `linalg.copy`) are strided over the threads,
       with 16-byte vector loads and stores when the alignment is provable;
-    * contractions reading f16 operands (`acc + x * y`, f32 accumulators,
+    * `mma_sync` (and inside the other tensor-core strategies):
+      contractions reading f16 operands (`acc + x * y`, f32 accumulators,
       extents multiples of 16 x 8 x 16) run on tensor cores: each warp owns
       16 x 32 output tiles and issues `nvgpu.mma.sync` m16n8k16, with
       operand fragments loaded by `nvgpu.ldmatrix` from shared-memory tiles
@@ -262,7 +270,7 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       loop that touches its output, its accumulators stay in registers for
       the whole loop (`register-acc=`), the warps forming a grid over its
       tiles so that each loads every A and B fragment once per k-step;
-    * on sm_90 targets, a block that is a GEMM plus an epilogue (`wgmma`):
+    * `wgmma_tma` / `wgmma_tma_ws`, a block that is a GEMM plus an epilogue:
       its temporal step stages an A [m, k] tile and a B [k, n] tile of
       row-major f16/bf16 matrices in global memory and accumulates into a
       zeroed block buffer that only ops after the loop read, with a tile of 64 x {64, 128, 192, 256} or 128 x 128
@@ -270,8 +278,8 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       (128 threads) runs it: the host encodes one TMA descriptor per operand
       (`nvgpu.tma.create.descriptor`, 128-byte swizzle, B in 64-column
       boxes); two to four stages of shared memory (`async-stages`, at least
-      two; a block whose other buffers leave no room for two stays on
-      mma.sync with a remark), 1024-byte aligned at run time, are filled by thread 0 with
+      two; a block whose other buffers leave no room for two is an error),
+      1024-byte aligned at run time, are filled by thread 0 with
       `nvgpu.tma.async.load` completing on one `nvgpu.mbarrier` per stage
       (`arrive.expect_tx` with the stage's bytes); step i waits on its
       stage (`try_wait.parity`, parity (i / S) mod 2), issues
@@ -280,23 +288,23 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       stage group i - 1 read with step i + S - 1. The accumulators go to a
       tile over the idle stages (`nvgpu.warpgroup.mma.store`), which the
       epilogue reads (its first elementwise op writes it in place)
-      (`wgmma=MxNxK tma-stages=S`); otherwise a missed `wgmma` remark says
-      why (blocks without tensor-core contractions say nothing);
-    * register-level fusion (`row-fragments`): when every buffer the block
+      (`tile_m`, `tile_n`, `tile_k`, `stages`); `wgmma_tma_ws` adds a
+      producer warp(group) issuing the loads while one consumer warpgroup
+      per 64 rows multiplies, with registers moved by setmaxnreg;
+    * `row_fragments` (register-level fusion): when every buffer the block
       computes is indexed by its rows and a tensor-core contraction writes
       one, each warp owns 16 or 32 rows and those buffers live in registers
       in the m16n8 accumulator layout (`warp-rows=`, `register-tiles=`):
       contractions issue mma.sync on them (an A operand from registers is
       rounded to f16), elementwise ops run per register, column reductions
       combine the four lanes of a row with xor shuffles, and the temporal
-      loop carries them as iter_args; otherwise a missed `row-fragments`
-      remark says why. On sm_90 (`wgmma`), one slab per warp and each
+      loop carries them as iter_args. With `row_fragments_wgmma`, one slab
+      per warp and each
       warpgroup issues its 64 rows' contractions as `wgmma.mma_async` on
       those registers (`wgmma=N`): operands staged in shared memory are
       stored in the 128-byte swizzle (`smap.swizzled_tile`) and read
       through descriptors, an A operand in registers is the row tile
-      rounded to f16; a missed `wgmma` remark says why a block stays on
-      mma.sync;
+      rounded to f16;
     * in a temporal loop, tiles staged from global memory at offsets that
       move with the step arrive by a cp.async pipeline (`cp.async=S`): S
       copies of each staged buffer (up to `async-stages`, as many as shared
@@ -316,13 +324,10 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
 
     Host code may only allocate (becomes stream-ordered `gpu.alloc` /
     `gpu.dealloc`) and copy (`gpu.memcpy`); any other op left outside the
-    fusion graphs is an error naming it. The function gets
-    `llvm.emit_c_interface` and `smap.gpu_kernel = "blocks=B threads=T
-    smem=S [scratch=X] [wgmma=MxNxK tma-stages=S] [wgmma=N] [mma.sync=N
-    ldmatrix=L warp-rows=W register-tiles=T register-acc=R prefetch=P
-    cp.async=S]
-    [fma=F]"`;
-    each launch gets a `distribute-blocks` remark.
+    fusion graphs is an error naming it. Each launch gets `smap.kernel =
+    #smap.kernel<...>` (the strategy, launch, shared memory, scratch and
+    parts built) and a `distribute-blocks` remark; the function gets
+    `llvm.emit_c_interface` and the list `smap.kernels`.
 
     ```mlir
     // Before (after one-shot-bufferize)
@@ -330,7 +335,9 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       %acc = memref.alloc() : memref<1x1x64x64xf32>
       linalg.fill ins(%zero : f32) outs(%acc : memref<1x1x64x64xf32>)
       ...
-    } {mapping = [#gpu.block<x>], smap.threads = 256 : i64}
+    } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<
+         spatial = [m = 64], temporal = [], grid = [128], threads = 256,
+         smem = 16384, regs = 40, strategy = simt>, smap.target = ...}
     // After
     gpu.launch blocks(%bx, ...) in (%gx = %c128, ...)
                threads(%tx, ...) in (%tbx = %c256, ...)
@@ -344,11 +351,6 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
-           "Run contractions with f16 operands in memory on tensor cores "
-           "(nvgpu.mma.sync m16n8k16, f32 accumulators; an f32 operand "
-           "computed in the block is rounded to f16); false keeps every "
-           "contraction on CUDA cores">,
     Option<"asyncStages", "async-stages", "int64_t", /*default=*/"3",
            "Stage the tiles a temporal loop reads with a cp.async pipeline "
            "(nvgpu.device_async_copy, L1 bypassed) over up to this many "
@@ -357,31 +359,7 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",
            "f32 exp and tanh on the hardware's approximate instructions "
            "(as the row kernels and FlashAttention do; exp(x - c) as "
-           "ex2.approx of one fma, tanh as tanh.approx.f32)">,
-    Option<"wgmma", "wgmma", "bool", /*default=*/"true",
-           "On sm_90 targets, run a block that is a GEMM plus an epilogue "
-           "(the temporal step stages an A [m, k] and a B [k, n] tile of "
-           "f16/bf16 matrices in global memory and accumulates into a zeroed "
-           "block buffer) on Hopper's wgmma: TMA loads into 128-byte swizzled "
-           "stages completing on mbarriers, one warpgroup issuing "
-           "nvgpu.warpgroup.mma with one group in flight; and row-fragment "
-           "blocks (attention) on wgmma issued by each warpgroup on its "
-           "rows' registers">,
-    Option<"producerWarps", "producer-warps", "int64_t", /*default=*/"4",
-           "The warps of a warp-specialized block's producer: 4 (a "
-           "warpgroup, which gives registers to the consumers) or 1 (no "
-           "register reallocation, fewer threads per block)">,
-    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
-           "In a wgmma block, a producer warpgroup issues the TMA loads (one "
-           "thread, waiting for each stage's release on an mbarrier) while "
-           "one consumer warpgroup per 64 rows multiplies, with registers "
-           "moved from the producer to the consumers by setmaxnreg "
-           "(producer-warpgroup=1; always on for 128 x {64,192,256} tiles)">,
-    Option<"rowFragments", "row-fragments", "bool", /*default=*/"true",
-           "When every intermediate of a block is indexed by its rows and a "
-           "tensor-core contraction writes one, give each warp 16 rows and "
-           "keep the row tiles in registers in the mma.sync accumulator "
-           "layout (register-level fusion between contractions)">
+           "ex2.approx of one fma, tanh as tanh.approx.f32)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",

@@ -136,19 +136,36 @@ struct GPULoweringPipelineOptions
   PassOptions::Option<int64_t> producerWarps{
       *this, "producer-warps",
       llvm::cl::desc("Warps of a warp-specialized wgmma block's producer: 4 "
-                     "or 1 (see smap-distribute-blocks)"),
+                     "or 1 (see smap-schedule)"),
       llvm::cl::init(4)};
   PassOptions::Option<bool> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("In wgmma blocks, a producer warpgroup issues the TMA "
                      "loads for one consumer warpgroup per 64 rows, with "
-                     "setmaxnreg (see smap-distribute-blocks)"),
+                     "setmaxnreg (see smap-schedule)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
-      llvm::cl::desc("On sm_90 targets, run GEMM blocks on wgmma with TMA "
-                     "loads and row-fragment blocks (attention) on wgmma "
-                     "from registers (see smap-distribute-blocks)"),
+      llvm::cl::desc("On targets with wgmma and TMA, allow the strategies "
+                     "that run GEMM blocks on wgmma with TMA loads and "
+                     "row-fragment blocks (attention) on wgmma from "
+                     "registers (see smap-schedule)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> kernelManifest{
+      *this, "kernel-manifest",
+      llvm::cl::desc("Write the kernels each function launches to this JSON "
+                     "file (smap-write-kernel-manifest); empty: none"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Allow the strategies that run contractions on tensor "
+                     "cores; false keeps every block on CUDA cores (see "
+                     "smap-schedule)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> rowFragments{
+      *this, "row-fragments",
+      llvm::cl::desc("Allow the row-fragment strategies, which keep a "
+                     "block's row tiles in registers (see smap-schedule)"),
       llvm::cl::init(true)};
   PassOptions::ListOption<std::string> spatial{
       *this, "spatial",

@@ -41,7 +41,8 @@ bool isVectorAligned(Value memref, int64_t vector);
 /// (cols a multiple of 64 f16), cols / 64 blocks of [rows, 64], each row 128
 /// bytes whose 16-byte chunks are permuted by the 128-byte swizzle
 /// (chunk c of row r at c ^ (r mod 8)); 1024-byte aligned.
-constexpr llvm::StringLiteral kSwizzledTileAttr = "smap.swizzled_tile";
+constexpr llvm::StringLiteral kSwizzledTileAttr =
+    SMapDialect::SwizzledTileAttrHelper::getNameStr();
 constexpr int64_t kSwizzleAlignment = 1024;
 
 /// The bytes one copy of a placed buffer of `type` takes: 16-byte aligned,

@@ -41,6 +41,8 @@
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Analysis/Targets.h"
+#include "spacefusion/Analysis/TensorCoreLegality.h"
 #include "spacefusion/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -145,80 +147,23 @@ SmallVector<Value> mlir::smap::applyMap(OpBuilder &b, Location loc,
 /// multiples of the instruction's tile.
 std::optional<MmaContraction>
 mlir::smap::matchMmaContraction(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+  std::optional<MmaShape> shape =
+      matchMmaSyncShape(op, op.getStaticLoopRanges());
+  if (!shape)
     return std::nullopt;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<unsigned> reductions, parallel;
-  for (auto [d, kind] : llvm::enumerate(iterators)) {
-    if (kind == utils::IteratorType::reduction)
-      reductions.push_back(d);
-    else if (ranges[d] != 1)
-      parallel.push_back(d);
-  }
-  if (reductions.size() != 1 || parallel.size() != 2)
-    return std::nullopt;
-  OpOperand *in0 = op.getDpsInputOperand(0), *in1 = op.getDpsInputOperand(1);
-  auto uses = [&](OpOperand *operand, unsigned d) {
-    return op.getMatchingIndexingMap(operand).isFunctionOfDim(d);
-  };
   MmaContraction mma;
-  mma.k = reductions[0];
-  mma.a = in0;
-  mma.b = in1;
-  unsigned p0 = parallel[0], p1 = parallel[1];
-  if (!uses(in0, mma.k) || !uses(in1, mma.k))
-    return std::nullopt;
-  if (uses(in0, p0) && !uses(in0, p1) && uses(in1, p1) && !uses(in1, p0)) {
-    mma.m = p0;
-    mma.n = p1;
-  } else if (uses(in0, p1) && !uses(in0, p0) && uses(in1, p0) &&
-             !uses(in1, p1)) {
-    mma.m = p1;
-    mma.n = p0;
-  } else {
-    return std::nullopt;
-  }
-  mma.extentM = ranges[mma.m];
-  mma.extentN = ranges[mma.n];
-  mma.extentK = ranges[mma.k];
-  if (!fitsMmaSyncTile(mma.extentM, mma.extentN, mma.extentK))
-    return std::nullopt;
+  mma.m = shape->m;
+  mma.n = shape->n;
+  mma.k = shape->k;
+  mma.extentM = shape->extentM;
+  mma.extentN = shape->extentN;
+  mma.extentK = shape->extentK;
+  mma.a = op.getDpsInputOperand(0);
+  mma.b = op.getDpsInputOperand(1);
   mma.nTiles = (mma.extentN / 8) % 4 == 0   ? 4
                : (mma.extentN / 8) % 2 == 0 ? 2
                                             : 1;
   mma.warpTiles = (mma.extentM / 16) * (mma.extentN / (8 * mma.nTiles));
-
-  auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
-  Type ta = elementType(in0->get()), tb = elementType(in1->get());
-  if (!elementType(op.getDpsInitOperand(0)->get()).isF32() ||
-      !(ta.isF16() || ta.isF32()) || !(tb.isF16() || tb.isF32()) ||
-      !(ta.isF16() || tb.isF16()))
-    return std::nullopt;
-
-  Block *body = op.getBlock();
-  if (std::distance(body->begin(), body->end()) > 5)
-    return std::nullopt;
-  auto add =
-      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return std::nullopt;
-  Value acc = body->getArgument(2);
-  Value product = add.getLhs() == acc   ? add.getRhs()
-                  : add.getRhs() == acc ? add.getLhs()
-                                        : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
-    return std::nullopt;
-  auto strip = [](Value v) {
-    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
-      return ext.getIn();
-    return v;
-  };
-  Value x = strip(mul.getLhs()), y = strip(mul.getRhs());
-  Value arg0 = body->getArgument(0), arg1 = body->getArgument(1);
-  if (!((x == arg0 && y == arg1) || (x == arg1 && y == arg0)))
-    return std::nullopt;
   return mma;
 }
 
@@ -1354,71 +1299,282 @@ struct DistributeBlocksPass
 
   LogicalResult lowerForall(scf::ForallOp forall);
   LogicalResult lowerHostBuffers(func::FuncOp fn);
+  LogicalResult lowerFunction(func::FuncOp fn, bool &lowered);
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (producerWarps != 1 && producerWarps != 4) {
-      module.emitError("smap-distribute-blocks: producer-warps=")
-          << static_cast<int64_t>(producerWarps)
-          << " is neither 1 (a warp) nor 4 (a warpgroup)";
-      return signalPassFailure();
-    }
     bool any = false;
-    for (func::FuncOp fn : module.getOps<func::FuncOp>()) {
-      SmallVector<scf::ForallOp> foralls;
-      fn.walk([&](scf::ForallOp forall) {
-        if (forall->hasAttr("smap.threads"))
-          foralls.push_back(forall);
-      });
-      if (foralls.empty()) {
-        // Row kernels are already lowered; anything else still computing on
-        // tensors was left outside every fusion graph.
-        SmallVector<Operation *> left;
-        fn.walk([&](Operation *op) {
-          if (isa<linalg::LinalgOp>(op) ||
-              llvm::any_of(op->getResultTypes(),
-                           [](Type t) { return isa<RankedTensorType>(t); }))
-            left.push_back(op);
-        });
-        if (!left.empty()) {
-          (void)emitOutsideGraphsError(left, fn);
-          return signalPassFailure();
-        }
-        // A result that is a reshape of an argument is a host copy of
-        // device memory, which would fault when called.
-        memref::CopyOp hostCopy;
-        fn.walk([&](memref::CopyOp copy) { hostCopy = copy; });
-        if (hostCopy && !fn->hasAttr("llvm.emit_c_interface")) {
-          hostCopy->emitError("smap-distribute-blocks: @")
-              << fn.getName()
-              << " runs no kernel: a result is a reshape or a copy of an "
-                 "argument, and the GPU path has no device copy for it yet";
-          return signalPassFailure();
-        }
-        continue;
-      }
-      for (scf::ForallOp forall : foralls)
-        if (failed(lowerForall(forall)))
-          return signalPassFailure();
-      if (failed(lowerHostBuffers(fn)))
+    for (func::FuncOp fn : module.getOps<func::FuncOp>())
+      if (failed(lowerFunction(fn, any)))
         return signalPassFailure();
-      // Outlining drops the launches' attributes: the function keeps them.
-      SmallVector<std::string> kernels;
-      fn.walk([&](gpu::LaunchOp launch) {
-        if (auto config = launch->getAttrOfType<StringAttr>("smap.gpu_kernel"))
-          kernels.push_back(config.str());
-      });
-      fn->setAttr("smap.gpu_kernel",
-                  StringAttr::get(&getContext(), llvm::join(kernels, "; ")));
-      fn->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
-      any = true;
-    }
     if (any)
       module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                       UnitAttr::get(module.getContext()));
   }
 };
 } // namespace
+
+static SMapDialect *getSMapDialect(MLIRContext *ctx) {
+  return ctx->getOrLoadDialect<SMapDialect>();
+}
+
+LogicalResult DistributeBlocksPass::lowerFunction(func::FuncOp fn,
+                                                  bool &lowered) {
+  SMapDialect *smap = getSMapDialect(fn.getContext());
+  SmallVector<scf::ForallOp> foralls;
+  fn.walk([&](scf::ForallOp forall) {
+    if (smap->getScheduleAttrHelper().isAttrPresent(forall))
+      foralls.push_back(forall);
+  });
+  if (foralls.empty()) {
+    // Row kernels are already lowered; anything else still computing on
+    // tensors was left outside every fusion graph.
+    SmallVector<Operation *> left;
+    fn.walk([&](Operation *op) {
+      if (isa<linalg::LinalgOp>(op) ||
+          llvm::any_of(op->getResultTypes(),
+                       [](Type t) { return isa<RankedTensorType>(t); }))
+        left.push_back(op);
+    });
+    if (!left.empty())
+      return emitOutsideGraphsError(left, fn);
+    // A result that is a reshape of an argument is a host copy of device
+    // memory, which would fault when called.
+    memref::CopyOp hostCopy;
+    fn.walk([&](memref::CopyOp copy) { hostCopy = copy; });
+    if (hostCopy && !fn->hasAttr("llvm.emit_c_interface"))
+      return hostCopy->emitError("smap-distribute-blocks: @")
+             << fn.getName()
+             << " runs no kernel: a result is a reshape or a copy of an "
+                "argument, and the GPU path has no device copy for it yet";
+    return success();
+  }
+  for (scf::ForallOp forall : foralls)
+    if (failed(lowerForall(forall)))
+      return failure();
+  if (failed(lowerHostBuffers(fn)))
+    return failure();
+  // Outlining drops the launches' attributes: the function keeps them.
+  SmallVector<Attribute> kernels;
+  fn.walk([&](gpu::LaunchOp launch) {
+    if (KernelAttr kernel = smap->getKernelAttrHelper().getAttr(launch))
+      kernels.push_back(kernel.toDictionary());
+  });
+  smap->getKernelsAttrHelper().setAttr(fn,
+                                       ArrayAttr::get(fn.getContext(), kernels));
+  fn->setAttr("llvm.emit_c_interface", UnitAttr::get(fn.getContext()));
+  lowered = true;
+  return success();
+}
+
+/// The pipeline depth of a wgmma block whose blocks fill their waves best
+/// within `budget` bytes of shared memory (the rest of the block takes
+/// `other`); when depths tie (within 1%) on a grid of several waves, the
+/// shallower one, which keeps more blocks per SM to overlap one block's
+/// prologue and epilogue with another's products (measured in
+/// bench/results/wgmma-v19-stages.md and wgmma-v21-setmaxnreg.md).
+static std::optional<WgmmaPlan>
+chooseWgmmaStages(const WgmmaPlan &plan, int64_t maxStages, int64_t budget,
+                  int64_t other, int64_t blocks, TargetAttr target,
+                  std::string &why) {
+  int64_t smemLimit = target.getSmemPerBlock();
+  // A reallocating block takes every register its threads may have.
+  int64_t byRegisters =
+      target.getRegsPerSm() /
+      (plan.threads() *
+       (plan.entryRegisters
+            ? plan.entryRegisters
+            : wgmmaRegistersPerThread(plan.consumerRows(), plan.bn)));
+  std::optional<WgmmaPlan> best;
+  double bestUtilization = -1;
+  int64_t bestResident = 1;
+  for (int64_t stages = std::max<int64_t>(2, maxStages); stages >= 2;
+       --stages) {
+    WgmmaPlan trial = plan;
+    std::string whyNot;
+    if (!sizeWgmmaStages(trial, budget, stages, whyNot)) {
+      if (!best)
+        why = whyNot;
+      continue;
+    }
+    int64_t resident =
+        std::min(residentBySharedMemory(trial.sharedBytes + other, smemLimit),
+                 byRegisters);
+    double utilization = waveUtilization(blocks, target.getSmCount(), resident);
+    // A grid of one wave or less has no second block to overlap, and a
+    // deeper pipeline hides more load latency.
+    bool overlapped = blocks >= 2 * target.getSmCount() * bestResident;
+    if (utilization > bestUtilization + kWaveUtilizationTie ||
+        (overlapped && utilization > bestUtilization - kWaveUtilizationTie)) {
+      best = trial;
+      bestUtilization = utilization;
+      bestResident = resident;
+    }
+  }
+  return best;
+}
+
+/// The wgmma plan of a block whose schedule says wgmma_tma (or _ws), with
+/// its pipeline sized; fails naming why the block cannot be one.
+static FailureOr<WgmmaPlan>
+planWgmmaBlock(scf::ForallOp forall, KernelStrategy strategy, int64_t threads,
+               TargetAttr target, int64_t maxStages, int64_t blocks,
+               std::string &why) {
+  bool specialized = strategy == KernelStrategy::WgmmaTmaWarpSpecialized;
+  std::optional<WgmmaPlan> plan =
+      planWgmma(*forall.getBody(), specialized, why);
+  if (!plan) {
+    if (why.empty())
+      why = "the block has no tensor-core contraction";
+    return failure();
+  }
+  if (plan->warpSpecialized != specialized) {
+    why = "its tile needs the other wgmma strategy";
+    return failure();
+  }
+  // The schedule's threads say who produces: the rest after the consumers.
+  plan->producerWarps =
+      specialized ? (threads - plan->consumerThreads()) / 32 : 4;
+  if (specialized && plan->producerWarps != 1 && plan->producerWarps != 4) {
+    why = "the schedule's " + std::to_string(threads) +
+          " threads leave no producer warp or warpgroup after " +
+          std::to_string(plan->consumerThreads()) + " consumer threads";
+    return failure();
+  }
+  planRegisterReallocation(*plan, target.getRegsPerSm());
+  // Shared memory left by the block's other buffers.
+  int64_t smemLimit = target.getSmemPerBlock();
+  int64_t budget = smemLimit;
+  forall.getBody()->walk([&](memref::AllocOp alloc) {
+    if (alloc != plan->accumulator && alloc != plan->inPlaceEpilogue &&
+        !plan->loop->isAncestor(alloc))
+      budget -= placedBytes(alloc);
+  });
+  std::optional<WgmmaPlan> sized = chooseWgmmaStages(
+      *plan, maxStages, budget, smemLimit - budget, blocks, target, why);
+  if (!sized)
+    return failure();
+  return *sized;
+}
+
+/// The row-fragment plan of a block whose schedule says row_fragments (or
+/// _wgmma), its swizzled tiles marked; fails naming why.
+static FailureOr<RowSlabPlan> planRowFragmentBlock(scf::ForallOp forall,
+                                                   KernelStrategy strategy,
+                                                   int64_t smemLimit,
+                                                   std::string &why) {
+  bool onWgmma = strategy == KernelStrategy::RowFragmentsWgmma;
+  std::optional<RowSlabPlan> plan =
+      planRowSlabs(*forall.getBody(), onWgmma, why);
+  if (!plan)
+    return failure();
+  if (onWgmma && !plan->wgmma) {
+    why = "its contractions cannot run on wgmma: " + plan->whyNotWgmma;
+    return failure();
+  }
+  if (!onWgmma)
+    return *plan;
+  // The swizzled tiles take 1024-byte multiples and a 1024-byte slack.
+  int64_t bytes = kSwizzleAlignment;
+  for (Operation *tile : plan->swizzledTiles)
+    tile->setAttr(kSwizzledTileAttr, UnitAttr::get(forall.getContext()));
+  forall.getBody()->walk([&](memref::AllocOp alloc) {
+    if (!plan->promoted.contains(alloc.getResult()))
+      bytes += placedBytes(alloc);
+  });
+  if (bytes > smemLimit) {
+    why = "its swizzled tiles need " + std::to_string(bytes) +
+          " bytes of shared memory";
+    return failure();
+  }
+  return *plan;
+}
+
+static bool isWgmmaStrategy(KernelStrategy s) {
+  return s == KernelStrategy::WgmmaTma ||
+         s == KernelStrategy::WgmmaTmaWarpSpecialized;
+}
+
+static bool isRowFragmentStrategy(KernelStrategy s) {
+  return s == KernelStrategy::RowFragments ||
+         s == KernelStrategy::RowFragmentsWgmma;
+}
+
+/// The features `strategy` needs from the target, if it lacks one.
+static std::optional<TargetFeature> missingFeature(KernelStrategy strategy,
+                                                   TargetAttr target) {
+  SmallVector<TargetFeature> needed;
+  if (strategy != KernelStrategy::Simt)
+    needed.push_back(TargetFeature::MmaSync);
+  if (isWgmmaStrategy(strategy) ||
+      strategy == KernelStrategy::RowFragmentsWgmma)
+    needed.push_back(TargetFeature::Wgmma);
+  if (isWgmmaStrategy(strategy))
+    needed.push_back(TargetFeature::Tma);
+  for (TargetFeature feature : needed)
+    if (!target.hasFeature(feature))
+      return feature;
+  return std::nullopt;
+}
+
+/// The #smap.kernel record of a built block kernel.
+static KernelAttr buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy,
+                                  int64_t blocks, int64_t threads,
+                                  const BufferPlacement &placement,
+                                  const std::optional<WgmmaPlan> &wgmmaPlan,
+                                  const std::optional<RowSlabPlan> &rowSlabs,
+                                  const BlockDistributor &distributor) {
+  Builder b(ctx);
+  SmallVector<NamedAttribute> parts;
+  auto part = [&](StringRef key, int64_t value) {
+    if (value)
+      parts.push_back(b.getNamedAttr(key, b.getI64IntegerAttr(value)));
+  };
+  if (wgmmaPlan) {
+    part("tile_m", wgmmaPlan->bm);
+    part("tile_n", wgmmaPlan->bn);
+    part("tile_k", wgmmaPlan->bk);
+    part("stages", wgmmaPlan->stages);
+    if (wgmmaPlan->warpSpecialized) {
+      part("consumers", wgmmaPlan->consumers());
+      part("producer_warps", wgmmaPlan->producerWarps);
+    }
+    part("regs_entry", wgmmaPlan->entryRegisters);
+    part("regs_producer", wgmmaPlan->producerRegisters);
+    part("regs_consumer", wgmmaPlan->consumerRegisters);
+  }
+  part("wgmma", distributor.wgmmaContractions);
+  part("mma_sync", distributor.mmaContractions);
+  part("ldmatrix", distributor.ldmatrixOperands);
+  if (distributor.registerTiles) {
+    part("warp_rows", 16 * rowSlabs->slabs);
+    part("register_tiles", distributor.registerTiles);
+  }
+  part("register_acc", distributor.registerAccumulators);
+  part("prefetch", distributor.prefetchedLoops);
+  if (distributor.asyncLoops)
+    part("cp_async", placement.stages);
+  part("fma", distributor.simtContractions);
+  return KernelAttr::get(ctx, strategy, blocks, threads, placement.sharedBytes,
+                         placement.scratchBytes,
+                         parts.empty() ? DictionaryAttr()
+                                       : b.getDictionaryAttr(parts));
+}
+
+/// "strategy=wgmma_tma blocks=.. threads=.. smem=.. tile_m=.." for remarks.
+static std::string describeKernel(KernelAttr kernel) {
+  std::string text = "strategy=" +
+                     stringifyKernelStrategy(kernel.getStrategy()).str() +
+                     " blocks=" + std::to_string(kernel.getBlocks()) +
+                     " threads=" + std::to_string(kernel.getThreads()) +
+                     " smem=" + std::to_string(kernel.getSmem());
+  if (kernel.getScratch())
+    text += " scratch=" + std::to_string(kernel.getScratch());
+  for (StringRef key : KernelAttr::getPartKeys())
+    if (int64_t value = kernel.getPart(key))
+      text += " " + key.str() + "=" + std::to_string(value);
+  return text;
+}
 
 LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   Location loc = forall.getLoc();
@@ -1433,122 +1589,59 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (blocks > std::numeric_limits<int32_t>::max())
     return forall.emitError("smap-distribute-blocks: ")
            << blocks << " blocks exceed CUDA's grid limit of 2^31 - 1";
-  int64_t threads = forall->getAttrOfType<IntegerAttr>("smap.threads").getInt();
-  int64_t smemLimit = 48 * 1024;
-  auto target = forall->getAttrOfType<TargetAttr>("smap.target");
-  if (target)
-    smemLimit = target.getSmemPerBlock();
-  // A GEMM block on Hopper: TMA loads and wgmma, one warpgroup.
-  std::optional<WgmmaPlan> wgmmaPlan;
-  // Why the GEMM lowering declines the block: reported unless the row
-  // lowering runs it on wgmma after all.
-  std::string whyNotWgmma;
-  if (tensorCores && wgmma && target && target.getName().starts_with("sm_90")) {
-    std::string why;
-    wgmmaPlan = planWgmma(*forall.getBody(), warpSpecialize, why);
-    if (wgmmaPlan) {
-      // Shared memory left by the block's other buffers.
-      int64_t budget = smemLimit;
-      forall.getBody()->walk([&](memref::AllocOp alloc) {
-        if (alloc != wgmmaPlan->accumulator &&
-            alloc != wgmmaPlan->inPlaceEpilogue &&
-            !wgmmaPlan->loop->isAncestor(alloc))
-          budget -= placedBytes(alloc);
-      });
-      // The pipeline depth whose blocks fill their waves best; when depths
-      // tie (within 1%) on a grid of several waves, the shallower one, which
-      // keeps more blocks per SM to overlap one block's prologue and
-      // epilogue with another's products. 2752 blocks of 128 x 128 run 5%
-      // faster on two stages (three blocks per SM, 6.95 waves) than on three
-      // (two per SM, 10.4 waves), 2048 blocks 4% slower (5.2 waves against 7.8;
-      // bench/results/wgmma-v19-stages.md); on a tie (3072 blocks, 7.8 and
-      // 11.6 waves), two stages ran 16384x3072x768 5% faster and the MLP
-      // 3% (bench/results/wgmma-v21-setmaxnreg.md).
-      wgmmaPlan->producerWarps = producerWarps;
-      planRegisterReallocation(*wgmmaPlan, target.getRegsPerSm());
-      std::optional<WgmmaPlan> best;
-      double bestUtilization = -1;
-      int64_t bestResident = 1;
-      int64_t other = smemLimit - budget;
-      // A reallocating block takes every register its threads may have.
-      int64_t byRegisters =
-          target.getRegsPerSm() /
-          (wgmmaPlan->threads() *
-           (wgmmaPlan->entryRegisters
-                ? wgmmaPlan->entryRegisters
-                : wgmmaRegistersPerThread(wgmmaPlan->consumerRows(),
-                                          wgmmaPlan->bn)));
-      for (int64_t stages = std::max<int64_t>(2, asyncStages); stages >= 2;
-           --stages) {
-        WgmmaPlan trial = *wgmmaPlan;
-        std::string whyNot;
-        if (!sizeWgmmaStages(trial, budget, stages, whyNot)) {
-          if (!best)
-            why = whyNot;
-          continue;
-        }
-        int64_t resident = std::min(
-            residentBySharedMemory(trial.sharedBytes + other, smemLimit),
-            byRegisters);
-        double utilization =
-            waveUtilization(blocks, target.getSmCount(), resident);
-        // A tie goes to the shallower depth only when the grid is several
-        // waves long: a grid of one wave or less has no second block to
-        // overlap, and a deeper pipeline hides more load latency.
-        bool overlapped = blocks >= 2 * target.getSmCount() * bestResident;
-        if (utilization > bestUtilization + kWaveUtilizationTie ||
-            (overlapped &&
-             utilization > bestUtilization - kWaveUtilizationTie)) {
-          best = trial;
-          bestUtilization = utilization;
-          bestResident = resident;
-        }
-      }
-      wgmmaPlan = best;
-    }
-    if (wgmmaPlan) {
-      threads = wgmmaPlan->threads();
-    } else if (!why.empty()) {
-      whyNotWgmma = "the block stays on mma.sync: " + why;
-    }
+  SMapDialect *smap = getSMapDialect(forall.getContext());
+  ScheduleAttr schedule = smap->getScheduleAttrHelper().getAttr(forall);
+  TargetAttr target = smap->getTargetAttrHelper().getAttr(forall);
+  KernelStrategy strategy =
+      schedule ? schedule.getStrategy() : KernelStrategy::None;
+  if (!target) {
+    // As smap-schedule does for a graph without one.
+    target = getBuiltinTarget(forall.getContext(), "sm_90a");
+    remark::analysis(loc, remarkOpts("distribute-blocks", "default-target"))
+        << "the blocks have no target; building them for sm_90a";
   }
+  if (!target.isGPU() || strategy == KernelStrategy::None ||
+      strategy == KernelStrategy::Loops || strategy == KernelStrategy::Rows)
+    return forall.emitError("smap-distribute-blocks: the blocks need a GPU "
+                            "target (smap.target) and a schedule with a "
+                            "block strategy (smap.schedule, from "
+                            "smap-schedule), got ")
+           << target.getName() << " and " << stringifyKernelStrategy(strategy);
+  auto cannotBuild = [&](const Twine &why) {
+    return forall.emitError("smap-distribute-blocks: the schedule's strategy ")
+           << stringifyKernelStrategy(strategy) << " cannot be built: " << why;
+  };
+  if (std::optional<TargetFeature> missing = missingFeature(strategy, target))
+    return cannotBuild("target '" + target.getName() + "' lacks " +
+                       stringifyTargetFeature(*missing));
+  int64_t threads = schedule.getThreads();
+  int64_t smemLimit = target.getSmemPerBlock();
 
-  // Register-level fusion when the block's intermediates are all per row:
-  // one warp per 16 rows.
-  std::optional<RowSlabPlan> rowSlabs;
-  if (tensorCores && rowFragments && !wgmmaPlan) {
-    std::string whyNotRows;
-    bool hopper = wgmma && target && target.getName().starts_with("sm_90");
-    rowSlabs = planRowSlabs(*forall.getBody(), hopper, whyNotRows);
-    if (rowSlabs && rowSlabs->wgmma) {
-      // The swizzled tiles take 1024-byte multiples and a 1024-byte slack.
-      int64_t bytes = kSwizzleAlignment;
-      for (Operation *tile : rowSlabs->swizzledTiles)
-        tile->setAttr(kSwizzledTileAttr, UnitAttr::get(forall.getContext()));
-      forall.getBody()->walk([&](memref::AllocOp alloc) {
-        if (!rowSlabs->promoted.contains(alloc.getResult()))
-          bytes += placedBytes(alloc);
-      });
-      if (bytes > smemLimit) {
-        for (Operation *tile : rowSlabs->swizzledTiles)
-          tile->removeAttr(kSwizzledTileAttr);
-        rowSlabs->wgmma = false;
-        rowSlabs->whyNotWgmma = "its swizzled tiles need " +
-                                std::to_string(bytes) +
-                                " bytes of shared memory";
-      }
-    }
-    if (rowSlabs && !rowSlabs->wgmma && !rowSlabs->whyNotWgmma.empty())
-      whyNotWgmma = "the row tiles stay on mma.sync: " + rowSlabs->whyNotWgmma;
-    if (rowSlabs)
-      threads = rowSlabs->rows * 2 / rowSlabs->slabs;
-    else
-      remark::missed(loc, remarkOpts("distribute-blocks", "row-fragments"))
-          << ("row tiles stay in shared memory: " + whyNotRows);
+  std::string why;
+  std::optional<WgmmaPlan> wgmmaPlan;
+  if (isWgmmaStrategy(strategy)) {
+    FailureOr<WgmmaPlan> plan = planWgmmaBlock(
+        forall, strategy, threads, target, asyncStages, blocks, why);
+    if (failed(plan))
+      return cannotBuild(why);
+    wgmmaPlan = *plan;
   }
-  if (!wgmmaPlan && !(rowSlabs && rowSlabs->wgmma) && !whyNotWgmma.empty())
-    remark::missed(loc, remarkOpts("distribute-blocks", "wgmma"))
-        << whyNotWgmma;
+  std::optional<RowSlabPlan> rowSlabs;
+  if (isRowFragmentStrategy(strategy)) {
+    FailureOr<RowSlabPlan> plan =
+        planRowFragmentBlock(forall, strategy, smemLimit, why);
+    if (failed(plan))
+      return cannotBuild(why);
+    rowSlabs = *plan;
+  }
+  int64_t built = wgmmaPlan  ? wgmmaPlan->threads()
+                  : rowSlabs ? rowSlabs->rows * 2 / rowSlabs->slabs
+                             : threads;
+  if (built != threads)
+    return cannotBuild("it takes " + std::to_string(built) +
+                       " threads per block, the schedule " +
+                       std::to_string(threads));
+
   OpBuilder b(forall);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value grid = arith::ConstantIndexOp::create(b, loc, blocks);
@@ -1566,7 +1659,6 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   gpu::TerminatorOp::create(kb, loc);
   forall.erase();
 
-  std::string why;
   SmallVector<Operation *> wgmmaCode;
   if (wgmmaPlan)
     wgmmaCode = lowerWgmma(launch, *wgmmaPlan);
@@ -1581,6 +1673,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                    wgmmaPlan ? wgmmaPlan->sharedBytes : 0, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
+  bool tensorCores = strategy != KernelStrategy::Simt;
   BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores,
                                approxMath);
   distributor.stages = placement->stages;
@@ -1588,53 +1681,21 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (failed(rowSlabs ? distributor.distributeRowSlabs(kernel, *rowSlabs)
                       : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
+  if (strategy == KernelStrategy::MmaSync && !distributor.mmaContractions)
+    return launch.emitError("smap-distribute-blocks: the schedule's strategy "
+                            "mma_sync cannot be built: no contraction of the "
+                            "block fits mma.sync");
   OpBuilder sb(launch);
   Value smem =
       arith::ConstantIntOp::create(sb, loc, placement->sharedBytes, 32);
   launch.getDynamicSharedMemorySizeMutable().assign(smem);
   smemPlaceholder.getDefiningOp()->erase();
-  std::string config = "blocks=" + std::to_string(blocks) +
-                       " threads=" + std::to_string(threads) +
-                       " smem=" + std::to_string(placement->sharedBytes);
-  if (placement->scratchBytes)
-    config += " scratch=" + std::to_string(placement->scratchBytes);
-  if (wgmmaPlan)
-    config +=
-        " wgmma=" + std::to_string(wgmmaPlan->bm) + "x" +
-        std::to_string(wgmmaPlan->bn) + "x" + std::to_string(wgmmaPlan->bk) +
-        " tma-stages=" + std::to_string(wgmmaPlan->stages) +
-        (wgmmaPlan->warpSpecialized
-             ? " consumer-warpgroups=" +
-                   std::to_string(wgmmaPlan->consumers()) +
-                   (wgmmaPlan->producerWarps == 4 ? " producer-warpgroup=1"
-                                                  : " producer-warp=1")
-             : "");
-  if (wgmmaPlan && wgmmaPlan->entryRegisters)
-    config += " setmaxnreg=" + std::to_string(wgmmaPlan->entryRegisters) + "/" +
-              std::to_string(wgmmaPlan->producerRegisters) + "/" +
-              std::to_string(wgmmaPlan->consumerRegisters);
-  if (distributor.wgmmaContractions)
-    config += " wgmma=" + std::to_string(distributor.wgmmaContractions);
-  if (distributor.mmaContractions)
-    config += " mma.sync=" + std::to_string(distributor.mmaContractions);
-  if (distributor.ldmatrixOperands)
-    config += " ldmatrix=" + std::to_string(distributor.ldmatrixOperands);
-  if (distributor.registerTiles)
-    config += " warp-rows=" + std::to_string(16 * rowSlabs->slabs) +
-              " register-tiles=" + std::to_string(distributor.registerTiles);
-  if (distributor.registerAccumulators)
-    config +=
-        " register-acc=" + std::to_string(distributor.registerAccumulators);
-  if (distributor.prefetchedLoops)
-    config += " prefetch=" + std::to_string(distributor.prefetchedLoops);
-  if (distributor.asyncLoops)
-    config += " cp.async=" + std::to_string(placement->stages);
-  if (distributor.simtContractions)
-    config += " fma=" + std::to_string(distributor.simtContractions);
-  launch->setAttr("smap.gpu_kernel",
-                  StringAttr::get(launch.getContext(), config));
+  KernelAttr record =
+      buildKernelAttr(launch.getContext(), strategy, blocks, threads,
+                      *placement, wgmmaPlan, rowSlabs, distributor);
+  smap->getKernelAttrHelper().setAttr(launch, record);
   remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel"))
-      << ("lowered to one kernel: " + config);
+      << ("lowered to one kernel: " + describeKernel(record));
   return success();
 }
 

@@ -907,11 +907,24 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   gpu::TerminatorOp::create(kb, loc);
 
   std::string config =
-      "rows=" + std::to_string(rows) +
+      "strategy=rows rows=" + std::to_string(rows) +
       " rows_per_block=" + std::to_string(rowsPerBlock) +
-      " threads=" + std::to_string(threads) + " vec=" + std::to_string(vec) +
-      " chunks=" + std::to_string(chunks) + (ragged ? " ragged" : "");
-  kernelFn->setAttr("smap.gpu_kernel", StringAttr::get(ctx, config));
+      " threads=" + std::to_string(threads) + " vector=" + std::to_string(vec) +
+      " chunks=" + std::to_string(chunks) + (ragged ? " ragged=1" : "");
+  Builder b(ctx);
+  SmallVector<NamedAttribute> parts = {
+      b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
+      b.getNamedAttr("rows_per_block", b.getI64IntegerAttr(rowsPerBlock)),
+      b.getNamedAttr("vector", b.getI64IntegerAttr(vec)),
+      b.getNamedAttr("chunks", b.getI64IntegerAttr(chunks))};
+  if (ragged)
+    parts.push_back(b.getNamedAttr("ragged", b.getI64IntegerAttr(1)));
+  // The host function lists its kernels, as the block lowering's do.
+  KernelAttr kernel = KernelAttr::get(
+      ctx, KernelStrategy::Rows, llvm::divideCeil(rows, rowsPerBlock), threads,
+      /*smem=*/0, /*scratch=*/0, b.getDictionaryAttr(parts));
+  ctx->getOrLoadDialect<SMapDialect>()->getKernelsAttrHelper().setAttr(
+      kernelFn, b.getArrayAttr({kernel.toDictionary()}));
   remark::passed(graph.getLoc(), remarkOpts("lower-to-gpu", "row-kernel"))
       << ("lowered to one kernel: " + config);
   return success();

@@ -343,7 +343,8 @@ static void stageContractionOperands(scf::ForallOp forall) {
       auto buffer = tensor::EmptyOp::create(b, op.getLoc(), padded, stagedType);
       // Distinct, so that cse does not merge two staged tiles into one
       // buffer (which would serialize them and forbid prefetching).
-      buffer->setAttr("smap.staged", b.getI64IntegerAttr(staged++));
+      buffer->setAttr(SMapDialect::StagedAttrHelper::getNameStr(),
+                      b.getI64IntegerAttr(staged++));
       SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0)), sizes,
           ones(type.getRank(), b.getIndexAttr(1));
       for (int64_t size : type.getShape())
@@ -443,9 +444,11 @@ struct BlockTile {
 
 /// Replaces `op` (a spatial slice or a graph) by a GPU-mapped scf.forall of
 /// `blocks` blocks; `buildBlock` builds one block's body from the block id
-/// and returns the tile it writes into each of `op`'s results.
+/// and returns the tile it writes into each of `op`'s results. The forall
+/// carries the graph's schedule (its strategy and threads) and target for
+/// the block lowering.
 static void replaceByBlockForall(
-    Operation *op, int64_t blocks, int64_t threads, TargetAttr target,
+    Operation *op, int64_t blocks, ScheduleAttr schedule, TargetAttr target,
     function_ref<SmallVector<BlockTile>(OpBuilder &, Value)> buildBlock) {
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -475,14 +478,16 @@ static void replaceByBlockForall(
         }
       });
   stageContractionOperands(forall);
-  forall->setAttr("smap.threads", b.getI64IntegerAttr(threads));
+  auto *dialect = b.getContext()->getLoadedDialect<SMapDialect>();
+  if (schedule)
+    dialect->getScheduleAttrHelper().setAttr(forall, schedule);
   if (target)
-    forall->setAttr("smap.target", target);
+    dialect->getTargetAttrHelper().setAttr(forall, target);
   op->replaceAllUsesWith(forall.getResults());
   op->erase();
 }
 
-static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
+static void lowerSpatialSliceToForall(SpatialSliceOp op, ScheduleAttr schedule,
                                       TargetAttr target, int64_t rasterGroup) {
   SmallVector<DimAttr> dims;
   for (Attribute attr : op.getDims())
@@ -495,7 +500,7 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
     blocks *= counts.back();
   }
   replaceByBlockForall(
-      op, blocks, threads, target, [&](OpBuilder &b, Value block) {
+      op, blocks, schedule, target, [&](OpBuilder &b, Value block) {
         Location loc = op.getLoc();
         SmallVector<Value> offsets =
             blockOffsets(b, loc, block, counts, tiles, rasterGroup);
@@ -516,8 +521,8 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, int64_t threads,
 static void lowerGraphToOneBlock(GraphOp graph) {
   auto schedule = graph->getAttrOfType<ScheduleAttr>("schedule");
   replaceByBlockForall(
-      graph, /*blocks=*/1, schedule ? schedule.getThreads() : 256,
-      graph->getAttrOfType<TargetAttr>("target"), [&](OpBuilder &b, Value) {
+      graph, /*blocks=*/1, schedule, graph->getAttrOfType<TargetAttr>("target"),
+      [&](OpBuilder &b, Value) {
         SmallVector<BlockTile> written;
         for (Value result :
              inlineRegion(b, graph.getBody(), graph.getInputs())) {
@@ -599,7 +604,7 @@ struct LowerToLoopsPass
         auto schedule =
             graph ? graph->getAttrOfType<ScheduleAttr>("schedule") : nullptr;
         lowerSpatialSliceToForall(
-            spatial, schedule ? schedule.getThreads() : 256,
+            spatial, schedule,
             graph ? graph->getAttrOfType<TargetAttr>("target") : nullptr,
             rasterGroup);
       } else if (blocksAsForall && needsOneBlock(cast<GraphOp>(op))) {

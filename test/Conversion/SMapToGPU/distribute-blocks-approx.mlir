@@ -27,6 +27,6 @@ func.func @exp_and_tanh(%x: memref<256xf32>, %c: f32, %out: memref<256xf32>) {
       %t = math.tanh %e : f32
       linalg.yield %t : f32
     }
-  } {mapping = [#gpu.block<x>], smap.threads = 128 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt>}
   return
 }

@@ -7,7 +7,7 @@ func.func @host_compute(%x: memref<64xf32>, %out: memref<64xf32>) {
   linalg.fill ins(%zero : f32) outs(%out : memref<64xf32>)
   scf.forall (%blk) in (1) {
     memref.copy %x, %out : memref<64xf32> to memref<64xf32>
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = simt>}
   return
 }
 
@@ -20,7 +20,7 @@ func.func @unknown_effect(%x: memref<64xf32>) {
   // expected-error @+1 {{smap-distribute-blocks: 'memref.store' inside a block has effects the distribution does not know}}
   scf.forall (%blk) in (1) {
     memref.store %zero, %x[%c0] : memref<64xf32>
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = simt>}
   return
 }
 
@@ -31,7 +31,7 @@ func.func @dynamic_buffer(%x: memref<64xf32>, %n: index) {
   // expected-error @+1 {{smap-distribute-blocks: a buffer of the block has dynamic sizes or a non-identity layout}}
   scf.forall (%blk) in (1) {
     %tmp = memref.alloc(%n) : memref<?xf32>
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = simt>}
   return
 }
 
@@ -43,7 +43,7 @@ func.func @not_bufferized(%x: tensor<64xf32>) -> tensor<64xf32> {
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %x into %o[0] [64] [1] : tensor<64xf32> into tensor<64xf32>
     }
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = simt>}
   return %r : tensor<64xf32>
 }
 

@@ -1,5 +1,5 @@
 // RUN: spacefusion-opt --smap-distribute-blocks %s | FileCheck %s
-// RUN: spacefusion-opt --smap-distribute-blocks=tensor-cores=false %s | FileCheck %s --check-prefix=FMA
+// RUN: sed -e 's/strategy = mma_sync>/strategy = simt>/' %s | spacefusion-opt --smap-distribute-blocks | FileCheck %s --check-prefix=FMA
 // RUN: spacefusion-opt --smap-distribute-blocks %s -convert-nvgpu-to-nvvm | FileCheck %s --check-prefix=NVVM
 
 // A block's contraction with f16 operands runs on tensor cores: each warp
@@ -13,7 +13,7 @@
 #kn = affine_map<(m, n, k) -> (n, k)>
 #mn = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_nt
-// CHECK-SAME:    smap.gpu_kernel = "blocks=2 threads=64 smem=0 mma.sync=1"
+// CHECK-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {mma_sync = 1 : i64}, smem = 0 : i64, strategy = "mma_sync", threads = 64 : i64}]
 // CHECK:       gpu.launch
 // CHECK:         %[[LANE:.*]] = arith.remui %[[TX:.*]], %c32
 // CHECK:         %[[WARP:.*]] = arith.divui %[[TX]], %c32
@@ -33,7 +33,7 @@
 // CHECK-COUNT-16:  memref.store %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>
 // CHECK:         gpu.barrier
 
-// FMA:         smap.gpu_kernel = "blocks=2 threads=64 smem=0 fma=1"
+// FMA:         smap.kernels = [{blocks = 2 : i64, parts = {fma = 1 : i64}, smem = 0 : i64, strategy = "simt", threads = 64 : i64}]
 // FMA-NOT:     nvgpu.mma.sync
 // NVVM:        nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
 func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64x32xf32>) {
@@ -51,7 +51,7 @@ func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64
       %sum = arith.addf %acc, %prod : f32
       linalg.yield %sum : f32
     }
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = mma_sync>}
   return
 }
 
@@ -69,7 +69,7 @@ func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64
 
 // RUN: spacefusion-opt --smap-distribute-blocks %s -split-input-file | FileCheck %s --check-prefix=ASYNC
 // ASYNC-LABEL: func.func @gemm_k_loop
-// ASYNC-SAME:    smap.gpu_kernel = "blocks=2 threads=64 smem=12544 mma.sync=1 ldmatrix=2 register-acc=1 prefetch=1 cp.async=3"
+// ASYNC-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {cp_async = 3 : i64, ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, smem = 12544 : i64, strategy = "mma_sync", threads = 64 : i64}]
 // ASYNC:         gpu.launch
 // ASYNC:         arith.remui %{{.*}}, %c3 : index
 // ASYNC:         %[[A0:.*]] = nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<32x16xf16, strided<[64, 1], offset: ?>> to memref<32x16xf16, strided<[24, 1]>, #gpu.address_space<workgroup>>
@@ -96,7 +96,7 @@ func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64
 // them after its mma.sync.
 // RUN: spacefusion-opt --smap-distribute-blocks=async-stages=1 %s -split-input-file | FileCheck %s --check-prefix=LOOP
 // LOOP-LABEL: func.func @gemm_k_loop
-// LOOP-SAME:    smap.gpu_kernel = "blocks=2 threads=64 smem=6912 mma.sync=1 ldmatrix=2 register-acc=1 prefetch=1"
+// LOOP-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, smem = 6912 : i64, strategy = "mma_sync", threads = 64 : i64}]
 // LOOP:         gpu.launch
 // Step 0's tiles, 16-byte chunks, each thread's loads before its stores.
 // LOOP:         vector.load %{{.*}} : memref<32x16xf16, strided<[64, 1], offset: ?>>, vector<8xf16>
@@ -163,7 +163,7 @@ func.func @gemm_k_loop(%a: memref<64x64xf16>, %b: memref<64x32xf16>, %out: memre
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = mma_sync>}
   return
 }
 
@@ -176,7 +176,7 @@ func.func @gemm_k_loop(%a: memref<64x64xf16>, %b: memref<64x32xf16>, %out: memre
 
 // RUN: spacefusion-opt --smap-distribute-blocks %s -split-input-file | FileCheck %s --check-prefix=ROUND
 // ROUND-LABEL: func.func @gemm_rounded_operand
-// ROUND-SAME:    smap.gpu_kernel = "blocks=2 threads=64 smem={{[0-9]+}} mma.sync=1 ldmatrix=2 register-acc=1 prefetch=1"
+// ROUND-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 64 : i64}]
 // The first step's tile, before the loop.
 // ROUND:         %[[X0:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<32x16xf32, strided<[64, 1], offset: ?>>, vector<4xf32>
 // ROUND-NEXT:    %[[H0:.*]] = arith.truncf %[[X0]] : vector<4xf32> to vector<4xf16>
@@ -230,6 +230,6 @@ func.func @gemm_rounded_operand(%a: memref<64x64xf32>, %b: memref<64x32xf16>, %o
     }
     %o = memref.subview %out[%off, 0] [32, 32] [1, 1] : memref<64x32xf32> to memref<32x32xf32, strided<[32, 1], offset: ?>>
     memref.copy %acc, %o : memref<32x32xf32> to memref<32x32xf32, strided<[32, 1], offset: ?>>
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = mma_sync>}
   return
 }

@@ -2,8 +2,8 @@
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null \
 // RUN:   | FileCheck %s --check-prefix=REMARK
-// RUN: spacefusion-opt --split-input-file \
-// RUN:   --smap-distribute-blocks="row-fragments=false" %s \
+// RUN: sed -e 's/threads = 32, smem = 0, regs = 0, strategy = row_fragments>/threads = 64, smem = 0, regs = 0, strategy = mma_sync>/' %s \
+// RUN:   | spacefusion-opt --split-input-file --smap-distribute-blocks \
 // RUN:   | FileCheck %s --check-prefix=SMEM
 
 // One block of online-softmax attention as smap-lower-to-loops and
@@ -25,7 +25,7 @@
 #pvo = affine_map<(m, n, l) -> (m, n)>
 
 // CHECK-LABEL: func.func @attention_block
-// CHECK-SAME: smap.gpu_kernel = "blocks=2 threads=32 smem=6144 mma.sync=2 ldmatrix=3 warp-rows=32 register-tiles=6 prefetch=1 cp.async=3"
+// CHECK-SAME: smap.kernels = [{blocks = 2 : i64, parts = {cp_async = 3 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 6 : i64, warp_rows = 32 : i64}, smem = 6144 : i64, strategy = "row_fragments", threads = 32 : i64}]
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c32
 // CHECK-NOT: memref.alloc
@@ -67,13 +67,13 @@
 // CHECK: vector.store %[[PAIR]], %{{.*}} {alignment = 4 : i64} : memref<32x16xf16, strided<[16, 1], offset: ?>>, vector<2xf16>
 // CHECK: gpu.terminator
 
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=2 threads=32 smem=6144 {{.*}} warp-rows=32
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=2 threads=32 smem=6144 {{.*}} warp_rows=32
 
-// Without row fragments the row tiles are shared-memory buffers.
+// As mma_sync, the row tiles are shared-memory buffers.
 // SMEM-LABEL: func.func @attention_block
-// SMEM-SAME: smap.gpu_kernel = "blocks=2 threads=64 smem=
+// SMEM-SAME: smap.kernels = [{blocks = 2 : i64{{.*}}strategy = "mma_sync", threads = 64 : i64
 // SMEM-NOT: gpu.shuffle
-// SMEM-NOT: warp-rows
+// SMEM-NOT: warp_rows
 func.func @attention_block(%q: memref<64x16xf16>, %k: memref<32x16xf16>,
                            %v: memref<32x16xf16>, %out: memref<64x16xf16>) {
   %c0 = arith.constant 0 : index
@@ -169,7 +169,7 @@ func.func @attention_block(%q: memref<64x16xf16>, %k: memref<32x16xf16>,
       %t = arith.truncf %d : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 32, smem = 0, regs = 0, strategy = row_fragments>}
   return
 }
 
@@ -183,8 +183,7 @@ func.func @attention_block(%q: memref<64x16xf16>, %k: memref<32x16xf16>,
 #c = affine_map<(m, n, k) -> (m, n)>
 
 // CHECK-LABEL: func.func @gemm_block
-// CHECK-NOT: warp-rows
-// REMARK: remark: [Missed] row-fragments | Category:smap:distribute-blocks | Remark="row tiles stay in shared memory: nothing to fuse in registers (a single contraction)"
+// CHECK-NOT: warp_rows
 func.func @gemm_block(%x: memref<32x32xf16>, %y: memref<32x32xf16>, %z: memref<32x32xf32>) {
   %zero = arith.constant 0.0 : f32
   scf.forall (%blk) in (1) {
@@ -206,6 +205,6 @@ func.func @gemm_block(%x: memref<32x32xf16>, %y: memref<32x32xf16>, %z: memref<3
       linalg.yield %r : f32
     }
     memref.copy %acc, %z : memref<32x32xf32> to memref<32x32xf32>
-  } {mapping = [#gpu.block<x>], smap.threads = 128 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = mma_sync>}
   return
 }

@@ -1,10 +1,10 @@
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s | FileCheck %s
-// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=wgmma=false %s | FileCheck %s --check-prefix=SYNC
-// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=warp-specialize=1 %s | FileCheck %s --check-prefix=WS
-// RUN: spacefusion-opt --split-input-file '--smap-distribute-blocks=warp-specialize=1 producer-warps=1' %s | FileCheck %s --check-prefix=WARP
-// RUN: not spacefusion-opt --split-input-file --smap-distribute-blocks=producer-warps=2 %s 2>&1 | FileCheck %s --check-prefix=BADWARPS
+// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>/threads = 256, smem = 0, regs = 0, strategy = mma_sync>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=SYNC
+// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>/threads = 384, smem = 0, regs = 0, strategy = wgmma_tma_ws>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WS
+// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>/threads = 288, smem = 0, regs = 0, strategy = wgmma_tma_ws>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WARP
+// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>/threads = 320, smem = 0, regs = 0, strategy = wgmma_tma_ws>/' %s | not spacefusion-opt --split-input-file --smap-distribute-blocks 2>&1 | FileCheck %s --check-prefix=BADWARPS
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=async-stages=1 %s | FileCheck %s --check-prefix=TWO
-// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=row-fragments=false %s --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A GEMM block as the GPU path bufferizes it (C = A . B, 256x256x256, blocks
 // of 128x128, k sliced by 64): on sm_90a it runs on wgmma. The host builds
@@ -19,7 +19,7 @@
 #mn = affine_map<(m, n, k) -> (m, n)>
 #id = affine_map<(m, n) -> (m, n)>
 // CHECK-LABEL: func.func @gemm
-// CHECK-SAME:    smap.gpu_kernel = "blocks=4 threads=128 smem=99328 wgmma=128x128x64 tma-stages=3"
+// CHECK-SAME:    smap.kernels = [{blocks = 4 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // CHECK:       %[[UA:.*]] = memref.cast %[[A:.*]] : memref<256x256xf16> to memref<*xf16>
 // CHECK:       %[[DA:.*]] = nvgpu.tma.create.descriptor %[[UA]] box[%c128{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
 // CHECK:       %[[DB:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
@@ -60,7 +60,7 @@
 // stage (c = thread / 128) and releases the stage of step i - 1 after
 // issuing step i; the consumers meet at named barrier 1 before their
 // accumulators overwrite the stages.
-// WS:            smap.gpu_kernel = "blocks=4 threads=384 smem=99328 wgmma=128x128x64 tma-stages=3 consumer-warpgroups=2 producer-warpgroup=1 setmaxnreg=168/40/232"
+// WS:            smap.kernels = [{blocks = 4 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
 // WS:            %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // WS:            %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // WS-COUNT-3:    nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c8
@@ -105,22 +105,22 @@
 // A one-warp producer (thread 256) cannot give registers away (setmaxnreg
 // takes whole warpgroups): 288 threads, no reallocation, and room for a
 // second block per SM.
-// WARP:          smap.gpu_kernel = "blocks=4 threads=288 smem=99328 wgmma=128x128x64 tma-stages=3 consumer-warpgroups=2 producer-warp=1"
+// WARP:          smap.kernels = [{blocks = 4 : i64, parts = {consumers = 2 : i64, producer_warps = 1 : i64, stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma_ws", threads = 288 : i64}]
 // WARP-NOT:      nvvm.setmaxregister
 // WARP:          arith.cmpi eq, %{{.*}}, %c256{{.*}} : index
 // WARP-NOT:      nvvm.setmaxregister
 // WARP:          nvgpu.warpgroup.mma.store
-// BADWARPS:      error: smap-distribute-blocks: producer-warps=2 is neither 1 (a warp) nor 4 (a warpgroup)
+// BADWARPS:      error: smap-distribute-blocks: the schedule's strategy wgmma_tma_ws cannot be built: the schedule's 320 threads leave no producer warp or warpgroup after 256 consumer threads
 
 // The TMA pipeline needs two stages (step i + S - 1 is issued once step i
 // is read), whatever async-stages asks.
-// TWO:           smap.gpu_kernel = "blocks=4 threads=128 smem=66560 wgmma=128x128x64 tma-stages=2"
+// TWO:           smap.kernels = [{blocks = 4 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // TWO:           nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 
-// SYNC:          smap.gpu_kernel = "blocks=4 threads=256
+// SYNC:          smap.kernels = [{blocks = 4 : i64{{.*}}strategy = "{{[a-z_]+}}", threads = 256 : i64
 // SYNC-NOT:      nvgpu.warpgroup.mma
 // SYNC:          nvgpu.mma.sync
-// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: blocks=4 threads=128 smem=99328 wgmma=128x128x64 tma-stages=3"
+// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=wgmma_tma blocks=4 threads=128 smem=99328 tile_m=128 tile_n=128 tile_k=64 stages=3"
 func.func @gemm(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf16>) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -164,7 +164,7 @@ func.func @gemm(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: m
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 256 : i64}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>}
   return
 }
 
@@ -180,7 +180,7 @@ func.func @gemm(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: m
 #mn = affine_map<(m, n, k) -> (m, n)>
 #id = affine_map<(m, n) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_waves
-// CHECK-SAME:    smap.gpu_kernel = "blocks=396 threads=128 smem=66560 wgmma=128x128x64 tma-stages=2"
+// CHECK-SAME:    smap.kernels = [{blocks = 396 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 func.func @gemm_waves(%arg0: memref<25344x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<25344x256xf16>) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -224,7 +224,7 @@ func.func @gemm_waves(%arg0: memref<25344x256xf16>, %arg1: memref<256x256xf16>, 
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 256 : i64}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>}
   return
 }
 
@@ -240,7 +240,7 @@ func.func @gemm_waves(%arg0: memref<25344x256xf16>, %arg1: memref<256x256xf16>, 
 #mn = affine_map<(m, n, k) -> (m, n)>
 #id = affine_map<(m, n) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_tie
-// CHECK-SAME:    smap.gpu_kernel = "blocks=3072 threads=128 smem=66560 wgmma=128x128x64 tma-stages=2"
+// CHECK-SAME:    smap.kernels = [{blocks = 3072 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<196608x256xf16>) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -284,7 +284,7 @@ func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 256 : i64}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>}
   return
 }
 
@@ -300,7 +300,7 @@ func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %
 #kn = affine_map<(m, n, k) -> (k, n)>
 #mn = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_k32
-// CHECK-SAME:    smap.gpu_kernel = "blocks=1 threads=128 smem=13312 wgmma=1 warp-rows=16 register-tiles=2"
+// CHECK-SAME:    smap.kernels = [{blocks = 1 : i64, parts = {register_tiles = 2 : i64, warp_rows = 16 : i64, wgmma = 1 : i64}, smem = 13312 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // CHECK-NOT:     nvgpu.warpgroup.mma
 // CHECK:         %[[TILE:.*]] = memref.view {{.*}} {smap.swizzled_tile} : {{.*}} to memref<32x64xf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[FLAT:.*]] = memref.view {{.*}} : memref<?xi8, #gpu.address_space<workgroup>> to memref<2048xf16, #gpu.address_space<workgroup>>
@@ -319,8 +319,7 @@ func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %
 // CHECK-LABEL: func.func @gemm_sm80
 // CHECK-NOT:     nvgpu.warpgroup.mma
 // CHECK:         nvgpu.mma.sync
-// REMARK:        remark: [Missed] wgmma | Category:smap:distribute-blocks | Remark="the block stays on mma.sync: the tile 64x64x32 is not one wgmma supports here ({64,128}x{64..256}x64)"
-// REMARK-NOT:    [Missed] wgmma
+// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments_wgmma blocks=1 threads=128 smem=13312 wgmma=1 warp_rows=16 register_tiles=2"
 func.func @gemm_k32(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: memref<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
@@ -347,7 +346,7 @@ func.func @gemm_k32(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: m
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 128 : i64}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments_wgmma>}
   return
 }
 
@@ -376,14 +375,15 @@ func.func @gemm_sm80(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: 
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_80", smem_per_block = 166912, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 108, max_threads = 1024, bandwidth_gbps = 2039, f16_gflops = 312000, f32_gflops = 19500>, smap.threads = 128 : i64}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_80", smem_per_block = 166912, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 108, max_threads = 1024, bandwidth_gbps = 2039, f16_gflops = 312000, f32_gflops = 19500, arch = 80, features = ["mma_sync", "cp_async", "cache_hints"], smem_per_sm = 167936, l2_bytes = 41943040>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = mma_sync>}
   return
 }
 
 // -----
 
-// A target whose shared memory cannot hold two TMA stages: the block stays
-// on mma.sync, and the remark says why.
+// A target whose shared memory cannot hold two TMA stages: the schedule
+// runs the block as row fragments on wgmma (asking for wgmma_tma is an
+// error, distribute-blocks-strategy-invalid.mlir).
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
@@ -391,7 +391,6 @@ func.func @gemm_sm80(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: 
 // CHECK-LABEL: func.func @gemm_small_smem
 // CHECK-NOT:     nvgpu.warpgroup.mma
 // CHECK:         wgmma.mma_async.sync.aligned.m64n64k16
-// REMARK:        remark: [Missed] wgmma | Category:smap:distribute-blocks | Remark="the block stays on mma.sync: two TMA stages of 16384 bytes and the accumulator tile (16384 bytes) do not fit in the 30000 bytes of shared memory the block's other buffers leave"
 func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>, %arg2: memref<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
@@ -418,7 +417,7 @@ func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>,
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 128 : i64}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments_wgmma>}
   return
 }
 
@@ -428,7 +427,7 @@ func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>,
 // warp-specialized without being asked, on two consumer warpgroups of
 // 64 x 256 accumulators, with the registers reallocated.
 // CHECK-LABEL: func.func @gemm_128x256
-// CHECK-SAME:    smap.gpu_kernel = "blocks=4 threads=384 smem=148480 wgmma=128x256x64 tma-stages=3 consumer-warpgroups=2 producer-warpgroup=1 setmaxnreg=168/40/232"
+// CHECK-SAME:    smap.kernels = [{blocks = 4 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 256 : i64}, smem = 148480 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
 // CHECK:         %[[DB:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}]
 // CHECK:         nvvm.setmaxregister decrease 40
 // CHECK-COUNT-4:   nvgpu.tma.async.load %[[DB]]
@@ -486,6 +485,6 @@ func.func @gemm_128x256(%arg0: memref<256x256xf16>, %arg1: memref<256x512xf16>, 
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>, smap.threads = 256 : i64}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 384, smem = 0, regs = 0, strategy = wgmma_tma_ws>}
   return
 }

@@ -8,7 +8,7 @@
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
 // CHECK-LABEL: func.func @rowsum
-// CHECK-SAME:    attributes {llvm.emit_c_interface, smap.gpu_kernel = "blocks=4 threads=128 smem=64"}
+// CHECK-SAME:    attributes {llvm.emit_c_interface, smap.kernels = [{blocks = 4 : i64{{.*}}strategy = "simt", threads = 128 : i64
 // CHECK-DAG:   %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:   %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:   %[[SMEM:.*]] = arith.constant 64 : i32
@@ -58,7 +58,7 @@ func.func @rowsum(%x: memref<64x128xf32>, %out: memref<64xf32>) {
     }
     %o = memref.subview %out[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
     memref.copy %acc, %o : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
-  } {mapping = [#gpu.block<x>], smap.threads = 128 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt>}
   return
 }
 
@@ -68,7 +68,7 @@ func.func @rowsum(%x: memref<64x128xf32>, %out: memref<64xf32>) {
 // with one region per block, allocated (stream-ordered) around the launch.
 
 // CHECK-LABEL: func.func @scratch
-// CHECK-SAME:    smap.gpu_kernel = "blocks=4 threads=64 smem=0 scratch=4096"
+// CHECK-SAME:    smap.kernels = [{blocks = 4 : i64, scratch = 4096 : i64, smem = 0 : i64, strategy = "simt", threads = 64 : i64}]
 // CHECK:       %[[T0:.*]] = gpu.wait async
 // CHECK:       %[[SCRATCH:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] () : memref<16384xi8>
 // CHECK:       gpu.wait [%[[T1]]]
@@ -89,8 +89,8 @@ func.func @scratch(%x: memref<128x32xf32>, %out: memref<128x32xf32>) {
     memref.copy %in, %tmp : memref<32x32xf32, strided<[32, 1], offset: ?>> to memref<32x32xf32>
     %o = memref.subview %out[%off, 0] [32, 32] [1, 1] : memref<128x32xf32> to memref<32x32xf32, strided<[32, 1], offset: ?>>
     memref.copy %tmp, %o : memref<32x32xf32> to memref<32x32xf32, strided<[32, 1], offset: ?>>
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64,
-     smap.target = #smap.target<name = "tiny", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = simt>,
+     smap.target = #smap.target<name = "tiny", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>}
   return
 }
 
@@ -109,10 +109,10 @@ func.func @two_kernels(%x: memref<64xf32>, %out: memref<64xf32>) {
   %mid = memref.alloc() : memref<64xf32>
   scf.forall (%blk) in (1) {
     memref.copy %x, %mid : memref<64xf32> to memref<64xf32>
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = simt>}
   scf.forall (%blk) in (1) {
     memref.copy %mid, %out : memref<64xf32> to memref<64xf32>
-  } {mapping = [#gpu.block<x>], smap.threads = 64 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = simt>}
   return
 }
 
@@ -164,7 +164,7 @@ func.func @epilogue(%x: memref<64x128xf32>, %bias: memref<128xf32>, %out: memref
       %h = arith.truncf %a : f32 to f16
       linalg.yield %h : f16
     }
-  } {mapping = [#gpu.block<x>], smap.threads = 128 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt>}
   return
 }
 
@@ -201,6 +201,6 @@ func.func @transposed_reader(%x: memref<64x32xf32>, %out: memref<64x32xf32>) {
     ^bb0(%a: f32, %r: f32):
       linalg.yield %a : f32
     }
-  } {mapping = [#gpu.block<x>], smap.threads = 128 : i64}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt>}
   return
 }

@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME:      %[[X:.*]]: memref<8x512xf16>, %[[Y:.*]]: memref<8x512xf16>)
 // CHECK-SAME:      llvm.emit_c_interface
-// CHECK-SAME:      smap.gpu_kernel = "rows=8 rows_per_block=2 threads=32 vec=8 chunks=2"
+// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 2 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 8 : i64}, smem = 0 : i64, strategy = "rows", threads = 32 : i64}]
 // CHECK-DAG:     %[[XF:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
 // CHECK-DAG:     %[[YF:.*]] = memref.collapse_shape %[[Y]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
 // CHECK-DAG:     %[[GRID:.*]] = arith.constant 4 : index
@@ -37,8 +37,8 @@
 // EXACT-NOT:     fastmath<afn>
 // EXACT-LABEL: func.func @rmsnorm(
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=8 rows_per_block=2 threads=32 vec=8 chunks=2"
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=4 rows_per_block=1 threads=512 vec=4 chunks=4"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows rows=8 rows_per_block=2 threads=32 vector=8 chunks=2"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows rows=4 rows_per_block=1 threads=512 vector=4 chunks=4"
 
 func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
   %e1 = tensor.empty() : tensor<8x512xf32>
@@ -98,7 +98,7 @@ func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
 
 // CHECK-LABEL: func.func @rmsnorm(
 // CHECK-SAME:      %[[X:.*]]: memref<4x8192xf32>, %[[G:.*]]: memref<8192xf32>, %[[Y:.*]]: memref<4x8192xf32>)
-// CHECK-SAME:      smap.gpu_kernel = "rows=4 rows_per_block=1 threads=512 vec=4 chunks=4"
+// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 4 : i64, rows = 4 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 512 : i64}]
 // CHECK:         gpu.launch
 // CHECK-SAME:        workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-4:   vector.load {{.*}} : memref<32768xf32>, vector<4xf32>
@@ -164,7 +164,7 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
 // reductions and store nothing.
 
 // CHECK-LABEL: func.func @softmax(
-// CHECK-SAME:      smap.gpu_kernel = "rows=8 rows_per_block=2 threads=32 vec=4 chunks=1 ragged"
+// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 32 : i64}]
 // CHECK:         %[[VALID:.*]] = arith.cmpi ult, %[[START:.*]], %c100 : index
 // CHECK:         %[[CLAMPED:.*]] = arith.minui %[[START]], %c96 : index
 // CHECK:         %[[INDEX:.*]] = arith.addi %{{.*}}, %[[CLAMPED]] : index
@@ -177,7 +177,7 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
 // CHECK:         scf.if %[[VALID]] {
 // CHECK-NEXT:      vector.store %{{.*}} : memref<800xf32>, vector<4xf32>
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=8 rows_per_block=2 threads=32 vec=4 chunks=1 ragged"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows rows=8 rows_per_block=2 threads=32 vector=4 chunks=1 ragged=1"
 
 func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
   %c1 = arith.constant 0xFF800000 : f32
@@ -223,10 +223,10 @@ func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
 // access-width search).
 
 // CHECK-LABEL: func.func @rmsnorm_96(
-// CHECK-SAME:      smap.gpu_kernel = "rows=3 rows_per_block=1 threads=32 vec=4 chunks=1 ragged"
+// CHECK-SAME:      smap.kernels = [{blocks = 3 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 3 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 32 : i64}]
 // CHECK:         vector.load {{.*}} : memref<288xf32>, vector<4xf32>
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: rows=3 rows_per_block=1 threads=32 vec=4 chunks=1 ragged"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows rows=3 rows_per_block=1 threads=32 vector=4 chunks=1 ragged=1"
 
 func.func @rmsnorm_96(%x: tensor<3x96xf32>, %gamma: tensor<96xf32>) -> tensor<3x96xf32> {
   %c1 = arith.constant 0.000000000e+00 : f32

@@ -34,5 +34,5 @@
 // CHECK-NEXT:      scf.yield %[[NM]], %[[NS]], %[[NA]]
 // CHECK:         scf.forall.in_parallel {
 // CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[B]], %[[H]], %[[M]], 0] [1, 1, 64, 64] [1, 1, 1, 1]
-// CHECK:       } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a"
-// CHECK-SAME:    smap.threads = 256 : i64}
+// CHECK:       } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 8, 8], threads = 256,
+// CHECK-SAME:    strategy = simt>, smap.target = #smap.target<name = "sm_90a"

@@ -146,7 +146,7 @@ func.func @target_no_sms() attributes {t = #smap.target<name = "sm_90a", smem_pe
 
 // -----
 
-// expected-error @below {{expected ','}}
+// expected-error @below {{struct is missing required parameter: f32_gflops}}
 func.func @target_missing_field() attributes {t = #smap.target<name = "x", smem_per_block = 1, regs_per_thread = 1, regs_per_sm = 1, sm_count = 1, max_threads = 1, bandwidth_gbps = 1, f16_gflops = 1>} { return }
 
 // -----
@@ -227,7 +227,7 @@ func.func @graph_wrong_grid(%x: tensor<100xf32>) -> tensor<100xf32> {
 
 func.func @graph_over_smem_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @below {{'smap.graph' op schedule needs 300000 bytes of shared memory per block but target 'sm_90a' has 232448}}
-  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1], threads = 32, smem = 300000, regs = 0>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>} {
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1], threads = 32, smem = 300000, regs = 0>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>} {
     smap.yield %a : tensor<4xf32>
   }
   return %0 : tensor<4xf32>
@@ -237,7 +237,7 @@ func.func @graph_over_smem_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func @graph_over_thread_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @below {{'smap.graph' op schedule uses 2048 threads per block but target 'sm_90a' allows 1024}}
-  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1], threads = 2048, smem = 0, regs = 0>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>} {
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1], threads = 2048, smem = 0, regs = 0>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>} {
     smap.yield %a : tensor<4xf32>
   }
   return %0 : tensor<4xf32>
@@ -247,7 +247,7 @@ func.func @graph_over_thread_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func @graph_over_register_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @below {{'smap.graph' op schedule needs 300 registers per thread but target 'sm_90a' has 255}}
-  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1], threads = 32, smem = 0, regs = 300>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>} {
+  %0 = smap.graph(%a = %x : tensor<4xf32>) -> (tensor<4xf32>) attributes {dims = [#smap.dim<"m", 4>], schedule = #smap.schedule<spatial = [m = 4], temporal = [], grid = [1], threads = 32, smem = 0, regs = 300>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>} {
     smap.yield %a : tensor<4xf32>
   }
   return %0 : tensor<4xf32>
@@ -722,3 +722,68 @@ func.func @graph_memref_input(%a: memref<4xf32>) {
   }) : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// expected-error @below {{target 'g' has unknown feature "tensor_memory" (known: mma_sync, wgmma, tma, setmaxnreg, cp_async, clusters, cache_hints)}}
+func.func @target_unknown_feature() attributes {t = #smap.target<name = "g", smem_per_block = 1, regs_per_thread = 1, regs_per_sm = 1, sm_count = 1, max_threads = 32, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 100, features = ["tensor_memory"]>} { return }
+
+// -----
+
+// expected-error @below {{target 'g' lists feature "wgmma" twice}}
+func.func @target_feature_twice() attributes {t = #smap.target<name = "g", smem_per_block = 1, regs_per_thread = 1, regs_per_sm = 1, sm_count = 1, max_threads = 32, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90, features = ["wgmma", "wgmma"]>} { return }
+
+// -----
+
+// expected-error @below {{target 'g' is a CPU (arch 0) and has no GPU features}}
+func.func @target_cpu_features() attributes {t = #smap.target<name = "g", smem_per_block = 1, regs_per_thread = 1, regs_per_sm = 1, sm_count = 1, max_threads = 32, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, features = ["wgmma"]>} { return }
+
+// -----
+
+// expected-error @below {{target 'g' is a GPU (arch 90) and needs max_threads > 1}}
+func.func @target_gpu_one_thread() attributes {t = #smap.target<name = "g", smem_per_block = 1, regs_per_thread = 1, regs_per_sm = 1, sm_count = 1, max_threads = 1, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90>} { return }
+
+// -----
+
+// expected-error @below {{expected one of [none, loops, simt, mma_sync, row_fragments, row_fragments_wgmma, wgmma_tma, wgmma_tma_ws, rows] for how the GPU lowering builds the kernel of a scheduled graph, got: tcgen05}}
+func.func @schedule_unknown_strategy() attributes {t = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0, strategy = tcgen05>} { return }
+
+// -----
+
+// expected-error @below {{a kernel's strategy must be a GPU strategy, got loops}}
+func.func @kernel_cpu_strategy() attributes {t = #smap.kernel<strategy = loops, blocks = 1, threads = 1, smem = 0>} { return }
+
+// -----
+
+// expected-error @below {{unknown kernel part 'tiles'}}
+func.func @kernel_unknown_part() attributes {t = #smap.kernel<strategy = simt, blocks = 1, threads = 32, smem = 0, parts = {tiles = 2 : i64}>} { return }
+
+// -----
+
+// expected-error @below {{kernel part 'stages' must be a non-negative integer}}
+func.func @kernel_negative_part() attributes {t = #smap.kernel<strategy = wgmma_tma, blocks = 1, threads = 128, smem = 0, parts = {stages = -1 : i64}>} { return }
+
+// -----
+
+// expected-error @below {{'func.func' op unknown attribute 'smap.threads' of the smap dialect}}
+func.func @retired_attribute() attributes {smap.threads = 128 : i64} { return }
+
+// -----
+
+// expected-error @below {{'func.func' op attribute 'smap.staged' must be a non-negative integer, got -1 : i64}}
+func.func @negative_staged() attributes {smap.staged = -1 : i64} { return }
+
+// -----
+
+// expected-error @below {{'func.func' op attribute 'smap.kernels' must be a list of kernel records (dictionaries), got ["blocks=1"]}}
+func.func @string_kernels() attributes {smap.kernels = ["blocks=1"]} { return }
+
+// -----
+
+// expected-error @below {{'func.func' op attribute 'smap.kernels': a kernel record needs an integer 'threads'}}
+func.func @kernel_record_without_threads() attributes {smap.kernels = [{strategy = "simt", blocks = 1 : i64, smem = 0 : i64}]} { return }
+
+// -----
+
+// expected-error @below {{'func.func' op attribute 'smap.kernels': a kernel record has no field 'grid'}}
+func.func @kernel_record_unknown_field() attributes {smap.kernels = [{strategy = "simt", blocks = 1 : i64, threads = 32 : i64, smem = 0 : i64, grid = 2 : i64}]} { return }

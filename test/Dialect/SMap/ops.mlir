@@ -11,11 +11,11 @@ func.func @graph_with_everything(%x: tensor<128x64xf32>) -> tensor<128xf32> {
   // CHECK: %[[G:.*]] = smap.graph(%[[IN:.*]] = %[[X]] : tensor<128x64xf32>) -> (tensor<128xf32>)
   // CHECK-SAME: dims = [#smap.dim<"m", 128, parallel>, #smap.dim<"k", 64, temporal>]
   // CHECK-SAME: schedule = #smap.schedule<spatial = [m = 64], temporal = [k = 32], grid = [2], threads = 128, smem = 1024, regs = 32>
-  // CHECK-SAME: target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>
+  // CHECK-SAME: target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>
   %0 = smap.graph(%in = %x : tensor<128x64xf32>) -> (tensor<128xf32>) attributes {
       dims = [#smap.dim<"m", 128, parallel>, #smap.dim<"k", 64, temporal>],
       schedule = #smap.schedule<spatial = [m = 64], temporal = [k = 32], grid = [2], threads = 128, smem = 1024, regs = 32>,
-      target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000>} {
+      target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>} {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<128xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128xf32>) -> tensor<128xf32>
@@ -102,16 +102,22 @@ func.func @temporal_slice(%m0: tensor<64xf32>, %s0: tensor<64xf32>, %acc0: tenso
 // Every attribute on its own, as the analysis writes them on member ops.
 // CHECK-LABEL: func.func @attributes
 // The unclassified default is not printed.
-// CHECK: smap.dims = [#smap.dim<"a", 1>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>, #smap.dim<"d", 4, temporal>, #smap.dim<"e", 5, not_sliceable>]
-// CHECK-SAME: smap.mapping = [#smap.mapping<"m", o2o>, #smap.mapping<"l", o2a>, #smap.mapping<"k", a2o, add>, #smap.mapping<"l", a2o, max>, #smap.mapping<"l", a2o, min>, #smap.mapping<"l", a2o, mul>]
-// CHECK-SAME: smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>
-// CHECK-SAME: smap.space = #smap.space<"QK", ["m", "l", "k"], {{\[}}[#smap.mapping<"l", o2a>], [#smap.mapping<"m", o2a>]], [#smap.mapping<"k", a2o, add>]>
+// CHECK: smap.space = #smap.space<"QK", ["m", "l", "k"], {{\[}}[#smap.mapping<"l", o2a>], [#smap.mapping<"m", o2a>]], [#smap.mapping<"k", a2o, add>]>
+// CHECK-SAME: test.dims = [#smap.dim<"a", 1>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>, #smap.dim<"d", 4, temporal>, #smap.dim<"e", 5, not_sliceable>]
+// CHECK-SAME: test.mapping = [#smap.mapping<"m", o2o>, #smap.mapping<"l", o2a>, #smap.mapping<"k", a2o, add>, #smap.mapping<"l", a2o, max>, #smap.mapping<"l", a2o, min>, #smap.mapping<"l", a2o, mul>]
+// CHECK-SAME: test.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>
+// CHECK-SAME: test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma>
+// CHECK-SAME: test.target = #smap.target<name = "g", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 2, max_threads = 1024, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90, features = ["mma_sync", "wgmma"], l2_bytes = 4096>
+// CHECK-SAME: test.z_kernel = #smap.kernel<strategy = wgmma_tma, blocks = 2, threads = 128, smem = 99328, parts = {stages = 3 : i64, tile_m = 128 : i64}>
 func.func @attributes() attributes {
-    smap.mapping = [#smap.mapping<"m", o2o>, #smap.mapping<"l", o2a>, #smap.mapping<"k", a2o, add>,
+    test.mapping = [#smap.mapping<"m", o2o>, #smap.mapping<"l", o2a>, #smap.mapping<"k", a2o, add>,
                     #smap.mapping<"l", a2o, max>, #smap.mapping<"l", a2o, min>, #smap.mapping<"l", a2o, mul>],
     smap.space = #smap.space<"QK", ["m", "l", "k"], [[#smap.mapping<"l", o2a>], [#smap.mapping<"m", o2a>]], [#smap.mapping<"k", a2o, add>]>,
-    smap.dims = [#smap.dim<"a", 1, unclassified>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>,
+    test.dims = [#smap.dim<"a", 1, unclassified>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>,
                  #smap.dim<"d", 4, temporal>, #smap.dim<"e", 5, not_sliceable>],
-    smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>} {
+    test.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>,
+    test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma>,
+    test.target = #smap.target<name = "g", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 2, max_threads = 1024, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90, features = ["mma_sync", "wgmma"], l2_bytes = 4096>,
+    test.z_kernel = #smap.kernel<strategy = wgmma_tma, blocks = 2, threads = 128, smem = 99328, parts = {tile_m = 128 : i64, stages = 3 : i64}>} {
   return
 }

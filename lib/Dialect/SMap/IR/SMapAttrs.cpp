@@ -161,10 +161,21 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       parser.parseComma() || parser.parseKeyword("smem") ||
       parser.parseEqual() || parser.parseInteger(smem) ||
       parser.parseComma() || parser.parseKeyword("regs") ||
-      parser.parseEqual() || parser.parseInteger(regs) || parser.parseGreater())
+      parser.parseEqual() || parser.parseInteger(regs))
+    return {};
+  KernelStrategy strategy = KernelStrategy::None;
+  if (succeeded(parser.parseOptionalComma())) {
+    FailureOr<KernelStrategy> parsed;
+    if (parser.parseKeyword("strategy") || parser.parseEqual() ||
+        failed(parsed = FieldParser<KernelStrategy>::parse(parser)))
+      return {};
+    strategy = *parsed;
+  }
+  if (parser.parseGreater())
     return {};
   return parser.getChecked<ScheduleAttr>(loc, parser.getContext(), spatial,
-                                         temporal, grid, threads, smem, regs);
+                                         temporal, grid, threads, smem, regs,
+                                         strategy);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -175,14 +186,17 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << ", grid = [";
   llvm::interleaveComma(getGrid(), printer);
   printer << "], threads = " << getThreads() << ", smem = " << getSmemBytes()
-          << ", regs = " << getRegsPerThread() << ">";
+          << ", regs = " << getRegsPerThread();
+  if (getStrategy() != KernelStrategy::None)
+    printer << ", strategy = " << stringifyKernelStrategy(getStrategy());
+  printer << ">";
 }
 
 LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<SliceSize> spatial, ArrayRef<SliceSize> temporal,
                      ArrayRef<int64_t> grid, int64_t threads, int64_t smemBytes,
-                     int64_t regsPerThread) {
+                     int64_t regsPerThread, KernelStrategy) {
   llvm::StringSet<> seen;
   for (const SliceSize &s : llvm::concat<const SliceSize>(spatial, temporal)) {
     if (s.size <= 0)
@@ -230,7 +244,9 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t regsPerThread, int64_t regsPerSm,
                                  int64_t smCount, int64_t maxThreads,
                                  int64_t bandwidthGbps, int64_t f16Gflops,
-                                 int64_t f32Gflops) {
+                                 int64_t f32Gflops, int64_t arch,
+                                 ArrayAttr features, int64_t smemPerSm,
+                                 int64_t l2Bytes, int64_t mmaSyncGflops) {
   if (name.empty())
     return emitError() << "target name must not be empty";
   std::pair<StringRef, int64_t> quantities[] = {
@@ -242,5 +258,151 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (value <= 0)
       return emitError() << "target '" << name << "' " << key
                          << " must be positive, got " << value;
+  std::pair<StringRef, int64_t> optional[] = {{"arch", arch},
+                                              {"smem_per_sm", smemPerSm},
+                                              {"l2_bytes", l2Bytes},
+                                              {"mma_sync_gflops",
+                                               mmaSyncGflops}};
+  for (auto [key, value] : optional)
+    if (value < 0)
+      return emitError() << "target '" << name << "' " << key
+                         << " must not be negative, got " << value;
+  if (arch > 0 && maxThreads == 1)
+    return emitError() << "target '" << name << "' is a GPU (arch " << arch
+                       << ") and needs max_threads > 1";
+  if (arch == 0 && features && !features.empty())
+    return emitError() << "target '" << name
+                       << "' is a CPU (arch 0) and has no GPU features";
+  llvm::StringSet<> seen;
+  for (Attribute feature : features ? features.getValue() : ArrayRef<Attribute>{}) {
+    auto str = dyn_cast<StringAttr>(feature);
+    if (!str || !symbolizeTargetFeature(str.getValue()))
+      return emitError() << "target '" << name << "' has unknown feature "
+                         << feature << " (known: mma_sync, wgmma, tma, "
+                         << "setmaxnreg, cp_async, clusters, cache_hints)";
+    if (!seen.insert(str.getValue()).second)
+      return emitError() << "target '" << name << "' lists feature " << str
+                         << " twice";
+  }
   return success();
+}
+
+bool TargetAttr::hasFeature(TargetFeature feature) const {
+  if (!getFeatures())
+    return false;
+  StringRef wanted = stringifyTargetFeature(feature);
+  return llvm::any_of(getFeatures(), [&](Attribute a) {
+    return cast<StringAttr>(a).getValue() == wanted;
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// KernelAttr
+//===----------------------------------------------------------------------===//
+
+ArrayRef<StringRef> KernelAttr::getPartKeys() {
+  static const StringRef keys[] = {
+      "tile_m",   "tile_n",         "tile_k",        "stages",
+      "consumers", "producer_warps", "regs_entry",    "regs_producer",
+      "regs_consumer", "wgmma",      "mma_sync",      "ldmatrix",
+      "warp_rows", "register_tiles", "register_acc",  "prefetch",
+      "cp_async",  "fma",            "rows",          "rows_per_block",
+      "vector",    "chunks",         "ragged"};
+  return keys;
+}
+
+int64_t KernelAttr::getPart(StringRef key) const {
+  if (!getParts())
+    return 0;
+  auto value = getParts().getAs<IntegerAttr>(key);
+  return value ? value.getInt() : 0;
+}
+
+LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 KernelStrategy strategy, int64_t blocks,
+                                 int64_t threads, int64_t smem, int64_t scratch,
+                                 DictionaryAttr parts) {
+  if (strategy == KernelStrategy::None || strategy == KernelStrategy::Loops)
+    return emitError() << "a kernel's strategy must be a GPU strategy, got "
+                       << stringifyKernelStrategy(strategy);
+  if (blocks <= 0 || threads <= 0)
+    return emitError() << "a kernel needs positive blocks and threads, got "
+                       << blocks << " and " << threads;
+  if (smem < 0 || scratch < 0)
+    return emitError() << "a kernel's shared memory and scratch must not be "
+                          "negative";
+  for (NamedAttribute part : parts ? parts.getValue()
+                                   : ArrayRef<NamedAttribute>{}) {
+    if (!llvm::is_contained(getPartKeys(), part.getName().getValue()))
+      return emitError() << "unknown kernel part '" << part.getName().getValue()
+                         << "'";
+    auto value = dyn_cast<IntegerAttr>(part.getValue());
+    if (!value || value.getInt() < 0)
+      return emitError() << "kernel part '" << part.getName().getValue()
+                         << "' must be a non-negative integer";
+  }
+  return success();
+}
+
+DictionaryAttr KernelAttr::toDictionary() const {
+  Builder b(getContext());
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("strategy",
+                     b.getStringAttr(stringifyKernelStrategy(getStrategy()))),
+      b.getNamedAttr("blocks", b.getI64IntegerAttr(getBlocks())),
+      b.getNamedAttr("threads", b.getI64IntegerAttr(getThreads())),
+      b.getNamedAttr("smem", b.getI64IntegerAttr(getSmem()))};
+  if (getScratch())
+    fields.push_back(
+        b.getNamedAttr("scratch", b.getI64IntegerAttr(getScratch())));
+  if (getParts())
+    fields.push_back(b.getNamedAttr("parts", getParts()));
+  return b.getDictionaryAttr(fields);
+}
+
+FailureOr<KernelAttr>
+KernelAttr::fromDictionary(DictionaryAttr dict,
+                           function_ref<InFlightDiagnostic()> emitError) {
+  for (NamedAttribute field : dict)
+    if (!llvm::is_contained({"strategy", "blocks", "threads", "smem",
+                             "scratch", "parts"},
+                            field.getName().getValue())) {
+      emitError() << "a kernel record has no field '"
+                  << field.getName().getValue() << "'";
+      return failure();
+    }
+  auto strategyName = dict.getAs<StringAttr>("strategy");
+  std::optional<KernelStrategy> strategy =
+      strategyName ? symbolizeKernelStrategy(strategyName.getValue())
+                   : std::nullopt;
+  if (!strategy) {
+    emitError() << "a kernel record needs a known 'strategy' string";
+    return failure();
+  }
+  auto integer = [&](StringRef key, bool required) -> std::optional<int64_t> {
+    auto value = dict.getAs<IntegerAttr>(key);
+    if (value)
+      return value.getInt();
+    if (!required)
+      return 0;
+    emitError() << "a kernel record needs an integer '" << key << "'";
+    return std::nullopt;
+  };
+  std::optional<int64_t> blocks = integer("blocks", true),
+                         threads = integer("threads", true),
+                         smem = integer("smem", true),
+                         scratch = integer("scratch", false);
+  if (!blocks || !threads || !smem || !scratch)
+    return failure();
+  Attribute parts = dict.get("parts");
+  if (parts && !isa<DictionaryAttr>(parts)) {
+    emitError() << "a kernel record's 'parts' must be a dictionary";
+    return failure();
+  }
+  auto partsDict = dyn_cast_or_null<DictionaryAttr>(parts);
+  if (failed(verify(emitError, *strategy, *blocks, *threads, *smem, *scratch,
+                    partsDict)))
+    return failure();
+  return get(dict.getContext(), *strategy, *blocks, *threads, *smem, *scratch,
+             partsDict);
 }

@@ -21,3 +21,59 @@ void SMapDialect::initialize() {
       >();
   registerAttributes();
 }
+
+/// Checks the discardable `smap.` attributes one pass leaves for another
+/// (SMapBase.td lists them): each has one type; any other name is an error,
+/// so a misspelt or retired attribute cannot pass silently.
+LogicalResult SMapDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  Attribute value = attribute.getValue();
+  auto expect = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitOpError("attribute '")
+           << name << "' must be " << what << ", got " << value;
+  };
+  if (name == getSpaceAttrHelper().getNameStr())
+    return expect(isa<SpaceAttr>(value), "a #smap.space");
+  if (name == getChainsAttrHelper().getNameStr() ||
+      name == getRecomputeAttrHelper().getNameStr() ||
+      name == getNotSliceableAttrHelper().getNameStr())
+    return expect(isa<DictionaryAttr>(value), "a dictionary keyed by dim");
+  if (name == getScheduleAttrHelper().getNameStr())
+    return expect(isa<ScheduleAttr>(value), "a #smap.schedule");
+  if (name == getTargetAttrHelper().getNameStr())
+    return expect(isa<TargetAttr>(value), "a #smap.target");
+  if (name == getStagedAttrHelper().getNameStr()) {
+    auto index = dyn_cast<IntegerAttr>(value);
+    return expect(index && index.getInt() >= 0, "a non-negative integer");
+  }
+  if (name == getSwizzledTileAttrHelper().getNameStr() ||
+      name == getFinalPassAttrHelper().getNameStr() ||
+      name == getCheckedEntryAttrHelper().getNameStr())
+    return expect(isa<UnitAttr>(value), "a unit attribute");
+  if (name == getKernelAttrHelper().getNameStr())
+    return expect(isa<KernelAttr>(value), "a #smap.kernel");
+  if (name == getKernelsAttrHelper().getNameStr()) {
+    auto list = dyn_cast<ArrayAttr>(value);
+    if (failed(expect(list && llvm::all_of(list,
+                                           [](Attribute a) {
+                                             return isa<DictionaryAttr>(a);
+                                           }),
+                      "a list of kernel records (dictionaries)")))
+      return failure();
+    for (Attribute record : list)
+      if (failed(KernelAttr::fromDictionary(cast<DictionaryAttr>(record), [&] {
+            return op->emitOpError("attribute '") << name << "': ";
+          })))
+        return failure();
+    return success();
+  }
+  return op->emitOpError("unknown attribute '")
+         << name
+         << "' of the smap dialect (smap.space, smap.chains, smap.recompute, "
+            "smap.not_sliceable, smap.schedule, smap.target, smap.staged, "
+            "smap.swizzled_tile, smap.final_pass, smap.kernel, smap.kernels, "
+            "smap.checked_entry)";
+}

@@ -49,13 +49,13 @@ parseSliceOption(MLIRContext *ctx, ArrayRef<std::string> entries,
 static std::string describe(const SpaceMappingGraph &smg,
                             const ScheduleCandidate &candidate,
                             const ScheduleEstimate &est) {
-  return llvm::formatv("{0}, {1} blocks x {2} threads, {3} B shared memory, "
-                       "{4} registers/thread; predicted {5:F2} us ({6:F1} MB "
-                       "global, {7:F2} GFLOP)",
+  return llvm::formatv("{0}, strategy {8}, {1} blocks x {2} threads, {3} B "
+                       "shared memory, {4} registers/thread; predicted {5:F2} "
+                       "us ({6:F1} MB global, {7:F2} GFLOP)",
                        formatCandidate(smg, candidate), est.blocks,
-                       candidate.threads, est.smemBytes, est.regsPerThread,
+                       est.threads, est.smemBytes, est.regsPerThread,
                        est.seconds * 1e6, est.globalBytes / 1e6,
-                       est.flops / 1e9)
+                       est.flops / 1e9, stringifyKernelStrategy(est.strategy))
       .str();
 }
 
@@ -78,6 +78,12 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (producerWarps != 1 && producerWarps != 4) {
+      getOperation()->emitError("smap-schedule: producer-warps=")
+          << static_cast<int64_t>(producerWarps)
+          << " is neither 1 (a warp) nor 4 (a warpgroup)";
+      return signalPassFailure();
+    }
     SmallVector<GraphOp> graphs;
     getOperation()->walk([&](GraphOp graph) { graphs.push_back(graph); });
     for (GraphOp graph : graphs)
@@ -86,6 +92,15 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
   }
 
   LogicalResult scheduleGraph(GraphOp graph);
+  StrategyOptions strategyOptions() const {
+    StrategyOptions options;
+    options.tensorCores = tensorCores;
+    options.wgmma = wgmma;
+    options.rowFragments = rowFragments;
+    options.warpSpecialize = warpSpecialize;
+    options.producerWarps = producerWarps;
+    return options;
+  }
   LogicalResult partitionGraph(const SpaceMappingGraph &smg, TargetAttr target,
                                const std::string &why);
   /// The cut after which both parts fit and run fastest (or, when none
@@ -128,7 +143,8 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     SmallVector<int64_t> grid(s->size(), 1);
     if (failed(ScheduleAttr::verify(
             [&] { return graph.emitError("smap-schedule: "); }, *s, *t, grid,
-            /*threads=*/1, /*smemBytes=*/0, /*regsPerThread=*/0)))
+            /*threads=*/1, /*smemBytes=*/0, /*regsPerThread=*/0,
+            KernelStrategy::None)))
       return failure();
     given = ScheduleAttr::get(graph.getContext(), *s, *t, grid, 1, 0, 0);
   }
@@ -139,9 +155,17 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
       return graph.emitError("invalid schedule: ") << error;
     // Threads come from the attribute when the user wrote one, else from
     // the tiles.
-    if (fromOptions || target.getMaxThreads() == 1)
+    if (fromOptions || !target.isGPU())
       candidate->threads = chooseThreads(*smg, *candidate, target);
-    ScheduleEstimate est = estimateSchedule(*smg, *candidate, target);
+    ScheduleEstimate est =
+        estimateSchedule(*smg, *candidate, target, strategyOptions());
+    KernelStrategy asked = given.getStrategy();
+    if (asked != KernelStrategy::None && asked != est.strategy)
+      return graph.emitError("schedule ")
+             << formatCandidate(*smg, *candidate) << " asks for strategy "
+             << stringifyKernelStrategy(asked) << ", but on target '"
+             << target.getName() << "' with these options it is built as "
+             << stringifyKernelStrategy(est.strategy);
     if (!est.fits())
       return graph.emitError("schedule ")
              << formatCandidate(*smg, *candidate) << " does not fit target '"
@@ -153,7 +177,7 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     return success();
   }
 
-  ScheduleSearch search = searchSchedules(*smg, target);
+  ScheduleSearch search = searchSchedules(*smg, target, strategyOptions());
   unsigned computeOps = llvm::count_if(smg->getSpaces(), [](const Space &s) {
     return s.role == MemberRole::Compute;
   });
@@ -340,7 +364,8 @@ static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
   return {a, b};
 }
 
-static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target) {
+static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target,
+                              const StrategyOptions &strategies) {
   // Split a clone whose results stay alive as the original's are, evaluate
   // the parts, then remove everything the trial created.
   Block *block = graph->getBlock();
@@ -366,7 +391,8 @@ static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target) {
   for (GraphOp part : {a, b}) {
     FailureOr<SpaceMappingGraph> smg = buildSMG(part);
     ScheduleSearch search =
-        succeeded(smg) ? searchSchedules(*smg, target) : ScheduleSearch();
+        succeeded(smg) ? searchSchedules(*smg, target, strategies)
+                       : ScheduleSearch();
     if (!search.best) {
       quality.bothFit = false;
       continue;
@@ -389,7 +415,7 @@ SchedulePass::findBestCut(const SpaceMappingGraph &smg, TargetAttr target) {
     ops.push_back(&op);
   SmallVector<std::string> considered;
   for (unsigned cut : getCutPoints(graph)) {
-    CutQuality q = evaluateCut(graph, cut, target);
+    CutQuality q = evaluateCut(graph, cut, target, strategyOptions());
     considered.push_back(
         smg.lookupSpace(ops[cut])->name + " " +
         (q.bothFit ? llvm::formatv("{0:F2} us", q.seconds * 1e6).str()

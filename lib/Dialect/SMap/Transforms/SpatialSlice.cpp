@@ -320,7 +320,8 @@ static LogicalResult sliceGraph(GraphOp graph) {
   annotateGraph(*nestedSmg, /*explain=*/false);
   nested.setScheduleAttr(ScheduleAttr::get(
       ctx, {}, schedule.getTemporal(), {}, schedule.getThreads(),
-      schedule.getSmemBytes(), schedule.getRegsPerThread()));
+      schedule.getSmemBytes(), schedule.getRegsPerThread(),
+      schedule.getStrategy()));
 
   yield->setOperands(spatial.getResults());
   for (Operation *op : llvm::reverse(members))

@@ -14,7 +14,7 @@
 // 72 x 2 = 82944 bytes; registers per lane: 32 + the state l carries (the
 // output accumulator, 64 / 2, and the running max and sum, 2 each) + the
 // step's two largest tiles (scores and probabilities, 128 / 2 each) = 196.
-// CHECK: Remark="scheduled for sm_90a: spatial [b=1, h=1, m=64] temporal [l=128], 128 blocks x 256 threads, 82944 B shared memory, 196 registers/thread;
+// CHECK: Remark="scheduled for sm_90a: spatial [b=1, h=1, m=64] temporal [l=128], strategy row_fragments_wgmma, 128 blocks x 128 threads, 82944 B shared memory, 196 registers/thread;
 
 // K / V steps of 256: their two 256-wide tiles would need 36 + 2 x 128
 // registers, more than the lowering's budget (224), so the block's

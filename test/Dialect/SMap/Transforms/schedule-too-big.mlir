@@ -6,7 +6,7 @@
 #row = affine_map<(m, n) -> (m)>
 func.func @too_big(%a: tensor<64x4096xf32>, %c: tensor<64xf32>) -> tensor<64xf32> {
   // expected-error @below {{no schedule fits target 'tiny': the smallest candidate (spatial [m=1] temporal []) needs 16392 bytes of shared memory per block, the target has 1024}}
-  %0 = smap.graph(%x = %a : tensor<64x4096xf32>, %z = %c : tensor<64xf32>) -> (tensor<64xf32>) attributes {target = #smap.target<name = "tiny", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 4, max_threads = 256, bandwidth_gbps = 100, f16_gflops = 1000, f32_gflops = 1000>} {
+  %0 = smap.graph(%x = %a : tensor<64x4096xf32>, %z = %c : tensor<64xf32>) -> (tensor<64xf32>) attributes {target = #smap.target<name = "tiny", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 4, max_threads = 256, bandwidth_gbps = 100, f16_gflops = 1000, f32_gflops = 1000, arch = 90>} {
     %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
         ins(%x : tensor<64x4096xf32>) outs(%z : tensor<64xf32>) {
     ^bb0(%in: f32, %acc: f32):

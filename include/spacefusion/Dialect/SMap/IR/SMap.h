@@ -41,10 +41,12 @@ inline llvm::hash_code hash_value(const SliceSize &s) {
 
 #include "spacefusion/Dialect/SMap/IR/SMapEnums.h.inc"
 
-#include "spacefusion/Dialect/SMap/IR/SMapOpsDialect.h.inc"
-
+// The attribute classes come first: the dialect's discardable-attribute
+// helpers name them.
 #define GET_ATTRDEF_CLASSES
 #include "spacefusion/Dialect/SMap/IR/SMapAttrs.h.inc"
+
+#include "spacefusion/Dialect/SMap/IR/SMapOpsDialect.h.inc"
 
 #define GET_OP_CLASSES
 #include "spacefusion/Dialect/SMap/IR/SMapOps.h.inc"

@@ -132,6 +132,33 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
                    grid = [2, 8, 8], threads = 128, smem = 49152, regs = 96>
     ```
 
+    On a GPU target, `smap-schedule` also decides the kernel strategy, the
+    one the GPU lowering (`smap-distribute-blocks`) then builds, or fails
+    naming why; it never picks another one:
+
+    * `loops`: a CPU target; no GPU kernel.
+    * `simt`: every op on CUDA cores, intermediates in shared memory.
+    * `mma_sync`: contractions on tensor cores (mma.sync m16n8k16, ldmatrix
+      from shared memory), the rest as `simt`.
+    * `row_fragments`: every intermediate is a tile of the block's rows and
+      stays in registers, 16 (or 32) rows per warp, contractions on mma.sync.
+    * `row_fragments_wgmma`: the same with the contractions on wgmma, one
+      warpgroup per 64 rows, B (and A unless in registers) from swizzled
+      shared-memory tiles.
+    * `wgmma_tma`: one GEMM plus an epilogue; TMA loads into a multi-stage
+      ring and wgmma on one warpgroup.
+    * `wgmma_tma_ws`: the same, warp-specialized: one consumer warpgroup per
+      64 rows and a producer warp(group) issuing the loads.
+
+    ```mlir
+    #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 64],
+                   grid = [32, 32], threads = 128, smem = 98304, regs = 160,
+                   strategy = wgmma_tma>
+    ```
+
+    `none` (not printed) means not decided yet: the CPU path ignores the
+    strategy, the GPU lowering refuses a schedule without one.
+
     Sizes must be positive, a dim may appear once, and the grid has one
     positive entry per spatial dim. `smap.graph` checks the sizes against
     its dims and its target.
@@ -142,8 +169,19 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
     ArrayRefParameter<"int64_t">:$grid,
     "int64_t":$threads,
     "int64_t":$smemBytes,
-    "int64_t":$regsPerThread
+    "int64_t":$regsPerThread,
+    DefaultValuedParameter<"::mlir::smap::KernelStrategy",
+                           "::mlir::smap::KernelStrategy::None">:$strategy
   );
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<::mlir::smap::SliceSize>":$spatial,
+                     "::llvm::ArrayRef<::mlir::smap::SliceSize>":$temporal,
+                     "::llvm::ArrayRef<int64_t>":$grid, "int64_t":$threads,
+                     "int64_t":$smemBytes, "int64_t":$regsPerThread), [{
+      return $_get($_ctxt, spatial, temporal, grid, threads, smemBytes,
+                   regsPerThread, ::mlir::smap::KernelStrategy::None);
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -159,21 +197,36 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
 //===----------------------------------------------------------------------===//
 
 def SMap_TargetAttr : SMap_Attr<"Target", "target"> {
-  let summary = "the hardware budget the scheduler slices for";
+  let summary = "the hardware the scheduler slices for: budgets, rates, capabilities";
   let description = [{
     The resources and rates the resource model and the cost model use:
     shared memory per block (bytes), registers per thread and per SM, SM
     count, threads per block, peak DRAM bandwidth (GB/s) and peak FLOP/s
     (GFLOP/s) on tensor cores (f16) and CUDA cores (f32).
 
+    What the hardware can do is described, never inferred from the name:
+
+    * `arch`: the compute capability times ten (90 for sm_90a, 80 for
+      sm_80); 0 for a CPU, which has no GPU kernels (one thread per block).
+    * `features`: the capabilities the GPU strategies need (`mma_sync`,
+      `wgmma`, `tma`, `setmaxnreg`, `cp_async`, `clusters`, `cache_hints`).
+      A strategy is considered only on a target that has its features.
+    * `smem_per_sm`, `l2_bytes`: shared memory per SM and the L2 cache
+      (0: unknown).
+    * `mma_sync_gflops`: the f16 rate mma.sync tiles reach, where it is
+      below the tensor-core peak (0: the peak). A value measured on the
+      hardware; bench/results names the measurement.
+
     ```mlir
     #smap.target<name = "sm_90a", smem_per_block = 232448,
                  regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132,
                  max_threads = 1024, bandwidth_gbps = 4800,
-                 f16_gflops = 989000, f32_gflops = 67000>
+                 f16_gflops = 989000, f32_gflops = 67000, arch = 90,
+                 features = ["mma_sync", "wgmma", "tma"]>
     ```
 
-    Every quantity must be positive and the name non-empty.
+    Every budget and rate must be positive, the name non-empty, the
+    features known and unique; a GPU (`arch` > 0) needs `max_threads` > 1.
   }];
   let parameters = (ins
     StringRefParameter<"target name">:$name,
@@ -184,8 +237,87 @@ def SMap_TargetAttr : SMap_Attr<"Target", "target"> {
     "int64_t":$max_threads,
     "int64_t":$bandwidth_gbps,
     "int64_t":$f16_gflops,
-    "int64_t":$f32_gflops
+    "int64_t":$f32_gflops,
+    DefaultValuedParameter<"int64_t", "0">:$arch,
+    OptionalParameter<"::mlir::ArrayAttr">:$features,
+    DefaultValuedParameter<"int64_t", "0">:$smem_per_sm,
+    DefaultValuedParameter<"int64_t", "0">:$l2_bytes,
+    DefaultValuedParameter<"int64_t", "0">:$mma_sync_gflops
   );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the target runs GPU kernels (a CPU runs loops).
+    bool isGPU() const { return getArch() > 0; }
+    /// Whether the target lists `feature`.
+    bool hasFeature(::mlir::smap::TargetFeature feature) const;
+    /// The f16 rate of mma.sync tiles (GFLOP/s).
+    int64_t getMmaSyncRate() const {
+      return getMmaSyncGflops() ? getMmaSyncGflops() : getF16Gflops();
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// KernelAttr
+//===----------------------------------------------------------------------===//
+
+def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
+  let summary = "what the GPU lowering built for one block kernel";
+  let description = [{
+    Left by `smap-distribute-blocks` on each `gpu.launch` it builds (and on
+    the host function, which keeps it after outlining, as the list
+    `smap.kernels` of the same records as builtin dictionaries, which tools
+    without this dialect can read): the strategy (the schedule's), the launch (blocks, threads,
+    dynamic shared memory, global scratch) and, in `parts`, what each part
+    became (integers; absent means 0):
+
+    * `tile_m`, `tile_n`, `tile_k`, `stages`: the wgmma block tile and its
+      TMA pipeline depth; `consumers` and `producer_warps` for a
+      warp-specialized one; `regs_entry`, `regs_producer`, `regs_consumer`
+      when it reallocates registers (`setmaxnreg`).
+    * `wgmma`, `mma_sync`, `fma`: contractions on wgmma, on mma.sync and on
+      CUDA cores; `ldmatrix`: operands loaded by ldmatrix;
+      `warp_rows`, `register_tiles`: rows per warp and buffers kept in
+      registers (row fragments); `register_acc`: accumulators in registers;
+      `prefetch`: loops whose loads are prefetched; `cp_async`: the depth of
+      cp.async pipelines.
+    * `rows`, `rows_per_block`, `vector`, `chunks`, `ragged` (a row kernel,
+      strategy `rows`): the rows, rows per block, elements per load, loads
+      per thread and row, and 1 when the last chunk is partial.
+
+    ```mlir
+    #smap.kernel<strategy = wgmma_tma, blocks = 1024, threads = 128,
+                 smem = 99328, parts = {stages = 3 : i64, tile_k = 64 : i64,
+                 tile_m = 128 : i64, tile_n = 128 : i64}>
+    ```
+
+    The launch must be positive, the parts known integers, none negative;
+    `smap-write-kernel-manifest` writes the kernels as JSON.
+  }];
+  let parameters = (ins
+    "::mlir::smap::KernelStrategy":$strategy,
+    "int64_t":$blocks,
+    "int64_t":$threads,
+    "int64_t":$smem,
+    DefaultValuedParameter<"int64_t", "0">:$scratch,
+    OptionalParameter<"::mlir::DictionaryAttr">:$parts
+  );
+  let extraClassDeclaration = [{
+    /// The count `key` of `parts` (0 when absent).
+    int64_t getPart(::llvm::StringRef key) const;
+    /// The keys `parts` may hold, in the order the docs list them.
+    static ::llvm::ArrayRef<::llvm::StringRef> getPartKeys();
+    /// The record as a builtin dictionary (strategy as a string, the rest
+    /// as i64), the form host functions carry in `smap.kernels` so that
+    /// tools without the smap dialect (mlir-translate) read the IR.
+    ::mlir::DictionaryAttr toDictionary() const;
+    /// The record a dictionary of toDictionary's form describes; fails with
+    /// a diagnostic when it is not one.
+    static ::mlir::FailureOr<KernelAttr>
+    fromDictionary(::mlir::DictionaryAttr dict,
+                   ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError);
+  }];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -45,6 +45,38 @@ def SMap_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerAttributes();
   }];
+
+  // The attributes one pass leaves on ops of other dialects for another
+  // pass: the protocol between the stages, checked by the dialect's
+  // verifier (an unknown `smap.` attribute is an error).
+  //
+  // * `smap.space` (on a graph's member op): its space and mappings.
+  // * `smap.chains`, `smap.recompute`, `smap.not_sliceable` (on a graph):
+  //   per dim, its dependent-reduction chain, the members it recomputes, or
+  //   why it cannot be sliced.
+  // * `smap.schedule`, `smap.target` (on the `scf.forall` of a graph's
+  //   blocks): the schedule, with its kernel strategy, and the target.
+  // * `smap.staged` (on a block's buffer): the staged input's position.
+  // * `smap.swizzled_tile` (on a staged tile): wgmma reads it swizzled.
+  // * `smap.final_pass` (on a temporal loop): the second pass of a chain.
+  // * `smap.kernel` (on a `gpu.launch` or a row kernel's function) and
+  //   `smap.kernels` (on the host function): what was built.
+  // * `smap.checked_entry` (on a function): its argument sizes are checked.
+  let discardableAttrs = (ins
+    "::mlir::smap::SpaceAttr":$space,
+    "::mlir::DictionaryAttr":$chains,
+    "::mlir::DictionaryAttr":$recompute,
+    "::mlir::DictionaryAttr":$not_sliceable,
+    "::mlir::smap::ScheduleAttr":$schedule,
+    "::mlir::smap::TargetAttr":$target,
+    "::mlir::IntegerAttr":$staged,
+    "::mlir::UnitAttr":$swizzled_tile,
+    "::mlir::UnitAttr":$final_pass,
+    "::mlir::smap::KernelAttr":$kernel,
+    "::mlir::ArrayAttr":$kernels,
+    "::mlir::UnitAttr":$checked_entry
+  );
+  let hasOperationAttrVerify = 1;
 }
 
 class SMap_Op<string mnemonic, list<Trait> traits = []>

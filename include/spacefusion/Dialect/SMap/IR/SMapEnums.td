@@ -44,4 +44,34 @@ def SMap_Combiner : I32EnumAttr<"Combiner",
   let genSpecializedAttr = 0;
 }
 
+def SMap_KernelStrategy : I32EnumAttr<"KernelStrategy",
+    "how the GPU lowering builds the kernel of a scheduled graph", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Loops", 1, "loops">,
+      I32EnumAttrCase<"Simt", 2, "simt">,
+      I32EnumAttrCase<"MmaSync", 3, "mma_sync">,
+      I32EnumAttrCase<"RowFragments", 4, "row_fragments">,
+      I32EnumAttrCase<"RowFragmentsWgmma", 5, "row_fragments_wgmma">,
+      I32EnumAttrCase<"WgmmaTma", 6, "wgmma_tma">,
+      I32EnumAttrCase<"WgmmaTmaWarpSpecialized", 7, "wgmma_tma_ws">,
+      I32EnumAttrCase<"Rows", 8, "rows">
+    ]> {
+  let cppNamespace = "::mlir::smap";
+  let genSpecializedAttr = 0;
+}
+
+def SMap_TargetFeature : I32EnumAttr<"TargetFeature",
+    "a hardware capability a GPU lowering strategy needs", [
+      I32EnumAttrCase<"MmaSync", 0, "mma_sync">,
+      I32EnumAttrCase<"Wgmma", 1, "wgmma">,
+      I32EnumAttrCase<"Tma", 2, "tma">,
+      I32EnumAttrCase<"Setmaxnreg", 3, "setmaxnreg">,
+      I32EnumAttrCase<"CpAsync", 4, "cp_async">,
+      I32EnumAttrCase<"Clusters", 5, "clusters">,
+      I32EnumAttrCase<"CacheHints", 6, "cache_hints">
+    ]> {
+  let cppNamespace = "::mlir::smap";
+  let genSpecializedAttr = 0;
+}
+
 #endif // SPACEFUSION_DIALECT_SMAP_IR_SMAPENUMS_TD

@@ -171,11 +171,20 @@ def SMapSchedule : Pass<"smap-schedule"> {
     64 x {64..256} or 128 x 128 with k sliced by 64 run on wgmma at the
     target's f16 rate, with the wgmma lowering's own footprint (TMA stages,
     the accumulator tile over them, the epilogue written in place); other
-    tiles run on mma.sync, charged at 0.45 of that rate (measured on the
-    H200). Graphs with more contractions have only mma.sync, whose rate then
+    tiles run on mma.sync, charged at the target's `mma_sync_gflops`.
+    Graphs with more contractions have only mma.sync, whose rate then
     ranks nothing. The winner is written as
-    `schedule = #smap.schedule<...>`; a remark gives its footprint,
-    predicted time and the runner-up.
+    `schedule = #smap.schedule<...>`; a remark gives its strategy,
+    footprint, predicted time and the runner-up.
+
+    The kernel strategy is decided here, once, with the tiles, from the
+    target's features and the options (`tensor-cores`, `wgmma`,
+    `row-fragments`, `warp-specialize`): `wgmma_tma` (`wgmma_tma_ws`) for a
+    single GEMM on a wgmma tile, `row_fragments` (`row_fragments_wgmma`)
+    when every intermediate is a tile of the block's rows that fits the
+    registers, `mma_sync` when a contraction runs on tensor cores, `simt`
+    otherwise, `loops` on a CPU. The schedule's `threads` are the
+    strategy's. The GPU lowering builds that strategy or fails.
 
     A schedule given by the user, as a `schedule` attribute already on the
     graph or with the `spatial` / `temporal` options (applied to every
@@ -215,7 +224,20 @@ def SMapSchedule : Pass<"smap-schedule"> {
                "Force the temporal slice, as a dim:size entry (e.g. l:64)">,
     Option<"partition", "partition", "bool", /*default=*/"true",
            "Partition graphs that no schedule fits, or whose parts are "
-           "predicted much faster than the fused graph">
+           "predicted much faster than the fused graph">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Allow strategies that run contractions on tensor cores">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"true",
+           "Allow the wgmma strategies (on targets with wgmma and TMA)">,
+    Option<"rowFragments", "row-fragments", "bool", /*default=*/"true",
+           "Allow the row-fragment strategies (intermediates in registers)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
+           "Warp-specialize every wgmma GEMM block (a producer warp or "
+           "warpgroup issues the TMA loads), not only the 128-row tiles "
+           "other than 128 x 128">,
+    Option<"producerWarps", "producer-warps", "int64_t", /*default=*/"4",
+           "The producer of a warp-specialized block: 1 (a warp) or 4 (a "
+           "warpgroup)">
   ];
   let dependentDialects = ["::mlir::smap::SMapDialect"];
 }
@@ -341,6 +363,36 @@ def SMapDumpGraph : Pass<"smap-dump-graph"> {
            "Output format: text or dot">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write to ('-': stdout)">
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// smap-write-kernel-manifest
+//===----------------------------------------------------------------------===//
+
+def SMapWriteKernelManifest : Pass<"smap-write-kernel-manifest",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Write the kernels each function launches as JSON";
+  let description = [{
+    Reads the `smap.kernels` list (`#smap.kernel` records) the GPU
+    lowerings leave on each host function (`func.func` or, after the LLVM
+    lowering, `llvm.func`) and writes them as JSON, for tools and
+    benchmarks that would otherwise parse the IR:
+
+    ```json
+    {"functions": [ {"name": "gemm", "kernels": [
+      {"strategy": "wgmma_tma", "blocks": 6, "threads": 128,
+       "smem": 66560, "scratch": 0,
+       "parts": {"stages": 2, "tile_k": 64, "tile_m": 128, "tile_n": 128} }
+    ] } ] }
+    ```
+
+    The IR is left unchanged. `--spacefusion-lower-gpu=kernel-manifest=F`
+    runs it at the end of the GPU pipeline.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "The JSON file ('-' for stdout)">
   ];
 }
 

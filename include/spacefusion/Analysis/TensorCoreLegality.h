@@ -1,0 +1,43 @@
+//===- TensorCoreLegality.h - When a contraction runs on tensor cores -*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one definition of "this contraction runs on mma.sync", shared by the
+// cost model (which prices a candidate's strategy from the block extents it
+// would have) and the GPU lowering (which builds it from the bufferized
+// block), so that the two cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_ANALYSIS_TENSORCORELEGALITY_H
+#define SPACEFUSION_ANALYSIS_TENSORCORELEGALITY_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace mlir {
+namespace smap {
+
+/// The loops of an mma.sync m16n8k16 contraction: m is the parallel loop
+/// only A (input 0) uses, n the one only B (input 1) uses, k the single
+/// reduction; unit loops are ignored.
+struct MmaShape {
+  unsigned m, n, k;
+  int64_t extentM, extentN, extentK;
+};
+
+/// Whether `op`, with loop extents `loopExtents` (the block's, or the op's
+/// static ranges), is `acc + x * y` (x, y optionally extended) into f32 from
+/// f16 or f32 operands, at least one f16, with extents that are whole
+/// m16n8k16 tiles.
+std::optional<MmaShape> matchMmaSyncShape(linalg::LinalgOp op,
+                                          ArrayRef<int64_t> loopExtents);
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_ANALYSIS_TENSORCORELEGALITY_H

@@ -1,0 +1,92 @@
+//===- TensorCoreLegality.cpp - When a contraction runs on tensor cores ---===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Analysis/TensorCoreLegality.h"
+
+#include "spacefusion/Analysis/CostModel.h"
+
+using namespace mlir;
+using namespace mlir::smap;
+
+/// Whether the body is `acc + x * y`, x and y the two inputs, each
+/// optionally extended.
+static bool isMultiplyAccumulate(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (std::distance(body->begin(), body->end()) > 5)
+    return false;
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body->getArgument(2);
+  Value product = add.getLhs() == acc   ? add.getRhs()
+                  : add.getRhs() == acc ? add.getLhs()
+                                        : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul)
+    return false;
+  auto strip = [](Value v) {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      return ext.getIn();
+    return v;
+  };
+  Value x = strip(mul.getLhs()), y = strip(mul.getRhs());
+  Value arg0 = body->getArgument(0), arg1 = body->getArgument(1);
+  return (x == arg0 && y == arg1) || (x == arg1 && y == arg0);
+}
+
+static bool hasMmaSyncTypes(linalg::LinalgOp op) {
+  auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+  Type ta = elementType(op.getDpsInputs()[0]);
+  Type tb = elementType(op.getDpsInputs()[1]);
+  return elementType(op.getDpsInits()[0]).isF32() &&
+         (ta.isF16() || ta.isF32()) && (tb.isF16() || tb.isF32()) &&
+         (ta.isF16() || tb.isF16());
+}
+
+std::optional<MmaShape>
+mlir::smap::matchMmaSyncShape(linalg::LinalgOp op,
+                              ArrayRef<int64_t> loopExtents) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      loopExtents.size() != op.getNumLoops())
+    return std::nullopt;
+  SmallVector<unsigned> reductions, parallel;
+  for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (kind == utils::IteratorType::reduction)
+      reductions.push_back(d);
+    else if (loopExtents[d] != 1)
+      parallel.push_back(d);
+  }
+  if (reductions.size() != 1 || parallel.size() != 2)
+    return std::nullopt;
+  OpOperand *in0 = op.getDpsInputOperand(0), *in1 = op.getDpsInputOperand(1);
+  auto uses = [&](OpOperand *operand, unsigned d) {
+    return op.getMatchingIndexingMap(operand).isFunctionOfDim(d);
+  };
+  MmaShape shape;
+  shape.k = reductions[0];
+  unsigned p0 = parallel[0], p1 = parallel[1];
+  if (!uses(in0, shape.k) || !uses(in1, shape.k))
+    return std::nullopt;
+  if (uses(in0, p0) && !uses(in0, p1) && uses(in1, p1) && !uses(in1, p0)) {
+    shape.m = p0;
+    shape.n = p1;
+  } else if (uses(in0, p1) && !uses(in0, p0) && uses(in1, p0) &&
+             !uses(in1, p1)) {
+    shape.m = p1;
+    shape.n = p0;
+  } else {
+    return std::nullopt;
+  }
+  shape.extentM = loopExtents[shape.m];
+  shape.extentN = loopExtents[shape.n];
+  shape.extentK = loopExtents[shape.k];
+  if (!fitsMmaSyncTile(shape.extentM, shape.extentN, shape.extentK) ||
+      !hasMmaSyncTypes(op) || !isMultiplyAccumulate(op))
+    return std::nullopt;
+  return shape;
+}
