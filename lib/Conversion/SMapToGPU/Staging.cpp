@@ -59,6 +59,10 @@ bool mlir::smap::isVectorAligned(Value memref, int64_t vector) {
       return false;
   if (isa<BlockArgument>(memref))
     return !ShapedType::isDynamic(offset) && offset % vector == 0;
+  // A buffer of its own: on the host a device allocation (256-byte
+  // aligned), in a block a place in shared memory (16-byte aligned).
+  if (memref.getDefiningOp<memref::AllocOp>())
+    return !ShapedType::isDynamic(offset) && offset % vector == 0;
   if (auto cast = memref.getDefiningOp<memref::MemorySpaceCastOp>())
     return isVectorAligned(cast.getSource(), vector);
   if (auto view = memref.getDefiningOp<memref::ViewOp>())

@@ -1,0 +1,109 @@
+"""The kernel strategy is decided once: what smap-schedule records is what
+smap-distribute-blocks builds.
+
+For every example, every pipeline input and the benchmarks' shapes in f16,
+the GPU pipeline for sm_90a runs to PTX; the schedule each block forall
+carries (the prediction) is compared with the kernel record the block
+lowering leaves (smap-write-kernel-manifest): the same strategy, threads and
+blocks, kernel for kernel. A mismatch inside the lowering is an error
+(tested in test/Conversion/SMapToGPU/distribute-blocks-strategy-invalid.mlir);
+this checks that the cost model never predicts one the lowering refuses.
+"""
+
+import glob
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+import spacefusion as sf
+from spacefusion.compiler import find_tools
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+BUILD = os.environ.get("SPACEFUSION_BUILD_DIR", os.path.join(ROOT, "build"))
+
+EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir")))
+# Inputs the GPU path rejects on purpose (tested for their diagnostics).
+REJECTED = {"f8-tensor.mlir", "gpu-index-tensor.mlir", "gpu-reshape-only.mlir", "grid-limit.mlir",
+            "unregistered-op.mlir"}
+INPUTS = sorted(p for p in glob.glob(os.path.join(ROOT, "test", "Pipelines", "Inputs", "*.mlir"))
+                if os.path.basename(p) not in REJECTED)
+WORKLOADS = {
+    "gemm_4096_f16": lambda: sf.workloads.gemm(4096, 4096, 4096, dtype="f16"),
+    "gemm_2048x1024x1024_f16": lambda: sf.workloads.gemm(2048, 1024, 1024, dtype="f16"),
+    "attention_b4_h32_s2048_d128_f16": lambda: sf.workloads.attention(4, 32, 2048, 128, dtype="f16"),
+    "attention_b32_h12_s512_d64_f16": lambda: sf.workloads.attention(32, 12, 512, 64, dtype="f16"),
+    "mlp_512x768x3072_f16": lambda: sf.workloads.mlp(512, 768, 3072, dtype="f16"),
+    "lstm_cell_f16": lambda: sf.workloads.lstm_cell(64, 1024, 1024, dtype="f16"),
+    "layernorm_f16": lambda: sf.workloads.layernorm(16384, 768, dtype="f16"),
+}
+
+SCHEDULE = re.compile(r"smap\.schedule = #smap\.schedule<spatial = \[[^\]]*\], temporal = \[[^\]]*\], "
+                      r"grid = \[([^\]]*)\], threads = (\d+), smem = (\d+), regs = (\d+)"
+                      r"(?:, strategy = (\w+))?>")
+
+
+def predicted_and_built(source, tmp_path):
+    """(schedules of the block foralls in order, kernels built in order)."""
+    tools = find_tools(BUILD)
+    manifest = str(tmp_path / "kernels.json")
+    result = subprocess.run([tools["spacefusion-opt"], "-", "-o", os.devnull,
+                             "--spacefusion-lower-gpu=format=isa kernel-manifest=" + manifest,
+                             "--mlir-print-ir-before=smap-distribute-blocks"],
+                            input=source, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    predicted = [{"strategy": m.group(5), "threads": int(m.group(2)),
+                  "blocks": eval("*".join(m.group(1).split(",")) or "1")}
+                 for m in SCHEDULE.finditer(result.stderr)]
+    with open(manifest) as f:
+        functions = json.load(f)["functions"]
+    built = [k for fn in functions if not fn["name"].startswith("_mlir_ciface_")
+             for k in fn["kernels"] if k["strategy"] != "rows"]
+    return predicted, built
+
+
+def check_agreement(source, tmp_path):
+    predicted, built = predicted_and_built(source, tmp_path)
+    assert len(predicted) == len(built)
+    for p, b in zip(predicted, built):
+        assert p["strategy"] == b["strategy"]
+        assert p["threads"] == b["threads"]
+        assert p["blocks"] == b["blocks"]
+    return predicted, built
+
+
+@pytest.mark.parametrize("path", EXAMPLES + INPUTS, ids=os.path.basename)
+def test_examples_build_what_was_scheduled(path, tmp_path):
+    with open(path) as f:
+        check_agreement(f.read(), tmp_path)
+
+
+@pytest.mark.parametrize("name", sorted(WORKLOADS))
+def test_benchmark_shapes_build_what_was_scheduled(name, tmp_path):
+    predicted, built = check_agreement(WORKLOADS[name](), tmp_path)
+    if name.startswith("gemm_4096") or name.startswith("attention"):
+        # The fast paths these shapes are timed on.
+        assert built and built[0]["strategy"] in ("wgmma_tma", "row_fragments_wgmma")
+
+
+def test_agreement_check_can_fail(tmp_path):
+    """A schedule edited after smap-schedule (row fragments on 96 threads)
+    is refused by the lowering."""
+    tools = find_tools(BUILD)
+    with open(os.path.join(ROOT, "test", "Pipelines", "Inputs", "attention_f16.mlir")) as f:
+        source = f.read()
+    result = subprocess.run([tools["spacefusion-opt"], "-", "-o", os.devnull,
+                             "--spacefusion-lower-gpu=format=isa",
+                             "--mlir-print-ir-before=smap-distribute-blocks"],
+                            input=source, capture_output=True, text=True)
+    assert result.returncode == 0
+    dump = result.stderr.index("IR Dump Before")
+    ir = result.stderr[result.stderr.index("\n", dump) + 1:]
+    edited = re.sub(r"threads = (\d+), smem = (\d+), regs = (\d+), strategy = (\w+)>",
+                    r"threads = 96, smem = \2, regs = \3, strategy = \4>", ir)
+    assert edited != ir
+    rerun = subprocess.run([tools["spacefusion-opt"], "-", "-o", os.devnull, "--smap-distribute-blocks"],
+                           input=edited, capture_output=True, text=True)
+    assert rerun.returncode != 0 and "cannot be built" in rerun.stderr
