@@ -87,12 +87,22 @@ static bool isContraction(const Space &space) {
 static bool runsOnTensorCores(const Space &space,
                               function_ref<int64_t(unsigned)> blockExtent) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-  if (!isContraction(space) || !linalgOp || space.reductions.size() != 1 ||
-      space.dims.size() != linalgOp.getNumLoops())
+  if (!isContraction(space) || !linalgOp || space.reductions.size() != 1)
+    return false;
+  // The space has one dim per loop, or per loop of a non-unit extent (the
+  // analysis folds unit dims away).
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  bool perLoop = space.dims.size() == ranges.size();
+  if (!perLoop && space.dims.size() != static_cast<size_t>(llvm::count_if(
+                                           ranges, [](int64_t r) {
+                                             return r != 1;
+                                           })))
     return false;
   SmallVector<int64_t> extents;
-  for (unsigned d : space.dims)
-    extents.push_back(blockExtent(d));
+  unsigned next = 0;
+  for (int64_t range : ranges)
+    extents.push_back(!perLoop && range == 1 ? 1
+                                             : blockExtent(space.dims[next++]));
   return matchMmaSyncShape(linalgOp, extents).has_value();
 }
 
@@ -263,14 +273,16 @@ swizzledWgmmaTile(const SpaceMappingGraph &smg, Value value, unsigned k,
   if (!isa<BlockArgument>(value) || !type || !type.getElementType().isF16())
     return std::nullopt;
   SmallVector<unsigned> nonUnit;
-  for (auto &ids : smg.getValueDims(value)) {
-    if (ids.size() != 1)
+  auto axes = smg.getValueDims(value);
+  for (auto &ids : axes) {
+    // A unit axis is folded away (no dim); a reshaped one has several.
+    if (ids.size() > 1)
       return std::nullopt;
-    if (blockExtent(ids.front()) > 1)
+    if (ids.size() == 1 && blockExtent(ids.front()) > 1)
       nonUnit.push_back(ids.front());
   }
-  auto axes = smg.getValueDims(value);
-  if (nonUnit.size() != 2 || axes.empty() || axes.back().front() != nonUnit[1] ||
+  if (nonUnit.size() != 2 || axes.empty() || axes.back().size() != 1 ||
+      axes.back().front() != nonUnit[1] ||
       blockExtent(nonUnit[1]) % 64 || !llvm::is_contained(nonUnit, k))
     return std::nullopt;
   return std::make_pair(nonUnit[0], nonUnit[1]);
@@ -413,6 +425,8 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
 
   ScheduleEstimate est;
   est.threads = candidate.threads;
+  // The registers residency is ranked with (see the wave quantization).
+  std::optional<int64_t> rankingRegisters;
   for (unsigned d = 0; d < dims.size(); ++d)
     est.blocks *= grid(d);
 
@@ -495,6 +509,7 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
                              : KernelStrategy::RowFragments;
     est.threads = fragments->rows * 2 / slabs;
     est.regsPerThread = kBaseRegisters + slabs * fragments->registers;
+    rankingRegisters = kBaseRegisters + fragments->registers;
   }
   if (wgmmaSpace) {
     // Wgmma.cpp: at least two TMA stages of the A and B tiles, 1024-byte
@@ -600,17 +615,19 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
                     mmaSyncFlops / (target.getMmaSyncRate() * 1e9) +
                     scalarFlops / (target.getF32Gflops() * 1e9)});
   // Wave quantization: blocks run in waves of (SMs x resident blocks).
-  // Residency by registers counts the tiles' thread count (chooseThreads),
-  // not the strategy's: the ranking was calibrated that way on the H200,
-  // and a grid smaller than its slots would otherwise look underused (the
-  // model has no per-block rate); changing it needs its own measurements.
+  // Residency by registers counts the tiles' thread count (chooseThreads)
+  // and one row slab's registers, not the strategy's threads and slabs: the
+  // ranking was calibrated that way on the H200, and a grid smaller than
+  // its slots would otherwise look underused (the model has no per-block
+  // rate); changing it needs its own measurements.
   int64_t resident = 1;
   if (!cpu) {
     int64_t bySmem =
         target.getSmemPerBlock() / std::max<int64_t>(1, est.smemBytes);
     int64_t byRegs =
         target.getRegsPerSm() /
-        std::max<int64_t>(1, est.regsPerThread * candidate.threads);
+        std::max<int64_t>(1, rankingRegisters.value_or(est.regsPerThread) *
+                                 candidate.threads);
     resident = std::clamp<int64_t>(std::min(bySmem, byRegs), 1, 32);
   }
   int64_t waves = llvm::divideCeil(est.blocks, target.getSmCount() * resident);
