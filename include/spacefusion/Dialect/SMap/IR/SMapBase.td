@@ -32,6 +32,22 @@ def SMap_Dialect : Dialect {
       whose carried values are partial reductions, with the
       Update-then-Aggregate step written out in its `update` region.
 
+    The attributes one pass leaves on ops of other dialects for a later
+    pass are declared (discardable attributes) and checked by the dialect's
+    verifier; any other `smap.` attribute is an error:
+
+    | attribute | on | what it says |
+    |---|---|---|
+    | `smap.space` | a graph member | its `#smap.space` (smap-analyze) |
+    | `smap.chains`, `smap.recompute`, `smap.not_sliceable` | a graph | per dim: its reduction chain, the members it recomputes, why it is not sliceable |
+    | `smap.schedule`, `smap.target` | the `scf.forall` of a graph's blocks | the graph's schedule (strategy, threads) and target (smap-lower-to-loops) |
+    | `smap.staged` | a block buffer | the staged input's position |
+    | `smap.swizzled_tile` | a staged tile | wgmma reads it in the 128-byte swizzle |
+    | `smap.final_pass` | a temporal loop | the second pass of a chain |
+    | `smap.kernel` | a `gpu.launch` | the `#smap.kernel` built (smap-distribute-blocks) |
+    | `smap.kernels` | a host function | its kernels, as dictionaries readable without this dialect |
+    | `smap.checked_entry` | a function | its argument sizes are checked |
+
     ```mlir
     %out = smap.graph(%a = %x : tensor<128x64xf32>) -> (tensor<128xf32>)
         attributes {dims = [#smap.dim<"m", 128, parallel>,
