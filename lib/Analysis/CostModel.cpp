@@ -7,6 +7,7 @@
 
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/TensorCoreLegality.h"
+#include "spacefusion/Analysis/WgmmaPipeline.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -227,6 +228,12 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
   int64_t rows = blockExtent(*rowDim);
   if (rows % 16 || rows > 128 || !fusesInRegisters(smg, blockExtent))
     return std::nullopt;
+  // A contraction of a row block reduces over at most 256 elements at a
+  // time (RowFragments.cpp).
+  for (const Space &space : smg.getSpaces())
+    if (runsOnTensorCores(space, blockExtent) &&
+        blockExtent(space.reductions.front().first) > 256)
+      return std::nullopt;
   int64_t state = 0;
   SmallVector<int64_t> tiles;
   for (const Space &space : smg.getSpaces()) {
@@ -357,6 +364,27 @@ int64_t mlir::smap::wgmmaRegistersPerThread(int64_t bm, int64_t bn) {
   return kBaseRegisters + bm / wgmmaConsumerWarpgroups(bm, bn) * bn / 128;
 }
 
+int64_t mlir::smap::residentBySharedMemory(int64_t bytes,
+                                           int64_t smemPerBlock) {
+  return bytes > smemPerBlock ? 0 : (smemPerBlock + 1024) / (bytes + 1024);
+}
+
+int64_t mlir::smap::chooseCpAsyncStages(int64_t totalBytes,
+                                        int64_t bytesPerStage,
+                                        int64_t maxStages,
+                                        int64_t smemPerBlock) {
+  auto resident = [&](int64_t stages) {
+    return residentBySharedMemory(totalBytes + (stages - 1) * bytesPerStage,
+                                  smemPerBlock);
+  };
+  if (bytesPerStage)
+    for (int64_t stages = maxStages; stages > 1; --stages)
+      if (resident(stages) >=
+          std::max<int64_t>(1, std::min<int64_t>(2, resident(2))))
+        return stages;
+  return 1;
+}
+
 double mlir::smap::waveUtilization(int64_t blocks, int64_t sms,
                                    int64_t resident) {
   int64_t slots = sms * std::max<int64_t>(1, resident);
@@ -453,7 +481,7 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   // With the row-fragment lowering, only the input tiles are in shared
   // memory: those that move with the temporal step in (at least) two
   // pipeline stages.
-  double stagedBytes = 0;
+  double onceBytes = 0, movingBytes = 0;
   GraphOp graph = smg.getGraph();
   for (BlockArgument arg : graph.getBody().getArguments())
     if (isa<RankedTensorType>(arg.getType()) && !arg.use_empty()) {
@@ -466,7 +494,9 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
       smem += bytes;
       bool moves = candidate.temporalDim &&
                    llvm::is_contained(argDims, *candidate.temporalDim);
-      stagedBytes += moves ? 2 * bytes : bytes;
+      onceBytes += bytes;
+      if (moves)
+        movingBytes += bytes;
     }
   for (const Space &space : smg.getSpaces()) {
     if (space.role == MemberRole::Init)
@@ -496,10 +526,20 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
           ? std::nullopt
           : rowFragmentRegisters(smg, blockExtent, candidate.temporalDim);
   if (fragments) {
-    smem = stagedBytes;
     // Two slabs per warp when their registers fit (as RowFragments.cpp
-    // decides); one warpgroup per 64 rows on wgmma.
+    // decides); one warpgroup per 64 rows on wgmma, whose swizzled tiles
+    // need the alignment slack.
     bool wgmmaRows = hopper && rowFragmentsOnWgmma(smg, *fragments, blockExtent);
+    // The staged tiles' cp.async copies (chooseCpAsyncStages, which the
+    // block lowering then builds).
+    int64_t slack = wgmmaRows ? kWgmmaSwizzleAlignment : 0;
+    int64_t maxStages = std::min(options.maxStages, kMaxCpAsyncStages);
+    est.stages = maxStages > 1 ? chooseCpAsyncStages(
+                                     slack + static_cast<int64_t>(onceBytes),
+                                     static_cast<int64_t>(movingBytes),
+                                     maxStages, target.getSmemPerBlock())
+                               : 1;
+    smem = slack + onceBytes + (est.stages - 1) * movingBytes;
     int64_t slabs = !wgmmaRows && fragments->rows % 32 == 0 &&
                             2 * fragments->registers <=
                                 kRowFragmentRegisterBudget
@@ -512,13 +552,14 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     rankingRegisters = kBaseRegisters + fragments->registers;
   }
   if (wgmmaSpace) {
-    // Wgmma.cpp: at least two TMA stages of the A and B tiles, 1024-byte
-    // aligned, with the accumulator tile over them after the loop; one
-    // warpgroup holds the accumulators. Besides, the epilogue's buffers:
-    // the graph's results go to global memory, and elementwise ops over the
-    // accumulators or an elementwise intermediate write in place.
+    // Wgmma.cpp: a TMA ring of the A and B tiles, 1024-byte aligned, with
+    // the accumulator tile over it after the loop, its depth chosen for
+    // the waves (WgmmaPipeline.h); one warpgroup holds the accumulators.
+    // Besides, the epilogue's buffers: the graph's results go to global
+    // memory, and elementwise ops over the accumulators or an elementwise
+    // intermediate write in place.
     auto [bm, bn, bk] = wgmmaTile;
-    smem = 1024 + std::max<double>(2 * (bm * bk + bk * bn) * 2, bm * bn * 4);
+    double other = 0;
     llvm::SmallPtrSet<Value, 4> yielded;
     for (Value out : graph.getYield().getValues())
       yielded.insert(out);
@@ -530,8 +571,27 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
         continue;
       for (Value r : space.op->getResults())
         if (!yielded.contains(r))
-          smem += stepBytes(r);
+          other += stepBytes(r);
     }
+    WgmmaBlockShape block;
+    block.bm = bm;
+    block.bn = bn;
+    block.bk = bk;
+    block.steps = dims[*candidate.temporalDim].extent / bk;
+    block.warpSpecialized =
+        wgmmaConsumerWarpgroups(bm, bn) > 1 || options.warpSpecialize;
+    block.producerWarps = options.producerWarps;
+    std::string why;
+    std::optional<TmaPipeline> pipeline =
+        chooseTmaPipeline(block, static_cast<int64_t>(other), est.blocks,
+                          target, options.maxStages, why);
+    // Without a pipeline that fits, the two-stage footprint says how far
+    // over the budget the block is.
+    smem = other + (pipeline ? pipeline->sharedBytes
+                             : kWgmmaSwizzleAlignment +
+                                   std::max(2 * block.stageBytes(),
+                                            block.accumulatorBytes()));
+    est.stages = pipeline ? pipeline->stages : 2;
     est.regsPerThread = wgmmaRegistersPerThread(bm, bn);
     est.warpSpecialized = wgmmaConsumerWarpgroups(bm, bn) > 1;
     bool specialized = est.warpSpecialized || options.warpSpecialize;
@@ -822,7 +882,7 @@ ScheduleAttr mlir::smap::getScheduleAttr(const SpaceMappingGraph &smg,
          candidate.sliceSize});
   return ScheduleAttr::get(ctx, spatial, temporal, grid, estimate.threads,
                            estimate.smemBytes, estimate.regsPerThread,
-                           estimate.strategy);
+                           estimate.strategy, estimate.stages);
 }
 
 FailureOr<ScheduleCandidate>

@@ -227,6 +227,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   scheduleOptions.rowFragments = options.rowFragments;
   scheduleOptions.warpSpecialize = options.warpSpecialize;
   scheduleOptions.producerWarps = options.producerWarps;
+  scheduleOptions.asyncStages = options.asyncStages;
   pm.addPass(smap::createSMapSchedule(scheduleOptions));
   pm.addPass(smap::createSMapSpatialSlice());
   pm.addPass(smap::createSMapTemporalSlice());

@@ -4,8 +4,9 @@ smap-distribute-blocks builds.
 For every example, every pipeline input and the benchmarks' shapes in f16,
 the GPU pipeline for sm_90a runs to PTX; the schedule each block forall
 carries (the prediction) is compared with the kernel record the block
-lowering leaves (smap-write-kernel-manifest): the same strategy, threads and
-blocks, kernel for kernel. A mismatch inside the lowering is an error
+lowering leaves (smap-write-kernel-manifest): the same strategy, threads,
+blocks and TMA stages, kernel for kernel, and for the wgmma strategies the
+same shared memory. A mismatch inside the lowering is an error
 (tested in test/Conversion/SMapToGPU/distribute-blocks-strategy-invalid.mlir);
 this checks that the cost model never predicts one the lowering refuses.
 """
@@ -40,9 +41,13 @@ WORKLOADS = {
     "layernorm_f16": lambda: sf.workloads.layernorm(16384, 768, dtype="f16"),
 }
 
+# The strategies whose shared memory the cost model predicts exactly (the
+# others' footprint formula does not yet follow the buffer placement).
+EXACT_SMEM = {"wgmma_tma", "wgmma_tma_ws", "row_fragments_wgmma"}
+
 SCHEDULE = re.compile(r"smap\.schedule = #smap\.schedule<spatial = \[[^\]]*\], temporal = \[[^\]]*\], "
                       r"grid = \[([^\]]*)\], threads = (\d+), smem = (\d+), regs = (\d+)"
-                      r"(?:, strategy = (\w+))?>")
+                      r"(?:, strategy = (\w+))?(?:, stages = (\d+))?>")
 
 
 def predicted_and_built(source, tmp_path):
@@ -54,7 +59,8 @@ def predicted_and_built(source, tmp_path):
                              "--mlir-print-ir-before=smap-distribute-blocks"],
                             input=source, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
-    predicted = [{"strategy": m.group(5), "threads": int(m.group(2)),
+    predicted = [{"strategy": m.group(5), "threads": int(m.group(2)), "smem": int(m.group(3)),
+                  "stages": int(m.group(6) or 0),
                   "blocks": eval("*".join(m.group(1).split(",")) or "1")}
                  for m in SCHEDULE.finditer(result.stderr)]
     with open(manifest) as f:
@@ -71,6 +77,12 @@ def check_agreement(source, tmp_path):
         assert p["strategy"] == b["strategy"]
         assert p["threads"] == b["threads"]
         assert p["blocks"] == b["blocks"]
+        if p["strategy"].startswith("row_fragments"):
+            assert p["stages"] == b["parts"].get("cp_async", 1)
+        else:
+            assert p["stages"] == b["parts"].get("stages", 0)
+        if p["strategy"] in EXACT_SMEM:
+            assert p["smem"] == b["smem"]
     return predicted, built
 
 
@@ -101,8 +113,8 @@ def test_agreement_check_can_fail(tmp_path):
     assert result.returncode == 0
     dump = result.stderr.index("IR Dump Before")
     ir = result.stderr[result.stderr.index("\n", dump) + 1:]
-    edited = re.sub(r"threads = (\d+), smem = (\d+), regs = (\d+), strategy = (\w+)>",
-                    r"threads = 96, smem = \2, regs = \3, strategy = \4>", ir)
+    edited = re.sub(r"threads = (\d+), smem = (\d+), regs = (\d+), strategy = (\w+)",
+                    r"threads = 96, smem = \2, regs = \3, strategy = \4", ir)
     assert edited != ir
     rerun = subprocess.run([tools["spacefusion-opt"], "-", "-o", os.devnull, "--smap-distribute-blocks"],
                            input=edited, capture_output=True, text=True)

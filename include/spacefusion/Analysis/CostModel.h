@@ -44,6 +44,9 @@ struct StrategyOptions {
   bool warpSpecialize = false;
   /// The producer of a warp-specialized block: 1 (a warp) or 4 warps.
   int64_t producerWarps = 4;
+  /// The deepest pipeline of a block (TMA stages; cp.async copies, at most
+  /// kMaxCpAsyncStages).
+  int64_t maxStages = 3;
 };
 
 /// What a candidate costs on a target.
@@ -52,6 +55,9 @@ struct ScheduleEstimate {
   /// threads it launches per block for it.
   KernelStrategy strategy = KernelStrategy::None;
   int64_t threads = 1;
+  /// The pipeline depth: TMA stages of a wgmma block, cp.async copies of
+  /// a row-fragment block's staged tiles; 0 for the other strategies.
+  int64_t stages = 0;
   int64_t smemBytes = 0;
   int64_t regsPerThread = 0;
   int64_t blocks = 1;
@@ -109,6 +115,23 @@ int64_t wgmmaRegistersPerThread(int64_t bm, int64_t bn);
 /// The share of the SMs' block slots (`resident` blocks per SM) that
 /// `blocks` blocks keep busy over their waves.
 double waveUtilization(int64_t blocks, int64_t sms, int64_t resident);
+
+/// Blocks of `bytes` of shared memory resident per SM (each block also
+/// reserves 1 KiB), with `smemPerBlock` the most a block may take.
+int64_t residentBySharedMemory(int64_t bytes, int64_t smemPerBlock);
+
+/// The cp.async pipeline depth of a block whose buffers take `totalBytes`
+/// with one copy each, `bytesPerStage` of them staged tiles that move with
+/// the temporal step: the deepest, up to `maxStages`, that keeps as many
+/// blocks per SM as two stages would, up to two (another block hides
+/// latency better than a third stage: attention with 128-wide K / V tiles
+/// ran 1.15-1.4x faster on two stages than on three,
+/// bench/results/attention-v19-variants.md); 1 without staged tiles.
+int64_t chooseCpAsyncStages(int64_t totalBytes, int64_t bytesPerStage,
+                            int64_t maxStages, int64_t smemPerBlock);
+
+/// The most copies of a staged tile the cp.async pipeline keeps.
+constexpr int64_t kMaxCpAsyncStages = 3;
 
 /// A lower bound on the graph's time on `target`: its FLOPs at the peak
 /// rates (tensor cores for contractions reading 16-bit floats) or its

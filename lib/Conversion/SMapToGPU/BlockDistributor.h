@@ -15,6 +15,7 @@
 #ifndef SPACEFUSION_LIB_CONVERSION_SMAPTOGPU_BLOCKDISTRIBUTOR_H
 #define SPACEFUSION_LIB_CONVERSION_SMAPTOGPU_BLOCKDISTRIBUTOR_H
 
+#include "spacefusion/Analysis/WgmmaPipeline.h"
 #include "spacefusion/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -275,6 +276,10 @@ struct WgmmaPlan {
   int64_t threads() const {
     return consumerThreads() + (warpSpecialized ? 32 * producerWarps : 0);
   }
+  /// The shape the pipeline and register planning read (WgmmaPipeline.h).
+  WgmmaBlockShape shape() const {
+    return {bm, bn, bk, steps, warpSpecialized, producerWarps};
+  }
   /// Register reallocation between the warpgroups (`setmaxnreg`): every
   /// thread starts at `entryRegisters` (the cap the launch's threads leave),
   /// the producer drops to `producerRegisters` and the consumers take what
@@ -297,10 +302,10 @@ std::optional<WgmmaPlan> planWgmma(Block &body, bool warpSpecialize,
 /// leaves the plan as it is otherwise.
 void planRegisterReallocation(WgmmaPlan &plan, int64_t regsPerSm);
 
-/// Sizes the plan's TMA pipeline: at least two stages, up to `maxStages`
-/// (at most four), within `smemBudget` bytes of shared memory, with the
-/// accumulator tile over them; false (with `why`) when they do not fit.
-bool sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget, int64_t maxStages,
+/// Sizes the plan's TMA pipeline to `stages` stages (sizeTmaPipeline)
+/// within `smemBudget` bytes of shared memory; false (with `why`) when two
+/// do not fit.
+bool sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget, int64_t stages,
                      std::string &why);
 
 /// Replaces the plan's loop with the TMA + wgmma pipeline in `launch` (the

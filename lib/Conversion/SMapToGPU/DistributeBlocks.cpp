@@ -66,9 +66,6 @@ using namespace mlir::smap;
 /// The most k-steps of 16 a register-accumulator step unrolls.
 static constexpr int64_t kUnrolledKSteps = 4;
 
-/// Wave utilizations this close count as a tie when choosing a wgmma
-/// block's pipeline depth (the shallower depth wins a tie).
-static constexpr double kWaveUtilizationTie = 0.01;
 
 SmallVector<Value> mlir::smap::delinearize(OpBuilder &b, Location loc,
                                            Value linear,
@@ -1102,9 +1099,6 @@ struct BufferPlacement {
 
 /// The blocks of `bytes` shared memory one SM holds: the per-block limit
 /// plus the 1 KB each block reserves, shared.
-static int64_t residentBySharedMemory(int64_t bytes, int64_t smemLimit) {
-  return bytes > smemLimit ? 0 : (smemLimit + 1024) / (bytes + 1024);
-}
 
 /// The bytes a block buffer takes (see stagedBytes).
 static int64_t placedBytes(memref::AllocOp alloc) {
@@ -1121,7 +1115,8 @@ static FailureOr<BufferPlacement>
 placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
              const llvm::DenseSet<Value> &inRegisters,
              const llvm::DenseSet<Operation *> &stagedTiles, int64_t maxStages,
-             int64_t reservedShared, std::string &why) {
+             std::optional<int64_t> scheduledStages, int64_t reservedShared,
+             std::string &why) {
   Block &body = launch.getBody().front();
   SmallVector<memref::AllocOp> allocs;
   body.walk([&](memref::AllocOp alloc) {
@@ -1163,22 +1158,17 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
     if (stagedTiles.contains(alloc))
       bytesPerStage += sizeOf(alloc);
   }
-  // Deeper pipelines only while they keep two blocks per SM where two
-  // stages would (another block hides latency better than a third stage:
-  // attention with 128-wide K / V tiles runs 1.15-1.4x faster on two stages
-  // than on three, bench/results/attention-v19-variants.md). An SM has the
-  // block limit plus the 1 KB each block reserves.
-  auto residentBlocks = [&](int64_t stages) {
-    return residentBySharedMemory(total + (stages - 1) * bytesPerStage,
-                                  smemLimit);
-  };
-  if (bytesPerStage)
-    for (int64_t stages = maxStages; stages > 1; --stages)
-      if (residentBlocks(stages) >=
-          std::max<int64_t>(1, std::min<int64_t>(2, residentBlocks(2)))) {
-        placement.stages = stages;
-        break;
-      }
+  // The schedule's depth when it decided one (row-fragment blocks), else
+  // the same rule on the buffers placed.
+  placement.stages =
+      scheduledStages
+          ? *scheduledStages
+          : chooseCpAsyncStages(total, bytesPerStage, maxStages, smemLimit);
+  if (placement.stages > 1 && !bytesPerStage) {
+    why = "the schedule asks for " + std::to_string(placement.stages) +
+          " cp.async stages of a block without staged tiles that move";
+    return failure();
+  }
   auto placedSize = [&](memref::AllocOp alloc) {
     return sizeOf(alloc) * (stagedTiles.contains(alloc) ? placement.stages : 1);
   };
@@ -1367,59 +1357,14 @@ LogicalResult DistributeBlocksPass::lowerFunction(func::FuncOp fn,
   return success();
 }
 
-/// The pipeline depth of a wgmma block whose blocks fill their waves best
-/// within `budget` bytes of shared memory (the rest of the block takes
-/// `other`); when depths tie (within 1%) on a grid of several waves, the
-/// shallower one, which keeps more blocks per SM to overlap one block's
-/// prologue and epilogue with another's products (measured in
-/// bench/results/wgmma-v19-stages.md and wgmma-v21-setmaxnreg.md).
-static std::optional<WgmmaPlan>
-chooseWgmmaStages(const WgmmaPlan &plan, int64_t maxStages, int64_t budget,
-                  int64_t other, int64_t blocks, TargetAttr target,
-                  std::string &why) {
-  int64_t smemLimit = target.getSmemPerBlock();
-  // A reallocating block takes every register its threads may have.
-  int64_t byRegisters =
-      target.getRegsPerSm() /
-      (plan.threads() *
-       (plan.entryRegisters
-            ? plan.entryRegisters
-            : wgmmaRegistersPerThread(plan.consumerRows(), plan.bn)));
-  std::optional<WgmmaPlan> best;
-  double bestUtilization = -1;
-  int64_t bestResident = 1;
-  for (int64_t stages = std::max<int64_t>(2, maxStages); stages >= 2;
-       --stages) {
-    WgmmaPlan trial = plan;
-    std::string whyNot;
-    if (!sizeWgmmaStages(trial, budget, stages, whyNot)) {
-      if (!best)
-        why = whyNot;
-      continue;
-    }
-    int64_t resident =
-        std::min(residentBySharedMemory(trial.sharedBytes + other, smemLimit),
-                 byRegisters);
-    double utilization = waveUtilization(blocks, target.getSmCount(), resident);
-    // A grid of one wave or less has no second block to overlap, and a
-    // deeper pipeline hides more load latency.
-    bool overlapped = blocks >= 2 * target.getSmCount() * bestResident;
-    if (utilization > bestUtilization + kWaveUtilizationTie ||
-        (overlapped && utilization > bestUtilization - kWaveUtilizationTie)) {
-      best = trial;
-      bestUtilization = utilization;
-      bestResident = resident;
-    }
-  }
-  return best;
-}
-
 /// The wgmma plan of a block whose schedule says wgmma_tma (or _ws), with
 /// its pipeline sized; fails naming why the block cannot be one.
-static FailureOr<WgmmaPlan>
-planWgmmaBlock(scf::ForallOp forall, KernelStrategy strategy, int64_t threads,
-               TargetAttr target, int64_t maxStages, int64_t blocks,
-               std::string &why) {
+static FailureOr<WgmmaPlan> planWgmmaBlock(scf::ForallOp forall,
+                                            ScheduleAttr schedule,
+                                            TargetAttr target,
+                                            std::string &why) {
+  KernelStrategy strategy = schedule.getStrategy();
+  int64_t threads = schedule.getThreads();
   bool specialized = strategy == KernelStrategy::WgmmaTmaWarpSpecialized;
   std::optional<WgmmaPlan> plan =
       planWgmma(*forall.getBody(), specialized, why);
@@ -1450,11 +1395,17 @@ planWgmmaBlock(scf::ForallOp forall, KernelStrategy strategy, int64_t threads,
         !plan->loop->isAncestor(alloc))
       budget -= placedBytes(alloc);
   });
-  std::optional<WgmmaPlan> sized = chooseWgmmaStages(
-      *plan, maxStages, budget, smemLimit - budget, blocks, target, why);
-  if (!sized)
+  // The pipeline depth is the schedule's (chooseTmaPipeline decided it).
+  int64_t stages = schedule.getStages();
+  if (!sizeWgmmaStages(*plan, budget, stages, why))
     return failure();
-  return *sized;
+  if (plan->stages != stages) {
+    why = "the schedule's " + std::to_string(stages) +
+          " TMA stages do not fit beside the block's other buffers (" +
+          std::to_string(plan->stages) + " do)";
+    return failure();
+  }
+  return *plan;
 }
 
 /// The row-fragment plan of a block whose schedule says row_fragments (or
@@ -1620,8 +1571,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   std::string why;
   std::optional<WgmmaPlan> wgmmaPlan;
   if (isWgmmaStrategy(strategy)) {
-    FailureOr<WgmmaPlan> plan = planWgmmaBlock(
-        forall, strategy, threads, target, asyncStages, blocks, why);
+    FailureOr<WgmmaPlan> plan = planWgmmaBlock(forall, schedule, target, why);
     if (failed(plan))
       return cannotBuild(why);
     wgmmaPlan = *plan;
@@ -1670,6 +1620,8 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                    asyncStages > 1 ? stagedTileAllocs(kernel)
                                    : llvm::DenseSet<Operation *>(),
                    std::min<int64_t>(asyncStages, kMaxStages),
+                   rowSlabs ? std::optional<int64_t>(schedule.getStages())
+                            : std::nullopt,
                    wgmmaPlan ? wgmmaPlan->sharedBytes : 0, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;

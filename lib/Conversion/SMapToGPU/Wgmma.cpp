@@ -53,8 +53,6 @@ namespace {
 /// The swizzle width of the shared-memory tiles (kSwizzleAlignment is the
 /// alignment it needs).
 constexpr int64_t kSwizzleBytes = 128;
-/// The deepest TMA pipeline.
-constexpr int64_t kMaxWgmmaStages = 4;
 /// Columns of one B chunk (one swizzle row of f16).
 constexpr int64_t kChunkColumns = 64;
 /// Threads of a warpgroup (one wgmma's issuers) and of a warp.
@@ -62,12 +60,6 @@ constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kWarpThreads = 32;
 /// f16 and bf16.
 constexpr int64_t kElementBytes = 2;
-/// What the producer warpgroup keeps of its registers when it gives the
-/// rest to the consumers: its one loading thread needs its loop's indices,
-/// the stage addresses and the TMA coordinates (CUTLASS keeps 40 as well).
-constexpr int64_t kProducerRegisters = 40;
-/// The most registers a thread may have on sm_90.
-constexpr int64_t kMaxThreadRegisters = 255;
 /// The named barrier (bar.sync id) the consumer warpgroups meet at before
 /// their accumulators overwrite the stages; 0 is the whole block's.
 constexpr int64_t kConsumerBarrier = 1;
@@ -331,52 +323,20 @@ tmaCoordinates(OpBuilder &b, Location loc,
 }
 
 void mlir::smap::planRegisterReallocation(WgmmaPlan &plan, int64_t regsPerSm) {
-  plan.entryRegisters = plan.producerRegisters = plan.consumerRegisters = 0;
-  // setmaxnreg takes whole warpgroups.
-  if (!plan.warpSpecialized || plan.producerWarps != 4)
-    return;
-  // setmaxnreg counts go in steps of 8, from 24 to 256.
-  auto roundDown = [](int64_t registers) {
-    return std::min<int64_t>(256, registers / 8 * 8);
-  };
-  // The producer's registers beyond its own needs are idle otherwise: the
-  // consumers take them whenever that raises their cap (with one consumer
-  // warpgroup the cap is already the most a thread may have).
-  int64_t entry = roundDown(regsPerSm / plan.threads());
-  int64_t consumer =
-      roundDown(entry + (entry - kProducerRegisters) * kWarpgroupThreads /
-                            plan.consumerThreads());
-  if (entry <= kProducerRegisters || consumer <= entry ||
-      entry >= roundDown(kMaxThreadRegisters))
-    return;
-  plan.entryRegisters = entry;
-  plan.producerRegisters = kProducerRegisters;
-  plan.consumerRegisters = consumer;
-}
-
-/// The bytes of one stage (an A tile and a B tile) and of the accumulator.
-static std::pair<int64_t, int64_t> wgmmaTileBytes(const WgmmaPlan &plan) {
-  return {(plan.bm + plan.bn) * plan.bk * kElementBytes, plan.bm * plan.bn * 4};
+  RegisterSplit split = planRegisterSplit(plan.shape(), regsPerSm);
+  plan.entryRegisters = split.entry;
+  plan.producerRegisters = split.producer;
+  plan.consumerRegisters = split.consumer;
 }
 
 bool mlir::smap::sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget,
-                                 int64_t maxStages, std::string &why) {
-  auto [stageBytes, accBytes] = wgmmaTileBytes(plan);
-  // At least two stages (step i + S - 1 is issued after step i is read),
-  // at most as many as there are steps, when two fit.
-  plan.stages =
-      std::min<int64_t>({kMaxWgmmaStages, std::max<int64_t>(2, maxStages),
-                         std::max<int64_t>(2, plan.steps),
-                         (smemBudget - kSwizzleAlignment) / stageBytes});
-  plan.sharedBytes =
-      kSwizzleAlignment + std::max(plan.stages * stageBytes, accBytes);
-  if (plan.stages < 2 || plan.sharedBytes > smemBudget) {
-    why = "two TMA stages of " + std::to_string(stageBytes) +
-          " bytes and the accumulator tile (" + std::to_string(accBytes) +
-          " bytes) do not fit in the " + std::to_string(smemBudget) +
-          " bytes of shared memory the block's other buffers leave";
+                                 int64_t stages, std::string &why) {
+  std::optional<TmaPipeline> pipeline =
+      sizeTmaPipeline(plan.shape(), smemBudget, stages, why);
+  if (!pipeline)
     return false;
-  }
+  plan.stages = pipeline->stages;
+  plan.sharedBytes = pipeline->sharedBytes;
   return true;
 }
 
@@ -388,7 +348,7 @@ SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
   Type element = getElementTypeOrSelf(plan.globalA.getType());
   int64_t aBytes = plan.bm * plan.bk * kElementBytes;
   int64_t chunkBytes = plan.bk * kChunkColumns * kElementBytes;
-  int64_t stageBytes = wgmmaTileBytes(plan).first;
+  int64_t stageBytes = plan.shape().stageBytes();
   int64_t stages = plan.stages;
   int64_t swizzleColumns = kSwizzleBytes / kElementBytes;
   SmallVector<Operation *> emitted;

@@ -34,7 +34,7 @@ func.func @gemm_sm80(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: 
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_80", smem_per_block = 166912, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 108, max_threads = 1024, bandwidth_gbps = 2039, f16_gflops = 312000, f32_gflops = 19500, arch = 80, features = ["mma_sync", "cp_async", "cache_hints"], smem_per_sm = 167936, l2_bytes = 41943040>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_80", smem_per_block = 166912, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 108, max_threads = 1024, bandwidth_gbps = 2039, f16_gflops = 312000, f32_gflops = 19500, arch = 80, features = ["mma_sync", "cp_async", "cache_hints"], smem_per_sm = 167936, l2_bytes = 41943040>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 2>}
   return
 }
 
@@ -73,7 +73,7 @@ func.func @gemm_k32(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: m
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 2>}
   return
 }
 
@@ -112,7 +112,7 @@ func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>,
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 2>}
   return
 }
 
@@ -226,7 +226,7 @@ func.func @attention_block(%q: memref<64x16xf16>, %k: memref<32x16xf16>,
       %t = arith.truncf %d : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = row_fragments>}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = row_fragments, stages = 1>}
   return
 }
 
@@ -260,7 +260,7 @@ func.func @gemm_block(%x: memref<32x32xf16>, %y: memref<32x32xf16>, %z: memref<3
       linalg.yield %r : f32
     }
     memref.copy %acc, %z : memref<32x32xf32> to memref<32x32xf32>
-  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments>}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments, stages = 1>}
   return
 }
 
@@ -345,6 +345,62 @@ func.func @rowsum(%x: memref<64x128xf32>, %out: memref<64xf32>) {
     %o = memref.subview %out[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
     memref.copy %acc, %o : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
   } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = loops>}
+  return
+}
+
+// -----
+
+// The schedule fixes the TMA depth: four stages do not fit a 120000-byte target.
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @gemm_four_stages(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf16>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  // expected-error @below {{smap-distribute-blocks: the schedule's strategy wgmma_tma cannot be built: the schedule's 4 TMA stages do not fit beside the block's other buffers (3 do)}}
+  scf.forall (%blk) in (4) {
+    %n0 = arith.remui %blk, %c2 : index
+    %n = arith.muli %n0, %c128 : index
+    %m0 = arith.divui %blk, %c2 : index
+    %m = arith.muli %m0, %c128 : index
+    %a = memref.subview %arg0[%m, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
+    %b = memref.subview %arg1[0, %n] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32>
+    %c = memref.subview %arg2[%m, %n] [128, 128] [1, 1] : memref<256x256xf16> to memref<128x128xf16, strided<[256, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%acc : memref<128x128xf32>)
+    scf.for %k = %c0 to %c256 step %c64 {
+      %at = memref.subview %a[0, %k] [128, 64] [1, 1] : memref<128x256xf16, strided<[256, 1], offset: ?>> to memref<128x64xf16, strided<[256, 1], offset: ?>>
+      %sa = memref.alloc() {alignment = 64 : i64} : memref<128x72xf16>
+      %sav = memref.subview %sa[0, 0] [128, 64] [1, 1] : memref<128x72xf16> to memref<128x64xf16, strided<[72, 1]>>
+      linalg.copy ins(%at : memref<128x64xf16, strided<[256, 1], offset: ?>>) outs(%sav : memref<128x64xf16, strided<[72, 1]>>)
+      %bt = memref.subview %b[%k, 0] [64, 128] [1, 1] : memref<256x128xf16, strided<[256, 1], offset: ?>> to memref<64x128xf16, strided<[256, 1], offset: ?>>
+      %sb = memref.alloc() {alignment = 64 : i64} : memref<64x136xf16>
+      %sbv = memref.subview %sb[0, 0] [64, 128] [1, 1] : memref<64x136xf16> to memref<64x128xf16, strided<[136, 1]>>
+      linalg.copy ins(%bt : memref<64x128xf16, strided<[256, 1], offset: ?>>) outs(%sbv : memref<64x128xf16, strided<[136, 1]>>)
+      linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%sav, %sbv : memref<128x64xf16, strided<[72, 1]>>, memref<64x128xf16, strided<[136, 1]>>)
+          outs(%acc : memref<128x128xf32>) {
+      ^bb0(%x: f16, %y: f16, %o: f32):
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = arith.mulf %xf, %yf : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+    }
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<128x128xf32>) outs(%c : memref<128x128xf16, strided<[256, 1], offset: ?>>) {
+    ^bb0(%x: f32, %o: f16):
+      %t = arith.truncf %x : f32 to f16
+      linalg.yield %t : f16
+    }
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 120000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 4>}
   return
 }
 

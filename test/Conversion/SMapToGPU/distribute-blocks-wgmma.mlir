@@ -1,9 +1,9 @@
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s | FileCheck %s
-// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>/threads = 256, smem = 0, regs = 0, strategy = mma_sync>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=SYNC
-// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>/threads = 384, smem = 0, regs = 0, strategy = wgmma_tma_ws>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WS
-// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>/threads = 288, smem = 0, regs = 0, strategy = wgmma_tma_ws>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WARP
-// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>/threads = 320, smem = 0, regs = 0, strategy = wgmma_tma_ws>/' %s | not spacefusion-opt --split-input-file --smap-distribute-blocks 2>&1 | FileCheck %s --check-prefix=BADWARPS
-// RUN: spacefusion-opt --split-input-file --smap-distribute-blocks=async-stages=1 %s | FileCheck %s --check-prefix=TWO
+// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 256, smem = 0, regs = 0, strategy = mma_sync>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=SYNC
+// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 384, smem = 0, regs = 0, strategy = wgmma_tma_ws, stages = 3>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WS
+// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 288, smem = 0, regs = 0, strategy = wgmma_tma_ws, stages = 3>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WARP
+// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 320, smem = 0, regs = 0, strategy = wgmma_tma_ws, stages = 3>/' %s | not spacefusion-opt --split-input-file --smap-distribute-blocks 2>&1 | FileCheck %s --check-prefix=BADWARPS
+// RUN: sed -e 's/strategy = wgmma_tma, stages = 3>/strategy = wgmma_tma, stages = 2>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=TWO
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A GEMM block as the GPU path bufferizes it (C = A . B, 256x256x256, blocks
@@ -112,8 +112,8 @@
 // WARP:          nvgpu.warpgroup.mma.store
 // BADWARPS:      error: smap-distribute-blocks: the schedule's strategy wgmma_tma_ws cannot be built: the schedule's 320 threads leave no producer warp or warpgroup after 256 consumer threads
 
-// The TMA pipeline needs two stages (step i + S - 1 is issued once step i
-// is read), whatever async-stages asks.
+// A two-stage pipeline, as the schedule gives it (smap-schedule never gives
+// fewer than two: step i + S - 1 is issued once step i is read).
 // TWO:           smap.kernels = [{blocks = 4 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // TWO:           nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 
@@ -164,7 +164,7 @@ func.func @gemm(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: m
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>}
   return
 }
 
@@ -224,7 +224,7 @@ func.func @gemm_waves(%arg0: memref<25344x256xf16>, %arg1: memref<256x256xf16>, 
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 2>}
   return
 }
 
@@ -284,7 +284,7 @@ func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 2>}
   return
 }
 
@@ -300,7 +300,7 @@ func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %
 #kn = affine_map<(m, n, k) -> (k, n)>
 #mn = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_k32
-// CHECK-SAME:    smap.kernels = [{blocks = 1 : i64, parts = {register_tiles = 2 : i64, warp_rows = 16 : i64, wgmma = 1 : i64}, smem = 13312 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 1 : i64, parts = {register_tiles = 2 : i64, warp_rows = 16 : i64, wgmma = 1 : i64}, smem = 5120 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // CHECK-NOT:     nvgpu.warpgroup.mma
 // CHECK:         %[[TILE:.*]] = memref.view {{.*}} {smap.swizzled_tile} : {{.*}} to memref<32x64xf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[FLAT:.*]] = memref.view {{.*}} : memref<?xi8, #gpu.address_space<workgroup>> to memref<2048xf16, #gpu.address_space<workgroup>>
@@ -319,7 +319,7 @@ func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %
 // CHECK-LABEL: func.func @gemm_sm80
 // CHECK-NOT:     nvgpu.warpgroup.mma
 // CHECK:         nvgpu.mma.sync
-// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments_wgmma blocks=1 threads=128 smem=13312 wgmma=1 warp_rows=16 register_tiles=2"
+// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments_wgmma blocks=1 threads=128 smem=5120 wgmma=1 warp_rows=16 register_tiles=2"
 func.func @gemm_k32(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: memref<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
@@ -346,7 +346,7 @@ func.func @gemm_k32(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: m
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments_wgmma>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments_wgmma, stages = 1>}
   return
 }
 
@@ -417,7 +417,7 @@ func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>,
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments_wgmma>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments_wgmma, stages = 1>}
   return
 }
 
@@ -485,6 +485,6 @@ func.func @gemm_128x256(%arg0: memref<256x256xf16>, %arg1: memref<256x512xf16>, 
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 384, smem = 0, regs = 0, strategy = wgmma_tma_ws>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 384, smem = 0, regs = 0, strategy = wgmma_tma_ws, stages = 3>}
   return
 }

@@ -787,3 +787,13 @@ func.func @kernel_record_without_threads() attributes {smap.kernels = [{strategy
 
 // expected-error @below {{'func.func' op attribute 'smap.kernels': a kernel record has no field 'grid'}}
 func.func @kernel_record_unknown_field() attributes {smap.kernels = [{strategy = "simt", blocks = 1 : i64, threads = 32 : i64, smem = 0 : i64, grid = 2 : i64}]} { return }
+
+// -----
+
+// expected-error @below {{schedule stages must be 2 to 4 for a wgmma strategy, 1 to 3 for a row-fragment one and absent otherwise, got 1 for wgmma_tma}}
+func.func @wgmma_one_stage() attributes {t = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 1>} { return }
+
+// -----
+
+// expected-error @below {{schedule stages must be 2 to 4 for a wgmma strategy, 1 to 3 for a row-fragment one and absent otherwise, got 2 for simt}}
+func.func @simt_stages() attributes {t = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt, stages = 2>} { return }

@@ -106,7 +106,7 @@ func.func @temporal_slice(%m0: tensor<64xf32>, %s0: tensor<64xf32>, %acc0: tenso
 // CHECK-SAME: test.dims = [#smap.dim<"a", 1>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>, #smap.dim<"d", 4, temporal>, #smap.dim<"e", 5, not_sliceable>]
 // CHECK-SAME: test.mapping = [#smap.mapping<"m", o2o>, #smap.mapping<"l", o2a>, #smap.mapping<"k", a2o, add>, #smap.mapping<"l", a2o, max>, #smap.mapping<"l", a2o, min>, #smap.mapping<"l", a2o, mul>]
 // CHECK-SAME: test.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>
-// CHECK-SAME: test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma>
+// CHECK-SAME: test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma, stages = 3>
 // CHECK-SAME: test.target = #smap.target<name = "g", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 2, max_threads = 1024, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90, features = ["mma_sync", "wgmma"], l2_bytes = 4096>
 // CHECK-SAME: test.z_kernel = #smap.kernel<strategy = wgmma_tma, blocks = 2, threads = 128, smem = 99328, parts = {stages = 3 : i64, tile_m = 128 : i64}>
 func.func @attributes() attributes {
@@ -116,7 +116,7 @@ func.func @attributes() attributes {
     test.dims = [#smap.dim<"a", 1, unclassified>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>,
                  #smap.dim<"d", 4, temporal>, #smap.dim<"e", 5, not_sliceable>],
     test.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>,
-    test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma>,
+    test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma, stages = 3>,
     test.target = #smap.target<name = "g", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 2, max_threads = 1024, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90, features = ["mma_sync", "wgmma"], l2_bytes = 4096>,
     test.z_kernel = #smap.kernel<strategy = wgmma_tma, blocks = 2, threads = 128, smem = 99328, parts = {tile_m = 128 : i64, stages = 3 : i64}>} {
   return

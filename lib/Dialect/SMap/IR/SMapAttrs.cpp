@@ -164,18 +164,23 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       parser.parseEqual() || parser.parseInteger(regs))
     return {};
   KernelStrategy strategy = KernelStrategy::None;
+  int64_t stages = 0;
   if (succeeded(parser.parseOptionalComma())) {
     FailureOr<KernelStrategy> parsed;
     if (parser.parseKeyword("strategy") || parser.parseEqual() ||
         failed(parsed = FieldParser<KernelStrategy>::parse(parser)))
       return {};
     strategy = *parsed;
+    if (succeeded(parser.parseOptionalComma()) &&
+        (parser.parseKeyword("stages") || parser.parseEqual() ||
+         parser.parseInteger(stages)))
+      return {};
   }
   if (parser.parseGreater())
     return {};
   return parser.getChecked<ScheduleAttr>(loc, parser.getContext(), spatial,
                                          temporal, grid, threads, smem, regs,
-                                         strategy);
+                                         strategy, stages);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -189,6 +194,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
           << ", regs = " << getRegsPerThread();
   if (getStrategy() != KernelStrategy::None)
     printer << ", strategy = " << stringifyKernelStrategy(getStrategy());
+  if (getStages())
+    printer << ", stages = " << getStages();
   printer << ">";
 }
 
@@ -196,7 +203,8 @@ LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<SliceSize> spatial, ArrayRef<SliceSize> temporal,
                      ArrayRef<int64_t> grid, int64_t threads, int64_t smemBytes,
-                     int64_t regsPerThread, KernelStrategy) {
+                     int64_t regsPerThread, KernelStrategy strategy,
+                     int64_t stages) {
   llvm::StringSet<> seen;
   for (const SliceSize &s : llvm::concat<const SliceSize>(spatial, temporal)) {
     if (s.size <= 0)
@@ -216,6 +224,18 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "schedule threads must be positive, got " << threads;
   if (smemBytes < 0 || regsPerThread < 0)
     return emitError() << "schedule resource estimates must not be negative";
+  bool wgmma = strategy == KernelStrategy::WgmmaTma ||
+               strategy == KernelStrategy::WgmmaTmaWarpSpecialized;
+  bool rows = strategy == KernelStrategy::RowFragments ||
+              strategy == KernelStrategy::RowFragmentsWgmma;
+  if (wgmma    ? stages < 2 || stages > 4
+      : rows   ? stages < 1 || stages > 3
+               : stages != 0)
+    return emitError() << "schedule stages must be 2 to 4 for a wgmma "
+                          "strategy, 1 to 3 for a row-fragment one and "
+                          "absent otherwise, got "
+                       << stages << " for "
+                       << stringifyKernelStrategy(strategy);
   return success();
 }
 

@@ -99,6 +99,7 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
     options.rowFragments = rowFragments;
     options.warpSpecialize = warpSpecialize;
     options.producerWarps = producerWarps;
+    options.maxStages = asyncStages;
     return options;
   }
   LogicalResult partitionGraph(const SpaceMappingGraph &smg, TargetAttr target,
@@ -144,7 +145,7 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     if (failed(ScheduleAttr::verify(
             [&] { return graph.emitError("smap-schedule: "); }, *s, *t, grid,
             /*threads=*/1, /*smemBytes=*/0, /*regsPerThread=*/0,
-            KernelStrategy::None)))
+            KernelStrategy::None, /*stages=*/0)))
       return failure();
     given = ScheduleAttr::get(graph.getContext(), *s, *t, grid, 1, 0, 0);
   }
@@ -160,12 +161,16 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     ScheduleEstimate est =
         estimateSchedule(*smg, *candidate, target, strategyOptions());
     KernelStrategy asked = given.getStrategy();
-    if (asked != KernelStrategy::None && asked != est.strategy)
+    if (asked != KernelStrategy::None &&
+        (asked != est.strategy ||
+         (given.getStages() && given.getStages() != est.stages)))
       return graph.emitError("schedule ")
              << formatCandidate(*smg, *candidate) << " asks for strategy "
-             << stringifyKernelStrategy(asked) << ", but on target '"
-             << target.getName() << "' with these options it is built as "
-             << stringifyKernelStrategy(est.strategy);
+             << stringifyKernelStrategy(asked) << " (" << given.getStages()
+             << " stages), but on target '" << target.getName()
+             << "' with these options it is built as "
+             << stringifyKernelStrategy(est.strategy) << " (" << est.stages
+             << " stages)";
     if (!est.fits())
       return graph.emitError("schedule ")
              << formatCandidate(*smg, *candidate) << " does not fit target '"

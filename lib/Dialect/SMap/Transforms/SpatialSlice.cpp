@@ -321,7 +321,7 @@ static LogicalResult sliceGraph(GraphOp graph) {
   nested.setScheduleAttr(ScheduleAttr::get(
       ctx, {}, schedule.getTemporal(), {}, schedule.getThreads(),
       schedule.getSmemBytes(), schedule.getRegsPerThread(),
-      schedule.getStrategy()));
+      schedule.getStrategy(), schedule.getStages()));
 
   yield->setOperands(spatial.getResults());
   for (Operation *op : llvm::reverse(members))

@@ -28,7 +28,7 @@
 // run as row fragments, the accumulator in registers) and is rounded the
 // same way.
 // SM80:        smap.graph({{.*}}) -> (tensor<4096x3072xf16>)
-// SM80-SAME:     schedule = #smap.schedule<spatial = [m = 128, l = 128], temporal = [k = 128]
+// SM80-SAME:     schedule = #smap.schedule<spatial = [m = 128, l = 128], temporal = [k = 256]
 // SM80:        smap.graph(%{{.*}} = %{{.*}} : tensor<4096x3072xf16>
 func.func @mlp(%x: tensor<4096x768xf16>, %w1: tensor<768x3072xf16>, %b1: tensor<3072xf16>, %w2: tensor<3072x768xf16>, %b2: tensor<768xf16>) -> tensor<4096x768xf16> {
   %e1 = tensor.empty() : tensor<4096x768xf32>

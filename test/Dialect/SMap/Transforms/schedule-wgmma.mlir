@@ -5,16 +5,18 @@
 
 // An f16 GEMM (2048x1024x512) on sm_90a: tiles wgmma takes (128x128 with k
 // sliced by 64) are costed at the f16 peak with the wgmma block's footprint
-// (1 KiB of alignment + max(2 TMA stages of 32 KiB, the 64 KiB accumulator
-// tile); 32 + 128 registers per thread for one warpgroup's accumulators);
+// (1 KiB of alignment + max(S TMA stages of 32 KiB, the 64 KiB accumulator
+// tile), S = 3 for the 128 blocks, which fill one wave either way and take
+// the deeper pipeline; 32 + 128 registers per thread for one warpgroup's
+// accumulators);
 // the runner-up (k by 128, mma.sync) at the target's mma_sync_gflops. On
 // sm_80 the GEMM runs on mma.sync: a lone GEMM has nothing to keep in
 // registers between ops, so the row-fragment strategy does not apply
 // (RowFragments.cpp would refuse it), and shared memory holds the operand
 // tiles and the accumulator tile.
 
-// CHECK:       Remark="scheduled for sm_90a: spatial [m=128, n=128] temporal [k=64], strategy wgmma_tma, 128 blocks x 128 threads, 66560 B shared memory, 160 registers/thread; predicted 9.71 us ({{.*}}); runner-up spatial [m=128, n=128] temporal [k=128], predicted 10.79 us
-// CHECK:       schedule = #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 64], grid = [16, 8], threads = 128, smem = 66560, regs = 160, strategy = wgmma_tma>
+// CHECK:       Remark="scheduled for sm_90a: spatial [m=128, n=128] temporal [k=64], strategy wgmma_tma, 128 blocks x 128 threads, 99328 B shared memory, 160 registers/thread; predicted 9.71 us ({{.*}}); runner-up spatial [m=128, n=128] temporal [k=128], predicted 10.79 us
+// CHECK:       schedule = #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 64], grid = [16, 8], threads = 128, smem = 99328, regs = 160, strategy = wgmma_tma, stages = 3>
 // SM80:        schedule = #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 64], grid = [16, 8], threads = 256, smem = 134144, regs = 96, strategy = mma_sync>
 func.func @gemm(%a: tensor<2048x512xf16>, %b: tensor<512x1024xf16>) -> tensor<2048x1024xf16> {
   %e1 = tensor.empty() : tensor<2048x512xf32>

@@ -152,12 +152,17 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
 
     ```mlir
     #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 64],
-                   grid = [32, 32], threads = 128, smem = 98304, regs = 160,
-                   strategy = wgmma_tma>
+                   grid = [32, 32], threads = 128, smem = 99328, regs = 160,
+                   strategy = wgmma_tma, stages = 3>
     ```
 
     `none` (not printed) means not decided yet: the CPU path ignores the
-    strategy, the GPU lowering refuses a schedule without one.
+    strategy, the GPU lowering refuses a schedule without one. `stages` is
+    the pipeline depth, chosen with the tiles: the TMA stages of a wgmma
+    block (2 to 4, for the waves the grid fills), the cp.async copies of a
+    row-fragment block's staged tiles (1 to 3, as deep as keeps two blocks
+    per SM); 0, not printed, for the other strategies, whose depth the
+    lowering still chooses.
 
     Sizes must be positive, a dim may appear once, and the grid has one
     positive entry per spatial dim. `smap.graph` checks the sizes against
@@ -171,7 +176,8 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
     "int64_t":$smemBytes,
     "int64_t":$regsPerThread,
     DefaultValuedParameter<"::mlir::smap::KernelStrategy",
-                           "::mlir::smap::KernelStrategy::None">:$strategy
+                           "::mlir::smap::KernelStrategy::None">:$strategy,
+    DefaultValuedParameter<"int64_t", "0">:$stages
   );
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<::mlir::smap::SliceSize>":$spatial,
@@ -179,7 +185,7 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
                      "::llvm::ArrayRef<int64_t>":$grid, "int64_t":$threads,
                      "int64_t":$smemBytes, "int64_t":$regsPerThread), [{
       return $_get($_ctxt, spatial, temporal, grid, threads, smemBytes,
-                   regsPerThread, ::mlir::smap::KernelStrategy::None);
+                   regsPerThread, ::mlir::smap::KernelStrategy::None, 0);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;

@@ -237,7 +237,10 @@ def SMapSchedule : Pass<"smap-schedule"> {
            "other than 128 x 128">,
     Option<"producerWarps", "producer-warps", "int64_t", /*default=*/"4",
            "The producer of a warp-specialized block: 1 (a warp) or 4 (a "
-           "warpgroup)">
+           "warpgroup)">,
+    Option<"asyncStages", "async-stages", "int64_t", /*default=*/"3",
+           "The deepest TMA pipeline a wgmma block may get (at least 2, at "
+           "most 4); the depth is chosen for the waves the grid fills">
   ];
   let dependentDialects = ["::mlir::smap::SMapDialect"];
 }
