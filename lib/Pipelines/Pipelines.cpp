@@ -235,6 +235,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   loopsOptions.blocksAsForall = true;
   loopsOptions.rasterGroup = options.rasterGroup;
   pm.addPass(smap::createSMapLowerToLoops(loopsOptions));
+  pm.addPass(smap::createSMapStageBlockOperands());
   // Built from the passes' constructors, not parsed by name, so a host
   // compiler that registered only SpaceFusion's passes (the C API, a plugin)
   // can run the whole GPU path.

@@ -30,15 +30,11 @@ def SMapLowerToLoops : Pass<"smap-lower-to-loops"> {
     * `smap.graph` is replaced by its body.
 
     With `blocks-as-forall` (the GPU path), each spatial slice becomes one
-    `scf.forall` over its blocks instead, and the blocks are prepared for
-    `smap-distribute-blocks`: a slice of a filled tensor becomes a fill of
-    the slice; 16-bit operand tiles of contractions are staged in tiles of
-    their own (rows padded by 16 bytes, so that ldmatrix reads are free of
-    bank conflicts), before the temporal loop when they do not depend on
-    it; an f32 operand tile of a contraction with an f16 operand whose tile
-    fits mma.sync is staged rounded to f16 (`arith.truncf`; the tensor
-    cores round it so anyway) and the payload extends it; and every state
-    value is updated in its iteration argument. A state
+    `scf.forall` over its blocks instead, carrying the graph's schedule and
+    target (`smap.schedule`, `smap.target`): a slice of a filled tensor
+    becomes a fill of the slice, and every state value is updated in its
+    iteration argument. (Staging operand tiles for the GPU is
+    `smap-stage-block-operands`'s job.) A state
     `g(state, ...) + X`, where X accumulates from a zero fill (a GEMM's
     running sum, online softmax's rescaled sum and accumulator), becomes X
     accumulating directly into `g(state, ...)` computed in place: no zero
@@ -76,6 +72,44 @@ def SMapLowerToLoops : Pass<"smap-lower-to-loops"> {
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::linalg::LinalgDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// smap-stage-block-operands
+//===----------------------------------------------------------------------===//
+
+def SMapStageBlockOperands : Pass<"smap-stage-block-operands"> {
+  let summary = "Stage the contraction operands of GPU blocks in tiles of their own";
+  let description = [{
+    On each block `scf.forall` that `smap-lower-to-loops{blocks-as-forall}`
+    made (it carries `smap.schedule`), the 16-bit operand tiles of
+    contractions are copied into tiles of their own (`linalg.copy` into a
+    `tensor.empty` tagged `smap.staged`), which bufferization makes block
+    buffers (shared memory): the copy reads global memory once, coalesced,
+    instead of once per warp that needs an element, and the tensor cores'
+    fragments then load from shared memory. Rows are padded by 16 bytes so
+    that the 8 rows an ldmatrix phase reads fall in distinct banks. A tile
+    invariant in the temporal loop is staged once, before it. An f32
+    operand tile of a contraction with an f16 operand whose tile fits
+    mma.sync is staged rounded to f16 (`arith.truncf`; the tensor cores
+    round it so anyway) and the payload extends it.
+
+    ```mlir
+    // Before
+    %a = tensor.extract_slice %A[%m, %k] [64, 64] [1, 1] : ... to tensor<64x64xf16>
+    %c = linalg.generic ... ins(%a, %b : ...) outs(%acc : ...)
+    // After
+    %a = tensor.extract_slice %A[%m, %k] [64, 64] [1, 1] : ... to tensor<64x64xf16>
+    %buf = tensor.empty() {smap.staged = 0 : i64} : tensor<64x72xf16>
+    %t = tensor.extract_slice %buf[0, 0] [64, 64] [1, 1] : ... to tensor<64x64xf16>
+    %s = linalg.copy ins(%a : tensor<64x64xf16>) outs(%t : tensor<64x64xf16>)
+    %c = linalg.generic ... ins(%s, %b' : ...) outs(%acc : ...)
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::smap::SMapDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect"
   ];
 }
 

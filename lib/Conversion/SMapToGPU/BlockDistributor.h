@@ -16,7 +16,7 @@
 #define SPACEFUSION_LIB_CONVERSION_SMAPTOGPU_BLOCKDISTRIBUTOR_H
 
 #include "spacefusion/Analysis/WgmmaPipeline.h"
-#include "spacefusion/Conversion/Passes.h"
+#include "../PassDetail.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"

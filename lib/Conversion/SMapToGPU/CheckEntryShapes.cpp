@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spacefusion/Conversion/Passes.h"
+#include "../PassDetail.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"

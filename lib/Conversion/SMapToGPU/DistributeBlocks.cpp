@@ -43,7 +43,7 @@
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Analysis/Targets.h"
 #include "spacefusion/Analysis/TensorCoreLegality.h"
-#include "spacefusion/Conversion/Passes.h"
+#include "../PassDetail.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"

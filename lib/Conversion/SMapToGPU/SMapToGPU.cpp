@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spacefusion/Conversion/Passes.h"
+#include "../PassDetail.h"
 
 #include "WarpShuffle.h"
 

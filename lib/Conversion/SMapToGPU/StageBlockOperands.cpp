@@ -1,0 +1,125 @@
+//===- StageBlockOperands.cpp - Stage contraction operands of GPU blocks --===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../PassDetail.h"
+#include "spacefusion/Analysis/CostModel.h"
+#include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace smap {
+#define GEN_PASS_DEF_SMAPSTAGEBLOCKOPERANDS
+#include "spacefusion/Conversion/Passes.h.inc"
+} // namespace smap
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::smap;
+
+/// Stages the 16-bit operand tiles of a block's contractions in on-chip
+/// buffers: each operand sliced from a graph input is first copied into a
+/// tile of its own (`linalg.copy` into `tensor.empty`), which bufferization
+/// makes a block buffer (shared memory on the GPU). The copy reads global
+/// memory once, coalesced, instead of once per warp that needs the element,
+/// and the tensor cores' fragments then load from shared memory.
+/// Whether the GPU lowering runs `op` on tensor cores, rounding its f32
+/// operand `input` to f16 as it reads it: a generic contraction of an f16
+/// and an f32 operand into f32 whose tile fits mma.sync.
+static bool roundsToHalf(linalg::LinalgOp op, OpOperand *input) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+  OpOperand *other =
+      op.getDpsInputOperand(input->getOperandNumber() == 0 ? 1 : 0);
+  if (!generic || op.getNumReductionLoops() != 1 ||
+      !elementType(input->get()).isF32() ||
+      !elementType(other->get()).isF16() ||
+      !elementType(op.getDpsInitOperand(0)->get()).isF32())
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> parallel;
+  int64_t reduced = 0;
+  for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (kind == utils::IteratorType::reduction)
+      reduced = ranges[d];
+    else if (ranges[d] != 1)
+      parallel.push_back(ranges[d]);
+  }
+  return fitsMmaSyncTileEitherWay(parallel, reduced);
+}
+
+static void stageContractionOperands(scf::ForallOp forall) {
+  int64_t staged = 0;
+  forall.walk([&](linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 ||
+        isa<linalg::CopyOp>(op))
+      return;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      if (!slice || !type || !type.hasStaticShape())
+        continue;
+      // An f32 operand the tensor cores read rounded to f16 is staged
+      // rounded (the same numbers, half the bytes, ldmatrix-able); the
+      // contraction then extends it.
+      bool round = roundsToHalf(op, input);
+      if (type.getElementTypeBitWidth() != 16 && !round)
+        continue;
+      // Right after the slice: a tile invariant in the temporal loop is
+      // staged once, before it. Rows are padded by 16 bytes so that the 8
+      // rows an ldmatrix phase reads fall in distinct shared-memory banks
+      // (rows of a multiple of 128 bytes would all hit the same ones).
+      OpBuilder b(slice->getContext());
+      b.setInsertionPointAfter(slice);
+      SmallVector<int64_t> padded(type.getShape());
+      padded.back() += 8;
+      Type stagedType = round ? Type(b.getF16Type()) : type.getElementType();
+      auto buffer = tensor::EmptyOp::create(b, op.getLoc(), padded, stagedType);
+      // Distinct, so that cse does not merge two staged tiles into one
+      // buffer (which would serialize them and forbid prefetching).
+      buffer->setAttr(SMapDialect::StagedAttrHelper::getNameStr(),
+                      b.getI64IntegerAttr(staged++));
+      SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0)), sizes,
+          ones(type.getRank(), b.getIndexAttr(1));
+      for (int64_t size : type.getShape())
+        sizes.push_back(b.getIndexAttr(size));
+      auto tileType = RankedTensorType::get(type.getShape(), stagedType);
+      Value tile = tensor::ExtractSliceOp::create(b, op.getLoc(), tileType,
+                                                  buffer, zeros, sizes, ones);
+      if (!round) {
+        input->set(
+            linalg::CopyOp::create(b, op.getLoc(), slice.getResult(), tile)
+                .getResult(0));
+        continue;
+      }
+      input->set(createFloatConversion(b, op.getLoc(), slice.getResult(), tile)
+                     .getResult(0));
+      // The payload reads the operand as f16 and extends it.
+      Block &payload = op->getRegion(0).front();
+      BlockArgument arg = payload.getArgument(input->getOperandNumber());
+      arg.setType(b.getF16Type());
+      OpBuilder pb = OpBuilder::atBlockBegin(&payload);
+      auto extended =
+          arith::ExtFOp::create(pb, op.getLoc(), b.getF32Type(), arg);
+      arg.replaceAllUsesExcept(extended.getResult(), extended);
+    }
+  });
+}
+
+namespace {
+struct StageBlockOperandsPass
+    : public smap::impl::SMapStageBlockOperandsBase<StageBlockOperandsPass> {
+  void runOnOperation() override {
+    auto helper =
+        getContext().getOrLoadDialect<SMapDialect>()->getScheduleAttrHelper();
+    getOperation()->walk([&](scf::ForallOp forall) {
+      if (helper.isAttrPresent(forall))
+        stageContractionOperands(forall);
+    });
+  }
+};
+} // namespace
