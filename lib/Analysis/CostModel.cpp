@@ -400,6 +400,133 @@ bool mlir::smap::fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel,
 }
 
 namespace {
+/// A candidate as the strategy-specific pricing sees it.
+struct CandidateView {
+  const SpaceMappingGraph &smg;
+  const ScheduleCandidate &candidate;
+  TargetAttr target;
+  const StrategyOptions &options;
+  function_ref<int64_t(unsigned)> blockExtent;
+  function_ref<double(Value)> stepBytes;
+};
+
+/// A block's input tiles (16-bit ones with their row padding): one copy
+/// of each, and those that move with the temporal step.
+struct StagedInputs {
+  double once = 0, moving = 0;
+};
+} // namespace
+
+/// Prices a row-fragment block (RowFragments.cpp): two slabs per warp when
+/// their registers fit, one warpgroup per 64 rows on wgmma (whose swizzled
+/// tiles need the alignment slack); shared memory holds the staged input
+/// tiles only, the moving ones in the cp.async copies chooseCpAsyncStages
+/// gives (which the block lowering then builds). Returns the shared memory.
+static double priceRowFragments(const CandidateView &view,
+                                const RowFragmentFit &fit,
+                                const StagedInputs &staged, bool hopper,
+                                ScheduleEstimate &est) {
+  bool wgmmaRows = hopper && rowFragmentsOnWgmma(view.smg, fit, view.blockExtent);
+  int64_t slack = wgmmaRows ? kWgmmaSwizzleAlignment : 0;
+  int64_t maxStages = std::min(view.options.maxStages, kMaxCpAsyncStages);
+  est.stages =
+      maxStages > 1
+          ? chooseCpAsyncStages(slack + static_cast<int64_t>(staged.once),
+                                static_cast<int64_t>(staged.moving), maxStages,
+                                view.target.getSmemPerBlock())
+          : 1;
+  int64_t slabs = !wgmmaRows && fit.rows % 32 == 0 &&
+                          2 * fit.registers <= kRowFragmentRegisterBudget
+                      ? 2
+                      : 1;
+  est.strategy = wgmmaRows ? KernelStrategy::RowFragmentsWgmma
+                           : KernelStrategy::RowFragments;
+  est.threads = fit.rows * 2 / slabs;
+  est.regsPerThread = kBaseRegisters + slabs * fit.registers;
+  return slack + staged.once + (est.stages - 1) * staged.moving;
+}
+
+/// Prices a wgmma GEMM block (Wgmma.cpp): a TMA ring of the A and B tiles,
+/// 1024-byte aligned, with the accumulator tile over it after the loop, its
+/// depth chosen for the waves (WgmmaPipeline.h); one warpgroup holds the
+/// accumulators, or one per 64 rows and a producer when specialized.
+/// Besides, the epilogue's buffers: the graph's results go to global
+/// memory, and elementwise ops over the accumulators or an elementwise
+/// intermediate write in place. Returns the shared memory.
+static double priceWgmmaBlock(const CandidateView &view, const Space &gemm,
+                              std::array<int64_t, 3> tile,
+                              ScheduleEstimate &est) {
+  auto [bm, bn, bk] = tile;
+  const StrategyOptions &options = view.options;
+  double other = 0;
+  llvm::SmallPtrSet<Value, 4> yielded;
+  for (Value out : view.smg.getGraph().getYield().getValues())
+    yielded.insert(out);
+  for (const Space &space : view.smg.getSpaces()) {
+    if (&space == &gemm || space.role == MemberRole::Init ||
+        writesInPlace(space.op, [&](Operation *producer) {
+          return isElementwise(producer) || producer == gemm.op;
+        }))
+      continue;
+    for (Value r : space.op->getResults())
+      if (!yielded.contains(r))
+        other += view.stepBytes(r);
+  }
+  est.warpSpecialized = wgmmaConsumerWarpgroups(bm, bn) > 1;
+  WgmmaBlockShape block;
+  block.bm = bm;
+  block.bn = bn;
+  block.bk = bk;
+  block.steps =
+      view.smg.getDims()[*view.candidate.temporalDim].extent / bk;
+  block.warpSpecialized = est.warpSpecialized || options.warpSpecialize;
+  block.producerWarps = options.producerWarps;
+  std::string why;
+  std::optional<TmaPipeline> pipeline =
+      chooseTmaPipeline(block, static_cast<int64_t>(other), est.blocks,
+                        view.target, options.maxStages, why);
+  est.stages = pipeline ? pipeline->stages : 2;
+  est.regsPerThread = wgmmaRegistersPerThread(bm, bn);
+  est.strategy = block.warpSpecialized
+                     ? KernelStrategy::WgmmaTmaWarpSpecialized
+                     : KernelStrategy::WgmmaTma;
+  est.threads = block.threads();
+  // Without a pipeline that fits, the two-stage footprint says how far
+  // over the budget the block is.
+  return other + (pipeline ? pipeline->sharedBytes
+                           : kWgmmaSwizzleAlignment +
+                                 std::max(2 * block.stageBytes(),
+                                          block.accumulatorBytes()));
+}
+
+/// Global traffic: inputs are re-read by every block along sliced dims
+/// they lack, and twice when a final pass streams them again; outputs are
+/// written once.
+static double globalTraffic(const CandidateView &view, bool finalPass) {
+  const ScheduleCandidate &candidate = view.candidate;
+  ArrayRef<GlobalDim> dims = view.smg.getDims();
+  GraphOp graph = view.smg.getGraph();
+  double total = 0;
+  for (BlockArgument arg : graph.getBody().getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || arg.use_empty())
+      continue;
+    SmallVector<unsigned> own = flatDims(view.smg, arg);
+    double bytes = type.getNumElements() * elementBytes(arg);
+    for (unsigned d = 0; d < dims.size(); ++d)
+      if (candidate.tiles[d] < dims[d].extent && !llvm::is_contained(own, d))
+        bytes *= llvm::divideCeil(dims[d].extent, candidate.tiles[d]);
+    if (finalPass && llvm::is_contained(own, *candidate.temporalDim))
+      bytes *= 2;
+    total += bytes;
+  }
+  for (Value out : graph.getYield().getValues())
+    if (auto type = dyn_cast<RankedTensorType>(out.getType()))
+      total += type.getNumElements() * elementBytes(out);
+  return total;
+}
+
+namespace {
 /// The strategies a target and the options allow.
 struct AllowedStrategies {
   bool gpu, mmaSync, wgmma, rowFragments;
@@ -451,6 +578,7 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     return allowed.mmaSync && runsOnTensorCores(space, blockExtent);
   };
 
+  CandidateView view{smg, candidate, target, options, blockExtent, stepBytes};
   ScheduleEstimate est;
   est.threads = candidate.threads;
   // The registers residency is ranked with (see the wave quantization).
@@ -481,7 +609,7 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   // With the row-fragment lowering, only the input tiles are in shared
   // memory: those that move with the temporal step in (at least) two
   // pipeline stages.
-  double onceBytes = 0, movingBytes = 0;
+  StagedInputs staged;
   GraphOp graph = smg.getGraph();
   for (BlockArgument arg : graph.getBody().getArguments())
     if (isa<RankedTensorType>(arg.getType()) && !arg.use_empty()) {
@@ -494,9 +622,9 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
       smem += bytes;
       bool moves = candidate.temporalDim &&
                    llvm::is_contained(argDims, *candidate.temporalDim);
-      onceBytes += bytes;
+      staged.once += bytes;
       if (moves)
-        movingBytes += bytes;
+        staged.moving += bytes;
     }
   for (const Space &space : smg.getSpaces()) {
     if (space.role == MemberRole::Init)
@@ -526,82 +654,11 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
           ? std::nullopt
           : rowFragmentRegisters(smg, blockExtent, candidate.temporalDim);
   if (fragments) {
-    // Two slabs per warp when their registers fit (as RowFragments.cpp
-    // decides); one warpgroup per 64 rows on wgmma, whose swizzled tiles
-    // need the alignment slack.
-    bool wgmmaRows = hopper && rowFragmentsOnWgmma(smg, *fragments, blockExtent);
-    // The staged tiles' cp.async copies (chooseCpAsyncStages, which the
-    // block lowering then builds).
-    int64_t slack = wgmmaRows ? kWgmmaSwizzleAlignment : 0;
-    int64_t maxStages = std::min(options.maxStages, kMaxCpAsyncStages);
-    est.stages = maxStages > 1 ? chooseCpAsyncStages(
-                                     slack + static_cast<int64_t>(onceBytes),
-                                     static_cast<int64_t>(movingBytes),
-                                     maxStages, target.getSmemPerBlock())
-                               : 1;
-    smem = slack + onceBytes + (est.stages - 1) * movingBytes;
-    int64_t slabs = !wgmmaRows && fragments->rows % 32 == 0 &&
-                            2 * fragments->registers <=
-                                kRowFragmentRegisterBudget
-                        ? 2
-                        : 1;
-    est.strategy = wgmmaRows ? KernelStrategy::RowFragmentsWgmma
-                             : KernelStrategy::RowFragments;
-    est.threads = fragments->rows * 2 / slabs;
-    est.regsPerThread = kBaseRegisters + slabs * fragments->registers;
+    smem = priceRowFragments(view, *fragments, staged, hopper, est);
     rankingRegisters = kBaseRegisters + fragments->registers;
   }
-  if (wgmmaSpace) {
-    // Wgmma.cpp: a TMA ring of the A and B tiles, 1024-byte aligned, with
-    // the accumulator tile over it after the loop, its depth chosen for
-    // the waves (WgmmaPipeline.h); one warpgroup holds the accumulators.
-    // Besides, the epilogue's buffers: the graph's results go to global
-    // memory, and elementwise ops over the accumulators or an elementwise
-    // intermediate write in place.
-    auto [bm, bn, bk] = wgmmaTile;
-    double other = 0;
-    llvm::SmallPtrSet<Value, 4> yielded;
-    for (Value out : graph.getYield().getValues())
-      yielded.insert(out);
-    for (const Space &space : smg.getSpaces()) {
-      if (&space == wgmmaSpace || space.role == MemberRole::Init ||
-          writesInPlace(space.op, [&](Operation *producer) {
-            return isElementwise(producer) || producer == wgmmaSpace->op;
-          }))
-        continue;
-      for (Value r : space.op->getResults())
-        if (!yielded.contains(r))
-          other += stepBytes(r);
-    }
-    WgmmaBlockShape block;
-    block.bm = bm;
-    block.bn = bn;
-    block.bk = bk;
-    block.steps = dims[*candidate.temporalDim].extent / bk;
-    block.warpSpecialized =
-        wgmmaConsumerWarpgroups(bm, bn) > 1 || options.warpSpecialize;
-    block.producerWarps = options.producerWarps;
-    std::string why;
-    std::optional<TmaPipeline> pipeline =
-        chooseTmaPipeline(block, static_cast<int64_t>(other), est.blocks,
-                          target, options.maxStages, why);
-    // Without a pipeline that fits, the two-stage footprint says how far
-    // over the budget the block is.
-    smem = other + (pipeline ? pipeline->sharedBytes
-                             : kWgmmaSwizzleAlignment +
-                                   std::max(2 * block.stageBytes(),
-                                            block.accumulatorBytes()));
-    est.stages = pipeline ? pipeline->stages : 2;
-    est.regsPerThread = wgmmaRegistersPerThread(bm, bn);
-    est.warpSpecialized = wgmmaConsumerWarpgroups(bm, bn) > 1;
-    bool specialized = est.warpSpecialized || options.warpSpecialize;
-    est.strategy = specialized ? KernelStrategy::WgmmaTmaWarpSpecialized
-                               : KernelStrategy::WgmmaTma;
-    // Wgmma.cpp: one consumer warpgroup per 64 rows when specialized, and
-    // the producer's warps.
-    est.threads =
-        specialized ? 128 * (bm / 64) + 32 * options.producerWarps : 128;
-  }
+  if (wgmmaSpace)
+    smem = priceWgmmaBlock(view, *wgmmaSpace, wgmmaTile, est);
   if (est.strategy == KernelStrategy::None) {
     bool tensorCoreSpace = llvm::any_of(smg.getSpaces(), onTensorCores);
     est.strategy = cpu               ? KernelStrategy::Loops
@@ -623,29 +680,11 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
                      " threads per block, the target allows " +
                      std::to_string(target.getMaxThreads());
 
-  // Global traffic: inputs are re-read by every block along sliced dims
-  // they lack, and twice when a final pass streams them again.
-  for (BlockArgument arg : graph.getBody().getArguments()) {
-    auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type || arg.use_empty())
-      continue;
-    SmallVector<unsigned> own = flatDims(smg, arg);
-    double bytes = type.getNumElements() * elementBytes(arg);
-    for (unsigned d = 0; d < dims.size(); ++d)
-      if (isSliced(d) && !llvm::is_contained(own, d))
-        bytes *= grid(d);
-    if (finalPass && llvm::is_contained(own, *candidate.temporalDim))
-      bytes *= 2;
-    est.globalBytes += bytes;
-  }
-  for (Value out : graph.getYield().getValues())
-    if (auto type = dyn_cast<RankedTensorType>(out.getType()))
-      est.globalBytes += type.getNumElements() * elementBytes(out);
+  est.globalBytes = globalTraffic(view, finalPass);
 
   // FLOPs: every block recomputes the spaces that lack its sliced dims.
-  // Hopper's f16 peak is wgmma's; mma.sync reaches less than half of it
-  // there (307 against cuBLAS's 683 TFLOP/s on a GEMM of 8192x4096x4096,
-  // bench/results/wgmma-v17-variants.md).
+  // The f16 peak is the tensor cores' best instruction's (wgmma on sm_90a);
+  // mma.sync runs at the target's mma_sync_gflops.
   double tensorFlops = 0, mmaSyncFlops = 0, scalarFlops = 0;
   for (const Space &space : smg.getSpaces()) {
     if (space.role != MemberRole::Compute)
