@@ -38,8 +38,12 @@ from .fuzzgen import generate, uses_cse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-OUTCOMES = ["pass", "wrong", "reject", "crash", "invalid-ir", "timeout"]
-FAILURES = {"wrong", "crash", "invalid-ir", "timeout"}
+OUTCOMES = ["pass", "wrong", "reject", "crash", "invalid-ir", "mispredicted", "timeout"]
+FAILURES = {"wrong", "crash", "invalid-ir", "mispredicted", "timeout"}
+
+# The block lowering refusing the strategy smap-schedule chose: the cost
+# model predicted a kernel that cannot be built (a bug, not a clean refusal).
+MISPREDICTED = re.compile(r"the schedule's strategy \w+ cannot be built")
 STAGES = ["cse", "analyze", "run", "forced-1", "forced-2", "gpu"]
 GPU_PIPELINE = "--spacefusion-pipeline=target=sm_90a"
 ANALYZE = ["--smap-form-graphs", "--smap-set-target=target=cpu", "--smap-analyze"]
@@ -211,6 +215,8 @@ def classify(result, verified=None):
         return "wrong", fail_summary(result.stdout)
     if verified is False:
         return "invalid-ir", normalize_reason(first_error(result.output))
+    if MISPREDICTED.search(result.output):
+        return "mispredicted", normalize_reason(first_error(result.output))
     return "reject", normalize_reason(first_error(result.output))
 
 

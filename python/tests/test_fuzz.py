@@ -112,6 +112,14 @@ def test_verifier_failure_is_invalid_ir_only_when_it_goes_away_without_the_verif
     assert fuzz.classify(result(2, stderr=VERIFIER), verified=True)[0] == "reject"
 
 
+def test_a_strategy_the_lowering_refuses_is_a_misprediction():
+    refused = ("<stdin>:3:5: error: smap-distribute-blocks: the schedule's strategy row_fragments "
+               "cannot be built: it takes 32 threads per block, the schedule 64\n")
+    outcome, reason = fuzz.classify(result(1, stderr=refused), verified=True)
+    assert outcome == "mispredicted" and outcome in fuzz.FAILURES
+    assert reason.startswith("smap-distribute-blocks: the schedule's strategy row_fragments cannot be built")
+
+
 def test_clean_diagnostic_is_a_reject_with_a_normalized_reason():
     outcome, reason = fuzz.classify(result(2, stderr=DIAGNOSTIC), verified=True)
     assert outcome == "reject"
