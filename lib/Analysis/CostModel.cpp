@@ -161,15 +161,6 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
   return std::nullopt;
 }
 
-/// The per-lane registers the row-fragment lowering
-/// (smap-distribute-blocks{row-fragments}) needs to keep every intermediate
-/// of a block in registers, if it can: a tensor-core contraction's result
-/// is a tile of the block's rows (its m dim), and so is every intermediate
-/// (the rows and at most one other dim). Each warp owns 16 rows; a
-/// [rows, C] tile takes C / 2 registers per lane, a row vector 2. Live at
-/// once: the state the temporal loop carries (what reduces along it) and
-/// the two largest of the other tiles (a step's scores and probabilities;
-/// elementwise ops write in place).
 /// Whether a row-fragment block has something to keep in registers between
 /// ops (RowFragments.cpp: an op other than a contraction writes a block
 /// intermediate, or a contraction reads one as A); a lone GEMM has not.
@@ -205,6 +196,17 @@ struct RowFragmentFit {
 };
 } // namespace
 
+/// The per-lane registers the row-fragment lowering
+/// (strategy row_fragments) needs to keep every intermediate
+/// of a block in registers, if it can: a tensor-core contraction's result
+/// is a tile of the block's rows (its m dim), and so is every intermediate
+/// (the rows and at most one other dim). Each warp owns 16 rows; a
+/// [rows, C] tile takes C / 2 registers per lane, a row vector 2. Live at
+/// once: the state the temporal loop carries (what reduces along it) and
+/// the two largest of the other tiles (a step's scores and probabilities;
+/// elementwise ops write in place). None when the block has nothing to
+/// fuse, rows the lowering does not take, or a contraction over more than
+/// 256 elements.
 static std::optional<RowFragmentFit>
 rowFragmentRegisters(const SpaceMappingGraph &smg,
                      function_ref<int64_t(unsigned)> blockExtent,
@@ -392,12 +394,6 @@ double mlir::smap::waveUtilization(int64_t blocks, int64_t sms,
          static_cast<double>(llvm::divideCeil(blocks, slots) * slots);
 }
 
-bool mlir::smap::fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel,
-                                          int64_t reduced) {
-  return parallel.size() == 2 &&
-         (fitsMmaSyncTile(parallel[0], parallel[1], reduced) ||
-          fitsMmaSyncTile(parallel[1], parallel[0], reduced));
-}
 
 namespace {
 /// A candidate as the strategy-specific pricing sees it.

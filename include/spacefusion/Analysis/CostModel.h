@@ -96,15 +96,11 @@ bool fitsWgmmaTile(int64_t m, int64_t n, int64_t k);
 /// The warpgroups that hold a wgmma tile's accumulators: one, except for
 /// the 128-row tiles other than 128 x 128, which one warpgroup's wgmma
 /// cannot hold and which run warp-specialized on two consumer warpgroups
-/// of 64 rows each (smap-distribute-blocks{warp-specialize}).
+/// of 64 rows each (strategy wgmma_tma_ws).
 int64_t wgmmaConsumerWarpgroups(int64_t bm, int64_t bn);
 
-/// Whether a contraction tile with these non-unit parallel extents and
-/// reduced extent fits it, with either parallel dim as the rows.
-bool fitsMmaSyncTileEitherWay(ArrayRef<int64_t> parallel, int64_t reduced);
-
 /// The most per-lane registers the row-fragment lowering gives a block's
-/// row tiles (smap-distribute-blocks{row-fragments}); the cost model prices
+/// row tiles (strategy row_fragments); the cost model prices
 /// a block as row fragments only within it.
 constexpr int64_t kRowFragmentRegisterBudget = 224;
 

@@ -90,10 +90,11 @@ def SMapStageBlockOperands : Pass<"smap-stage-block-operands"> {
     instead of once per warp that needs an element, and the tensor cores'
     fragments then load from shared memory. Rows are padded by 16 bytes so
     that the 8 rows an ldmatrix phase reads fall in distinct banks. A tile
-    invariant in the temporal loop is staged once, before it. An f32
-    operand tile of a contraction with an f16 operand whose tile fits
-    mma.sync is staged rounded to f16 (`arith.truncf`; the tensor cores
-    round it so anyway) and the payload extends it.
+    invariant in the temporal loop is staged once, before it. In a block
+    whose strategy uses tensor cores (not `simt`), an f32 operand tile of a
+    contraction with an f16 operand that fits mma.sync (the block
+    lowering's rule) is staged rounded to f16 (`arith.truncf`; the tensor
+    cores round it so anyway) and the payload extends it.
 
     ```mlir
     // Before

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../PassDetail.h"
-#include "spacefusion/Analysis/CostModel.h"
+#include "spacefusion/Analysis/TensorCoreLegality.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 
 #include "mlir/IR/Builders.h"
@@ -21,38 +21,31 @@ namespace smap {
 using namespace mlir;
 using namespace mlir::smap;
 
+/// Whether the block runs `op` on tensor cores, rounding its f32 operand
+/// `input` to f16 as it reads it: a block whose strategy uses tensor cores,
+/// and a generic contraction of an f16 and an f32 operand into f32 that
+/// fits mma.sync (the lowering's rule, matchMmaSyncShape).
+static bool roundsToHalf(linalg::LinalgOp op, OpOperand *input,
+                         bool tensorCores) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+  OpOperand *other =
+      op.getDpsInputOperand(input->getOperandNumber() == 0 ? 1 : 0);
+  if (!tensorCores || !generic || op.getNumReductionLoops() != 1 ||
+      !elementType(input->get()).isF32() ||
+      !elementType(other->get()).isF16() ||
+      !elementType(op.getDpsInitOperand(0)->get()).isF32())
+    return false;
+  return matchMmaSyncShape(op, op.getStaticLoopRanges()).has_value();
+}
+
 /// Stages the 16-bit operand tiles of a block's contractions in on-chip
 /// buffers: each operand sliced from a graph input is first copied into a
 /// tile of its own (`linalg.copy` into `tensor.empty`), which bufferization
 /// makes a block buffer (shared memory on the GPU). The copy reads global
 /// memory once, coalesced, instead of once per warp that needs the element,
 /// and the tensor cores' fragments then load from shared memory.
-/// Whether the GPU lowering runs `op` on tensor cores, rounding its f32
-/// operand `input` to f16 as it reads it: a generic contraction of an f16
-/// and an f32 operand into f32 whose tile fits mma.sync.
-static bool roundsToHalf(linalg::LinalgOp op, OpOperand *input) {
-  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
-  OpOperand *other =
-      op.getDpsInputOperand(input->getOperandNumber() == 0 ? 1 : 0);
-  if (!generic || op.getNumReductionLoops() != 1 ||
-      !elementType(input->get()).isF32() ||
-      !elementType(other->get()).isF16() ||
-      !elementType(op.getDpsInitOperand(0)->get()).isF32())
-    return false;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<int64_t> parallel;
-  int64_t reduced = 0;
-  for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (kind == utils::IteratorType::reduction)
-      reduced = ranges[d];
-    else if (ranges[d] != 1)
-      parallel.push_back(ranges[d]);
-  }
-  return fitsMmaSyncTileEitherWay(parallel, reduced);
-}
-
-static void stageContractionOperands(scf::ForallOp forall) {
+static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
   int64_t staged = 0;
   forall.walk([&](linalg::LinalgOp op) {
     if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 ||
@@ -66,7 +59,7 @@ static void stageContractionOperands(scf::ForallOp forall) {
       // An f32 operand the tensor cores read rounded to f16 is staged
       // rounded (the same numbers, half the bytes, ldmatrix-able); the
       // contraction then extends it.
-      bool round = roundsToHalf(op, input);
+      bool round = roundsToHalf(op, input, tensorCores);
       if (type.getElementTypeBitWidth() != 16 && !round)
         continue;
       // Right after the slice: a tile invariant in the temporal loop is
@@ -117,8 +110,9 @@ struct StageBlockOperandsPass
     auto helper =
         getContext().getOrLoadDialect<SMapDialect>()->getScheduleAttrHelper();
     getOperation()->walk([&](scf::ForallOp forall) {
-      if (helper.isAttrPresent(forall))
-        stageContractionOperands(forall);
+      if (ScheduleAttr schedule = helper.getAttr(forall))
+        stageContractionOperands(
+            forall, schedule.getStrategy() != KernelStrategy::Simt);
     });
   }
 };

@@ -2,6 +2,10 @@
 // RUN:   --smap-analyze '--smap-schedule=spatial=m:64,n:64 temporal=k:32' \
 // RUN:   --smap-spatial-slice --smap-temporal-slice \
 // RUN:   --smap-lower-to-loops=blocks-as-forall --smap-stage-block-operands | FileCheck %s
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a \
+// RUN:   --smap-analyze '--smap-schedule=spatial=m:64,n:64 temporal=k:32 tensor-cores=false' \
+// RUN:   --smap-spatial-slice --smap-temporal-slice \
+// RUN:   --smap-lower-to-loops=blocks-as-forall --smap-stage-block-operands | FileCheck %s --check-prefix=SIMT
 
 // A contraction of an f32 operand (here a function argument; in a
 // partitioned graph, the intermediate the previous kernel wrote) with an
@@ -9,6 +13,14 @@
 // rounded to f16, so its tile is staged rounded (the same numbers, half the
 // bytes, readable by ldmatrix) into a padded f16 buffer, and the payload
 // extends it. The f16 operand is staged by a plain copy.
+
+// The staging follows the schedule's strategy: on CUDA cores (simt) the f32
+// operand keeps its precision (only the f16 one is staged).
+// SIMT-LABEL: func.func @mixed_gemm
+// SIMT-NOT:     arith.truncf
+// SIMT:         tensor.empty() {smap.staged = 0 : i64} : tensor<32x72xf16>
+// SIMT-NOT:     arith.truncf
+// SIMT:         strategy = simt
 
 // CHECK-LABEL: func.func @mixed_gemm
 // CHECK:       scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x64xf32>)
