@@ -63,7 +63,7 @@ def main():
              "|---|" + "---|" * len(OUTCOMES)]
     for stage, c in counts.items():
         lines.append("| %s | %s |" % (stage, " | ".join(str(c.get(o, 0)) for o in OUTCOMES)))
-    lines += ["", "Failures (wrong, crash, invalid IR, timeout): %d" % len(failures), ""]
+    lines += ["", "Failures (wrong, crash, invalid IR, mispredicted, timeout): %d" % len(failures), ""]
     for f in failures:
         lines.append("- seed %d, %s: %s: %s" % (f["seed"], f["stage"], f["outcome"], f["reason"]))
     lines += ["", "## Rejections by reason", "", "| count | reason |", "|---|---|"]

@@ -487,10 +487,10 @@ def summary(records, new, expected, fixed, tools, elapsed, out_dir):
                 reasons[stage.reason] += 1
     lines.append("fuzz: %d seeds in %.0f s" % (len(records), elapsed))
     lines.append("")
-    lines.append("%-10s" % "stage" + "".join("%11s" % o for o in OUTCOMES))
+    lines.append("%-10s" % "stage" + "".join("%13s" % o for o in OUTCOMES))
     for name in STAGES:
         if counts[name]:
-            lines.append("%-10s" % name + "".join("%11d" % counts[name][o] for o in OUTCOMES))
+            lines.append("%-10s" % name + "".join("%13d" % counts[name][o] for o in OUTCOMES))
     lines.append("")
     lines.append("rejections by reason:")
     for reason, n in reasons.most_common():
