@@ -13,6 +13,7 @@ this checks that the cost model never predicts one the lowering refuses.
 
 import glob
 import json
+import math
 import os
 import re
 import subprocess
@@ -61,7 +62,7 @@ def predicted_and_built(source, tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     predicted = [{"strategy": m.group(5), "threads": int(m.group(2)), "smem": int(m.group(3)),
                   "stages": int(m.group(6) or 0),
-                  "blocks": eval("*".join(m.group(1).split(",")) or "1")}
+                  "blocks": math.prod(int(g) for g in m.group(1).split(",") if g.strip())}
                  for m in SCHEDULE.finditer(result.stderr)]
     with open(manifest) as f:
         functions = json.load(f)["functions"]

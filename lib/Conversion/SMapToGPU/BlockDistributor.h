@@ -44,7 +44,7 @@ bool isVectorAligned(Value memref, int64_t vector);
 /// (chunk c of row r at c ^ (r mod 8)); 1024-byte aligned.
 constexpr llvm::StringLiteral kSwizzledTileAttr =
     SMapDialect::SwizzledTileAttrHelper::getNameStr();
-constexpr int64_t kSwizzleAlignment = 1024;
+constexpr int64_t kSwizzleAlignment = kWgmmaSwizzleAlignment;
 
 /// The bytes one copy of a placed buffer of `type` takes: 16-byte aligned,
 /// 1024 for a swizzled tile (each stage keeps the swizzle's alignment).
@@ -155,8 +155,6 @@ struct CopyPlan {
 /// step); null when an op on the way has effects.
 Value cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop, IRMapping &mapping);
 
-/// The deepest cp.async pipeline over staged tiles.
-constexpr int64_t kMaxStages = 3;
 
 /// The block buffers (allocated in a loop) that staging copies fill: each
 /// gets one copy per pipeline stage.

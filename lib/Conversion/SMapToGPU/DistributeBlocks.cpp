@@ -1151,7 +1151,8 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
   placement.sharedBytes =
       reservedShared + (swizzled.empty() ? 0 : kSwizzleAlignment);
   // As many copies of the staged tiles as shared memory holds with
-  // everything else (up to kMaxStages): the cp.async pipeline's depth.
+  // everything else (up to kMaxCpAsyncStages): the cp.async pipeline's
+  // depth.
   int64_t total = placement.sharedBytes, bytesPerStage = 0;
   for (memref::AllocOp alloc : allocs) {
     total += sizeOf(alloc);
@@ -1512,21 +1513,6 @@ static KernelAttr buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy,
                                        : b.getDictionaryAttr(parts));
 }
 
-/// "strategy=wgmma_tma blocks=.. threads=.. smem=.. tile_m=.." for remarks.
-static std::string describeKernel(KernelAttr kernel) {
-  std::string text = "strategy=" +
-                     stringifyKernelStrategy(kernel.getStrategy()).str() +
-                     " blocks=" + std::to_string(kernel.getBlocks()) +
-                     " threads=" + std::to_string(kernel.getThreads()) +
-                     " smem=" + std::to_string(kernel.getSmem());
-  if (kernel.getScratch())
-    text += " scratch=" + std::to_string(kernel.getScratch());
-  for (StringRef key : KernelAttr::getPartKeys())
-    if (int64_t value = kernel.getPart(key))
-      text += " " + key.str() + "=" + std::to_string(value);
-  return text;
-}
-
 LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   Location loc = forall.getLoc();
   if (forall.getRank() != 1 || !forall.getOutputs().empty() ||
@@ -1619,7 +1605,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                    rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(),
                    asyncStages > 1 ? stagedTileAllocs(kernel)
                                    : llvm::DenseSet<Operation *>(),
-                   std::min<int64_t>(asyncStages, kMaxStages),
+                   std::min<int64_t>(asyncStages, kMaxCpAsyncStages),
                    rowSlabs ? std::optional<int64_t>(schedule.getStages())
                             : std::nullopt,
                    wgmmaPlan ? wgmmaPlan->sharedBytes : 0, why);
@@ -1647,7 +1633,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                       *placement, wgmmaPlan, rowSlabs, distributor);
   smap->getKernelAttrHelper().setAttr(launch, record);
   remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel"))
-      << ("lowered to one kernel: " + describeKernel(record));
+      << ("lowered to one kernel: " + record.describe());
   return success();
 }
 

@@ -906,11 +906,6 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   }
   gpu::TerminatorOp::create(kb, loc);
 
-  std::string config =
-      "strategy=rows rows=" + std::to_string(rows) +
-      " rows_per_block=" + std::to_string(rowsPerBlock) +
-      " threads=" + std::to_string(threads) + " vector=" + std::to_string(vec) +
-      " chunks=" + std::to_string(chunks) + (ragged ? " ragged=1" : "");
   Builder b(ctx);
   SmallVector<NamedAttribute> parts = {
       b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
@@ -926,7 +921,7 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   ctx->getOrLoadDialect<SMapDialect>()->getKernelsAttrHelper().setAttr(
       kernelFn, b.getArrayAttr({kernel.toDictionary()}));
   remark::passed(graph.getLoc(), remarkOpts("lower-to-gpu", "row-kernel"))
-      << ("lowered to one kernel: " + config);
+      << ("lowered to one kernel: " + kernel.describe());
   return success();
 }
 

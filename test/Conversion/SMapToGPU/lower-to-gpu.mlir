@@ -37,8 +37,8 @@
 // EXACT-NOT:     fastmath<afn>
 // EXACT-LABEL: func.func @rmsnorm(
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows rows=8 rows_per_block=2 threads=32 vector=8 chunks=2"
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows rows=4 rows_per_block=1 threads=512 vector=4 chunks=4"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=32 smem=0 rows=8 rows_per_block=2 vector=8 chunks=2"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=512 smem=0 rows=4 rows_per_block=1 vector=4 chunks=4"
 
 func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
   %e1 = tensor.empty() : tensor<8x512xf32>
@@ -177,7 +177,7 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
 // CHECK:         scf.if %[[VALID]] {
 // CHECK-NEXT:      vector.store %{{.*}} : memref<800xf32>, vector<4xf32>
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows rows=8 rows_per_block=2 threads=32 vector=4 chunks=1 ragged=1"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=32 smem=0 rows=8 rows_per_block=2 vector=4 chunks=1 ragged=1"
 
 func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
   %c1 = arith.constant 0xFF800000 : f32
@@ -226,7 +226,7 @@ func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
 // CHECK-SAME:      smap.kernels = [{blocks = 3 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 3 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 32 : i64}]
 // CHECK:         vector.load {{.*}} : memref<288xf32>, vector<4xf32>
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows rows=3 rows_per_block=1 threads=32 vector=4 chunks=1 ragged=1"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=3 threads=32 smem=0 rows=3 rows_per_block=1 vector=4 chunks=1 ragged=1"
 
 func.func @rmsnorm_96(%x: tensor<3x96xf32>, %gamma: tensor<96xf32>) -> tensor<3x96xf32> {
   %c1 = arith.constant 0.000000000e+00 : f32

@@ -7,7 +7,7 @@
 // 16-byte vectors): one chunk per thread, the last 32 threads masked, and
 // the sums combined across the 4 warps through shared memory.
 
-// CHECK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows rows=64 rows_per_block=1 threads=128 vector=8 chunks=1 ragged=1"
+// CHECK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=64 threads=128 smem=0 rows=64 rows_per_block=1 vector=8 chunks=1 ragged=1"
 // CHECK-LABEL: func.func @row_sum_scale
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128

@@ -331,6 +331,19 @@ ArrayRef<StringRef> KernelAttr::getPartKeys() {
   return keys;
 }
 
+std::string KernelAttr::describe() const {
+  std::string text = "strategy=" + stringifyKernelStrategy(getStrategy()).str() +
+                     " blocks=" + std::to_string(getBlocks()) +
+                     " threads=" + std::to_string(getThreads()) +
+                     " smem=" + std::to_string(getSmem());
+  if (getScratch())
+    text += " scratch=" + std::to_string(getScratch());
+  for (StringRef key : getPartKeys())
+    if (int64_t value = getPart(key))
+      text += " " + key.str() + "=" + std::to_string(value);
+  return text;
+}
+
 int64_t KernelAttr::getPart(StringRef key) const {
   if (!getParts())
     return 0;

@@ -57,17 +57,17 @@ LogicalResult SMapDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<KernelAttr>(value), "a #smap.kernel");
   if (name == getKernelsAttrHelper().getNameStr()) {
     auto list = dyn_cast<ArrayAttr>(value);
-    if (failed(expect(list && llvm::all_of(list,
-                                           [](Attribute a) {
-                                             return isa<DictionaryAttr>(a);
-                                           }),
-                      "a list of kernel records (dictionaries)")))
-      return failure();
-    for (Attribute record : list)
-      if (failed(KernelAttr::fromDictionary(cast<DictionaryAttr>(record), [&] {
+    if (!list)
+      return expect(false, "a list of kernel records (dictionaries)");
+    for (Attribute record : list) {
+      auto dict = dyn_cast<DictionaryAttr>(record);
+      if (!dict)
+        return expect(false, "a list of kernel records (dictionaries)");
+      if (failed(KernelAttr::fromDictionary(dict, [&] {
             return op->emitOpError("attribute '") << name << "': ";
           })))
         return failure();
+    }
     return success();
   }
   return op->emitOpError("unknown attribute '")

@@ -314,6 +314,9 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
     int64_t getPart(::llvm::StringRef key) const;
     /// The keys `parts` may hold, in the order the docs list them.
     static ::llvm::ArrayRef<::llvm::StringRef> getPartKeys();
+    /// "strategy=S blocks=B threads=T smem=M [scratch=X] part=N ..." (the
+    /// parts in getPartKeys' order), for remarks.
+    std::string describe() const;
     /// The record as a builtin dictionary (strategy as a string, the rest
     /// as i64), the form host functions carry in `smap.kernels` so that
     /// tools without the smap dialect (mlir-translate) read the IR.
