@@ -645,8 +645,10 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   }
   // Intermediates in registers as row fragments (16 rows per warp): shared
   // memory holds the staged input tiles only.
+  // A final pass is a second loop over the temporal dim; the row-fragment
+  // lowering builds one loop per block (planRowSlabs).
   std::optional<RowFragmentFit> fragments =
-      !allowed.rowFragments || wgmmaSpace
+      !allowed.rowFragments || wgmmaSpace || finalPass
           ? std::nullopt
           : rowFragmentRegisters(smg, blockExtent, candidate.temporalDim);
   if (fragments) {

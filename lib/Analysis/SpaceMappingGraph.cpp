@@ -886,8 +886,15 @@ Form SMGBuilder::formOfScalar(Value v, unsigned d, DenseMap<Value, Form> &forms,
     if (isa<math::ExpOp, math::Exp2Op>(def)) {
       Form a = operandForms[0];
       form = a == Form::Shifted ? Form::Factored : joinPure({a});
-    } else if (isa<arith::NegFOp>(def)) {
+    } else if (isa<arith::NegFOp, arith::ExtFOp>(def)) {
       form = operandForms[0];
+    } else if (isa<arith::TruncFOp>(def)) {
+      // Rounding commutes with the postponed factor up to one rounding
+      // error per element (the slicer rounds the unnormalized value); it
+      // does not commute with a shift or a square, which the updates
+      // expand algebraically.
+      Form a = operandForms[0];
+      form = a == Form::Factored ? a : joinPure({a});
     } else if (def->getNumOperands() == 2) {
       form = combineBinary(def, def->getOperand(0), def->getOperand(1),
                            operandForms[0], operandForms[1]);

@@ -38,6 +38,11 @@ class _Func:
             value = self.convert(value, shape, self.dtype, _F32, "arith.extf")
         return value
 
+    def raw_arg(self, name, shape):
+        """An input of the workload's dtype, as it is (no conversion)."""
+        self.args.append("%%%s: %s" % (name, self.tensor(shape, self.dtype)))
+        return "%" + name
+
     def const(self, value):
         name = self.fresh("c")
         self.lines.append("  %s = arith.constant %s : f32" % (name, _float(value)))
@@ -188,17 +193,36 @@ def rmsnorm(rows, hidden, dtype="f32", eps=1e-6):
     return f.finish([(y, (rows, hidden))])
 
 
-def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, k_transposed=False):
+def _contract_extended(dtype):
+    """A contraction body over `dtype` operands extended to f32 inline."""
+    def body(a, acc):
+        return (["%%x = arith.extf %s : %s to f32" % (a[0], dtype),
+                 "%%w = arith.extf %s : %s to f32" % (a[1], dtype),
+                 "%p = arith.mulf %x, %w : f32",
+                 "%%y = arith.addf %s, %%p : f32" % acc], "%y")
+    return body
+
+
+def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, k_transposed=False,
+              frontend=False):
     """Scaled dot-product attention; `k_transposed` gives K as [b, h, k, l]
-    (the function is then `attention_kt`)."""
+    (the function is then `attention_kt`). `frontend` writes it the way
+    mixed-precision frontends do (torch-mlir, IREE): the 16-bit operands
+    extended inside the contraction bodies, f32 scores and softmax, the
+    probabilities rounded to `dtype` (in the normalizing generic) before the
+    second contraction."""
     f = _Func("attention_mask" if mask else "attention_kt" if k_transposed else "attention", dtype)
     b, h, s, d = batch, heads, seq, head_dim
     k_shape, k_dims = ((b, h, d, s), ["b", "h", "k", "l"]) if k_transposed else ((b, h, s, d), ["b", "h", "l", "k"])
-    q, k, v = f.arg("q", (b, h, s, d)), f.arg("k", k_shape), f.arg("v", (b, h, s, d))
+    inline = frontend and dtype != _F32
+    arg = (lambda name, shape: f.raw_arg(name, shape)) if inline else f.arg
+    q, k, v = arg("q", (b, h, s, d)), arg("k", k_shape), arg("v", (b, h, s, d))
     msk = f.arg("mask", (b, h, s, s)) if mask else None
+    contract, operands = (_contract_extended(dtype), [dtype, dtype]) if inline else (_contract, None)
     qk = f.generic(["b", "h", "m", "l", "k"], [(q, (b, h, s, d), ["b", "h", "m", "k"]),
                                                (k, k_shape, k_dims)],
-                   (b, h, s, s), ["b", "h", "m", "l"], _contract, init=f.fill(0.0, (b, h, s, s)), reduce=("k",))
+                   (b, h, s, s), ["b", "h", "m", "l"], contract, init=f.fill(0.0, (b, h, s, s)), reduce=("k",),
+                   in_dtypes=operands)
     c = f.const(scale if scale is not None else 1.0 / np.sqrt(d))
     dims4 = ["b", "h", "m", "l"]
     sc = f.generic(dims4, [(qk, (b, h, s, s), dims4)], (b, h, s, s), dims4,
@@ -213,10 +237,18 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
                    lambda a, acc: (["%%d = arith.subf %s, %s : f32" % (a[0], a[1]), "%y = math.exp %d : f32"], "%y"))
     sm = f.generic(dims4, [(ex, (b, h, s, s), dims4)], (b, h, s), row, _reduce("addf"),
                    init=f.fill(0.0, (b, h, s)), reduce=("l",))
-    p = f.generic(dims4, [(ex, (b, h, s, s), dims4), (sm, (b, h, s), row)], (b, h, s, s), dims4, _binary("divf"))
+    if inline:
+        p = f.generic(dims4, [(ex, (b, h, s, s), dims4), (sm, (b, h, s), row)], (b, h, s, s), dims4,
+                      lambda a, acc: (["%%r = arith.divf %s, %s : f32" % (a[0], a[1]),
+                                       "%%y = arith.truncf %%r : f32 to %s" % dtype], "%y"),
+                      out_dtype=dtype)
+    else:
+        p = f.generic(dims4, [(ex, (b, h, s, s), dims4), (sm, (b, h, s), row)], (b, h, s, s), dims4,
+                      _binary("divf"))
     out = f.generic(["b", "h", "m", "n", "l"], [(p, (b, h, s, s), ["b", "h", "m", "l"]),
                                                 (v, (b, h, s, d), ["b", "h", "l", "n"])],
-                    (b, h, s, d), ["b", "h", "m", "n"], _contract, init=f.fill(0.0, (b, h, s, d)), reduce=("l",))
+                    (b, h, s, d), ["b", "h", "m", "n"], contract, init=f.fill(0.0, (b, h, s, d)), reduce=("l",),
+                    in_dtypes=operands)
     return f.finish([(out, (b, h, s, d))])
 
 

@@ -212,6 +212,7 @@ private:
   FailureOr<Value> runningShift(OpBuilder &b, Value orig, bool old,
                                 Value offset);
   bool isExpShift(Value orig) const;
+  LogicalResult checkRoundedInLoop(linalg::LinalgOp op, const StreamInfo &info);
   FailureOr<Value> cloneInLoop(OpBuilder &b, Operation *op, Value offset,
                                bool stripFactors, bool identityInit);
   Value identityFill(OpBuilder &b, Location loc, Type type, Combiner c);
@@ -269,19 +270,28 @@ private:
 // Planning
 //===----------------------------------------------------------------------===//
 
-/// Flattens a product: `v = prod(leaf^(inverted ? -1 : 1))`.
+/// Flattens a product: `v = prod(leaf^(inverted ? -1 : 1))`, looking
+/// through float extensions and roundings (`rounds` says whether a
+/// rounding was passed).
 static void collectFactors(Value v, bool inverted,
-                           SmallVectorImpl<std::pair<Value, bool>> &factors) {
+                           SmallVectorImpl<std::pair<Value, bool>> &factors,
+                           bool &rounds) {
   Operation *def = v.getDefiningOp();
   if (auto mul = dyn_cast_or_null<arith::MulFOp>(def)) {
-    collectFactors(mul.getLhs(), inverted, factors);
-    collectFactors(mul.getRhs(), inverted, factors);
+    collectFactors(mul.getLhs(), inverted, factors, rounds);
+    collectFactors(mul.getRhs(), inverted, factors, rounds);
     return;
   }
   if (auto div = dyn_cast_or_null<arith::DivFOp>(def)) {
-    collectFactors(div.getLhs(), inverted, factors);
-    collectFactors(div.getRhs(), !inverted, factors);
+    collectFactors(div.getLhs(), inverted, factors, rounds);
+    collectFactors(div.getRhs(), !inverted, factors, rounds);
     return;
+  }
+  if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def))
+    return collectFactors(ext.getIn(), inverted, factors, rounds);
+  if (auto trunc = dyn_cast_or_null<arith::TruncFOp>(def)) {
+    rounds = true;
+    return collectFactors(trunc.getIn(), inverted, factors, rounds);
   }
   factors.push_back({v, inverted});
 }
@@ -325,7 +335,8 @@ LogicalResult TemporalSlicer::analyzeBody(linalg::LinalgOp op, Value yielded,
   }
 
   SmallVector<std::pair<Value, bool>> factors;
-  collectFactors(yielded, /*inverted=*/false, factors);
+  bool rounds = false;
+  collectFactors(yielded, /*inverted=*/false, factors, rounds);
 
   // d * d with d a shifted value: a centered square.
   if (factors.size() == 2 && factors[0].first == factors[1].first &&
@@ -390,6 +401,31 @@ LogicalResult TemporalSlicer::analyzeBody(linalg::LinalgOp op, Value yielded,
     }
     return fail(op, "mixes an earlier reduction with the data in a form "
                     "that cannot be postponed");
+  }
+  if (rounds && failed(checkRoundedInLoop(op, info)))
+    return failure();
+  return success();
+}
+
+/// In the loop, a rounded value is rounded without its postponed factors
+/// and with exp(x - c) taken at the running c. That changes the rounding
+/// error by at most one rounding per element (see docs/Rationale.md), as
+/// long as the in-loop value is no larger than the data: every exp factor
+/// must be exp(x - max), at most 1; an exp(x + c) or a shift by a sum
+/// could overflow the narrower type where the unfused value does not.
+LogicalResult TemporalSlicer::checkRoundedInLoop(linalg::LinalgOp op,
+                                                 const StreamInfo &info) {
+  if (info.shift || info.squareOf)
+    return fail(op, "rounds a value shifted by an earlier reduction");
+  for (const ExpTerm &term : info.expTerms) {
+    Operation *def = term.shift.getDefiningOp();
+    bool byMax = roles.lookup(def) == Role::Reducing &&
+                 reductionIndex.count(def) &&
+                 reductions[reductionIndex.lookup(def)].combiner ==
+                     Combiner::Max;
+    if (term.sign != -1 || !byMax)
+      return fail(op, "rounds exp(x + c) or exp(x - c) with c not a running "
+                      "maximum, whose unnormalized value is unbounded");
   }
   return success();
 }
@@ -570,10 +606,13 @@ static std::optional<APFloat> getFillConstant(Value value) {
   return scalar.getValue();
 }
 
-/// `value` (f64) converted to the float type `type`.
+/// The float `value` converted to the float type `type`.
 static Value castFloat(OpBuilder &b, Location loc, Value value, Type type) {
   if (value.getType() == type)
     return value;
+  if (cast<FloatType>(value.getType()).getWidth() <
+      cast<FloatType>(type).getWidth())
+    return arith::ExtFOp::create(b, loc, type, value);
   return arith::TruncFOp::create(b, loc, type, value);
 }
 
@@ -833,7 +872,10 @@ FailureOr<Value> TemporalSlicer::applyCorrection(OpBuilder &b, Value acc,
           if (llvm::all_of(inner.getOperands(),
                            [&](Value v) { return available(v, mapping); }))
             nb.clone(inner, mapping);
-        Value leaf = mapping.lookup(factor.leaf);
+        // The factor may be computed in another float type than the
+        // accumulator (an f32 sum postponed past a rounding to f16).
+        Value leaf = castFloat(nb, nl, mapping.lookup(factor.leaf),
+                               newArgs[0].getType());
         return factor.inverted
                    ? arith::DivFOp::create(nb, nl, newArgs[0], leaf).getResult()
                    : arith::MulFOp::create(nb, nl, newArgs[0], leaf)
