@@ -51,12 +51,37 @@ WORKLOADS = [
     ("mlp", "mlp", (8192, 4096, 11008), "f16", True),
     ("gemm_chain", "gemm_chain", (8192, (1024, 1024, 1024)), "f16", True),
     ("lstm_cell", "lstm_cell", (256, 1024, 1024), "f16", True),
+    # Issue 19: the frontends' mixed-precision attention (P rounded before
+    # P.V) and bf16 everywhere.
+    ("attention_frontend", "attention_frontend", (1, 2, 256, 64), "f16", False),
+    ("attention_frontend", "attention_frontend", (1, 2, 256, 128), "bf16", False),
+    ("attention", "attention", (1, 2, 256, 64), "bf16", False),
+    ("attention_mask", "attention_mask", (1, 2, 128, 64), "bf16", False),
+    ("attention_kt", "attention_kt", (2, 8, 1024, 64), "bf16", False),
+    ("gemm", "gemm", (256, 384, 128), "bf16", False),
+    ("gemm", "gemm", (200, 120, 72), "bf16", False),
+    ("mlp", "mlp", (256, 128, 512), "bf16", False),
+    ("gemm_chain", "gemm_chain", (256, (128, 256, 128)), "bf16", False),
+    ("lstm_cell", "lstm_cell", (64, 256, 256), "bf16", False),
+    ("attention_frontend", "attention_frontend", (4, 32, 2048, 128), "f16", True),
+    ("attention_frontend", "attention_frontend", (32, 12, 512, 64), "f16", True),
+    ("attention_frontend", "attention_frontend", (4, 32, 2048, 128), "bf16", True),
+    ("attention", "attention", (4, 32, 2048, 128), "bf16", True),
+    ("gemm", "gemm", (4096, 4096, 4096), "bf16", True),
+    ("gemm", "gemm", (8192, 4096, 4096), "bf16", True),
+    ("mlp", "mlp", (8192, 768, 3072), "bf16", True),
 ]
+
+# The generator a workload's reference, FLOP count and baselines come from
+# (run_fused.py), where it differs from the generator that writes it.
+REFERENCE_OF = {"attention_frontend": "attention"}
 
 
 def source_of(generator, args, dtype):
     if generator == "attention_mask":
         return sf.workloads.attention(*args, dtype=dtype, mask=True), "attention_mask"
+    if generator == "attention_frontend":
+        return sf.workloads.attention(*args, dtype=dtype, frontend=True), "attention"
     if generator == "attention_kt":
         return sf.workloads.attention(*args, dtype=dtype, k_transposed=True), "attention_kt"
     if generator == "gemm_chain":
@@ -80,7 +105,7 @@ def main():
     for tag, generator, shape, dtype, timed in WORKLOADS:
         source, function = source_of(generator, shape, dtype)
         directory = "%s_%s_%s" % (tag, shape_tag(shape), dtype)
-        entry = {"workload": generator, "tag": tag, "args": shape, "dtype": dtype, "timed": timed,
+        entry = {"workload": REFERENCE_OF.get(generator, generator), "tag": tag, "args": shape, "dtype": dtype, "timed": timed,
                  "function": function}
         start = time.time()
         try:

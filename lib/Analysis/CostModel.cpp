@@ -273,13 +273,14 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
 
 /// Whether the tile of graph input `value` a block stages is one wgmma
 /// reads through a swizzled descriptor (RowFragments.cpp, wgmmaTileOf): an
-/// f16 tile of two non-unit dims, the input's last one contiguous and a
+/// f16 or bf16 tile of two non-unit dims, the input's last one contiguous and a
 /// multiple of 64 wide, and one of them `k`. Returns the non-unit dims.
 static std::optional<std::pair<unsigned, unsigned>>
 swizzledWgmmaTile(const SpaceMappingGraph &smg, Value value, unsigned k,
                   function_ref<int64_t(unsigned)> blockExtent) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!isa<BlockArgument>(value) || !type || !type.getElementType().isF16())
+  if (!isa<BlockArgument>(value) || !type ||
+      !(type.getElementType().isF16() || type.getElementType().isBF16()))
     return std::nullopt;
   SmallVector<unsigned> nonUnit;
   auto axes = smg.getValueDims(value);
@@ -763,7 +764,8 @@ double mlir::smap::idealSeconds(const SpaceMappingGraph &smg,
         linalgOp &&
         llvm::any_of(linalgOp.getDpsInputOperands(), [](OpOperand *operand) {
           auto type = dyn_cast<ShapedType>(operand->get().getType());
-          return type && type.getElementType().isF16();
+          return type && (type.getElementType().isF16() ||
+                          type.getElementType().isBF16());
         });
     (isContraction(space) && halfOperands ? tensorFlops : scalarFlops) +=
         points;

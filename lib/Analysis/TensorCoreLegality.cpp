@@ -39,13 +39,19 @@ static bool isMultiplyAccumulate(linalg::LinalgOp op) {
   return (x == arg0 && y == arg1) || (x == arg1 && y == arg0);
 }
 
-static bool hasMmaSyncTypes(linalg::LinalgOp op) {
+std::optional<Type> mlir::smap::getMmaOperandType(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return std::nullopt;
   auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
   Type ta = elementType(op.getDpsInputs()[0]);
   Type tb = elementType(op.getDpsInputs()[1]);
-  return elementType(op.getDpsInits()[0]).isF32() &&
-         (ta.isF16() || ta.isF32()) && (tb.isF16() || tb.isF32()) &&
-         (ta.isF16() || tb.isF16());
+  if (!elementType(op.getDpsInits()[0]).isF32())
+    return std::nullopt;
+  Type half = ta.isF32() ? tb : ta;
+  if (!(half.isF16() || half.isBF16()) || !(ta == half || ta.isF32()) ||
+      !(tb == half || tb.isF32()))
+    return std::nullopt;
+  return half;
 }
 
 std::optional<MmaShape>
@@ -85,8 +91,10 @@ mlir::smap::matchMmaSyncShape(linalg::LinalgOp op,
   shape.extentM = loopExtents[shape.m];
   shape.extentN = loopExtents[shape.n];
   shape.extentK = loopExtents[shape.k];
+  std::optional<Type> operandType = getMmaOperandType(op);
   if (!fitsMmaSyncTile(shape.extentM, shape.extentN, shape.extentK) ||
-      !hasMmaSyncTypes(op) || !isMultiplyAccumulate(op))
+      !operandType || !isMultiplyAccumulate(op))
     return std::nullopt;
+  shape.operandType = *operandType;
   return shape;
 }

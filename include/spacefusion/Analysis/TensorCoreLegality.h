@@ -28,12 +28,19 @@ namespace smap {
 struct MmaShape {
   unsigned m, n, k;
   int64_t extentM, extentN, extentK;
+  /// The operands' 16-bit type on the tensor cores: f16 or bf16.
+  Type operandType;
 };
+
+/// The 16-bit type (f16 or bf16) the tensor cores read `op`'s two inputs
+/// as: each input is of that type or f32 (an intermediate the lowering
+/// rounds), at least one is of that type, and the init is f32.
+std::optional<Type> getMmaOperandType(linalg::LinalgOp op);
 
 /// Whether `op`, with loop extents `loopExtents` (the block's, or the op's
 /// static ranges), is `acc + x * y` (x, y optionally extended) into f32 from
-/// f16 or f32 operands, at least one f16, with extents that are whole
-/// m16n8k16 tiles.
+/// operands of one 16-bit type (getMmaOperandType), with extents that are
+/// whole m16n8k16 tiles.
 std::optional<MmaShape> matchMmaSyncShape(linalg::LinalgOp op,
                                           ArrayRef<int64_t> loopExtents);
 

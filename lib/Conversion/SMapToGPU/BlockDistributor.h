@@ -167,6 +167,8 @@ struct MmaContraction {
   unsigned m, n, k;
   int64_t extentM, extentN, extentK;
   OpOperand *a, *b;
+  /// f16 or bf16: the type the fragments hold.
+  Type operandType;
   /// A warp tile is 16 x (8 nTiles); `warpTiles` of them cover the output.
   int64_t nTiles, warpTiles;
 };
@@ -174,6 +176,11 @@ struct MmaContraction {
 /// Matches a contraction for `nvgpu.mma.sync` m16n8k16 (see the pass
 /// description).
 std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
+
+/// One m16n8k16 mma.sync of A (vector<4x2xT>) and B (vector<2x2xT>)
+/// fragments, T f16 or bf16, into the f32 accumulator (vector<2x2xf32>).
+Value createMmaSync(OpBuilder &b, Location loc, Value a, Value bFragment,
+                    Value acc);
 
 /// The indices of `map`'s results given the loop indices.
 SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,

@@ -157,6 +157,7 @@ mlir::smap::matchMmaContraction(linalg::LinalgOp op) {
   mma.extentK = shape->extentK;
   mma.a = op.getDpsInputOperand(0);
   mma.b = op.getDpsInputOperand(1);
+  mma.operandType = shape->operandType;
   mma.nTiles = (mma.extentN / 8) % 4 == 0   ? 4
                : (mma.extentN / 8) % 2 == 0 ? 2
                                             : 1;
@@ -165,12 +166,12 @@ mlir::smap::matchMmaContraction(linalg::LinalgOp op) {
 }
 
 /// The shared-memory buffer behind `operand` when ldmatrix can read its
-/// fragments: an f16 block buffer (a generic-pointer cast of a workgroup
+/// fragments: a block buffer of the fragments' type (a generic-pointer cast of a workgroup
 /// view, or a subview of one, which is then rebuilt on the view) whose
 /// innermost dim is `contiguous` (m or k for A, n or k for B), with unit
 /// innermost stride and rows of a multiple of 16 bytes; null otherwise.
 static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
-                            unsigned contiguous) {
+                            unsigned contiguous, Type fragmentType) {
   AffineMap map = op.getMatchingIndexingMap(operand);
   if (map.getNumResults() == 0)
     return nullptr;
@@ -191,7 +192,7 @@ static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
   SmallVector<int64_t> strides;
   int64_t offset;
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
-      !type.getElementType().isF16() ||
+      type.getElementType() != fragmentType ||
       failed(type.getStridesAndOffset(strides, offset)) ||
       strides.back() != 1 ||
       llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
@@ -203,6 +204,53 @@ static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
   return memref::SubViewOp::create(
       b, subview.getLoc(), spaceCast.getSource(), subview.getMixedOffsets(),
       subview.getMixedSizes(), subview.getMixedStrides());
+}
+
+/// The fragment's rows of two 16-bit values, each packed into one i32
+/// register.
+static SmallVector<Value> packFragmentRows(OpBuilder &b, Location loc,
+                                           Value fragment) {
+  SmallVector<Value> registers;
+  auto i32x1 = VectorType::get({1}, b.getI32Type());
+  for (int64_t r = 0; r < cast<VectorType>(fragment.getType()).getDimSize(0);
+       ++r) {
+    Value row = vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{r});
+    Value packed = vector::BitCastOp::create(b, loc, i32x1, row);
+    registers.push_back(
+        vector::ExtractOp::create(b, loc, packed, ArrayRef<int64_t>{0}));
+  }
+  return registers;
+}
+
+/// f16 fragments go through nvgpu.mma.sync. The NVGPU lowering of LLVM 22
+/// cannot type bf16 fragments ("failed to deduce operand PTX types"), so
+/// bf16 goes to nvvm.mma.sync directly, its fragments packed in i32
+/// registers as PTX wants them.
+Value mlir::smap::createMmaSync(OpBuilder &b, Location loc, Value a,
+                                Value bFragment, Value acc) {
+  if (!cast<VectorType>(a.getType()).getElementType().isBF16())
+    return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
+                                    ArrayRef<int64_t>{16, 8, 16});
+  SmallVector<Value> c;
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t e = 0; e < 2; ++e)
+      c.push_back(
+          vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r, e}));
+  Type f32 = b.getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  auto mma = NVVM::MmaOp::create(
+      b, loc, resultType, packFragmentRows(b, loc, a),
+      packFragmentRows(b, loc, bFragment), c, ArrayRef<int64_t>{16, 8, 16},
+      std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> d;
+  for (int64_t i = 0; i < 4; ++i)
+    d.push_back(
+        LLVM::ExtractValueOp::create(b, loc, mma.getResult(), ArrayRef<int64_t>{i}));
+  return vector::FromElementsOp::create(b, loc, acc.getType(), d);
 }
 
 Value MmaFragmentLoader::index(OpBuilder &b, int64_t v) {
@@ -222,11 +270,12 @@ MmaFragmentLoader::MmaFragmentLoader(OpBuilder &b, linalg::LinalgOp op,
   // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8. Without
   // .trans the matrix rows are the operand's rows (m for A, n for B) with k
   // contiguous; with .trans they are k rows with m (n) contiguous.
-  aRows = ldmatrixSource(op, mma.a, mma.k);
-  if (!aRows && (aRows = ldmatrixSource(op, mma.a, mma.m)))
+  Type half = mma.operandType;
+  aRows = ldmatrixSource(op, mma.a, mma.k, half);
+  if (!aRows && (aRows = ldmatrixSource(op, mma.a, mma.m, half)))
     aTrans = true;
-  bRows = ldmatrixSource(op, mma.b, mma.k);
-  if (!bRows && (bRows = ldmatrixSource(op, mma.b, mma.n)))
+  bRows = ldmatrixSource(op, mma.b, mma.k, half);
+  if (!bRows && (bRows = ldmatrixSource(op, mma.b, mma.n, half)))
     bTrans = true;
   Value matrix = arith::DivUIOp::create(b, loc, lane, index(b, 8));
   matrixRow = arith::RemUIOp::create(b, loc, lane, index(b, 8));
@@ -249,9 +298,9 @@ Value MmaFragmentLoader::loadHalf(OpBuilder &b, OpOperand *operand,
   Value v = memref::LoadOp::create(
       b, loc, operand->get(),
       applyMap(b, loc, op.getMatchingIndexingMap(operand), loopIndices));
-  return v.getType().isF16()
+  return v.getType() == mma.operandType
              ? v
-             : arith::TruncFOp::create(b, loc, b.getF16Type(), v);
+             : arith::TruncFOp::create(b, loc, mma.operandType, v);
 }
 
 /// The (row, k) whose address lane l gives: matrix rows start at
@@ -276,7 +325,7 @@ Value MmaFragmentLoader::ldmatrix(OpBuilder &b, Value source,
                                   ArrayRef<Value> loopIndices, bool transpose,
                                   int64_t tiles) {
   return nvgpu::LdMatrixOp::create(
-      b, loc, VectorType::get({tiles, 2}, b.getF16Type()), source,
+      b, loc, VectorType::get({tiles, 2}, mma.operandType), source,
       applyMap(b, loc, op.getMatchingIndexingMap(operand), loopIndices),
       b.getBoolAttr(transpose), b.getI32IntegerAttr(tiles));
 }
@@ -297,13 +346,13 @@ Value MmaFragmentLoader::loadA(OpBuilder &b, Value row0, Value k0) {
       elements.push_back(loadHalf(b, mma.a, indicesAt(b, m, zero, k)));
     }
   return vector::FromElementsOp::create(
-      b, loc, VectorType::get({4, 2}, b.getF16Type()), elements);
+      b, loc, VectorType::get({4, 2}, mma.operandType), elements);
 }
 
 SmallVector<Value> MmaFragmentLoader::loadB(OpBuilder &b, Value col0, Value k0,
                                             int64_t nTiles) {
   Value zero = index(b, 0);
-  auto bType = VectorType::get({2, 2}, b.getF16Type());
+  auto bType = VectorType::get({2, 2}, mma.operandType);
   SmallVector<Value> fragments;
   for (int64_t j = 0; j < nTiles; ++j) {
     if (bRows && j % 2 == 0) {
@@ -436,9 +485,8 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
       for (auto [c, fragments] : llvm::enumerate(bFragments))
         for (int64_t j = 0; j < nTiles; ++j)
           next.push_back(
-              nvgpu::MmaSyncOp::create(kb, loc, aFragment, fragments[j],
-                                       accs[(r * cols.size() + c) * nTiles + j],
-                                       ArrayRef<int64_t>{16, 8, 16}));
+              createMmaSync(kb, loc, aFragment, fragments[j],
+                            accs[(r * cols.size() + c) * nTiles + j]));
     return next;
   };
   // The whole k range. A short one is straight-line code, so that ptxas can

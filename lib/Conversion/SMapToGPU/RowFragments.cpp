@@ -254,13 +254,16 @@ struct WgmmaTile {
 } // namespace
 
 /// The layout of `operand` of `op` as a wgmma tile whose other dim is loop
-/// dim `other` (m for A, n for B), if it is an f16 tile of two non-unit
-/// dims, the last contiguous and a multiple of 64 wide.
+/// dim `other` (m for A, n for B), if it is a tile of `fragmentType` (f16
+/// or bf16) of two non-unit dims, the last contiguous and a multiple of 64
+/// wide.
 static std::optional<WgmmaTile> wgmmaTileOf(linalg::LinalgOp op,
                                             OpOperand *operand, unsigned k,
-                                            unsigned other) {
+                                            unsigned other,
+                                            Type fragmentType) {
   auto type = dyn_cast<MemRefType>(operand->get().getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF16() ||
+  if (!type || !type.hasStaticShape() ||
+      type.getElementType() != fragmentType ||
       !type.isLastDimUnitStride())
     return std::nullopt;
   SmallVector<unsigned> nonUnit;
@@ -309,7 +312,8 @@ static memref::AllocOp stagedWgmmaAlloc(Value operand) {
     if (auto copy = dyn_cast<linalg::CopyOp>(user)) {
       if (copy.getOutputs()[0] != operand ||
           !isVectorAligned(copy.getInputs()[0], 8) ||
-          !getElementTypeOrSelf(copy.getInputs()[0].getType()).isF16())
+          getElementTypeOrSelf(copy.getInputs()[0].getType())
+                  .getIntOrFloatBitWidth() != 16)
         return nullptr;
       continue;
     }
@@ -351,7 +355,7 @@ static bool planWgmmaRows(ArrayRef<Operation *> ops, RowSlabPlan &plan,
       staged.push_back({mma->a, mma->m});
     for (auto [operand, other] : staged) {
       std::optional<WgmmaTile> tile =
-          wgmmaTileOf(linalgOp, operand, mma->k, other);
+          wgmmaTileOf(linalgOp, operand, mma->k, other, mma->operandType);
       memref::AllocOp alloc = stagedWgmmaAlloc(operand->get());
       if (!tile || !alloc)
         return fail("reads an operand that is not a staged f16 tile with a "
@@ -764,13 +768,21 @@ static SmallVector<Value> tiedAsm(OpBuilder &b, Location loc,
 /// The inline PTX of one m64nNk16 f16 wgmma on tiedAsm's operands: the N / 2
 /// accumulators ($0..), then A (four packed f16x2 registers, or a
 /// descriptor), B's descriptor and 1 (the scale-d predicate's source).
+/// `v` rounded to the fragments' 16-bit float type, unless it is one.
+static Value roundTo(OpBuilder &b, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  return arith::TruncFOp::create(b, v.getLoc(), type, v);
+}
+
 static std::string wgmmaInstruction(int64_t n, bool aInRegisters,
-                                    bool transposeB) {
+                                    bool transposeB, Type operandType) {
+  std::string type = operandType.isBF16() ? "bf16" : "f16";
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $";
   int64_t in = n / 2; // the first input's number
   text += std::to_string(in + (aInRegisters ? 5 : 2)) +
           ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
-          "k16.f32.f16.f16 {";
+          "k16.f32." + type + "." + type + " {";
   for (int64_t i = 0; i < n / 2; ++i)
     text += (i ? ", $" : "$") + std::to_string(i);
   auto operand = [&](int64_t i) { return "$" + std::to_string(in + i); };
@@ -797,7 +809,7 @@ RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
   };
   // Descriptors of the staged operands at k-step 0; the warpgroup's A rows
   // start 64 rows (eight 1024-byte row groups) into the tile.
-  std::optional<WgmmaTile> bTile = wgmmaTileOf(op, mma.b, mma.k, mma.n);
+  std::optional<WgmmaTile> bTile = wgmmaTileOf(op, mma.b, mma.k, mma.n, mma.operandType);
   memref::ViewOp bView = swizzledTileView(mma.b->get());
   if (!bTile || !bView)
     return op->emitError("wgmma operand B is not a swizzled tile");
@@ -806,7 +818,7 @@ RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
   std::optional<WgmmaTile> aTile;
   Value descA;
   if (!aInRegisters) {
-    aTile = wgmmaTileOf(op, mma.a, mma.k, mma.m);
+    aTile = wgmmaTileOf(op, mma.a, mma.k, mma.m, mma.operandType);
     memref::ViewOp aView = swizzledTileView(mma.a->get());
     if (!aTile || !aView)
       return op->emitError("wgmma operand A is not a swizzled tile");
@@ -824,7 +836,8 @@ RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
     return tile.kMajor ? (k0 / 64) * tile.rows * 128 + (k0 % 64) * 2 : k0 * 128;
   };
   std::string instruction =
-      wgmmaInstruction(mma.extentN, aInRegisters, !bTile->kMajor);
+      wgmmaInstruction(mma.extentN, aInRegisters, !bTile->kMajor,
+                       mma.operandType);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
   // k-step s's A fragment is slots 8 s .. 8 s + 7 of the row tile (the
   // mma.sync m16n8k16 A layout, per warp, is wgmma's register A), rounded
@@ -833,15 +846,12 @@ RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
   SmallVector<Value> aRegisters;
   if (aInRegisters) {
     for (Value v : valuesOf(b, mma.a->get()).take_front(mma.extentK / 2))
-      aRegisters.push_back(
-          v.getType().isF16()
-              ? v
-              : arith::TruncFOp::create(b, loc, b.getF16Type(), v).getResult());
+      aRegisters.push_back(roundTo(b, v, mma.operandType));
     for (int64_t r = 0; r < mma.extentK / 4; ++r) {
       Value packed = vector::BitCastOp::create(
           b, loc, VectorType::get({1}, b.getI32Type()),
           vector::FromElementsOp::create(
-              b, loc, VectorType::get({2}, b.getF16Type()),
+              b, loc, VectorType::get({2}, mma.operandType),
               ArrayRef<Value>(aRegisters).slice(2 * r, 2)));
       aRegisters[r] =
           vector::ExtractOp::create(b, loc, packed, ArrayRef<int64_t>{0});
@@ -884,7 +894,7 @@ LogicalResult RowSlabLowering::lowerContraction(linalg::LinalgOp op,
   Value out = op.getDpsInitOperand(0)->get();
   int64_t nTiles = mma.extentN / 8;
   auto cType = VectorType::get({2, 2}, b.getF32Type());
-  auto aType = VectorType::get({4, 2}, b.getF16Type());
+  auto aType = VectorType::get({4, 2}, mma.operandType);
   ArrayRef<Value> outSlots = valuesOf(b, out);
   int64_t slabs = plan.slabs;
   // accs[slab * nTiles + t]: n-tile t of the slab's 16 rows.
@@ -907,10 +917,7 @@ LogicalResult RowSlabLowering::lowerContraction(linalg::LinalgOp op,
                 .slice(8 * (k0 / 16), 8);
         SmallVector<Value> halves;
         for (Value v : aSlots)
-          halves.push_back(v.getType().isF16() ? v
-                                               : arith::TruncFOp::create(
-                                                     b, loc, b.getF16Type(), v)
-                                                     .getResult());
+          halves.push_back(roundTo(b, v, mma.operandType));
         aFragments.push_back(
             vector::FromElementsOp::create(b, loc, aType, halves));
       } else {
@@ -921,9 +928,8 @@ LogicalResult RowSlabLowering::lowerContraction(linalg::LinalgOp op,
     SmallVector<Value> bFragments = loader.loadB(b, zero, index(b, k0), nTiles);
     for (int64_t t = 0; t < nTiles; ++t)
       for (int64_t slab = 0; slab < slabs; ++slab)
-        accs[slab * nTiles + t] = nvgpu::MmaSyncOp::create(
-            b, loc, aFragments[slab], bFragments[t], accs[slab * nTiles + t],
-            ArrayRef<int64_t>{16, 8, 16});
+        accs[slab * nTiles + t] = createMmaSync(
+            b, loc, aFragments[slab], bFragments[t], accs[slab * nTiles + t]);
   }
   SmallVector<Value> slots;
   for (Value acc : accs)

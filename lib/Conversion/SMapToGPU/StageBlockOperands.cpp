@@ -21,22 +21,22 @@ namespace smap {
 using namespace mlir;
 using namespace mlir::smap;
 
-/// Whether the block runs `op` on tensor cores, rounding its f32 operand
-/// `input` to f16 as it reads it: a block whose strategy uses tensor cores,
-/// and a generic contraction of an f16 and an f32 operand into f32 that
-/// fits mma.sync (the lowering's rule, matchMmaSyncShape).
-static bool roundsToHalf(linalg::LinalgOp op, OpOperand *input,
-                         bool tensorCores) {
-  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  auto elementType = [](Value v) { return getElementTypeOrSelf(v.getType()); };
-  OpOperand *other =
-      op.getDpsInputOperand(input->getOperandNumber() == 0 ? 1 : 0);
-  if (!tensorCores || !generic || op.getNumReductionLoops() != 1 ||
-      !elementType(input->get()).isF32() ||
-      !elementType(other->get()).isF16() ||
-      !elementType(op.getDpsInitOperand(0)->get()).isF32())
-    return false;
-  return matchMmaSyncShape(op, op.getStaticLoopRanges()).has_value();
+/// The 16-bit type the block's tensor cores read `op`'s f32 operand
+/// `input` as, rounding it when they stage it: in a block whose strategy
+/// uses tensor cores, a generic contraction of an f32 operand with an f16
+/// (bf16) one into f32 that fits mma.sync (the lowering's rule,
+/// matchMmaSyncShape) reads it as f16 (bf16).
+static std::optional<Type> roundedType(linalg::LinalgOp op, OpOperand *input,
+                                       bool tensorCores) {
+  if (!tensorCores || !isa<linalg::GenericOp>(op.getOperation()) ||
+      op.getNumReductionLoops() != 1 ||
+      !getElementTypeOrSelf(input->get().getType()).isF32())
+    return std::nullopt;
+  std::optional<MmaShape> shape =
+      matchMmaSyncShape(op, op.getStaticLoopRanges());
+  if (!shape)
+    return std::nullopt;
+  return shape->operandType;
 }
 
 /// Stages the 16-bit operand tiles of a block's contractions in on-chip
@@ -56,10 +56,11 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
       auto type = dyn_cast<RankedTensorType>(input->get().getType());
       if (!slice || !type || !type.hasStaticShape())
         continue;
-      // An f32 operand the tensor cores read rounded to f16 is staged
+      // An f32 operand the tensor cores read rounded to 16 bits is staged
       // rounded (the same numbers, half the bytes, ldmatrix-able); the
       // contraction then extends it.
-      bool round = roundsToHalf(op, input, tensorCores);
+      std::optional<Type> rounded = roundedType(op, input, tensorCores);
+      bool round = rounded.has_value();
       if (type.getElementTypeBitWidth() != 16 && !round)
         continue;
       // Right after the slice: a tile invariant in the temporal loop is
@@ -70,7 +71,7 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
       b.setInsertionPointAfter(slice);
       SmallVector<int64_t> padded(type.getShape());
       padded.back() += 8;
-      Type stagedType = round ? Type(b.getF16Type()) : type.getElementType();
+      Type stagedType = round ? *rounded : type.getElementType();
       auto buffer = tensor::EmptyOp::create(b, op.getLoc(), padded, stagedType);
       // Distinct, so that cse does not merge two staged tiles into one
       // buffer (which would serialize them and forbid prefetching).
@@ -91,10 +92,10 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
       }
       input->set(createFloatConversion(b, op.getLoc(), slice.getResult(), tile)
                      .getResult(0));
-      // The payload reads the operand as f16 and extends it.
+      // The payload reads the operand as f16 (bf16) and extends it.
       Block &payload = op->getRegion(0).front();
       BlockArgument arg = payload.getArgument(input->getOperandNumber());
-      arg.setType(b.getF16Type());
+      arg.setType(stagedType);
       OpBuilder pb = OpBuilder::atBlockBegin(&payload);
       auto extended =
           arith::ExtFOp::create(pb, op.getLoc(), b.getF32Type(), arg);

@@ -252,9 +252,9 @@ static SmallVector<unsigned> getCutPoints(GraphOp graph) {
   return cuts;
 }
 
-/// Rounds to f16 the f32 tensors that go from `partA` to `partB` only as
-/// operands of contractions with an f16 other operand: on tensor cores
-/// those operands are rounded to f16 anyway (smap-distribute-blocks), so the
+/// Rounds to f16 (bf16) the f32 tensors that go from `partA` to `partB` only
+/// as operands of contractions with an f16 (bf16) other operand: on tensor
+/// cores those operands are rounded to that type anyway (smap-distribute-blocks), so the
 /// cut moves half the bytes and the second part reads a 16-bit matrix
 /// (which Hopper's wgmma lowering takes from memory). `partA` gains the
 /// truncf, `partB` the extf, which the caller fuses into its readers.
@@ -270,6 +270,8 @@ static void roundTensorCoreCuts(SmallVector<Operation *> &partA,
         continue;
       SmallVector<OpOperand *> crossing;
       bool roundable = true;
+      // The 16-bit type of the other operands (f16 or bf16).
+      Type roundedType;
       for (OpOperand &use : v.getUses()) {
         Operation *user = use.getOwner();
         if (inA.contains(user))
@@ -284,10 +286,13 @@ static void roundTensorCoreCuts(SmallVector<Operation *> &partA,
         }
         OpOperand *other = contraction.getDpsInputOperand(
             contraction.getDpsInputOperand(0) == &use ? 1 : 0);
-        if (!getElementTypeOrSelf(other->get().getType()).isF16()) {
+        Type otherType = getElementTypeOrSelf(other->get().getType());
+        if (!(otherType.isF16() || otherType.isBF16()) ||
+            (roundedType && otherType != roundedType)) {
           roundable = false;
           break;
         }
+        roundedType = otherType;
         crossing.push_back(&use);
       }
       if (!roundable || crossing.empty())
@@ -300,7 +305,7 @@ static void roundTensorCoreCuts(SmallVector<Operation *> &partA,
       };
       OpBuilder b(producer->getContext());
       b.setInsertionPointAfter(producer);
-      linalg::GenericOp trunc = convert(b, v, b.getF16Type());
+      linalg::GenericOp trunc = convert(b, v, roundedType);
       Operation *firstUser = crossing.front()->getOwner();
       for (OpOperand *use : crossing)
         if (use->getOwner()->isBeforeInBlock(firstUser))
