@@ -236,6 +236,18 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
     if (runsOnTensorCores(space, blockExtent) &&
         blockExtent(space.reductions.front().first) > 256)
       return std::nullopt;
+  // Any other op runs over the rows and at most one more dim of the block
+  // (RowFragments.cpp, loopRolesOf): a contraction the tensor cores do not
+  // take (three inputs, a fused prologue) has a third.
+  for (const Space &space : smg.getSpaces()) {
+    if (space.role != MemberRole::Compute ||
+        runsOnTensorCores(space, blockExtent))
+      continue;
+    int64_t loops = llvm::count_if(
+        space.dims, [&](unsigned d) { return d != *rowDim && blockExtent(d) > 1; });
+    if (loops > 1)
+      return std::nullopt;
+  }
   int64_t state = 0;
   SmallVector<int64_t> tiles;
   for (const Space &space : smg.getSpaces()) {

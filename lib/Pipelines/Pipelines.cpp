@@ -105,6 +105,9 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
   smap::SMapFormGraphsOptions formOptions;
   formOptions.maxGroupSize = options.maxGroupSize;
   formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
+  // Contractions upstream elementwise fusion merged with their producers
+  // become contractions of two operands again.
+  pm.addPass(smap::createSMapSplitContractionOperands());
   pm.addPass(smap::createSMapFormGraphs(formOptions));
 
   smap::SMapSetTargetOptions targetOptions;
@@ -183,6 +186,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
     pm.addPass(std::make_unique<ReportErrorPass>(error));
     return;
   }
+  pm.addPass(smap::createSMapSplitContractionOperands());
   pm.addPass(smap::createSMapFormGraphs());
   // Named aggregates (linalg.softmax) become the generics a row kernel
   // evaluates.

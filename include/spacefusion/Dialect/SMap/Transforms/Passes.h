@@ -30,6 +30,10 @@ namespace smap {
 /// ops that read them.
 void populateFuseConversionsPatterns(RewritePatternSet &patterns);
 
+/// Materializes contraction multiplicands computed from several inputs
+/// (smap-split-contraction-operands).
+void populateSplitContractionOperandsPatterns(RewritePatternSet &patterns);
+
 } // namespace smap
 } // namespace mlir
 

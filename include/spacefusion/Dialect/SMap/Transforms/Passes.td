@@ -87,6 +87,52 @@ def SMapFuseConversions : Pass<"smap-fuse-conversions"> {
 }
 
 //===----------------------------------------------------------------------===//
+// smap-split-contraction-operands
+//===----------------------------------------------------------------------===//
+
+def SMapSplitContractionOperands : Pass<"smap-split-contraction-operands"> {
+  let summary = "Materialize contraction multiplicands computed from several inputs";
+  let description = [{
+    Upstream elementwise fusion (`--linalg-fuse-elementwise-ops`) moves
+    elementwise producers into the bodies of the ops that read them,
+    contractions included. Attention's normalization then sits in the
+    P.V contraction, which reads three tensors: the dependency structure
+    is the same, but the member is no longer a contraction of two
+    matrices and no tensor-core strategy applies. For a `linalg.generic`
+    with one reduction loop whose body is `acc + x * y`, this pass
+    computes a multiplicand `x` that reads two or more inputs (through
+    ops nothing else uses, with projected-permutation maps) in an
+    elementwise generic over the loops those inputs use, and makes the
+    contraction read it instead. A multiplicand of the form `extf(t)` is
+    materialized as `t`, in its narrower type, and extended where it is
+    read. Nothing else changes: each element is computed by the same ops
+    in the same order.
+
+    ```mlir
+    // Before
+    %o = linalg.generic {iterator_types = [..., "reduction"]}
+        ins(%e, %sum, %v : tensor<64x256xf32>, tensor<64xf32>, tensor<256x32xf16>) ... {
+    ^bb0(%x: f32, %s: f32, %w: f16, %acc: f32):
+      %p = arith.divf %x, %s : f32
+      %wf = arith.extf %w : f16 to f32
+      %m = arith.mulf %p, %wf : f32
+      %r = arith.addf %acc, %m : f32
+      linalg.yield %r : f32
+    }
+    // After
+    %p = linalg.generic {iterator_types = ["parallel", "parallel"]}
+        ins(%e, %sum : tensor<64x256xf32>, tensor<64xf32>) ... { arith.divf }
+    %o = linalg.generic {iterator_types = [..., "reduction"]}
+        ins(%p, %v : tensor<64x256xf32>, tensor<256x32xf16>) ... {
+      ... arith.extf, arith.mulf, arith.addf
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // smap-analyze
 //===----------------------------------------------------------------------===//
 
