@@ -215,7 +215,7 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
     b, h, s, d = batch, heads, seq, head_dim
     k_shape, k_dims = ((b, h, d, s), ["b", "h", "k", "l"]) if k_transposed else ((b, h, s, d), ["b", "h", "l", "k"])
     inline = frontend and dtype != _F32
-    arg = (lambda name, shape: f.raw_arg(name, shape)) if inline else f.arg
+    arg = f.raw_arg if inline else f.arg
     q, k, v = arg("q", (b, h, s, d)), arg("k", k_shape), arg("v", (b, h, s, d))
     msk = f.arg("mask", (b, h, s, s)) if mask else None
     contract, operands = (_contract_extended(dtype), [dtype, dtype]) if inline else (_contract, None)

@@ -17,7 +17,7 @@
 //  * when every intermediate is indexed by the block's rows, warps own rows
 //    and keep those intermediates in mma.sync accumulator registers
 //    (RowFragments.cpp); otherwise:
-//  * contractions with f16 operands run on tensor cores (mma.sync m16n8k16,
+//  * contractions with f16 or bf16 operands run on tensor cores (mma.sync m16n8k16,
 //    ldmatrix fragments from shared memory), with their accumulators in
 //    registers across the temporal loop when they end its step, the warps
 //    forming a grid over the output tiles;
@@ -138,8 +138,9 @@ SmallVector<Value> mlir::smap::applyMap(OpBuilder &b, Location loc,
 }
 
 /// Matches a contraction for `nvgpu.mma.sync` m16n8k16: f32 accumulators,
-/// operands f16 in memory (one of them may be an f32 intermediate, rounded
-/// to f16 as FlashAttention rounds its probabilities), a body `acc + x * y`
+/// operands of one 16-bit type in memory (one of them may be an f32
+/// intermediate, rounded to that type as FlashAttention rounds its
+/// probabilities), a body `acc + x * y`
 /// with x, y the operands or their extensions, and extents that are
 /// multiples of the instruction's tile.
 std::optional<MmaContraction>

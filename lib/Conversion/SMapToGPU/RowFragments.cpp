@@ -21,7 +21,7 @@
 //    group + 8 of each slab (slots 2 z + i);
 //  * a contraction accumulating into a row tile issues mma.sync on those
 //    registers; an A operand that is itself a row tile (the probabilities)
-//    is its registers rounded to f16, because the A fragment of k-step s is
+//    is its registers rounded to f16 (bf16), because the A fragment of k-step s is
 //    slots 8 s .. 8 s + 7 of the tile (FlashAttention-2's reuse of the
 //    accumulator layout); B operands come from shared memory with ldmatrix;
 //  * elementwise ops run on the lane's slots; a reduction along the columns
@@ -328,7 +328,7 @@ static memref::AllocOp stagedWgmmaAlloc(Value operand) {
 
 /// Whether every contraction of a row-slab block can be a wgmma of its
 /// warpgroup's 64 rows: B (and A unless it is a row tile in registers) a
-/// staged f16 tile wgmma reads through a descriptor. Fills the plan's
+/// staged f16 (bf16) tile wgmma reads through a descriptor. Fills the plan's
 /// swizzled tiles, or says why not.
 static bool planWgmmaRows(ArrayRef<Operation *> ops, RowSlabPlan &plan,
                           std::string &why) {
@@ -358,7 +358,7 @@ static bool planWgmmaRows(ArrayRef<Operation *> ops, RowSlabPlan &plan,
           wgmmaTileOf(linalgOp, operand, mma->k, other, mma->operandType);
       memref::AllocOp alloc = stagedWgmmaAlloc(operand->get());
       if (!tile || !alloc)
-        return fail("reads an operand that is not a staged f16 tile with a "
+        return fail("reads an operand that is not a staged 16-bit tile with a "
                     "contiguous dim of a multiple of 64 (wgmma's swizzled "
                     "layout)");
       if (operand == mma->a && (!tile->kMajor || tile->rows != plan.rows))
@@ -841,7 +841,7 @@ RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
   // k-step s's A fragment is slots 8 s .. 8 s + 7 of the row tile (the
   // mma.sync m16n8k16 A layout, per warp, is wgmma's register A), rounded
-  // to f16 and packed in pairs; all of them before the first wgmma, so that
+  // to the operands' 16-bit type and packed in pairs; all of them before the first wgmma, so that
   // no register write falls between them.
   SmallVector<Value> aRegisters;
   if (aInRegisters) {

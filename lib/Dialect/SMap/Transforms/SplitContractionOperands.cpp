@@ -64,13 +64,18 @@ static arith::MulFOp matchMultiplyAccumulate(linalg::GenericOp op) {
   return product.getDefiningOp<arith::MulFOp>();
 }
 
-/// The multiplicand `x` of `op` when it reads two or more inputs, in ops
-/// used by nothing else, with projected-permutation maps.
-static std::optional<Multiplicand> splittable(linalg::GenericOp op, Value x) {
+/// The multiplicand `x` of `op`'s multiply `mul` when it reads two or more
+/// inputs, in ops used by nothing else, with projected-permutation maps.
+static std::optional<Multiplicand> splittable(linalg::GenericOp op,
+                                              arith::MulFOp mul, Value x) {
   Multiplicand m;
   m.value = x;
-  if (auto ext = x.getDefiningOp<arith::ExtFOp>())
+  // The op reading the materialized value: the multiply, or the extension.
+  Operation *reader = mul;
+  if (auto ext = x.getDefiningOp<arith::ExtFOp>()) {
     m.value = ext.getIn();
+    reader = ext;
+  }
   Block *body = op.getBlock();
   BackwardSliceOptions options;
   options.inclusive = true;
@@ -90,8 +95,7 @@ static std::optional<Multiplicand> splittable(linalg::GenericOp op, Value x) {
         args.insert(arg);
     // Used only inside the multiplicand (or by the op reading it).
     for (Operation *user : inner->getUsers())
-      if (!m.ops.contains(user) && user != x.getDefiningOp() &&
-          !llvm::is_contained(user->getOperands(), x))
+      if (!m.ops.contains(user) && user != reader)
         return std::nullopt;
   }
   for (BlockArgument arg : args) {
@@ -113,9 +117,9 @@ SplitContractionOperand::matchAndRewrite(linalg::GenericOp op,
   arith::MulFOp mul = matchMultiplyAccumulate(op);
   if (!mul || !op.hasPureTensorSemantics())
     return rewriter.notifyMatchFailure(op, "not acc + x * y on tensors");
-  std::optional<Multiplicand> m = splittable(op, mul.getLhs());
+  std::optional<Multiplicand> m = splittable(op, mul, mul.getLhs());
   if (!m)
-    m = splittable(op, mul.getRhs());
+    m = splittable(op, mul, mul.getRhs());
   if (!m)
     return rewriter.notifyMatchFailure(op, "no multiplicand of several inputs");
 

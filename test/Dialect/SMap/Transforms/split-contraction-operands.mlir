@@ -105,3 +105,29 @@ func.func @index_dependent_multiplicand(%e: tensor<64x256xf32>, %s: tensor<64xf3
   } -> tensor<64x32xf32>
   return %o : tensor<64x32xf32>
 }
+
+// -----
+
+// Dynamic loop ranges: the multiplicand's tensor would need dynamic sizes;
+// the contraction is left as it is (the GPU path rejects dynamic shapes
+// with its own diagnostic).
+
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#ml = affine_map<(m, n, l) -> (m, l)>
+#m = affine_map<(m, n, l) -> (m)>
+#ln = affine_map<(m, n, l) -> (l, n)>
+#mn = affine_map<(m, n, l) -> (m, n)>
+func.func @dynamic_rows(%e: tensor<?x256xf32>, %s: tensor<?xf32>, %v: tensor<256x32xf32>, %acc: tensor<?x32xf32>) -> tensor<?x32xf32> {
+  %o = linalg.generic {indexing_maps = [#ml, #m, #ln, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%e, %s, %v : tensor<?x256xf32>, tensor<?xf32>, tensor<256x32xf32>) outs(%acc : tensor<?x32xf32>) {
+  ^bb0(%x: f32, %d: f32, %w: f32, %a: f32):
+    %p = arith.divf %x, %d : f32
+    %m = arith.mulf %p, %w : f32
+    %r = arith.addf %a, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<?x32xf32>
+  return %o : tensor<?x32xf32>
+}
