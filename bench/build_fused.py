@@ -70,6 +70,14 @@ WORKLOADS = [
     ("gemm", "gemm", (4096, 4096, 4096), "bf16", True),
     ("gemm", "gemm", (8192, 4096, 4096), "bf16", True),
     ("mlp", "mlp", (8192, 768, 3072), "bf16", True),
+    # Issue 19: head dims that are no multiple of 64, on wgmma.
+    ("attention", "attention", (1, 2, 256, 96), "f16", False),
+    ("attention_frontend", "attention_frontend", (2, 4, 1024, 96), "f16", False),
+    ("attention_frontend", "attention_frontend", (2, 4, 1024, 80), "bf16", False),
+    ("attention", "attention", (2, 4, 1024, 80), "f16", False),
+    ("attention", "attention", (4, 32, 2048, 96), "f16", True),
+    ("attention_frontend", "attention_frontend", (4, 32, 2048, 96), "bf16", True),
+    ("attention", "attention", (4, 32, 2048, 80), "f16", True),
 ]
 
 # The generator a workload's reference, FLOP count and baselines come from

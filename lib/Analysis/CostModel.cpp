@@ -286,7 +286,7 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
 /// Whether the tile of graph input `value` a block stages is one wgmma
 /// reads through a swizzled descriptor (RowFragments.cpp, wgmmaTileOf): an
 /// f16 or bf16 tile of two non-unit dims, the input's last one contiguous and a
-/// multiple of 64 wide, and one of them `k`. Returns the non-unit dims.
+/// multiple of 16 wide, and one of them `k`. Returns the non-unit dims.
 static std::optional<std::pair<unsigned, unsigned>>
 swizzledWgmmaTile(const SpaceMappingGraph &smg, Value value, unsigned k,
                   function_ref<int64_t(unsigned)> blockExtent) {
@@ -305,7 +305,7 @@ swizzledWgmmaTile(const SpaceMappingGraph &smg, Value value, unsigned k,
   }
   if (nonUnit.size() != 2 || axes.empty() || axes.back().size() != 1 ||
       axes.back().front() != nonUnit[1] ||
-      blockExtent(nonUnit[1]) % 64 || !llvm::is_contained(nonUnit, k))
+      blockExtent(nonUnit[1]) % 16 || !llvm::is_contained(nonUnit, k))
     return std::nullopt;
   return std::make_pair(nonUnit[0], nonUnit[1]);
 }
@@ -314,10 +314,11 @@ swizzledWgmmaTile(const SpaceMappingGraph &smg, Value value, unsigned k,
 /// (strategy row_fragments_wgmma; RowFragments.cpp, planWgmmaRows): rows a
 /// multiple of 64; each contraction at most 256 wide and k a multiple of
 /// 16; B, and A unless it is an intermediate row tile, a swizzled staged
-/// tile, A with k contiguous.
+/// tile, A with k contiguous. Collects the swizzled graph inputs.
 static bool rowFragmentsOnWgmma(const SpaceMappingGraph &smg,
                                 const RowFragmentFit &fit,
-                                function_ref<int64_t(unsigned)> blockExtent) {
+                                function_ref<int64_t(unsigned)> blockExtent,
+                                llvm::SmallSetVector<Value, 4> &swizzled) {
   if (fit.rows % 64)
     return false;
   for (const Space &space : smg.getSpaces()) {
@@ -335,10 +336,12 @@ static bool rowFragmentsOnWgmma(const SpaceMappingGraph &smg,
         return false;
     if (!swizzledWgmmaTile(smg, b, k, blockExtent))
       return false;
+    swizzled.insert(b);
     if (isa<BlockArgument>(a)) {
       auto tile = swizzledWgmmaTile(smg, a, k, blockExtent);
       if (!tile || tile->second != k || tile->first != fit.rowDim)
         return false;
+      swizzled.insert(a);
     }
   }
   return true;
@@ -422,7 +425,32 @@ struct CandidateView {
 /// A block's input tiles (16-bit ones with their row padding): one copy
 /// of each, and those that move with the temporal step.
 struct StagedInputs {
+  /// One input's tile: its bytes, its rows and padded row width (for a
+  /// 16-bit tile), and whether it moves with the temporal step.
+  struct Tile {
+    Value input;
+    double bytes;
+    int64_t rows = 0, bufferColumns = 0;
+    bool moves;
+  };
+  SmallVector<Tile> tiles;
   double once = 0, moving = 0;
+  void add(const Tile &tile) {
+    tiles.push_back(tile);
+    once += tile.bytes;
+    if (tile.moves)
+      moving += tile.bytes;
+  }
+  /// The same tiles with those in `swizzled` laid out for wgmma.
+  StagedInputs swizzle(const llvm::SmallSetVector<Value, 4> &swizzled) const {
+    StagedInputs out;
+    for (Tile tile : tiles) {
+      if (swizzled.contains(tile.input) && tile.rows)
+        tile.bytes = swizzledTileBytes(tile.rows, tile.bufferColumns);
+      out.add(tile);
+    }
+    return out;
+  }
 };
 } // namespace
 
@@ -433,9 +461,12 @@ struct StagedInputs {
 /// gives (which the block lowering then builds). Returns the shared memory.
 static double priceRowFragments(const CandidateView &view,
                                 const RowFragmentFit &fit,
-                                const StagedInputs &staged, bool hopper,
+                                const StagedInputs &padded, bool hopper,
                                 ScheduleEstimate &est) {
-  bool wgmmaRows = hopper && rowFragmentsOnWgmma(view.smg, fit, view.blockExtent);
+  llvm::SmallSetVector<Value, 4> swizzled;
+  bool wgmmaRows = hopper && rowFragmentsOnWgmma(view.smg, fit,
+                                                 view.blockExtent, swizzled);
+  StagedInputs staged = wgmmaRows ? padded.swizzle(swizzled) : padded;
   int64_t slack = wgmmaRows ? kWgmmaSwizzleAlignment : 0;
   int64_t maxStages = std::min(view.options.maxStages, kMaxCpAsyncStages);
   est.stages =
@@ -622,18 +653,20 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   GraphOp graph = smg.getGraph();
   for (BlockArgument arg : graph.getBody().getArguments())
     if (isa<RankedTensorType>(arg.getType()) && !arg.use_empty()) {
-      double bytes = stepBytes(arg);
+      StagedInputs::Tile tile{arg, stepBytes(arg)};
       // 16-bit tiles are staged with rows padded by 16 bytes (see
-      // smap-lower-to-loops{blocks-as-forall}).
+      // smap-stage-block-operands).
       SmallVector<unsigned> argDims = flatDims(smg, arg);
-      if (!cpu && elementBytes(arg) == 2 && !argDims.empty())
-        bytes += 16 * stepBytes(arg) / (2 * blockExtent(argDims.back()));
-      smem += bytes;
-      bool moves = candidate.temporalDim &&
+      if (!cpu && elementBytes(arg) == 2 && !argDims.empty()) {
+        int64_t columns = blockExtent(argDims.back());
+        tile.rows = static_cast<int64_t>(tile.bytes) / (2 * columns);
+        tile.bufferColumns = columns + 8;
+        tile.bytes += 16 * tile.rows;
+      }
+      smem += tile.bytes;
+      tile.moves = candidate.temporalDim &&
                    llvm::is_contained(argDims, *candidate.temporalDim);
-      staged.once += bytes;
-      if (moves)
-        staged.moving += bytes;
+      staged.add(tile);
     }
   for (const Space &space : smg.getSpaces()) {
     if (space.role == MemberRole::Init)

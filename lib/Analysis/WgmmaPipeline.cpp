@@ -108,3 +108,13 @@ mlir::smap::chooseTmaPipeline(const WgmmaBlockShape &block, int64_t otherBytes,
   }
   return best;
 }
+
+int64_t mlir::smap::swizzledTileBytes(int64_t rows, int64_t bufferColumns) {
+  // Padding is under 8 elements, so the operand's columns round up to the
+  // blocks the swizzle needs.
+  int64_t blocked = static_cast<int64_t>(
+      llvm::alignTo(std::max<int64_t>(bufferColumns - 8, 1),
+                    kWgmmaSwizzleColumns));
+  return static_cast<int64_t>(llvm::alignTo(
+      rows * std::max(bufferColumns, blocked) * 2, kWgmmaSwizzleAlignment));
+}

@@ -37,6 +37,10 @@ WORKLOADS = {
     "gemm_2048x1024x1024_f16": lambda: sf.workloads.gemm(2048, 1024, 1024, dtype="f16"),
     "attention_b4_h32_s2048_d128_f16": lambda: sf.workloads.attention(4, 32, 2048, 128, dtype="f16"),
     "attention_b32_h12_s512_d64_f16": lambda: sf.workloads.attention(32, 12, 512, 64, dtype="f16"),
+    # Head dims that are no multiple of 64: partly used swizzle blocks.
+    "attention_b4_h32_s2048_d96_f16": lambda: sf.workloads.attention(4, 32, 2048, 96, dtype="f16"),
+    "attention_b4_h32_s2048_d80_bf16_frontend":
+        lambda: sf.workloads.attention(4, 32, 2048, 80, dtype="bf16", frontend=True),
     "mlp_512x768x3072_f16": lambda: sf.workloads.mlp(512, 768, 3072, dtype="f16"),
     "lstm_cell_f16": lambda: sf.workloads.lstm_cell(64, 1024, 1024, dtype="f16"),
     "layernorm_f16": lambda: sf.workloads.layernorm(16384, 768, dtype="f16"),

@@ -49,6 +49,18 @@ constexpr int64_t kWgmmaSwizzleAlignment = 1024;
 /// The deepest TMA pipeline.
 constexpr int64_t kMaxTmaStages = 4;
 
+/// The 16-bit elements of one row of a 128-byte swizzle atom.
+constexpr int64_t kWgmmaSwizzleColumns = 64;
+
+/// The bytes a row-fragment block's swizzled 16-bit tile of `rows` rows
+/// takes in a staged buffer whose rows are `bufferColumns` wide (the
+/// operand's columns plus up to 16 bytes of ldmatrix padding,
+/// smap-stage-block-operands): the buffer, or, when the operand is not a
+/// multiple of 64 wide (head dim 80, 96), its 64-column swizzle blocks,
+/// the last one partly used; 1024-byte aligned. The cost model prices and
+/// the lowering places a tile with this one formula.
+int64_t swizzledTileBytes(int64_t rows, int64_t bufferColumns);
+
 /// Register reallocation (setmaxnreg) of a warp-specialized block with a
 /// producer warpgroup: every thread starts at `entry`, the producer drops
 /// to `producer`, the consumers rise to `consumer`; all 0 when the block

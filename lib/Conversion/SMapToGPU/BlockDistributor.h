@@ -39,16 +39,22 @@ bool isVectorAligned(Value memref, int64_t vector);
 /// A staged tile that wgmma reads through matrix descriptors (RowFragments
 /// marks its alloc, the buffer placement its shared-memory view): not the
 /// padded row-major layout of the other tiles but, for a [rows, cols] tile
-/// (cols a multiple of 64 f16), cols / 64 blocks of [rows, 64], each row 128
-/// bytes whose 16-byte chunks are permuted by the 128-byte swizzle
-/// (chunk c of row r at c ^ (r mod 8)); 1024-byte aligned.
+/// of 16-bit elements (cols a multiple of 16), ceil(cols / 64) blocks of
+/// [rows, 64], the last one partly used, each row 128 bytes whose 16-byte
+/// chunks are permuted by the 128-byte swizzle (chunk c of row r at
+/// c ^ (r mod 8)); 1024-byte aligned.
 constexpr llvm::StringLiteral kSwizzledTileAttr =
     SMapDialect::SwizzledTileAttrHelper::getNameStr();
 constexpr int64_t kSwizzleAlignment = kWgmmaSwizzleAlignment;
 
 /// The bytes one copy of a placed buffer of `type` takes: 16-byte aligned,
-/// 1024 for a swizzled tile (each stage keeps the swizzle's alignment).
+/// a swizzled tile's swizzledTileBytes (each stage keeps the swizzle's
+/// alignment).
 inline int64_t stagedBytes(MemRefType type, bool swizzled) {
+  if (swizzled && type.getRank() > 0) {
+    int64_t columns = type.getShape().back();
+    return swizzledTileBytes(type.getNumElements() / columns, columns);
+  }
   return static_cast<int64_t>(
       llvm::alignTo(type.getNumElements() *
                         llvm::divideCeil(type.getElementTypeBitWidth(), 8),

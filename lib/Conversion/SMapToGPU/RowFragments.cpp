@@ -255,8 +255,10 @@ struct WgmmaTile {
 
 /// The layout of `operand` of `op` as a wgmma tile whose other dim is loop
 /// dim `other` (m for A, n for B), if it is a tile of `fragmentType` (f16
-/// or bf16) of two non-unit dims, the last contiguous and a multiple of 64
-/// wide.
+/// or bf16) of two non-unit dims, the last contiguous and a multiple of 16
+/// wide (one k-step of a K-major tile, two n-tiles of an MN-major one; a
+/// width that is no multiple of 64 leaves its last swizzle block partly
+/// used, see kSwizzledTileAttr).
 static std::optional<WgmmaTile> wgmmaTileOf(linalg::LinalgOp op,
                                             OpOperand *operand, unsigned k,
                                             unsigned other,
@@ -286,7 +288,7 @@ static std::optional<WgmmaTile> wgmmaTileOf(linalg::LinalgOp op,
     tile.kMajor = false;
   else
     return std::nullopt;
-  if (tile.cols % 64)
+  if (tile.cols % 16)
     return std::nullopt;
   return tile;
 }
@@ -359,7 +361,7 @@ static bool planWgmmaRows(ArrayRef<Operation *> ops, RowSlabPlan &plan,
       memref::AllocOp alloc = stagedWgmmaAlloc(operand->get());
       if (!tile || !alloc)
         return fail("reads an operand that is not a staged 16-bit tile with a "
-                    "contiguous dim of a multiple of 64 (wgmma's swizzled "
+                    "contiguous dim of a multiple of 16 (wgmma's swizzled "
                     "layout)");
       if (operand == mma->a && (!tile->kMajor || tile->rows != plan.rows))
         return fail("reads A transposed or not over the block's rows");
