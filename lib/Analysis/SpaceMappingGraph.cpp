@@ -341,6 +341,7 @@ private:
   void finalizeDims();
   void nameDims();
   void classify(unsigned d);
+  void planTemporalDims();
   std::string spaceName(Operation *op, MemberRole role);
 
   // Form analysis for one dim.
@@ -766,7 +767,7 @@ void SMGBuilder::nameDims() {
 
   // Renumber dims in naming order so the attribute reads outputs first.
   SmallVector<unsigned> newId(smg.dims.size());
-  SmallVector<GlobalDim> sorted;
+  SmallVector<GlobalDim, 4> sorted;
   for (auto [i, d] : llvm::enumerate(order)) {
     newId[d] = i;
     sorted.push_back(smg.dims[d]);
@@ -907,6 +908,16 @@ Form SMGBuilder::formOfScalar(Value v, unsigned d, DenseMap<Value, Form> &forms,
   }
   forms[v] = form;
   return form;
+}
+
+/// "add(sum0) -> max(max1)": the reductions along a dim.
+static std::string describeChain(const SpaceMappingGraph &smg,
+                                 const GlobalDim &dim) {
+  std::string chain;
+  for (auto [i, r] : llvm::enumerate(dim.reductions))
+    chain += (i ? " -> " : "") + stringifyCombiner(r.second).str() + "(" +
+             smg.lookupSpace(r.first)->name + ")";
+  return chain;
 }
 
 /// A member that indexes two dimensions of one tensor by the same global
@@ -1062,13 +1073,7 @@ void SMGBuilder::classify(unsigned d) {
       if (hasD && f != Form::Local && f != Form::Const)
         dim.needsFinalPass = true;
     }
-    std::string chain;
-    for (auto [i, r] : llvm::enumerate(dim.reductions)) {
-      if (i)
-        chain += " -> ";
-      chain += stringifyCombiner(r.second).str() + "(" +
-               smg.spaces[smg.spaceIndex.lookup(r.first)].name + ")";
-    }
+    std::string chain = describeChain(smg, dim);
     if (blocked.empty() && dim.dependentChain &&
         !options.allowUpdateThenAggregate)
       blocked = "the chain needs Update-then-Aggregate, which is disabled "
@@ -1162,6 +1167,34 @@ bool SMGBuilder::isDerivedFromInputs(Operation *op, MemberRole role) const {
   return llvm::all_of(op->getOperands(), fromInputs);
 }
 
+/// A dim is temporal only if the temporal slicer can rewrite it, so the
+/// slicer's plan is made here, once: it fixes each reduction's update, and
+/// a dim it refuses is not sliceable (the lattice above admits forms the
+/// rewrite does not, e.g. rounding an unbounded exp(x + c)).
+void SMGBuilder::planTemporalDims() {
+  for (auto [d, dim] : llvm::enumerate(smg.dims)) {
+    if (dim.dimClass != DimClass::Temporal)
+      continue;
+    // smap-temporal-slice decomposes aggregated ops first, into the
+    // generics of the same chain.
+    if (llvm::any_of(dim.reductions, [](auto r) {
+          return isa<linalg::AggregatedOpInterface>(r.first);
+        }))
+      continue;
+    std::string whyNot;
+    FailureOr<TemporalSlicePlan> plan = planTemporalSlice(smg, d, whyNot);
+    if (succeeded(plan)) {
+      for (const ReductionPlan &r : plan->reductions)
+        dim.updates.push_back({r.op, r.update});
+      continue;
+    }
+    dim.dimClass = DimClass::NotSliceable;
+    dim.reason = "reduced by " + describeChain(smg, dim) +
+                 "; not sliceable: the temporal slicer cannot rewrite it (" +
+                 whyNot + ")";
+  }
+}
+
 FailureOr<SpaceMappingGraph> SMGBuilder::build() {
   GraphOp graph = smg.graph;
   for (Operation &op : graph.getBody().front().without_terminator()) {
@@ -1195,6 +1228,7 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
   nameDims();
   for (unsigned d = 0; d < smg.dims.size(); ++d)
     classify(d);
+  planTemporalDims();
   // A dim an earlier analysis declared not sliceable (e.g. with UTA
   // disabled) stays so: rebuilding the SMG never loosens a decision.
   if (ArrayAttr annotated = graph.getDimsAttr()) {

@@ -72,9 +72,17 @@ static std::string formatReductions(const SpaceMappingGraph &smg,
 void SpaceMappingGraph::printText(llvm::raw_ostream &os) const {
   DataNames names(*this);
   os << "dims:\n";
-  for (const GlobalDim &dim : dims)
+  for (const GlobalDim &dim : dims) {
     os << llvm::formatv("  {0,-4} {1,7}  {2,-18} {3}\n", dim.name, dim.extent,
                         stringifyDimClass(dim.dimClass), dim.reason);
+    if (dim.updates.empty())
+      continue;
+    os << "       updates:";
+    for (auto [i, update] : llvm::enumerate(dim.updates))
+      os << (i ? ", " : " ") << lookupSpace(update.first)->name << " "
+         << stringifyReductionUpdate(update.second);
+    os << "\n";
+  }
   for (const DimWindow &window : windows)
     os << "  window: " << dims[window.slice].name << " indexes "
        << (window.source == DimWindow::kNoDim ? std::string("an input")

@@ -16,6 +16,7 @@
 #ifndef SPACEFUSION_ANALYSIS_SPACEMAPPINGGRAPH_H
 #define SPACEFUSION_ANALYSIS_SPACEMAPPINGGRAPH_H
 
+#include "spacefusion/Analysis/TemporalSlicePlan.h"
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
 
 #include "mlir/IR/Operation.h"
@@ -59,6 +60,10 @@ struct GlobalDim {
   /// reduction along it: a temporally sliced schedule writes it in a final
   /// pass, once the reductions are complete.
   bool needsFinalPass = false;
+  /// For `temporal` dims: the update function of each reduction the
+  /// temporal slicer's plan computes in its loop, in program order (empty
+  /// for a dim reduced by an aggregated op, planned once decomposed).
+  SmallVector<std::pair<Operation *, ReductionUpdate>, 2> updates;
 };
 
 /// One use of a tensor by a member op, with its mappings per global dim.
@@ -153,7 +158,7 @@ private:
 
   // Op handles are value types whose accessors are not const.
   mutable GraphOp graph;
-  SmallVector<GlobalDim> dims;
+  SmallVector<GlobalDim, 4> dims;
   SmallVector<Space> spaces;
   SmallVector<SpaceEdge> edges;
   SmallVector<DimWindow> windows;

@@ -18,6 +18,7 @@
 
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Analysis/TemporalSlicePlan.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
@@ -36,49 +37,6 @@ using namespace mlir;
 using namespace mlir::smap;
 
 namespace {
-
-enum class Role { Pre, Streamed, Reducing, Post };
-
-/// A factor exp(sign * c) that a value indexed by t carries, where c is a
-/// value computed from reductions along t.
-struct ExpTerm {
-  Value shift;
-  int sign;
-  bool operator==(const ExpTerm &o) const {
-    return shift == o.shift && sign == o.sign;
-  }
-};
-
-/// A factor g(c) removed from a member inside the loop: the scalar `leaf`
-/// of `op`'s body (computed from its reduced operands), dividing when
-/// `inverted`.
-struct StrippedFactor {
-  Operation *op;
-  Value leaf;
-  bool inverted;
-};
-
-/// How a value indexed by t depends on reductions along t.
-struct StreamInfo {
-  SmallVector<ExpTerm> expTerms;
-  SmallVector<StrippedFactor> stripped;
-  /// x - c: the shift c.
-  Value shift;
-  /// (x - c)^2: the shifted tensor x - c.
-  Value squareOf;
-  bool empty() const {
-    return expTerms.empty() && stripped.empty() && !shift && !squareOf;
-  }
-};
-
-enum class ReductionKind { Independent, Rescaled, CenteredSquare };
-
-struct ReductionPlan {
-  Operation *op;
-  Combiner combiner;
-  ReductionKind kind;
-  StreamInfo info;
-};
 
 /// Builds `linalg.generic` ops over the dims of one tensor with inputs
 /// broadcast by global dim.
@@ -155,21 +113,22 @@ private:
   const SpaceMappingGraph &smg;
 };
 
+/// Rewrites a graph into temporal slices of dim `plan.t` as `plan` says.
 class TemporalSlicer {
 public:
-  TemporalSlicer(GraphOp graph, const SpaceMappingGraph &smg, unsigned t,
-                 int64_t step)
-      : graph(graph), smg(smg), t(t), step(step),
-        extent(smg.getDims()[t].extent), elementwise(smg) {}
+  TemporalSlicer(GraphOp graph, const SpaceMappingGraph &smg,
+                 const TemporalSlicePlan &plan, int64_t step)
+      : graph(graph), smg(smg), t(plan.t), step(step),
+        extent(smg.getDims()[plan.t].extent), elementwise(smg),
+        members(plan.members), roles(plan.roles), infos(plan.infos),
+        reductions(plan.reductions), reductionIndex(plan.reductionIndex),
+        runningNeeded(plan.runningNeeded), inMainLoop(plan.inMainLoop),
+        plan(plan) {}
 
-  /// Decides how every member is computed; fails with `whyNot` set when
-  /// the graph is outside what the slicer handles.
-  LogicalResult plan();
-  /// Rewrites the graph body.
+  /// Rewrites the graph body; fails with `whyNot` set.
   LogicalResult rewrite();
 
   std::string whyNot;
-  SmallVector<ReductionPlan> reductions;
 
 private:
   bool hasT(Value v) const {
@@ -179,24 +138,11 @@ private:
     return false;
   }
   /// Values computed from reductions along t (lacking t themselves).
-  bool isReduced(Value v) const {
-    Operation *def = v.getDefiningOp();
-    return def && roles.count(def) &&
-           (roles.lookup(def) == Role::Reducing ||
-            roles.lookup(def) == Role::Post);
-  }
+  bool isReduced(Value v) const { return plan.isReduced(v); }
   std::string nameOf(Operation *op) const {
     const Space *space = smg.lookupSpace(op);
     return space ? space->name : getShortOpName(op);
   }
-  LogicalResult fail(Operation *op, const Twine &why) {
-    whyNot = (nameOf(op) + " " + why).str();
-    return failure();
-  }
-
-  LogicalResult analyzeBody(linalg::LinalgOp op, Value yielded,
-                            StreamInfo &info);
-  LogicalResult planReduction(linalg::LinalgOp op);
 
   // Rewriting helpers.
   Type sliceType(Value orig) const;
@@ -212,7 +158,6 @@ private:
   FailureOr<Value> runningShift(OpBuilder &b, Value orig, bool old,
                                 Value offset);
   bool isExpShift(Value orig) const;
-  LogicalResult checkRoundedInLoop(linalg::LinalgOp op, const StreamInfo &info);
   FailureOr<Value> cloneInLoop(OpBuilder &b, Operation *op, Value offset,
                                bool stripFactors, bool identityInit);
   Value identityFill(OpBuilder &b, Location loc, Type type, Combiner c);
@@ -240,14 +185,15 @@ private:
   unsigned t;
   int64_t step, extent;
   ElementwiseBuilder elementwise;
-  SmallVector<Operation *> members;
-  DenseMap<Operation *, Role> roles;
-  DenseMap<Value, StreamInfo> infos;
-  DenseMap<Operation *, unsigned> reductionIndex;
-  /// Reduced values that in-loop members read (need running values).
-  llvm::SetVector<Value> runningNeeded;
-  /// Members computed in the main loop.
-  llvm::SmallPtrSet<Operation *, 16> inMainLoop;
+  // The plan, by name.
+  const SmallVector<Operation *> &members;
+  const DenseMap<Operation *, SliceRole> &roles;
+  const DenseMap<Value, StreamInfo> &infos;
+  const SmallVector<ReductionPlan> &reductions;
+  const DenseMap<Operation *, unsigned> &reductionIndex;
+  const llvm::SetVector<Value> &runningNeeded;
+  const llvm::SmallPtrSet<Operation *, 16> &inMainLoop;
+  const TemporalSlicePlan &plan;
 
   // State of the rewrite of one slice region.
   IRMapping loopMap;
@@ -265,290 +211,6 @@ private:
 };
 
 } // namespace
-
-//===----------------------------------------------------------------------===//
-// Planning
-//===----------------------------------------------------------------------===//
-
-/// Flattens a product: `v = prod(leaf^(inverted ? -1 : 1))`, looking
-/// through float extensions and roundings (`rounds` says whether a
-/// rounding was passed).
-static void collectFactors(Value v, bool inverted,
-                           SmallVectorImpl<std::pair<Value, bool>> &factors,
-                           bool &rounds) {
-  Operation *def = v.getDefiningOp();
-  if (auto mul = dyn_cast_or_null<arith::MulFOp>(def)) {
-    collectFactors(mul.getLhs(), inverted, factors, rounds);
-    collectFactors(mul.getRhs(), inverted, factors, rounds);
-    return;
-  }
-  if (auto div = dyn_cast_or_null<arith::DivFOp>(def)) {
-    collectFactors(div.getLhs(), inverted, factors, rounds);
-    collectFactors(div.getRhs(), !inverted, factors, rounds);
-    return;
-  }
-  if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def))
-    return collectFactors(ext.getIn(), inverted, factors, rounds);
-  if (auto trunc = dyn_cast_or_null<arith::TruncFOp>(def)) {
-    rounds = true;
-    return collectFactors(trunc.getIn(), inverted, factors, rounds);
-  }
-  factors.push_back({v, inverted});
-}
-
-/// The block arguments a scalar body value depends on.
-static void collectArgs(Value v, llvm::SmallSetVector<BlockArgument, 4> &args) {
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    args.insert(arg);
-    return;
-  }
-  if (Operation *def = v.getDefiningOp())
-    for (Value operand : def->getOperands())
-      collectArgs(operand, args);
-}
-
-LogicalResult TemporalSlicer::analyzeBody(linalg::LinalgOp op, Value yielded,
-                                          StreamInfo &info) {
-  auto origOf = [&](BlockArgument arg) {
-    return op->getOperand(arg.getArgNumber());
-  };
-  enum class Kind { Const, Streamed, Reduced };
-  auto kindOf = [&](BlockArgument arg) {
-    if (arg.getArgNumber() >= op->getNumOperands())
-      return Kind::Const;
-    Value orig = origOf(arg);
-    if (isReduced(orig))
-      return Kind::Reduced;
-    return hasT(orig) ? Kind::Streamed : Kind::Const;
-  };
-
-  // x - c, with x streamed and c a reduced operand: a shift.
-  if (auto sub = yielded.getDefiningOp<arith::SubFOp>()) {
-    auto x = dyn_cast<BlockArgument>(sub.getLhs());
-    auto c = dyn_cast<BlockArgument>(sub.getRhs());
-    if (x && c && kindOf(x) == Kind::Streamed && kindOf(c) == Kind::Reduced &&
-        infos.lookup(origOf(x)).empty()) {
-      info.shift = origOf(c);
-      runningNeeded.insert(info.shift);
-      return success();
-    }
-  }
-
-  SmallVector<std::pair<Value, bool>> factors;
-  bool rounds = false;
-  collectFactors(yielded, /*inverted=*/false, factors, rounds);
-
-  // d * d with d a shifted value: a centered square.
-  if (factors.size() == 2 && factors[0].first == factors[1].first &&
-      !factors[0].second && !factors[1].second) {
-    if (auto d = dyn_cast<BlockArgument>(factors[0].first))
-      if (kindOf(d) == Kind::Streamed && infos.lookup(origOf(d)).shift) {
-        info.squareOf = origOf(d);
-        return success();
-      }
-  }
-
-  // A sum of a centered square passes it through.
-  if (factors.size() == 1 && !factors[0].second)
-    if (auto arg = dyn_cast<BlockArgument>(factors[0].first))
-      if (kindOf(arg) == Kind::Streamed && infos.lookup(origOf(arg)).squareOf) {
-        info.squareOf = infos.lookup(origOf(arg)).squareOf;
-        return success();
-      }
-
-  for (auto [leaf, inverted] : factors) {
-    llvm::SmallSetVector<BlockArgument, 4> args;
-    collectArgs(leaf, args);
-    bool streamed = false, reduced = false;
-    for (BlockArgument arg : args) {
-      streamed |= kindOf(arg) == Kind::Streamed;
-      reduced |= kindOf(arg) == Kind::Reduced;
-    }
-    if (!reduced) {
-      // Data: what its streamed operands carry passes through a product.
-      for (BlockArgument arg : args) {
-        if (kindOf(arg) != Kind::Streamed)
-          continue;
-        const StreamInfo &in = infos.lookup(origOf(arg));
-        if (in.empty())
-          continue;
-        if (leaf != arg || inverted || in.shift || in.squareOf)
-          return fail(op, "uses a value rescaled by an earlier reduction "
-                          "other than as a factor");
-        llvm::append_range(info.expTerms, in.expTerms);
-        llvm::append_range(info.stripped, in.stripped);
-      }
-      continue;
-    }
-    if (!streamed) {
-      // g(c): removed in the loop, applied to the finished reduction.
-      info.stripped.push_back({op, leaf, inverted});
-      continue;
-    }
-    // exp(x - c) or exp(x + c): rescaled.
-    auto exp = leaf.getDefiningOp<math::ExpOp>();
-    Operation *arg = exp ? exp.getOperand().getDefiningOp() : nullptr;
-    if (exp && !inverted &&
-        isa_and_nonnull<arith::SubFOp, arith::AddFOp>(arg)) {
-      auto x = dyn_cast<BlockArgument>(arg->getOperand(0));
-      auto c = dyn_cast<BlockArgument>(arg->getOperand(1));
-      if (x && c && kindOf(x) == Kind::Streamed && kindOf(c) == Kind::Reduced &&
-          infos.lookup(origOf(x)).empty()) {
-        info.expTerms.push_back({origOf(c), isa<arith::SubFOp>(arg) ? -1 : 1});
-        runningNeeded.insert(origOf(c));
-        continue;
-      }
-    }
-    return fail(op, "mixes an earlier reduction with the data in a form "
-                    "that cannot be postponed");
-  }
-  if (rounds && failed(checkRoundedInLoop(op, info)))
-    return failure();
-  return success();
-}
-
-/// In the loop, a rounded value is rounded without its postponed factors
-/// and with exp(x - c) taken at the running c. That changes the rounding
-/// error by at most one rounding per element (see docs/Rationale.md), as
-/// long as the in-loop value is no larger than the data: every exp factor
-/// must be exp(x - max), at most 1; an exp(x + c) or a shift by a sum
-/// could overflow the narrower type where the unfused value does not.
-LogicalResult TemporalSlicer::checkRoundedInLoop(linalg::LinalgOp op,
-                                                 const StreamInfo &info) {
-  if (info.shift || info.squareOf)
-    return fail(op, "rounds a value shifted by an earlier reduction");
-  for (const ExpTerm &term : info.expTerms) {
-    Operation *def = term.shift.getDefiningOp();
-    bool byMax = roles.lookup(def) == Role::Reducing &&
-                 reductionIndex.count(def) &&
-                 reductions[reductionIndex.lookup(def)].combiner ==
-                     Combiner::Max;
-    if (term.sign != -1 || !byMax)
-      return fail(op, "rounds exp(x + c) or exp(x - c) with c not a running "
-                      "maximum, whose unnormalized value is unbounded");
-  }
-  return success();
-}
-
-LogicalResult TemporalSlicer::planReduction(linalg::LinalgOp op) {
-  if (op->getNumResults() != 1)
-    return fail(op, "has several results");
-  Block *body = op.getBlock();
-  Value yielded = body->getTerminator()->getOperand(0);
-  Value acc = op.getRegionOutputArgs()[0];
-  std::optional<Combiner> combiner = matchCombiner(yielded, acc);
-  if (!combiner)
-    return fail(op, "does not reduce with a recognized combiner");
-  if (!isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
-    return fail(op, "reduces integers");
-  Operation *combine = yielded.getDefiningOp();
-  Value contribution = combine->getOperand(0) == acc ? combine->getOperand(1)
-                                                     : combine->getOperand(0);
-  ReductionPlan plan{op, *combiner, ReductionKind::Independent, {}};
-  if (failed(analyzeBody(op, contribution, plan.info)))
-    return failure();
-  if (plan.info.shift)
-    return fail(op, "reduces a shifted value directly; only its square is "
-                    "supported");
-  if (plan.info.squareOf) {
-    if (*combiner != Combiner::Add)
-      return fail(op, "reduces a centered square with a combiner other "
-                      "than add");
-    plan.kind = ReductionKind::CenteredSquare;
-  } else if (!plan.info.expTerms.empty() || !plan.info.stripped.empty()) {
-    if (*combiner != Combiner::Add)
-      return fail(op, "reduces a rescaled value with a combiner other than "
-                      "add");
-    plan.kind = ReductionKind::Rescaled;
-  }
-  reductionIndex[op] = reductions.size();
-  reductions.push_back(plan);
-  return success();
-}
-
-LogicalResult TemporalSlicer::plan() {
-  for (Operation &op : graph.getBody().front().without_terminator())
-    members.push_back(&op);
-
-  // Roles, in program order (a role depends on the producers' roles).
-  for (Operation *op : members) {
-    const Space *space = smg.lookupSpace(op);
-    bool dependsOnReduction =
-        llvm::any_of(op->getOperands(), [&](Value v) { return isReduced(v); });
-    bool iteratesT = space && llvm::is_contained(space->dims, t);
-    bool reducesT = space && llvm::any_of(space->reductions,
-                                          [&](auto r) { return r.first == t; });
-    if (!space || space->role == MemberRole::Init) {
-      roles[op] = Role::Pre;
-      if (dependsOnReduction)
-        return fail(op, "initializes from a reduction along the sliced dim");
-      continue;
-    }
-    if (!iteratesT) {
-      roles[op] = dependsOnReduction ? Role::Post : Role::Pre;
-      continue;
-    }
-    if (!isa<linalg::LinalgOp>(op))
-      return fail(op, "is a relayout along the sliced dim");
-    if (op->getNumResults() != 1)
-      return fail(op, "has several results");
-    roles[op] = reducesT ? Role::Reducing : Role::Streamed;
-  }
-
-  // The main loop computes the reductions and the streamed members they
-  // read; streamed members that only feed outputs wait for the final pass.
-  for (Operation *op : llvm::reverse(members)) {
-    Role role = roles.lookup(op);
-    if (role == Role::Reducing) {
-      inMainLoop.insert(op);
-    } else if (role == Role::Streamed &&
-               llvm::any_of(op->getUsers(), [&](Operation *user) {
-                 return inMainLoop.contains(user);
-               })) {
-      inMainLoop.insert(op);
-    }
-  }
-  for (Operation *op : members) {
-    if (!inMainLoop.contains(op))
-      continue;
-    auto linalgOp = cast<linalg::LinalgOp>(op);
-    if (roles.lookup(op) == Role::Reducing) {
-      if (failed(planReduction(linalgOp)))
-        return failure();
-      continue;
-    }
-    StreamInfo info;
-    if (failed(analyzeBody(linalgOp,
-                           linalgOp.getBlock()->getTerminator()->getOperand(0),
-                           info)))
-      return failure();
-    infos[op->getResult(0)] = info;
-  }
-
-  // Values the loop needs while running must come from independent
-  // reductions: their running value is known at every slice.
-  llvm::SetVector<Value> worklist(runningNeeded.begin(), runningNeeded.end());
-  for (unsigned i = 0; i < worklist.size(); ++i) {
-    Operation *def = worklist[i].getDefiningOp();
-    if (roles.lookup(def) == Role::Reducing) {
-      const ReductionPlan &r = reductions[reductionIndex.lookup(def)];
-      if (r.kind != ReductionKind::Independent)
-        return fail(def, "is needed inside the loop but is itself a "
-                         "dependent reduction");
-      if (r.combiner == Combiner::Mul)
-        return fail(def, "is a product needed inside the loop");
-      continue;
-    }
-    for (Value operand : def->getOperands())
-      if (isReduced(operand))
-        worklist.insert(operand);
-  }
-  if (reductions.empty()) {
-    whyNot = "no member reduces along the dim";
-    return failure();
-  }
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // Rewriting
@@ -624,7 +286,7 @@ FailureOr<Value> TemporalSlicer::runningValue(OpBuilder &b, Value orig,
   Operation *def = orig.getDefiningOp();
   Location loc = graph.getLoc();
   Value result;
-  if (roles.lookup(def) == Role::Reducing) {
+  if (roles.lookup(def) == SliceRole::Reducing) {
     const ReductionPlan &r = reductions[reductionIndex.lookup(def)];
     Value state = states.lookup(def);
     Value value = state;
@@ -656,7 +318,7 @@ FailureOr<Value> TemporalSlicer::runningValue(OpBuilder &b, Value orig,
       value = *scaled;
     }
     result = value;
-  } else if (def && roles.lookup(def) == Role::Post) {
+  } else if (def && roles.lookup(def) == SliceRole::Post) {
     IRMapping mapping;
     for (Value operand : def->getOperands())
       if (isReduced(operand)) {
@@ -803,10 +465,10 @@ FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
   // Broadcast postposition: factors of finished reductions become 1.
   if (stripFactors) {
     const StreamInfo *info = nullptr;
-    if (roles.lookup(op) == Role::Reducing)
+    if (roles.lookup(op) == SliceRole::Reducing)
       info = &reductions[reductionIndex.lookup(op)].info;
     else if (infos.count(op->getResult(0)))
-      info = &infos[op->getResult(0)];
+      info = &infos.find(op->getResult(0))->second;
     IRMapping bodyMap;
     Block *origBody = linalgOp.getBlock();
     Block *newBody = cloned.getBlock();
@@ -896,15 +558,15 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
       sb, loc, sb.getF64FloatAttr(static_cast<double>(step)));
   seenNew = arith::AddFOp::create(sb, loc, seenOld, stepF);
   for (Operation *op : members) {
-    Role role = roles.lookup(op);
-    if (role == Role::Streamed && inMainLoop.contains(op)) {
+    SliceRole role = roles.lookup(op);
+    if (role == SliceRole::Streamed && inMainLoop.contains(op)) {
       FailureOr<Value> v = cloneInLoop(sb, op, offset, /*stripFactors=*/true,
                                        /*identityInit=*/false);
       if (failed(v))
         return failure();
       loopMap.map(op->getResult(0), *v);
       sliceCache[op->getResult(0)] = *v;
-    } else if (role == Role::Reducing) {
+    } else if (role == SliceRole::Reducing) {
       FailureOr<Value> v = cloneInLoop(sb, op, offset, /*stripFactors=*/true,
                                        /*identityInit=*/true);
       if (failed(v))
@@ -929,7 +591,7 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
       contributions.push_back(*oldV);
       contributions.push_back(*newV);
     }
-    if (r.kind == ReductionKind::CenteredSquare) {
+    if (r.update == ReductionUpdate::CenteredSquare) {
       // The slice's sum of the shifted values x - c_new.
       Value shifted = sliceCache.lookup(r.info.squareOf);
       Value state = states.lookup(r.op);
@@ -962,9 +624,9 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
       in.shiftedPartial = contributions.size();
       contributions.push_back(sum.getResult(0));
       FailureOr<Value> oldV =
-          runningValue(sb, infos[r.info.squareOf].shift, true, offset);
+          runningValue(sb, infos.lookup(r.info.squareOf).shift, true, offset);
       FailureOr<Value> newV =
-          runningValue(sb, infos[r.info.squareOf].shift, false, offset);
+          runningValue(sb, infos.lookup(r.info.squareOf).shift, false, offset);
       if (failed(oldV) || failed(newV))
         return failure();
       in.shiftOld = contributions.size();
@@ -1019,13 +681,13 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
     Value orig = r.op->getResult(0);
     Value partial = contribArgs[in.partial];
     FailureOr<Value> next;
-    if (r.kind == ReductionKind::Independent) {
+    if (r.update == ReductionUpdate::Independent) {
       next = elementwise.build(
           ub, loc, state, orig, {{state, orig}, {partial, orig}},
           [&](OpBuilder &nb, Location nl, ValueRange a) {
             return buildCombine(nb, nl, r.combiner, a[0], a[1]);
           });
-    } else if (r.kind == ReductionKind::Rescaled) {
+    } else if (r.update == ReductionUpdate::Rescaled) {
       SmallVector<std::pair<Value, Value>> inputs{{state, orig},
                                                   {partial, orig}};
       for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
@@ -1053,7 +715,7 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
           });
     } else {
       Value shiftedState = stateArgs[slot++];
-      Value shiftOrig = infos[r.info.squareOf].shift;
+      Value shiftOrig = infos.lookup(r.info.squareOf).shift;
       SmallVector<std::pair<Value, Value>> inputs{
           {state, orig},
           {partial, orig},
@@ -1138,14 +800,14 @@ LogicalResult TemporalSlicer::buildEpilogue(OpBuilder &b, TemporalSliceOp loop,
   SmallVector<Value> finalStates;
   for (const ReductionPlan &r : reductions) {
     finalStates.push_back(loop.getResult(slot));
-    slot += r.kind == ReductionKind::CenteredSquare ? 2 : 1;
+    slot += r.update == ReductionUpdate::CenteredSquare ? 2 : 1;
   }
   for (Operation *op : members) {
-    Role role = roles.lookup(op);
-    if (role == Role::Post) {
+    SliceRole role = roles.lookup(op);
+    if (role == SliceRole::Post) {
       Operation *clone = b.clone(*op, finals);
       finals.map(op->getResults(), clone->getResults());
-    } else if (role == Role::Reducing) {
+    } else if (role == SliceRole::Reducing) {
       unsigned index = reductionIndex.lookup(op);
       Value value = finalStates[index];
       for (const StrippedFactor &factor : reductions[index].info.stripped) {
@@ -1221,10 +883,10 @@ TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
       if (needed.contains(op))
         for (Value operand : op->getOperands())
           if (Operation *def = operand.getDefiningOp())
-            if (roles.lookup(def) == Role::Streamed)
+            if (roles.lookup(def) == SliceRole::Streamed)
               needed.insert(def);
     for (Operation *op : members) {
-      if (roles.lookup(op) != Role::Streamed || !needed.contains(op))
+      if (roles.lookup(op) != SliceRole::Streamed || !needed.contains(op))
         continue;
       FailureOr<Value> v =
           cloneInLoop(pb, op, passOffset, /*stripFactors=*/false,
@@ -1299,14 +961,14 @@ LogicalResult TemporalSlicer::rewrite() {
     // accumulating into a bias, c + S * (x . y)) must not rescale that
     // value: the state starts from 0 and the init is added after the
     // corrections.
-    if (r.kind == ReductionKind::Rescaled &&
+    if (r.update == ReductionUpdate::Rescaled &&
         !(initConstant && initConstant->isZero())) {
       computedInits[r.op] = init;
       init = identityFill(b, loc, init.getType(), r.combiner);
     }
     inits.push_back(init);
     stateSlots.push_back({r.op, false});
-    if (r.kind == ReductionKind::CenteredSquare) {
+    if (r.update == ReductionUpdate::CenteredSquare) {
       inits.push_back(
           identityFill(b, loc, r.op->getResult(0).getType(), Combiner::Add));
       stateSlots.push_back({r.op, true});
@@ -1344,7 +1006,7 @@ LogicalResult TemporalSlicer::rewrite() {
   // remap) would dangle: fail instead, and the caller drops this copy.
   llvm::SmallPtrSet<Operation *, 16> erased;
   for (Operation *op : members)
-    if (roles.lookup(op) != Role::Pre)
+    if (roles.lookup(op) != SliceRole::Pre)
       erased.insert(op);
   Block &body = graph.getBody().front();
   for (Operation *op : erased)
@@ -1356,7 +1018,7 @@ LogicalResult TemporalSlicer::rewrite() {
   if (!whyNot.empty())
     return failure();
   for (Operation *op : llvm::reverse(members))
-    if (roles.lookup(op) != Role::Pre)
+    if (roles.lookup(op) != SliceRole::Pre)
       op->erase();
   return success();
 }
@@ -1364,29 +1026,6 @@ LogicalResult TemporalSlicer::rewrite() {
 //===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
-
-static std::string describePlan(const SpaceMappingGraph &smg,
-                                ArrayRef<ReductionPlan> reductions) {
-  std::string out;
-  for (auto [i, r] : llvm::enumerate(reductions)) {
-    out += (i ? "; " : "") + smg.lookupSpace(r.op)->name + " ";
-    switch (r.kind) {
-    case ReductionKind::Independent:
-      out += "accumulated (" + stringifyCombiner(r.combiner).str() + ")";
-      break;
-    case ReductionKind::Rescaled:
-      out += "rescaled";
-      if (!r.info.stripped.empty())
-        out += ", with " + std::to_string(r.info.stripped.size()) +
-               " factor(s) applied after the loop";
-      break;
-    case ReductionKind::CenteredSquare:
-      out += "combined by the shift formula (Chan/Welford)";
-      break;
-    }
-  }
-  return out;
-}
 
 /// Decomposes the aggregated ops of `graph`'s body (linalg.softmax) into
 /// the generics the slicer rewrites: a temporal slice through one would
@@ -1437,24 +1076,34 @@ static LogicalResult sliceGraph(GraphOp graph) {
            << it->extent << "); ragged slices are not supported yet";
   unsigned t = it - smg->getDims().begin();
 
-  TemporalSlicer slicer(graph, *smg, t, slice.size);
-  if (failed(slicer.plan())) {
+  // The SMG planned the dim when it classified it; a plan that fails here
+  // is a schedule the user gave for a dim that is not temporal.
+  std::string whyNot;
+  FailureOr<TemporalSlicePlan> plan = planTemporalSlice(*smg, t, whyNot);
+  if (failed(plan)) {
     remark::missed(graph.getLoc(), remarkOpts("temporal-slice", "not-sliced"))
-        << ("dim '" + it->name + "' not sliced temporally: " + slicer.whyNot);
+        << ("dim '" + it->name + "' not sliced temporally: " + whyNot);
     return success();
   }
   // Rewrite a copy, so that a failure leaves the graph as it was.
   OpBuilder builder(graph);
   auto copy = cast<GraphOp>(builder.clone(*graph));
   FailureOr<SpaceMappingGraph> copySmg = buildSMG(copy);
-  TemporalSlicer copySlicer(copy, *copySmg, t, slice.size);
-  if (failed(copySlicer.plan()) || failed(copySlicer.rewrite())) {
-    if (copySlicer.whyNot.empty())
-      copySlicer.whyNot = "a member cannot be broadcast onto the reduction it "
-                          "feeds";
+  FailureOr<TemporalSlicePlan> copyPlan =
+      succeeded(copySmg) ? planTemporalSlice(*copySmg, t, whyNot)
+                         : FailureOr<TemporalSlicePlan>(failure());
+  LogicalResult rewritten = failure();
+  if (succeeded(copyPlan)) {
+    TemporalSlicer slicer(copy, *copySmg, *copyPlan, slice.size);
+    rewritten = slicer.rewrite();
+    if (failed(rewritten))
+      whyNot = slicer.whyNot.empty() ? "a member cannot be broadcast onto "
+                                       "the reduction it feeds"
+                                     : slicer.whyNot;
+  }
+  if (failed(rewritten)) {
     remark::missed(graph.getLoc(), remarkOpts("temporal-slice", "not-sliced"))
-        << ("dim '" + it->name +
-            "' not sliced temporally: " + copySlicer.whyNot);
+        << ("dim '" + it->name + "' not sliced temporally: " + whyNot);
     copy.erase();
     return success();
   }
@@ -1462,8 +1111,7 @@ static LogicalResult sliceGraph(GraphOp graph) {
   graph.erase();
   remark::passed(copy.getLoc(), remarkOpts("temporal-slice", "sliced"))
       << ("dim '" + it->name + "' sliced temporally by " +
-          std::to_string(slice.size) + ": " +
-          describePlan(*copySmg, copySlicer.reductions));
+          std::to_string(slice.size) + ": " + copyPlan->describe(*copySmg));
   return success();
 }
 

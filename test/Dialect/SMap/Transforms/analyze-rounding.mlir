@@ -94,3 +94,48 @@ func.func @variance_of_rounded_centered(%x: tensor<8x64xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %q : tensor<8xf32>
 }
+
+// -----
+
+// A rounded exp(x + c), c a running sum: the reduction lattice admits it,
+// but the temporal slicer cannot round it inside the loop (at a magnitude
+// the unfused program never reaches). The slicer's plan is made when the
+// dim is classified, so the dim is not sliceable, with the slicer's
+// reason, and no schedule can choose it (before, smap-schedule sliced it
+// and smap-temporal-slice then left it unsliced).
+
+// CHECK-LABEL: func.func @rounded_exp_of_sum
+// CHECK: smap.graph
+// CHECK-SAME: dims = [#smap.dim<"m", 16, parallel>, #smap.dim<"l", 64, not_sliceable>]
+// CHECK-SAME: smap.not_sliceable = {l = "reduced by add(reduce_add0) -> add(reduce_add2); not sliceable: the temporal slicer cannot rewrite it (truncf1 rounds exp(x + c) or exp(x - c) with c not a running maximum, whose unnormalized value is unbounded)"}
+#ml = affine_map<(m, l) -> (m, l)>
+#m = affine_map<(m, l) -> (m)>
+func.func @rounded_exp_of_sum(%x: tensor<16x64xf32>) -> tensor<16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e_m = tensor.empty() : tensor<16xf32>
+  %e_mlh = tensor.empty() : tensor<16x64xf16>
+  %f_sum = linalg.fill ins(%zero : f32) outs(%e_m : tensor<16xf32>) -> tensor<16xf32>
+  %sum = linalg.generic {indexing_maps = [#ml, #m], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x64xf32>) outs(%f_sum : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %e = linalg.generic {indexing_maps = [#ml, #m, #ml], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<16x64xf32>, tensor<16xf32>) outs(%e_mlh : tensor<16x64xf16>) {
+  ^bb0(%in: f32, %s: f32, %out: f16):
+    %d = arith.addf %in, %s : f32
+    %r = math.exp %d : f32
+    %h = arith.truncf %r : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<16x64xf16>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e_m : tensor<16xf32>) -> tensor<16xf32>
+  %t = linalg.generic {indexing_maps = [#ml, #m], iterator_types = ["parallel", "reduction"]}
+      ins(%e : tensor<16x64xf16>) outs(%f2 : tensor<16xf32>) {
+  ^bb0(%in: f16, %acc: f32):
+    %w = arith.extf %in : f16 to f32
+    %r = arith.addf %w, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  return %t : tensor<16xf32>
+}

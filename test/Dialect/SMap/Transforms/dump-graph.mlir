@@ -22,7 +22,9 @@
 // TEXT-NEXT:   m  512  parallel
 // TEXT-NEXT:   n   64  parallel_recompute divf4 is broadcast into matmul5 along it
 // TEXT-NEXT:   l  512  temporal           dependent reductions max(reduce_max1) -> add(reduce_add3) -> add(matmul5)
+// TEXT-NEXT:        updates: reduce_max1 independent, reduce_add3 rescaled, matmul5 rescaled
 // TEXT-NEXT:   k   64  temporal           independent reduction add(matmul0)
+// TEXT-NEXT:        updates: matmul0 independent
 // TEXT-NEXT: spaces:
 // TEXT-NEXT:   matmul0 [m, l, k] linalg.matmul
 // TEXT-NEXT:     <- in0 [m, k]: o2a(l)

@@ -1,0 +1,441 @@
+//===- TemporalSlicePlan.cpp - How a dim is sliced temporally -------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Analysis/TemporalSlicePlan.h"
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::smap;
+
+StringRef mlir::smap::stringifyReductionUpdate(ReductionUpdate update) {
+  switch (update) {
+  case ReductionUpdate::Independent:
+    return "independent";
+  case ReductionUpdate::Rescaled:
+    return "rescaled";
+  case ReductionUpdate::CenteredSquare:
+    return "centered_square";
+  }
+  llvm_unreachable("unknown reduction update");
+}
+
+bool TemporalSlicePlan::isReduced(Value v) const {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  auto it = roles.find(def);
+  return it != roles.end() &&
+         (it->second == SliceRole::Reducing || it->second == SliceRole::Post);
+}
+
+std::string TemporalSlicePlan::describe(const SpaceMappingGraph &smg) const {
+  std::string out;
+  for (auto [i, r] : llvm::enumerate(reductions)) {
+    out += (i ? "; " : "") + smg.lookupSpace(r.op)->name + " ";
+    switch (r.update) {
+    case ReductionUpdate::Independent:
+      out += "accumulated (" + stringifyCombiner(r.combiner).str() + ")";
+      break;
+    case ReductionUpdate::Rescaled:
+      out += "rescaled";
+      if (!r.info.stripped.empty())
+        out += ", with " + std::to_string(r.info.stripped.size()) +
+               " factor(s) applied after the loop";
+      break;
+    case ReductionUpdate::CenteredSquare:
+      out += "combined by the shift formula (Chan/Welford)";
+      break;
+    }
+  }
+  return out;
+}
+
+namespace {
+/// Fills a TemporalSlicePlan from the graph's bodies.
+class TemporalSlicePlanner {
+public:
+  TemporalSlicePlanner(const SpaceMappingGraph &smg, TemporalSlicePlan &plan)
+      : graph(smg.getGraph()), smg(smg), t(plan.t), members(plan.members),
+        roles(plan.roles), infos(plan.infos), reductions(plan.reductions),
+        reductionIndex(plan.reductionIndex),
+        runningNeeded(plan.runningNeeded), inMainLoop(plan.inMainLoop),
+        plan(plan) {}
+
+  /// Plans every member; fails with `whyNot` set.
+  LogicalResult run();
+
+  std::string whyNot;
+
+private:
+  bool hasT(Value v) const {
+    for (auto &ids : smg.getValueDims(v))
+      if (llvm::is_contained(ids, t))
+        return true;
+    return false;
+  }
+  bool isReduced(Value v) const { return plan.isReduced(v); }
+  /// Whether relayout `op` reads only values computed before the loop and
+  /// keeps t as an axis of its own in its operand and result.
+  bool isViewBeforeLoop(Operation *op) const {
+    auto ownAxis = [&](Value v) {
+      int64_t axes = 0;
+      for (auto &ids : smg.getValueDims(v)) {
+        if (ids.size() > 1 && llvm::is_contained(ids, t))
+          return false;
+        axes += ids.size() == 1 && ids[0] == t;
+      }
+      return axes == 1;
+    };
+    return op->getNumOperands() == 1 && op->getNumResults() == 1 &&
+           !isReduced(op->getOperand(0)) &&
+           (!op->getOperand(0).getDefiningOp() ||
+            roles.lookup(op->getOperand(0).getDefiningOp()) ==
+                SliceRole::Pre) &&
+           ownAxis(op->getOperand(0)) && ownAxis(op->getResult(0));
+  }
+  std::string nameOf(Operation *op) const {
+    const Space *space = smg.lookupSpace(op);
+    return space ? space->name : getShortOpName(op);
+  }
+  LogicalResult fail(Operation *op, const Twine &why) {
+    whyNot = (nameOf(op) + " " + why).str();
+    return failure();
+  }
+
+  LogicalResult analyzeBody(linalg::LinalgOp op, Value yielded,
+                            StreamInfo &info);
+  LogicalResult checkRoundedInLoop(linalg::LinalgOp op, const StreamInfo &info);
+  LogicalResult planReduction(linalg::LinalgOp op);
+
+  GraphOp graph;
+  const SpaceMappingGraph &smg;
+  unsigned t;
+  SmallVector<Operation *> &members;
+  DenseMap<Operation *, SliceRole> &roles;
+  DenseMap<Value, StreamInfo> &infos;
+  SmallVector<ReductionPlan> &reductions;
+  DenseMap<Operation *, unsigned> &reductionIndex;
+  llvm::SetVector<Value> &runningNeeded;
+  llvm::SmallPtrSet<Operation *, 16> &inMainLoop;
+  const TemporalSlicePlan &plan;
+};
+} // namespace
+
+/// Flattens a product: `v = prod(leaf^(inverted ? -1 : 1))`, looking
+/// through float extensions and roundings (`rounds` says whether a
+/// rounding was passed).
+static void collectFactors(Value v, bool inverted,
+                           SmallVectorImpl<std::pair<Value, bool>> &factors,
+                           bool &rounds) {
+  Operation *def = v.getDefiningOp();
+  if (auto mul = dyn_cast_or_null<arith::MulFOp>(def)) {
+    collectFactors(mul.getLhs(), inverted, factors, rounds);
+    collectFactors(mul.getRhs(), inverted, factors, rounds);
+    return;
+  }
+  if (auto div = dyn_cast_or_null<arith::DivFOp>(def)) {
+    collectFactors(div.getLhs(), inverted, factors, rounds);
+    collectFactors(div.getRhs(), !inverted, factors, rounds);
+    return;
+  }
+  if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def))
+    return collectFactors(ext.getIn(), inverted, factors, rounds);
+  if (auto trunc = dyn_cast_or_null<arith::TruncFOp>(def)) {
+    rounds = true;
+    return collectFactors(trunc.getIn(), inverted, factors, rounds);
+  }
+  factors.push_back({v, inverted});
+}
+
+/// `v`'s source if `v` is a float extension (exact: the data, wider).
+static Value lookThroughExtension(Value v) {
+  if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+    return ext.getIn();
+  return v;
+}
+
+void mlir::smap::collectArgs(Value v,
+                             llvm::SmallSetVector<BlockArgument, 4> &args) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    args.insert(arg);
+    return;
+  }
+  if (Operation *def = v.getDefiningOp())
+    for (Value operand : def->getOperands())
+      collectArgs(operand, args);
+}
+
+LogicalResult TemporalSlicePlanner::analyzeBody(linalg::LinalgOp op, Value yielded,
+                                          StreamInfo &info) {
+  auto origOf = [&](BlockArgument arg) {
+    return op->getOperand(arg.getArgNumber());
+  };
+  enum class Kind { Const, Streamed, Reduced };
+  auto kindOf = [&](BlockArgument arg) {
+    if (arg.getArgNumber() >= op->getNumOperands())
+      return Kind::Const;
+    Value orig = origOf(arg);
+    if (isReduced(orig))
+      return Kind::Reduced;
+    return hasT(orig) ? Kind::Streamed : Kind::Const;
+  };
+
+  // x - c, with x streamed (or its extension) and c a reduced operand: a
+  // shift.
+  if (auto sub = yielded.getDefiningOp<arith::SubFOp>()) {
+    auto x = dyn_cast<BlockArgument>(lookThroughExtension(sub.getLhs()));
+    auto c = dyn_cast<BlockArgument>(sub.getRhs());
+    if (x && c && kindOf(x) == Kind::Streamed && kindOf(c) == Kind::Reduced &&
+        infos.lookup(origOf(x)).empty()) {
+      info.shift = origOf(c);
+      runningNeeded.insert(info.shift);
+      return success();
+    }
+  }
+
+  SmallVector<std::pair<Value, bool>> factors;
+  bool rounds = false;
+  collectFactors(yielded, /*inverted=*/false, factors, rounds);
+
+  // d * d with d a shifted value: a centered square.
+  if (factors.size() == 2 && factors[0].first == factors[1].first &&
+      !factors[0].second && !factors[1].second) {
+    if (auto d = dyn_cast<BlockArgument>(factors[0].first))
+      if (kindOf(d) == Kind::Streamed && infos.lookup(origOf(d)).shift) {
+        info.squareOf = origOf(d);
+        return success();
+      }
+  }
+
+  // A sum of a centered square passes it through.
+  if (factors.size() == 1 && !factors[0].second)
+    if (auto arg = dyn_cast<BlockArgument>(factors[0].first))
+      if (kindOf(arg) == Kind::Streamed && infos.lookup(origOf(arg)).squareOf) {
+        info.squareOf = infos.lookup(origOf(arg)).squareOf;
+        return success();
+      }
+
+  for (auto [leaf, inverted] : factors) {
+    llvm::SmallSetVector<BlockArgument, 4> args;
+    collectArgs(leaf, args);
+    bool streamed = false, reduced = false;
+    for (BlockArgument arg : args) {
+      streamed |= kindOf(arg) == Kind::Streamed;
+      reduced |= kindOf(arg) == Kind::Reduced;
+    }
+    if (!reduced) {
+      // Data: what its streamed operands carry passes through a product.
+      for (BlockArgument arg : args) {
+        if (kindOf(arg) != Kind::Streamed)
+          continue;
+        const StreamInfo &in = infos.lookup(origOf(arg));
+        if (in.empty())
+          continue;
+        if (leaf != arg || inverted || in.shift || in.squareOf)
+          return fail(op, "uses a value rescaled by an earlier reduction "
+                          "other than as a factor");
+        llvm::append_range(info.expTerms, in.expTerms);
+        llvm::append_range(info.stripped, in.stripped);
+      }
+      continue;
+    }
+    if (!streamed) {
+      // g(c): removed in the loop, applied to the finished reduction.
+      info.stripped.push_back({op, leaf, inverted});
+      continue;
+    }
+    // exp(x - c) or exp(x + c): rescaled.
+    auto exp = leaf.getDefiningOp<math::ExpOp>();
+    Operation *arg = exp ? exp.getOperand().getDefiningOp() : nullptr;
+    if (exp && !inverted &&
+        isa_and_nonnull<arith::SubFOp, arith::AddFOp>(arg)) {
+      auto x = dyn_cast<BlockArgument>(lookThroughExtension(arg->getOperand(0)));
+      auto c = dyn_cast<BlockArgument>(arg->getOperand(1));
+      if (x && c && kindOf(x) == Kind::Streamed && kindOf(c) == Kind::Reduced &&
+          infos.lookup(origOf(x)).empty()) {
+        info.expTerms.push_back({origOf(c), isa<arith::SubFOp>(arg) ? -1 : 1});
+        runningNeeded.insert(origOf(c));
+        continue;
+      }
+    }
+    return fail(op, "mixes an earlier reduction with the data in a form "
+                    "that cannot be postponed");
+  }
+  if (rounds && failed(checkRoundedInLoop(op, info)))
+    return failure();
+  return success();
+}
+
+/// In the loop, a rounded value is rounded without its postponed factors
+/// and with exp(x - c) taken at the running c. That changes the rounding
+/// error by at most one rounding per element (see docs/Rationale.md), as
+/// long as the in-loop value is no larger than the data: every exp factor
+/// must be exp(x - max), at most 1; an exp(x + c) or a shift by a sum
+/// could overflow the narrower type where the unfused value does not.
+LogicalResult TemporalSlicePlanner::checkRoundedInLoop(linalg::LinalgOp op,
+                                                 const StreamInfo &info) {
+  if (info.shift || info.squareOf)
+    return fail(op, "rounds a value shifted by an earlier reduction");
+  for (const ExpTerm &term : info.expTerms) {
+    Operation *def = term.shift.getDefiningOp();
+    bool byMax = roles.lookup(def) == SliceRole::Reducing &&
+                 reductionIndex.count(def) &&
+                 reductions[reductionIndex.lookup(def)].combiner ==
+                     Combiner::Max;
+    if (term.sign != -1 || !byMax)
+      return fail(op, "rounds exp(x + c) or exp(x - c) with c not a running "
+                      "maximum, whose unnormalized value is unbounded");
+  }
+  return success();
+}
+
+LogicalResult TemporalSlicePlanner::planReduction(linalg::LinalgOp op) {
+  if (op->getNumResults() != 1)
+    return fail(op, "has several results");
+  Block *body = op.getBlock();
+  Value yielded = body->getTerminator()->getOperand(0);
+  Value acc = op.getRegionOutputArgs()[0];
+  std::optional<Combiner> combiner = matchCombiner(yielded, acc);
+  if (!combiner)
+    return fail(op, "does not reduce with a recognized combiner");
+  if (!isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
+    return fail(op, "reduces integers");
+  Operation *combine = yielded.getDefiningOp();
+  Value contribution = combine->getOperand(0) == acc ? combine->getOperand(1)
+                                                     : combine->getOperand(0);
+  ReductionPlan reduction{op, *combiner, ReductionUpdate::Independent, {}};
+  if (failed(analyzeBody(op, contribution, reduction.info)))
+    return failure();
+  if (reduction.info.shift)
+    return fail(op, "reduces a shifted value directly; only its square is "
+                    "supported");
+  if (reduction.info.squareOf) {
+    if (*combiner != Combiner::Add)
+      return fail(op, "reduces a centered square with a combiner other "
+                      "than add");
+    reduction.update = ReductionUpdate::CenteredSquare;
+  } else if (!reduction.info.expTerms.empty() || !reduction.info.stripped.empty()) {
+    if (*combiner != Combiner::Add)
+      return fail(op, "reduces a rescaled value with a combiner other than "
+                      "add");
+    reduction.update = ReductionUpdate::Rescaled;
+  }
+  reductionIndex[op] = reductions.size();
+  reductions.push_back(reduction);
+  return success();
+}
+
+LogicalResult TemporalSlicePlanner::run() {
+  for (Operation &op : graph.getBody().front().without_terminator())
+    members.push_back(&op);
+
+  // Roles, in program order (a role depends on the producers' roles).
+  for (Operation *op : members) {
+    const Space *space = smg.lookupSpace(op);
+    bool dependsOnReduction =
+        llvm::any_of(op->getOperands(), [&](Value v) { return isReduced(v); });
+    bool iteratesT = space && llvm::is_contained(space->dims, t);
+    bool reducesT = space && llvm::any_of(space->reductions,
+                                          [&](auto r) { return r.first == t; });
+    if (!space || space->role == MemberRole::Init) {
+      roles[op] = SliceRole::Pre;
+      if (dependsOnReduction)
+        return fail(op, "initializes from a reduction along the sliced dim");
+      continue;
+    }
+    if (!iteratesT) {
+      roles[op] = dependsOnReduction ? SliceRole::Post : SliceRole::Pre;
+      continue;
+    }
+    if (!isa<linalg::LinalgOp>(op)) {
+      // A relayout of data the loop does not compute (a collapse of an
+      // input's leading dims) is a view: made once before the loop, and
+      // sliced by its users like an input, when t stays one axis of it.
+      if (isViewBeforeLoop(op)) {
+        roles[op] = SliceRole::Pre;
+        continue;
+      }
+      return fail(op, "is a relayout along the sliced dim of a value the "
+                      "loop computes, or merges the dim with others");
+    }
+    if (op->getNumResults() != 1)
+      return fail(op, "has several results");
+    roles[op] = reducesT ? SliceRole::Reducing : SliceRole::Streamed;
+  }
+
+  // The main loop computes the reductions and the streamed members they
+  // read; streamed members that only feed outputs wait for the final pass.
+  for (Operation *op : llvm::reverse(members)) {
+    SliceRole role = roles.lookup(op);
+    if (role == SliceRole::Reducing) {
+      inMainLoop.insert(op);
+    } else if (role == SliceRole::Streamed &&
+               llvm::any_of(op->getUsers(), [&](Operation *user) {
+                 return inMainLoop.contains(user);
+               })) {
+      inMainLoop.insert(op);
+    }
+  }
+  for (Operation *op : members) {
+    if (!inMainLoop.contains(op))
+      continue;
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (roles.lookup(op) == SliceRole::Reducing) {
+      if (failed(planReduction(linalgOp)))
+        return failure();
+      continue;
+    }
+    StreamInfo info;
+    if (failed(analyzeBody(linalgOp,
+                           linalgOp.getBlock()->getTerminator()->getOperand(0),
+                           info)))
+      return failure();
+    infos[op->getResult(0)] = info;
+  }
+
+  // Values the loop needs while running must come from independent
+  // reductions: their running value is known at every slice.
+  llvm::SetVector<Value> worklist(runningNeeded.begin(), runningNeeded.end());
+  for (unsigned i = 0; i < worklist.size(); ++i) {
+    Operation *def = worklist[i].getDefiningOp();
+    if (roles.lookup(def) == SliceRole::Reducing) {
+      const ReductionPlan &r = reductions[reductionIndex.lookup(def)];
+      if (r.update != ReductionUpdate::Independent)
+        return fail(def, "is needed inside the loop but is itself a "
+                         "dependent reduction");
+      if (r.combiner == Combiner::Mul)
+        return fail(def, "is a product needed inside the loop");
+      continue;
+    }
+    for (Value operand : def->getOperands())
+      if (isReduced(operand))
+        worklist.insert(operand);
+  }
+  if (reductions.empty()) {
+    whyNot = "no member reduces along the dim";
+    return failure();
+  }
+  return success();
+}
+
+
+FailureOr<TemporalSlicePlan>
+mlir::smap::planTemporalSlice(const SpaceMappingGraph &smg, unsigned t,
+                              std::string &whyNot) {
+  TemporalSlicePlan plan;
+  plan.t = t;
+  TemporalSlicePlanner planner(smg, plan);
+  if (failed(planner.run())) {
+    whyNot = planner.whyNot;
+    return failure();
+  }
+  return plan;
+}
