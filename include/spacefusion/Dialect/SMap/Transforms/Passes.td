@@ -374,8 +374,12 @@ def SMapTemporalSlice : Pass<"smap-temporal-slice"> {
 
     Attention comes out as online softmax: running max (`arith.maximumf`
     from -inf), rescaled running sum and accumulator, one final divide.
-    A chain outside these forms is not sliced: the pass leaves the graph
-    unchanged and says why in a remark.
+    The update of each reduction is the one the SMG's plan of the dim
+    recorded (`Analysis/TemporalSlicePlan.h`, made when the dim is
+    classified; `--smap-dump-graph` prints it): a chain outside these forms
+    is `not_sliceable` already, so no searched schedule slices it. A
+    schedule given by the user for such a dim is not sliced: the pass
+    leaves the graph unchanged and says why in a remark.
 
     Numerics: reductions are reassociated across slices, rescaled sums
     differ from the unfused result by rounding, and the final-pass outputs
