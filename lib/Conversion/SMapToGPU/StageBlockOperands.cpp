@@ -104,6 +104,36 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
   });
 }
 
+/// Keeps a wgmma block's accumulator in a block buffer when the block's
+/// result is the accumulator itself (a GEMM into an f32 output, no
+/// epilogue): the accumulating loop's result is copied into a fresh tile
+/// that the forall inserts. Empty-tensor elimination then writes the copy,
+/// not the accumulation, in place into the output; the wgmma lowering
+/// accumulates in registers over its stages and stores through that copy,
+/// as it stores through any epilogue.
+static void keepAccumulatorInBlock(scf::ForallOp forall) {
+  for (Operation &op : forall.getTerminator().getYieldingOps()) {
+    auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op);
+    auto loop = insert ? insert.getSource().getDefiningOp<scf::ForOp>()
+                       : scf::ForOp();
+    if (!loop || loop->getParentOp() != forall)
+      continue;
+    auto result = cast<OpResult>(insert.getSource());
+    auto fill = loop.getInitArgs()[result.getResultNumber()]
+                    .getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+      continue;
+    OpBuilder b(insert->getContext());
+    b.setInsertionPointAfter(loop);
+    auto type = cast<RankedTensorType>(result.getType());
+    Value tile = tensor::EmptyOp::create(b, loop.getLoc(), type.getShape(),
+                                         type.getElementType());
+    Value copied =
+        linalg::CopyOp::create(b, loop.getLoc(), result, tile).getResult(0);
+    insert.getSourceMutable().assign(copied);
+  }
+}
+
 namespace {
 struct StageBlockOperandsPass
     : public smap::impl::SMapStageBlockOperandsBase<StageBlockOperandsPass> {
@@ -111,9 +141,14 @@ struct StageBlockOperandsPass
     auto helper =
         getContext().getOrLoadDialect<SMapDialect>()->getScheduleAttrHelper();
     getOperation()->walk([&](scf::ForallOp forall) {
-      if (ScheduleAttr schedule = helper.getAttr(forall))
-        stageContractionOperands(
-            forall, schedule.getStrategy() != KernelStrategy::Simt);
+      ScheduleAttr schedule = helper.getAttr(forall);
+      if (!schedule)
+        return;
+      stageContractionOperands(forall,
+                               schedule.getStrategy() != KernelStrategy::Simt);
+      if (schedule.getStrategy() == KernelStrategy::WgmmaTma ||
+          schedule.getStrategy() == KernelStrategy::WgmmaTmaWarpSpecialized)
+        keepAccumulatorInBlock(forall);
     });
   }
 };
