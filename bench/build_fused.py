@@ -78,11 +78,21 @@ WORKLOADS = [
     ("attention", "attention", (4, 32, 2048, 96), "f16", True),
     ("attention_frontend", "attention_frontend", (4, 32, 2048, 96), "bf16", True),
     ("attention", "attention", (4, 32, 2048, 80), "f16", True),
+    # Issue 19: a GEMM into an f32 result, operands extended in the body.
+    ("gemm_frontend", "gemm_frontend", (256, 384, 128), "f16", False),
+    ("gemm_frontend", "gemm_frontend", (2048, 1024, 1024), "bf16", False),
+    ("gemm_frontend", "gemm_frontend", (4096, 4096, 4096), "f16", True),
+    # Issue 19: a named matmul whose storage type is its compute type
+    # (accumulated in f32 by smap-widen-accumulators).
+    ("matmul_storage", "matmul_storage", (256, 384, 128), "f16", False),
+    ("matmul_storage", "matmul_storage", (2048, 1024, 1024), "bf16", True),
+    ("matmul_storage", "matmul_storage", (4096, 4096, 4096), "f16", True),
 ]
 
 # The generator a workload's reference, FLOP count and baselines come from
 # (run_fused.py), where it differs from the generator that writes it.
-REFERENCE_OF = {"attention_frontend": "attention"}
+REFERENCE_OF = {"attention_frontend": "attention", "gemm_frontend": "gemm",
+                "matmul_storage": "gemm"}
 
 
 def source_of(generator, args, dtype):
@@ -90,6 +100,10 @@ def source_of(generator, args, dtype):
         return sf.workloads.attention(*args, dtype=dtype, mask=True), "attention_mask"
     if generator == "attention_frontend":
         return sf.workloads.attention(*args, dtype=dtype, frontend=True), "attention"
+    if generator == "matmul_storage":
+        return sf.workloads.matmul_storage(*args, dtype=dtype), "gemm"
+    if generator == "gemm_frontend":
+        return sf.workloads.gemm(*args, dtype=dtype, frontend=True), "gemm"
     if generator == "attention_kt":
         return sf.workloads.attention(*args, dtype=dtype, k_transposed=True), "attention_kt"
     if generator == "gemm_chain":

@@ -146,8 +146,9 @@ def main():
         rng = np.random.default_rng(0)
         arrays = [rng.uniform(-1, 1, shape).astype(np.float32) for shape, _ in module.inputs]
         inputs = [torch.from_numpy(a).to("cuda", torch_dtype) for a in arrays]
-        outputs = [torch.full(shape, float("nan"), device="cuda", dtype=torch_dtype)
-                   for shape, _ in module.outputs]
+        # An output may be wider than the inputs (a GEMM into f32).
+        outputs = [torch.full(shape, float("nan"), device="cuda", dtype=DTYPES.get(t, torch_dtype))
+                   for shape, t in module.outputs]
         module.use_stream(torch.cuda.current_stream().cuda_stream)
 
         # Correctness first.

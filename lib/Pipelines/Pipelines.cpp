@@ -99,12 +99,15 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
     GPULoweringPipelineOptions gpuOptions;
     gpuOptions.chip = options.target;
     gpuOptions.target = options.target;
+    gpuOptions.widenAccumulators = options.widenAccumulators;
     buildGPULoweringPipeline(pm, gpuOptions);
     return;
   }
   smap::SMapFormGraphsOptions formOptions;
   formOptions.maxGroupSize = options.maxGroupSize;
   formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
+  if (options.widenAccumulators)
+    pm.addPass(smap::createSMapWidenAccumulators());
   // Contractions upstream elementwise fusion merged with their producers
   // become contractions of two operands again.
   pm.addPass(smap::createSMapSplitContractionOperands());
@@ -186,6 +189,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
     pm.addPass(std::make_unique<ReportErrorPass>(error));
     return;
   }
+  if (options.widenAccumulators)
+    pm.addPass(smap::createSMapWidenAccumulators());
   pm.addPass(smap::createSMapSplitContractionOperands());
   pm.addPass(smap::createSMapFormGraphs());
   // Named aggregates (linalg.softmax) become the generics a row kernel

@@ -93,14 +93,16 @@ class _Func:
                             lambda a, acc: (["%%y = %s %s : %s to %s" % (op, a[0], src, dst)], "%y"),
                             out_dtype=dst, in_dtypes=[src])
 
-    def finish(self, results):
-        """`results` are (f32 value, shape) pairs, converted to the dtype."""
+    def finish(self, results, out_dtype=None):
+        """`results` are (f32 value, shape) pairs, converted to `out_dtype`
+        (the workload's dtype by default)."""
+        out_dtype = out_dtype or self.dtype
         values, types = [], []
         for value, shape in results:
-            if self.dtype != _F32:
-                value = self.convert(value, shape, _F32, self.dtype, "arith.truncf")
+            if out_dtype != _F32:
+                value = self.convert(value, shape, _F32, out_dtype, "arith.truncf")
             values.append(value)
-            types.append(self.tensor(shape, self.dtype))
+            types.append(self.tensor(shape, out_dtype))
         ret = types[0] if len(types) == 1 else "(%s)" % ", ".join(types)
         return "\n".join(["func.func @%s(%s) -> %s {" % (self.name, ", ".join(self.args), ret)]
                          + self.lines
@@ -125,12 +127,33 @@ def _contract(a, acc):
     return (["%%p = arith.mulf %s, %s : f32" % (a[0], a[1]), "%%y = arith.addf %s, %%p : f32" % acc], "%y")
 
 
-def gemm(m, n, k, dtype="f32"):
+def gemm(m, n, k, dtype="f32", frontend=False):
+    """C = A . B. `frontend` writes it the way mixed-precision frontends do
+    for a matmul with an f32 result: the 16-bit operands extended inside the
+    contraction body, and C returned in f32 (no rounding, no epilogue)."""
     f = _Func("gemm", dtype)
-    a, b = f.arg("a", (m, k)), f.arg("b", (k, n))
+    inline = frontend and dtype != _F32
+    arg = f.raw_arg if inline else f.arg
+    a, b = arg("a", (m, k)), arg("b", (k, n))
+    contract, operands = (_contract_extended(dtype), [dtype, dtype]) if inline else (_contract, None)
     c = f.generic(["m", "n", "k"], [(a, (m, k), ["m", "k"]), (b, (k, n), ["k", "n"])], (m, n), ["m", "n"],
-                  _contract, init=f.fill(0.0, (m, n)), reduce=("k",))
-    return f.finish([(c, (m, n))])
+                  contract, init=f.fill(0.0, (m, n)), reduce=("k",), in_dtypes=operands)
+    return f.finish([(c, (m, n))], out_dtype=_F32 if inline else None)
+
+
+def matmul_storage(m, n, k, dtype="f16"):
+    """C = A . B as one named linalg.matmul whose storage type is its compute
+    type (an f16 matmul into f16, as torch-mlir writes a half-precision mm):
+    the IR accumulates in `dtype`. The function is `gemm`."""
+    t = lambda *shape: "tensor<%s>" % "x".join([str(s) for s in shape] + [dtype])
+    return "\n".join([
+        "func.func @gemm(%%a: %s, %%b: %s) -> %s {" % (t(m, k), t(k, n), t(m, n)),
+        "  %%zero = arith.constant 0.0 : %s" % dtype,
+        "  %%e = tensor.empty() : %s" % t(m, n),
+        "  %%f = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s" % (dtype, t(m, n), t(m, n)),
+        "  %%c = linalg.matmul ins(%%a, %%b : %s, %s) outs(%%f : %s) -> %s" % (t(m, k), t(k, n), t(m, n), t(m, n)),
+        "  return %%c : %s" % t(m, n),
+        "}", ""])
 
 
 def _softmax_rows(f, x, rows, cols):

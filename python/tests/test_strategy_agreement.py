@@ -35,6 +35,8 @@ INPUTS = sorted(p for p in glob.glob(os.path.join(ROOT, "test", "Pipelines", "In
 WORKLOADS = {
     "gemm_4096_f16": lambda: sf.workloads.gemm(4096, 4096, 4096, dtype="f16"),
     "gemm_2048x1024x1024_f16": lambda: sf.workloads.gemm(2048, 1024, 1024, dtype="f16"),
+    # The accumulator is the result: f32, no epilogue.
+    "gemm_4096_bf16_f32_result": lambda: sf.workloads.gemm(4096, 4096, 4096, dtype="bf16", frontend=True),
     "attention_b4_h32_s2048_d128_f16": lambda: sf.workloads.attention(4, 32, 2048, 128, dtype="f16"),
     "attention_b32_h12_s512_d64_f16": lambda: sf.workloads.attention(32, 12, 512, 64, dtype="f16"),
     # Head dims that are no multiple of 64: partly used swizzle blocks.

@@ -93,6 +93,11 @@ static cl::opt<std::string>
     temporal("temporal", cl::desc("Force the temporal slice (dim:size)"));
 static cl::opt<bool> allowUta("allow-uta", cl::desc("Allow UTA rewrites"),
                               cl::init(true));
+static cl::opt<bool> widenAccumulators(
+    "widen-accumulators",
+    cl::desc("Accumulate 16-bit contractions in f32 (smap-widen-accumulators), "
+             "as the compiler pipelines do"),
+    cl::init(true));
 static cl::opt<double> baselineSlack(
     "baseline-slack",
     cl::desc("Against the f64 reference, let an element err by this many "
@@ -141,7 +146,10 @@ static std::string fusionPipeline() {
     schedule += " spatial=" + spatial;
   if (!temporal.empty())
     schedule += " temporal=" + temporal;
-  return "smap-form-graphs,smap-set-target{target=" + target +
+  // The front of buildSpaceFusionPipeline: what the compiler fuses.
+  std::string normalize = widenAccumulators ? "smap-widen-accumulators," : "";
+  normalize += "smap-split-contraction-operands,";
+  return normalize + "smap-form-graphs,smap-set-target{target=" + target +
          "},smap-analyze{allow-uta=" + (allowUta ? "true" : "false") +
          "},smap-schedule{" + schedule + "},smap-spatial-slice," +
          "smap-temporal-slice";

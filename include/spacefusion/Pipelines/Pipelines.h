@@ -52,6 +52,13 @@ struct SpaceFusionPipelineOptions
                      "target unless lower-to-loops is set; "
                      "lower-to-gpu=false stops at the sliced graphs"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> widenAccumulators{
+      *this, "widen-accumulators",
+      llvm::cl::desc("Accumulate contractions of 16-bit storage type in f32 "
+                     "and round the result (smap-widen-accumulators), as "
+                     "cuBLAS does; false keeps the program's 16-bit "
+                     "accumulation"),
+      llvm::cl::init(true)};
 
   /// Whether the pipeline ends in a gpu.binary: `lower-to-gpu` when given,
   /// otherwise for every GPU target that is not sent down the loop path.
@@ -89,6 +96,13 @@ struct GPULoweringPipelineOptions
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level of kernels"),
       llvm::cl::init(3)};
+  PassOptions::Option<bool> widenAccumulators{
+      *this, "widen-accumulators",
+      llvm::cl::desc("Accumulate contractions of 16-bit storage type in f32 "
+                     "and round the result (smap-widen-accumulators), as "
+                     "cuBLAS does; false keeps the program's 16-bit "
+                     "accumulation"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> approxMath{
       *this, "approx-math",
       llvm::cl::desc("f32 exp through the fast hardware exp2 (see "

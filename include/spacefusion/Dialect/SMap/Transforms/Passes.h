@@ -30,6 +30,10 @@ namespace smap {
 /// ops that read them.
 void populateFuseConversionsPatterns(RewritePatternSet &patterns);
 
+/// Accumulates 16-bit contractions in f32 and rounds their results
+/// (smap-widen-accumulators).
+void populateWidenAccumulatorsPatterns(RewritePatternSet &patterns);
+
 /// Materializes contraction multiplicands computed from several inputs
 /// (smap-split-contraction-operands).
 void populateSplitContractionOperandsPatterns(RewritePatternSet &patterns);

@@ -90,6 +90,44 @@ def SMapFuseConversions : Pass<"smap-fuse-conversions"> {
 // smap-split-contraction-operands
 //===----------------------------------------------------------------------===//
 
+def SMapWidenAccumulators : Pass<"smap-widen-accumulators"> {
+  let summary = "Accumulate contractions of 16-bit storage type in f32";
+  let description = [{
+    A contraction whose accumulator has the 16-bit type of its operands
+    (`linalg.matmul` of f16 into f16, "storage type = compute type") is
+    rewritten into one that extends its operands and accumulates in f32,
+    followed by an elementwise `arith.truncf` to the original type (named
+    ops are generalized first). The products of two 16-bit values are
+    exact in f32 and the f32 sum is at least as accurate as the f16 one, so
+    the result differs from the program's f16 accumulation only by that
+    accumulation's own error, which it removes: it is what cuBLAS and
+    PyTorch compute for a 16-bit GEMM (docs/Rationale.md, "16-bit
+    accumulators"). It runs first in both pipelines, which take
+    `widen-accumulators=false` to keep the program's 16-bit accumulation
+    (on CUDA cores: no tensor-core strategy accumulates in 16 bits yet).
+
+    Matched: one 16-bit result, reduction loops, at least two inputs of the
+    same type, a body of `addf`, `subf`, `mulf`, `maximumf`, `minimumf`,
+    `negf` on that type whose accumulator is used once, by the final add.
+
+    ```mlir
+    // Before
+    %c = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x16xf16>)
+                       outs(%zero : tensor<64x16xf16>) -> tensor<64x16xf16>
+    // After
+    %acc = linalg.fill ins(%zero32 : f32) outs(%e : tensor<64x16xf32>)
+    %w = linalg.generic ... ins(%a, %b : tensor<64x32xf16>, tensor<32x16xf16>)
+        outs(%acc : tensor<64x16xf32>) {
+      extf, extf, mulf, addf : f32
+    }
+    %c = linalg.generic ... ins(%w) outs(... : tensor<64x16xf16>) { truncf }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def SMapSplitContractionOperands : Pass<"smap-split-contraction-operands"> {
   let summary = "Materialize contraction multiplicands computed from several inputs";
   let description = [{
