@@ -87,6 +87,11 @@ WORKLOADS = [
     ("matmul_storage", "matmul_storage", (256, 384, 128), "f16", False),
     ("matmul_storage", "matmul_storage", (2048, 1024, 1024), "bf16", True),
     ("matmul_storage", "matmul_storage", (4096, 4096, 4096), "f16", True),
+    # Issue 19: torch-mlir's linear on 3-D input (transposed weight copy,
+    # collapse, matmul of storage type, expand).
+    ("linear_3d", "linear_3d", (2, 64, 128, 64), "f16", False),
+    ("linear_3d", "linear_3d", (4, 512, 1024, 1024), "f16", True),
+    ("linear_3d", "linear_3d", (8, 1024, 768, 3072), "bf16", True),
 ]
 
 # The generator a workload's reference, FLOP count and baselines come from
@@ -100,6 +105,8 @@ def source_of(generator, args, dtype):
         return sf.workloads.attention(*args, dtype=dtype, mask=True), "attention_mask"
     if generator == "attention_frontend":
         return sf.workloads.attention(*args, dtype=dtype, frontend=True), "attention"
+    if generator == "linear_3d":
+        return sf.workloads.linear_3d(*args, dtype=dtype), "linear_3d"
     if generator == "matmul_storage":
         return sf.workloads.matmul_storage(*args, dtype=dtype), "gemm"
     if generator == "gemm_frontend":

@@ -38,6 +38,9 @@ def flops(name, args):
     if name == "gemm":
         m, n, k = args
         return 2 * m * n * k
+    if name == "linear_3d":
+        b, s, k, n = args
+        return 2 * b * s * k * n
     if name == "mlp":
         t, hid, inner = args
         return 4 * t * hid * inner
@@ -76,6 +79,8 @@ def baselines(name, args):
         return calls
     if name == "gemm":
         return {"cuBLAS": torch.matmul}
+    if name == "linear_3d":
+        return {"cuBLAS (F.linear)": F.linear}
     if name == "mlp":
         def mlp(x, w1, b1, w2, b2):
             return F.gelu(x @ w1 + b1, approximate="tanh") @ w2 + b2

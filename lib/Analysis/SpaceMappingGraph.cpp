@@ -1156,13 +1156,18 @@ bool SMGBuilder::isDerivedFromInputs(Operation *op, MemberRole role) const {
   };
   if (role == MemberRole::Relayout)
     return llvm::all_of(op->getOperands(), fromInputs);
-  // An element-by-element function of one input: identity maps, no
-  // reduction, one tensor input.
+  // An element-by-element function of one input, possibly read permuted
+  // (a transposed weight, as torch-mlir writes `aten.t`): the output map
+  // is the identity, the input's a permutation, no reduction. A block
+  // recomputes only its own tile of it.
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (role != MemberRole::Compute || !linalgOp ||
       linalgOp.getNumReductionLoops() != 0 || linalgOp.getNumDpsInputs() != 1 ||
-      !llvm::all_of(linalgOp.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
+      linalgOp.getNumDpsInits() != 1 ||
+      !linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
+           .isIdentity() ||
+      !linalgOp.getMatchingIndexingMap(linalgOp.getDpsInputOperand(0))
+           .isPermutation())
     return false;
   return llvm::all_of(op->getOperands(), fromInputs);
 }

@@ -108,6 +108,9 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
   formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
   if (options.widenAccumulators)
     pm.addPass(smap::createSMapWidenAccumulators());
+  // Reshapes and transposed copies around contractions (torch-mlir's 3-D
+  // linear) become their indexing maps.
+  pm.addPass(smap::createSMapFoldContractionRelayouts());
   // Contractions upstream elementwise fusion merged with their producers
   // become contractions of two operands again.
   pm.addPass(smap::createSMapSplitContractionOperands());
@@ -191,6 +194,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   }
   if (options.widenAccumulators)
     pm.addPass(smap::createSMapWidenAccumulators());
+  pm.addPass(smap::createSMapFoldContractionRelayouts());
   pm.addPass(smap::createSMapSplitContractionOperands());
   pm.addPass(smap::createSMapFormGraphs());
   // Named aggregates (linalg.softmax) become the generics a row kernel

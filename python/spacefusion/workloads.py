@@ -156,6 +156,35 @@ def matmul_storage(m, n, k, dtype="f16"):
         "}", ""])
 
 
+def linear_3d(batch, seq, inputs, outputs, dtype="f16"):
+    """y = x . w^T on x [batch, seq, inputs], w [outputs, inputs], as
+    torch-mlir writes `aten.linear` without a bias: the weight transposed by
+    a copy generic, x collapsed to 2-D, a named matmul of storage type
+    `dtype`, the result expanded. The function is `linear_3d`."""
+    t = lambda *shape: "tensor<%s>" % "x".join([str(s) for s in shape] + [dtype])
+    rows = batch * seq
+    return "\n".join([
+        "func.func @linear_3d(%%x: %s, %%w: %s) -> %s {" % (t(batch, seq, inputs), t(outputs, inputs),
+                                                          t(batch, seq, outputs)),
+        "  %%et = tensor.empty() : %s" % t(inputs, outputs),
+        "  %wt = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, "
+        "affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [\"parallel\", \"parallel\"]}",
+        "      ins(%%w : %s) outs(%%et : %s) {" % (t(outputs, inputs), t(inputs, outputs)),
+        "  ^bb0(%%in: %s, %%out: %s):" % (dtype, dtype),
+        "    linalg.yield %%in : %s" % dtype,
+        "  } -> %s" % t(inputs, outputs),
+        "  %%x2 = tensor.collapse_shape %%x [[0, 1], [2]] : %s into %s" % (t(batch, seq, inputs), t(rows, inputs)),
+        "  %%zero = arith.constant 0.0 : %s" % dtype,
+        "  %%e = tensor.empty() : %s" % t(rows, outputs),
+        "  %%f = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s" % (dtype, t(rows, outputs), t(rows, outputs)),
+        "  %%y2 = linalg.matmul ins(%%x2, %%wt : %s, %s) outs(%%f : %s) -> %s"
+        % (t(rows, inputs), t(inputs, outputs), t(rows, outputs), t(rows, outputs)),
+        "  %%y = tensor.expand_shape %%y2 [[0, 1], [2]] output_shape [%d, %d, %d] : %s into %s"
+        % (batch, seq, outputs, t(rows, outputs), t(batch, seq, outputs)),
+        "  return %%y : %s" % t(batch, seq, outputs),
+        "}", ""])
+
+
 def _softmax_rows(f, x, rows, cols):
     row = ["m"]
     mx = f.generic(["m", "n"], [(x, (rows, cols), ["m", "n"])], (rows,), row, _reduce("maximumf"),
@@ -376,6 +405,8 @@ def reference(name, *arrays, eps=None, scale=None):
     a = [_float32(x) for x in arrays]
     if name == "gemm":
         return [a[0] @ a[1]]
+    if name == "linear_3d":
+        return [a[0] @ a[1].T]
     if name == "softmax":
         return [_softmax(a[0])]
     if name == "layernorm":

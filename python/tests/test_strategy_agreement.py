@@ -35,6 +35,8 @@ INPUTS = sorted(p for p in glob.glob(os.path.join(ROOT, "test", "Pipelines", "In
 WORKLOADS = {
     "gemm_4096_f16": lambda: sf.workloads.gemm(4096, 4096, 4096, dtype="f16"),
     "gemm_2048x1024x1024_f16": lambda: sf.workloads.gemm(2048, 1024, 1024, dtype="f16"),
+    # torch-mlir's 3-D linear: relayouts folded into the contraction.
+    "linear_3d_4x512x1024x1024_f16": lambda: sf.workloads.linear_3d(4, 512, 1024, 1024, dtype="f16"),
     # The accumulator is the result: f32, no epilogue.
     "gemm_4096_bf16_f32_result": lambda: sf.workloads.gemm(4096, 4096, 4096, dtype="bf16", frontend=True),
     "attention_b4_h32_s2048_d128_f16": lambda: sf.workloads.attention(4, 32, 2048, 128, dtype="f16"),

@@ -148,7 +148,7 @@ static std::string fusionPipeline() {
     schedule += " temporal=" + temporal;
   // The front of buildSpaceFusionPipeline: what the compiler fuses.
   std::string normalize = widenAccumulators ? "smap-widen-accumulators," : "";
-  normalize += "smap-split-contraction-operands,";
+  normalize += "smap-fold-contraction-relayouts,smap-split-contraction-operands,";
   return normalize + "smap-form-graphs,smap-set-target{target=" + target +
          "},smap-analyze{allow-uta=" + (allowUta ? "true" : "false") +
          "},smap-schedule{" + schedule + "},smap-spatial-slice," +

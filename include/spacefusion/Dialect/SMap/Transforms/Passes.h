@@ -34,6 +34,10 @@ void populateFuseConversionsPatterns(RewritePatternSet &patterns);
 /// (smap-widen-accumulators).
 void populateWidenAccumulatorsPatterns(RewritePatternSet &patterns);
 
+/// Folds reshapes and permutation copies next to contractions into their
+/// indexing maps (smap-fold-contraction-relayouts).
+void populateFoldContractionRelayoutsPatterns(RewritePatternSet &patterns);
+
 /// Materializes contraction multiplicands computed from several inputs
 /// (smap-split-contraction-operands).
 void populateSplitContractionOperandsPatterns(RewritePatternSet &patterns);

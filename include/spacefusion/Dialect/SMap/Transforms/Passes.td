@@ -128,6 +128,38 @@ def SMapWidenAccumulators : Pass<"smap-widen-accumulators"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def SMapFoldContractionRelayouts : Pass<"smap-fold-contraction-relayouts"> {
+  let summary = "Fold reshapes and transposed copies into contractions' indexing maps";
+  let description = [{
+    torch-mlir writes a linear layer on 3-D input as `tensor.collapse_shape`
+    of the activations, a transpose of the weight as a copy generic, a 2-D
+    matmul and `tensor.expand_shape` of its result. The SMG then sees the
+    batch and sequence dims merged by reshapes (which the slicers cannot
+    cut yet) and an intermediate (the transposed weight) broadcast along
+    them, so the graph could only be tiled along the output features.
+    This pass folds those relayouts into the contraction, with upstream's
+    patterns restricted to contractions: a named contraction next to one is
+    generalized; a collapse feeding it or an expand of its result becomes
+    part of its iteration space (reshape propagation by expansion); a copy
+    that only permutes (and possibly extends) one input is fused into it
+    (elementwise fusion of that operand). Each element is computed by the
+    same ops in the same order.
+
+    ```mlir
+    // Before
+    %x2 = tensor.collapse_shape %x [[0, 1], [2]] : tensor<4x512x1024xf16> into tensor<2048x1024xf16>
+    %wt = linalg.generic {maps = [(d0, d1) -> (d1, d0), (d0, d1) -> (d0, d1)]} ins(%w) ... { yield }
+    %y2 = linalg.matmul ins(%x2, %wt) outs(%zero) -> tensor<2048x1024xf16>
+    %y = tensor.expand_shape %y2 [[0, 1], [2]] ...
+    // After: one contraction over (b, m, n, k)
+    %y = linalg.generic {maps = [(b, m, n, k) -> (b, m, k), (b, m, n, k) -> (n, k),
+                                 (b, m, n, k) -> (b, m, n)]} ins(%x, %w) outs(%zero3d)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SMapSplitContractionOperands : Pass<"smap-split-contraction-operands"> {
   let summary = "Materialize contraction multiplicands computed from several inputs";
   let description = [{

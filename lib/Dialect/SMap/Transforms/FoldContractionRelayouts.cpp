@@ -1,0 +1,190 @@
+//===- FoldContractionRelayouts.cpp - Relayouts into contraction maps -----===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// torch-mlir writes a linear layer on 3-D input as a collapse of the
+// activations to 2-D, a transpose of the weight as a copy generic, a 2-D
+// matmul and an expand of its result. The dependency structure is that of
+// one contraction, but the SMG sees dims merged by reshapes (which the
+// slicers cannot cut) and a transpose every block would recompute. These
+// patterns fold the relayouts into the contraction's indexing maps, with
+// upstream's reshape propagation by expansion and elementwise fusion,
+// restricted to contractions: the contraction then iterates the 3-D
+// activations directly and reads the weight transposed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace smap {
+#define GEN_PASS_DEF_SMAPFOLDCONTRACTIONRELAYOUTS
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
+} // namespace smap
+} // namespace mlir
+
+using namespace mlir;
+
+/// Whether `op` is a contraction: it reduces and reads two or more tensors.
+static bool isContraction(Operation *op) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumReductionLoops() > 0 &&
+         linalgOp.getNumDpsInputs() >= 2 && linalgOp.hasPureTensorSemantics();
+}
+
+/// Whether `op` only transposes its one input: a parallel generic with the
+/// identity output map and another permutation as input map, whose body
+/// yields the input (possibly extended; an extension alone is
+/// smap-fuse-conversions' to fold).
+static bool isPermutationCopy(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != generic.getNumParallelLoops() ||
+      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+           .isIdentity() ||
+      !generic.getMatchingIndexingMap(generic.getDpsInputOperand(0))
+           .isPermutation() ||
+      generic.getMatchingIndexingMap(generic.getDpsInputOperand(0))
+          .isIdentity())
+    return false;
+  Block *body = generic.getBlock();
+  Value yielded = body->getTerminator()->getOperand(0);
+  if (auto ext = yielded.getDefiningOp<arith::ExtFOp>())
+    yielded = ext.getIn();
+  return yielded == body->getArgument(0) &&
+         body->getOperations().size() <= 2;
+}
+
+static bool isReshape(Operation *op) {
+  return isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op);
+}
+
+/// Whether `op` is a parallel generic with projected-permutation maps.
+static bool isElementwise(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  return generic && generic.getNumLoops() == generic.getNumParallelLoops() &&
+         llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap map) {
+           return map.isProjectedPermutation();
+         });
+}
+
+/// Whether `v` is a contraction's result, possibly reshaped or mapped
+/// elementwise (its epilogue): the reshapes on that chain fold with it.
+static bool fromContraction(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (isContraction(def))
+    return true;
+  if (isReshape(def))
+    return fromContraction(def->getOperand(0));
+  if (isElementwise(def))
+    return llvm::any_of(cast<linalg::GenericOp>(def).getDpsInputs(),
+                        fromContraction);
+  return false;
+}
+
+namespace {
+/// Generalizes a named contraction next to a relayout this pass folds, so
+/// that the upstream patterns (which rewrite generics) apply.
+struct GeneralizeContractionNextToRelayout
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isa<linalg::GenericOp>(op.getOperation()) || !isContraction(op))
+      return failure();
+    bool nextToRelayout =
+        llvm::any_of(op.getDpsInputs(),
+                     [](Value input) {
+                       Operation *def = input.getDefiningOp();
+                       return isReshape(def) || isPermutationCopy(def);
+                     }) ||
+        llvm::any_of(op->getUsers(), isReshape);
+    if (!nextToRelayout)
+      return failure();
+    return linalg::generalizeNamedOp(rewriter, op);
+  }
+};
+
+/// Fuses a permutation copy into the contraction that reads it (upstream's
+/// elementwise fusion of that one operand: the copy's map composes into the
+/// contraction's).
+struct FusePermutationCopyIntoContraction
+    : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isContraction(op))
+      return failure();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (!isPermutationCopy(input->get().getDefiningOp()) ||
+          !linalg::areElementwiseOpsFusable(input))
+        continue;
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, input);
+      if (failed(fused))
+        continue;
+      Operation *producer = input->get().getDefiningOp();
+      for (auto [old, replacement] : fused->replacements)
+        rewriter.replaceUsesWithIf(old, replacement, [&](OpOperand &use) {
+          return use.getOwner() != producer;
+        });
+      rewriter.eraseOp(op);
+      return success();
+    }
+    return failure();
+  }
+};
+} // namespace
+
+void mlir::smap::populateFoldContractionRelayoutsPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<GeneralizeContractionNextToRelayout>(patterns.getContext());
+  // A collapse feeding a contraction, or an expand of its result, becomes
+  // part of the contraction's iteration space.
+  // So does an elementwise epilogue between them; the reshapes left
+  // around inits and between inverse reshapes then fold away.
+  linalg::populateFoldReshapeOpsByExpansionPatterns(
+      patterns, [](OpOperand *fused) {
+        Operation *user = fused->getOwner();
+        Operation *producer = fused->get().getDefiningOp();
+        if (isReshape(user))
+          return isContraction(producer) ||
+                 (isElementwise(producer) && fromContraction(fused->get()));
+        if (!isReshape(producer))
+          return false;
+        return isContraction(user) ||
+               (isElementwise(user) && fromContraction(fused->get()));
+      });
+  MLIRContext *ctx = patterns.getContext();
+  linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  // A transposed copy feeding a contraction becomes its indexing map.
+  patterns.add<FusePermutationCopyIntoContraction>(patterns.getContext());
+}
+
+namespace {
+struct FoldContractionRelayoutsPass
+    : public smap::impl::SMapFoldContractionRelayoutsBase<
+          FoldContractionRelayoutsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    smap::populateFoldContractionRelayoutsPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
