@@ -1263,7 +1263,15 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
 
 FailureOr<SpaceMappingGraph>
 SpaceMappingGraph::build(GraphOp graph, const SMGOptions &options) {
-  return SMGBuilder(graph, options).build();
+  // A graph analyzed without UTA, and every graph cut or sliced from it,
+  // stays without it.
+  SMGOptions effective = options;
+  if (graph->getContext()
+          ->getOrLoadDialect<SMapDialect>()
+          ->getNoUtaAttrHelper()
+          .isAttrPresent(graph))
+    effective.allowUpdateThenAggregate = false;
+  return SMGBuilder(graph, effective).build();
 }
 
 SmallVector<SmallVector<unsigned>>

@@ -72,6 +72,23 @@ struct CheckGPUDependenciesPass
 };
 } // namespace
 
+/// The normalizations before grouping that both pipelines run: 16-bit
+/// accumulators widened, relayouts folded into contractions; the ops the
+/// user excludes from fusion are left as they are.
+static void addNormalization(OpPassManager &pm, bool widenAccumulators,
+                             ArrayRef<std::string> exclude) {
+  if (widenAccumulators) {
+    smap::SMapWidenAccumulatorsOptions widen;
+    widen.excludeOps.assign(exclude.begin(), exclude.end());
+    pm.addPass(smap::createSMapWidenAccumulators(widen));
+  }
+  // Reshapes and transposed copies around contractions (torch-mlir's 3-D
+  // linear) become their indexing maps.
+  smap::SMapFoldContractionRelayoutsOptions fold;
+  fold.excludeOps.assign(exclude.begin(), exclude.end());
+  pm.addPass(smap::createSMapFoldContractionRelayouts(fold));
+}
+
 bool mlir::spacefusion::SpaceFusionPipelineOptions::lowersToGPU() const {
   if (lowerToGPU.hasValue())
     return lowerToGPU;
@@ -100,17 +117,16 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
     gpuOptions.chip = options.target;
     gpuOptions.target = options.target;
     gpuOptions.widenAccumulators = options.widenAccumulators;
+    gpuOptions.maxGroupSize = options.maxGroupSize;
+    gpuOptions.exclude = options.exclude;
+    gpuOptions.allowOnlineSoftmax = options.allowOnlineSoftmax;
     buildGPULoweringPipeline(pm, gpuOptions);
     return;
   }
   smap::SMapFormGraphsOptions formOptions;
   formOptions.maxGroupSize = options.maxGroupSize;
   formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
-  if (options.widenAccumulators)
-    pm.addPass(smap::createSMapWidenAccumulators());
-  // Reshapes and transposed copies around contractions (torch-mlir's 3-D
-  // linear) become their indexing maps.
-  pm.addPass(smap::createSMapFoldContractionRelayouts());
+  addNormalization(pm, options.widenAccumulators, options.exclude);
   // Contractions upstream elementwise fusion merged with their producers
   // become contractions of two operands again.
   pm.addPass(smap::createSMapSplitContractionOperands());
@@ -192,11 +208,12 @@ void mlir::spacefusion::buildGPULoweringPipeline(
     pm.addPass(std::make_unique<ReportErrorPass>(error));
     return;
   }
-  if (options.widenAccumulators)
-    pm.addPass(smap::createSMapWidenAccumulators());
-  pm.addPass(smap::createSMapFoldContractionRelayouts());
+  addNormalization(pm, options.widenAccumulators, options.exclude);
   pm.addPass(smap::createSMapSplitContractionOperands());
-  pm.addPass(smap::createSMapFormGraphs());
+  smap::SMapFormGraphsOptions formOptions;
+  formOptions.maxGroupSize = options.maxGroupSize;
+  formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
+  pm.addPass(smap::createSMapFormGraphs(formOptions));
   // Named aggregates (linalg.softmax) become the generics a row kernel
   // evaluates.
   pm.addPass(smap::createSMapDecomposeAggregates());
@@ -228,7 +245,9 @@ void mlir::spacefusion::buildGPULoweringPipeline(
     targetOptions.target =
         StringRef(options.chip).starts_with("sm_8") ? "sm_80" : "sm_90a";
   pm.addPass(smap::createSMapSetTarget(targetOptions));
-  pm.addPass(smap::createSMapAnalyze());
+  smap::SMapAnalyzeOptions analyzeOptions;
+  analyzeOptions.allowUpdateThenAggregate = options.allowOnlineSoftmax;
+  pm.addPass(smap::createSMapAnalyze(analyzeOptions));
   smap::SMapScheduleOptions scheduleOptions;
   scheduleOptions.spatial.assign(options.spatial.begin(),
                                  options.spatial.end());

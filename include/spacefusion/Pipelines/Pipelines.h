@@ -189,6 +189,20 @@ struct GPULoweringPipelineOptions
       *this, "temporal",
       llvm::cl::desc("Force the temporal slice of every scheduled graph "
                      "(smap-schedule's option, e.g. k:64)")};
+  // The grouping and analysis options of --spacefusion-pipeline, which
+  // passes them on.
+  PassOptions::Option<unsigned> maxGroupSize{
+      *this, "max-group-size",
+      llvm::cl::desc("Largest number of compute ops in one fusion group "
+                     "(0: unbounded)"),
+      llvm::cl::init(0)};
+  PassOptions::ListOption<std::string> exclude{
+      *this, "exclude", llvm::cl::desc("Op names never put in a fusion group")};
+  PassOptions::Option<bool> allowOnlineSoftmax{
+      *this, "allow-online-softmax",
+      llvm::cl::desc("Allow Update-then-Aggregate rewrites of dependent "
+                     "reductions (online softmax, Welford)"),
+      llvm::cl::init(true)};
 };
 
 /// Appends the GPU path: form fusion groups; lower each function whose graph

@@ -51,7 +51,8 @@ LogicalResult SMapDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == getSwizzledTileAttrHelper().getNameStr() ||
       name == getFinalPassAttrHelper().getNameStr() ||
-      name == getCheckedEntryAttrHelper().getNameStr())
+      name == getCheckedEntryAttrHelper().getNameStr() ||
+      name == getNoUtaAttrHelper().getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   if (name == getKernelAttrHelper().getNameStr())
     return expect(isa<KernelAttr>(value), "a #smap.kernel");
@@ -75,5 +76,5 @@ LogicalResult SMapDialect::verifyOperationAttribute(Operation *op,
          << "' of the smap dialect (smap.space, smap.chains, smap.recompute, "
             "smap.not_sliceable, smap.schedule, smap.target, smap.staged, "
             "smap.swizzled_tile, smap.final_pass, smap.kernel, smap.kernels, "
-            "smap.checked_entry)";
+            "smap.checked_entry, smap.no_uta)";
 }

@@ -32,6 +32,11 @@ void AnalyzePass::runOnOperation() {
   getOperation()->walk([&](GraphOp graph) {
     SMGOptions options;
     options.allowUpdateThenAggregate = allowUpdateThenAggregate;
+    if (!allowUpdateThenAggregate)
+      graph->getContext()
+          ->getOrLoadDialect<SMapDialect>()
+          ->getNoUtaAttrHelper()
+          .setAttr(graph, UnitAttr::get(graph->getContext()));
     FailureOr<SpaceMappingGraph> smg = buildSMG(graph, options);
     if (failed(smg)) {
       failedAny = true;

@@ -97,11 +97,14 @@ namespace {
 /// that the upstream patterns (which rewrite generics) apply.
 struct GeneralizeContractionNextToRelayout
     : public OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  GeneralizeContractionNextToRelayout(MLIRContext *ctx,
+                                      ArrayRef<std::string> excludedOps)
+      : OpInterfaceRewritePattern(ctx), excludedOps(excludedOps) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    if (isa<linalg::GenericOp>(op.getOperation()) || !isContraction(op))
+    if (isa<linalg::GenericOp>(op.getOperation()) || !isContraction(op) ||
+        llvm::is_contained(excludedOps, op->getName().getStringRef()))
       return failure();
     bool nextToRelayout =
         llvm::any_of(op.getDpsInputs(),
@@ -114,6 +117,8 @@ struct GeneralizeContractionNextToRelayout
       return failure();
     return linalg::generalizeNamedOp(rewriter, op);
   }
+
+  SmallVector<std::string> excludedOps;
 };
 
 /// Fuses a permutation copy into the contraction that reads it (upstream's
@@ -149,8 +154,9 @@ struct FusePermutationCopyIntoContraction
 } // namespace
 
 void mlir::smap::populateFoldContractionRelayoutsPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<GeneralizeContractionNextToRelayout>(patterns.getContext());
+    RewritePatternSet &patterns, ArrayRef<std::string> excludedOps) {
+  patterns.add<GeneralizeContractionNextToRelayout>(patterns.getContext(),
+                                                    excludedOps);
   // A collapse feeding a contraction, or an expand of its result, becomes
   // part of the contraction's iteration space.
   // So does an elementwise epilogue between them; the reshapes left
@@ -180,9 +186,10 @@ namespace {
 struct FoldContractionRelayoutsPass
     : public smap::impl::SMapFoldContractionRelayoutsBase<
           FoldContractionRelayoutsPass> {
+  using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    smap::populateFoldContractionRelayoutsPatterns(patterns);
+    smap::populateFoldContractionRelayoutsPatterns(patterns, excludeOps);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

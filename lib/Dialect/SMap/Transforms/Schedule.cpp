@@ -326,6 +326,9 @@ static void roundTensorCoreCuts(SmallVector<Operation *> &partA,
 /// that read them.
 static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
                                               TargetAttr target) {
+  auto noUta =
+      graph->getContext()->getOrLoadDialect<SMapDialect>()->getNoUtaAttrHelper();
+  bool withoutUta = noUta.isAttrPresent(graph);
   Block &body = graph.getBody().front();
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
@@ -371,6 +374,10 @@ static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
   (void)applyPatternsGreedily(b, std::move(patterns));
   a.setTargetAttr(target);
   b.setTargetAttr(target);
+  // The parts are analyzed as the graph was.
+  if (withoutUta)
+    for (GraphOp part : {a, b})
+      noUta.setAttr(part, UnitAttr::get(part->getContext()));
   return {a, b};
 }
 

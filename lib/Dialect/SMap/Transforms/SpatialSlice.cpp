@@ -311,6 +311,10 @@ static LogicalResult sliceGraph(GraphOp graph) {
   // The nested graph carries the temporal part of the schedule, and the
   // parent's decisions about dims (a dim declared not sliceable stays so).
   nested.setTargetAttr(graph.getTargetAttr());
+  auto noUta =
+      graph->getContext()->getOrLoadDialect<SMapDialect>()->getNoUtaAttrHelper();
+  if (noUta.isAttrPresent(graph))
+    noUta.setAttr(nested, UnitAttr::get(graph->getContext()));
   nested.setDimsAttr(graph.getDimsAttr());
   if (Attribute reasons = graph->getAttr("smap.not_sliceable"))
     nested->setAttr("smap.not_sliceable", reasons);

@@ -67,10 +67,13 @@ namespace {
 /// first) into an f32-accumulating generic over the same operands, its init
 /// extended, and an elementwise rounding of its result.
 struct WidenAccumulator : public OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  WidenAccumulator(MLIRContext *ctx, ArrayRef<std::string> excludedOps)
+      : OpInterfaceRewritePattern(ctx), excludedOps(excludedOps) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
+    if (llvm::is_contained(excludedOps, op->getName().getStringRef()))
+      return rewriter.notifyMatchFailure(op, "excluded");
     if (!accumulatesIn16Bits(op))
       return rewriter.notifyMatchFailure(op, "not a 16-bit accumulation");
     linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -110,6 +113,8 @@ struct WidenAccumulator : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   }
 
 private:
+  SmallVector<std::string> excludedOps;
+
   /// `value` with its elements converted to `type` by an elementwise
   /// generic; a fill of a tensor.empty becomes a fill of the new type.
   static Value convert(PatternRewriter &rewriter, Location loc, Value value,
@@ -146,16 +151,18 @@ private:
 };
 } // namespace
 
-void mlir::smap::populateWidenAccumulatorsPatterns(RewritePatternSet &patterns) {
-  patterns.add<WidenAccumulator>(patterns.getContext());
+void mlir::smap::populateWidenAccumulatorsPatterns(
+    RewritePatternSet &patterns, ArrayRef<std::string> excludedOps) {
+  patterns.add<WidenAccumulator>(patterns.getContext(), excludedOps);
 }
 
 namespace {
 struct WidenAccumulatorsPass
     : public smap::impl::SMapWidenAccumulatorsBase<WidenAccumulatorsPass> {
+  using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    smap::populateWidenAccumulatorsPatterns(patterns);
+    smap::populateWidenAccumulatorsPatterns(patterns, excludeOps);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

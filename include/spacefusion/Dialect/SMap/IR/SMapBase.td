@@ -47,6 +47,7 @@ def SMap_Dialect : Dialect {
     | `smap.kernel` | a `gpu.launch` | the `#smap.kernel` built (smap-distribute-blocks) |
     | `smap.kernels` | a host function | its kernels, as dictionaries readable without this dialect |
     | `smap.checked_entry` | a function | its argument sizes are checked |
+    | `smap.no_uta` | a graph | Update-then-Aggregate is disabled (smap-analyze `allow-uta=false`); the graphs partitioned or sliced from it inherit it |
 
     ```mlir
     %out = smap.graph(%a = %x : tensor<128x64xf32>) -> (tensor<128xf32>)
@@ -78,6 +79,7 @@ def SMap_Dialect : Dialect {
   // * `smap.kernel` (on a `gpu.launch` or a row kernel's function) and
   //   `smap.kernels` (on the host function): what was built.
   // * `smap.checked_entry` (on a function): its argument sizes are checked.
+  // * `smap.no_uta` (on a graph): Update-then-Aggregate is disabled.
   let discardableAttrs = (ins
     "::mlir::smap::SpaceAttr":$space,
     "::mlir::DictionaryAttr":$chains,
@@ -90,7 +92,8 @@ def SMap_Dialect : Dialect {
     "::mlir::UnitAttr":$final_pass,
     "::mlir::smap::KernelAttr":$kernel,
     "::mlir::ArrayAttr":$kernels,
-    "::mlir::UnitAttr":$checked_entry
+    "::mlir::UnitAttr":$checked_entry,
+    "::mlir::UnitAttr":$no_uta
   );
   let hasOperationAttrVerify = 1;
 }

@@ -32,11 +32,13 @@ void populateFuseConversionsPatterns(RewritePatternSet &patterns);
 
 /// Accumulates 16-bit contractions in f32 and rounds their results
 /// (smap-widen-accumulators).
-void populateWidenAccumulatorsPatterns(RewritePatternSet &patterns);
+void populateWidenAccumulatorsPatterns(RewritePatternSet &patterns,
+                                       ArrayRef<std::string> excludedOps = {});
 
 /// Folds reshapes and permutation copies next to contractions into their
 /// indexing maps (smap-fold-contraction-relayouts).
-void populateFoldContractionRelayoutsPatterns(RewritePatternSet &patterns);
+void populateFoldContractionRelayoutsPatterns(
+    RewritePatternSet &patterns, ArrayRef<std::string> excludedOps = {});
 
 /// Materializes contraction multiplicands computed from several inputs
 /// (smap-split-contraction-operands).

@@ -123,6 +123,11 @@ def SMapWidenAccumulators : Pass<"smap-widen-accumulators"> {
     %c = linalg.generic ... ins(%w) outs(... : tensor<64x16xf16>) { truncf }
     ```
   }];
+  let options = [
+    ListOption<"excludeOps", "exclude", "std::string",
+               "Op names left as they are (smap-form-graphs' exclude list, "
+               "which the pipelines pass on)">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];
@@ -156,6 +161,11 @@ def SMapFoldContractionRelayouts : Pass<"smap-fold-contraction-relayouts"> {
                                  (b, m, n, k) -> (b, m, n)]} ins(%x, %w) outs(%zero3d)
     ```
   }];
+  let options = [
+    ListOption<"excludeOps", "exclude", "std::string",
+               "Op names left as they are (smap-form-graphs' exclude list, "
+               "which the pipelines pass on)">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }
