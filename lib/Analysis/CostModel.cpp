@@ -163,7 +163,9 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
 
 /// Whether a row-fragment block has something to keep in registers between
 /// ops (RowFragments.cpp: an op other than a contraction writes a block
-/// intermediate, or a contraction reads one as A); a lone GEMM has not.
+/// intermediate, or a contraction reads one as A); a lone GEMM has not,
+/// unless it reads B as [n, k], which only the row-fragment wgmma
+/// lowering takes (readsBothOperandsKMajor).
 static bool fusesInRegisters(const SpaceMappingGraph &smg,
                              function_ref<int64_t(unsigned)> blockExtent) {
   llvm::SmallPtrSet<Value, 4> yielded;
@@ -178,9 +180,9 @@ static bool fusesInRegisters(const SpaceMappingGraph &smg,
         return true;
       continue;
     }
-    Operation *a = cast<linalg::LinalgOp>(space.op).getDpsInputs()[0]
-                       .getDefiningOp();
-    if (a && smg.lookupSpace(a))
+    auto linalgOp = cast<linalg::LinalgOp>(space.op);
+    Operation *a = linalgOp.getDpsInputs()[0].getDefiningOp();
+    if ((a && smg.lookupSpace(a)) || readsBothOperandsKMajor(linalgOp))
       return true;
   }
   return false;

@@ -98,3 +98,17 @@ mlir::smap::matchMmaSyncShape(linalg::LinalgOp op,
   shape.operandType = *operandType;
   return shape;
 }
+
+bool mlir::smap::readsBothOperandsKMajor(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumReductionLoops() != 1)
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0)
+      return false;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    return last &&
+           iterators[last.getPosition()] == utils::IteratorType::reduction;
+  });
+}

@@ -3,19 +3,21 @@
 // matmul, the result expanded), at b4 s512 k1024 n1024. The relayouts fold
 // into the contraction (smap-fold-contraction-relayouts) and the f16
 // accumulation is widened (smap-widen-accumulators): the batch and
-// sequence dims are sliceable and the weight is read as [n, k] by the
-// tensor cores. Before, b and s were merged by the reshapes and the
-// transpose was recomputed by every block: one CUDA-core kernel of 128
-// blocks, each over all 2048 rows.
+// sequence dims are sliceable and the weight is read as [n, k]. The TMA
+// GEMM lowering takes B only as [k, n], so the schedule picks the
+// row-fragment wgmma lowering, which reads a K-major B
+// (readsBothOperandsKMajor). Before, b and s were merged by the reshapes
+// and the transpose was recomputed by every block: one CUDA-core kernel of
+// 128 blocks, each over all 2048 rows.
 //
 // RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa --remarks-filter=smap --remark-format=emitRemark 2>&1 \
 // RUN:   | FileCheck %s
 //
-// CHECK: remark: [Passed] chosen | Category:smap:schedule | Remark="scheduled for sm_90a: spatial [b=1, m=128, n=128] temporal [k={{[0-9]+}}], strategy mma_sync
+// CHECK: remark: [Passed] chosen | Category:smap:schedule | Remark="scheduled for sm_90a: spatial [b=1, m=128, n=128] temporal [k={{[0-9]+}}], strategy row_fragments_wgmma
 // CHECK-LABEL: llvm.func @linear(
-// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "mma_sync", threads = 256 : i64}]
+// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "row_fragments_wgmma", threads = 256 : i64}]
 // CHECK: gpu.binary @linear_kernel
-// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 #map = affine_map<(d0, d1) -> (d1, d0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @linear(%x: tensor<4x512x1024xf16>, %w: tensor<1024x1024xf16>) -> tensor<4x512x1024xf16> {

@@ -44,6 +44,14 @@ std::optional<Type> getMmaOperandType(linalg::LinalgOp op);
 std::optional<MmaShape> matchMmaSyncShape(linalg::LinalgOp op,
                                           ArrayRef<int64_t> loopExtents);
 
+/// Whether both operands of two-input contraction `op` have the reduced
+/// dim innermost (C = A . B^T with B stored [n, k]: a linear layer's
+/// weight as PyTorch stores it). The TMA GEMM lowering (wgmma_tma) takes
+/// B only as [k, n], so such a GEMM is worth the row-fragment wgmma
+/// lowering, which reads a K-major B, even with nothing else to fuse: the
+/// cost model prices it there and the lowering builds it.
+bool readsBothOperandsKMajor(linalg::LinalgOp op);
+
 } // namespace smap
 } // namespace mlir
 

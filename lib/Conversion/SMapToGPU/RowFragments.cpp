@@ -43,6 +43,7 @@
 
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Analysis/TensorCoreLegality.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -530,6 +531,9 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
           return fail("reads a row tile whose columns are not its k dim");
         fuses = true;
       }
+      // B as [n, k]: no other lowering runs it on wgmma (see
+      // readsBothOperandsKMajor).
+      fuses |= readsBothOperandsKMajor(linalgOp);
       continue;
     }
     std::optional<LoopRoles> roles =
