@@ -50,6 +50,14 @@ private:
   bool isLegal(const OpSet &group, std::string &why);
   void outline(ArrayRef<Operation *> group);
 
+  void absorbInitOnlyGroups();
+
+  static bool isCompute(Operation *op) {
+    std::string unused;
+    FailureOr<MemberRole> role = getMemberRole(op, unused);
+    return succeeded(role) && *role == MemberRole::Compute;
+  }
+
   static bool isFree(Operation *op) {
     std::string unused;
     FailureOr<MemberRole> role = getMemberRole(op, unused);
@@ -192,19 +200,53 @@ void BlockGrouper::run() {
     }
   }
 
+  absorbInitOnlyGroups();
   for (OpSet &group : groups) {
-    bool computes = llvm::any_of(group, [](Operation *op) {
-      std::string unused;
-      FailureOr<MemberRole> role = getMemberRole(op, unused);
-      return succeeded(role) && *role == MemberRole::Compute;
-    });
-    if (!computes)
+    if (!llvm::any_of(group, isCompute))
       continue;
     SmallVector<Operation *> ordered(group.begin(), group.end());
     llvm::sort(ordered, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
     });
     outline(ordered);
+  }
+}
+
+/// An init (a fill) whose readers all joined other groups is left in a
+/// group of its own, which computes nothing and is never outlined: it would
+/// stay outside every graph (max-group-size cut the reader away from the
+/// group the init first started). It joins each reader's group instead, a
+/// copy per group beyond the first; its operands are constants and empty
+/// tensors, so this creates no cycle.
+void BlockGrouper::absorbInitOnlyGroups() {
+  for (unsigned id = 0; id < groups.size(); ++id) {
+    if (groups[id].empty() || llvm::any_of(groups[id], isCompute))
+      continue;
+    SmallVector<Operation *> inits(groups[id].begin(), groups[id].end());
+    for (Operation *init : inits) {
+      // The computing groups that read it, with their uses.
+      llvm::MapVector<unsigned, SmallVector<OpOperand *>> readers;
+      for (OpOperand &use : init->getUses()) {
+        auto it = groupOf.find(block.findAncestorOpInBlock(*use.getOwner()));
+        if (it != groupOf.end() && it->second != id &&
+            llvm::any_of(groups[it->second], isCompute))
+          readers[it->second].push_back(&use);
+      }
+      for (auto [index, entry] : llvm::enumerate(readers)) {
+        auto &[target, uses] = entry;
+        Operation *member = init;
+        if (index == 0) {
+          groups[id].remove(init);
+        } else {
+          member = OpBuilder(init).clone(*init);
+          for (OpOperand *use : uses)
+            use->set(member->getResult(
+                cast<OpResult>(use->get()).getResultNumber()));
+        }
+        groups[target].insert(member);
+        groupOf[member] = target;
+      }
+    }
   }
 }
 
