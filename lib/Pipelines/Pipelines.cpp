@@ -72,11 +72,14 @@ struct CheckGPUDependenciesPass
 };
 } // namespace
 
-/// The normalizations before grouping that both pipelines run: 16-bit
-/// accumulators widened, relayouts folded into contractions; the ops the
+/// The normalizations before grouping that both pipelines run: fills
+/// specialized, 16-bit accumulators widened, relayouts folded into
+/// contractions; the ops the
 /// user excludes from fusion are left as they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
                              ArrayRef<std::string> exclude) {
+  // Fills written as generics (after --linalg-generalize-named-ops).
+  pm.addPass(smap::createSMapSpecializeFills());
   if (widenAccumulators) {
     smap::SMapWidenAccumulatorsOptions widen;
     widen.excludeOps.assign(exclude.begin(), exclude.end());

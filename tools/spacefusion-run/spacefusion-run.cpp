@@ -147,7 +147,9 @@ static std::string fusionPipeline() {
   if (!temporal.empty())
     schedule += " temporal=" + temporal;
   // The front of buildSpaceFusionPipeline: what the compiler fuses.
-  std::string normalize = widenAccumulators ? "smap-widen-accumulators," : "";
+  std::string normalize = "smap-specialize-fills,";
+  if (widenAccumulators)
+    normalize += "smap-widen-accumulators,";
   normalize += "smap-fold-contraction-relayouts,smap-split-contraction-operands,";
   return normalize + "smap-form-graphs,smap-set-target{target=" + target +
          "},smap-analyze{allow-uta=" + (allowUta ? "true" : "false") +

@@ -30,6 +30,9 @@ namespace smap {
 /// ops that read them.
 void populateFuseConversionsPatterns(RewritePatternSet &patterns);
 
+/// Turns fill-like generics back into linalg.fill (smap-specialize-fills).
+void populateSpecializeFillsPatterns(RewritePatternSet &patterns);
+
 /// Accumulates 16-bit contractions in f32 and rounds their results
 /// (smap-widen-accumulators).
 void populateWidenAccumulatorsPatterns(RewritePatternSet &patterns,

@@ -90,6 +90,34 @@ def SMapFuseConversions : Pass<"smap-fuse-conversions"> {
 // smap-split-contraction-operands
 //===----------------------------------------------------------------------===//
 
+def SMapSpecializeFills : Pass<"smap-specialize-fills"> {
+  let summary = "Turn fill-like linalg.generic ops back into linalg.fill";
+  let description = [{
+    Upstream `--linalg-generalize-named-ops`, and frontends that emit only
+    generics, write a fill as a parallel generic with no inputs whose body
+    yields a scalar defined outside it. The SMG takes a `linalg.fill` as an
+    init, and the lowerings zero an accumulator by one: the generic form
+    of the same fill made the wgmma GEMM lowering refuse the schedule it
+    was given. This pass rewrites every such generic (no inputs, all loops
+    parallel, the identity map, a body that only yields a value defined
+    outside it: a constant or a function argument) into the `linalg.fill`
+    it is. It runs first in both pipelines.
+
+    ```mlir
+    // Before
+    %z = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]}
+        outs(%e : tensor<64x64xf32>) {
+    ^bb0(%out: f32):
+      linalg.yield %zero : f32
+    } -> tensor<64x64xf32>
+    // After
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def SMapWidenAccumulators : Pass<"smap-widen-accumulators"> {
   let summary = "Accumulate contractions of 16-bit storage type in f32";
   let description = [{
