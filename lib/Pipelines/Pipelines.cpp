@@ -216,6 +216,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   smap::SMapFormGraphsOptions formOptions;
   formOptions.maxGroupSize = options.maxGroupSize;
   formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
+  // The GPU path compiles graphs only: an excluded op runs unfused, alone.
+  formOptions.excludedAlone = true;
   pm.addPass(smap::createSMapFormGraphs(formOptions));
   // Named aggregates (linalg.softmax) become the generics a row kernel
   // evaluates.

@@ -6,7 +6,7 @@
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // PIPELINE: smap-widen-accumulators{exclude={linalg.matmul}}
 // PIPELINE: smap-fold-contraction-relayouts{exclude={linalg.matmul}}
-// PIPELINE: smap-form-graphs{exclude={linalg.matmul} max-group-size=3}
+// PIPELINE: smap-form-graphs{exclude={linalg.matmul} excluded-alone=true max-group-size=3}
 // PIPELINE: smap-analyze{allow-uta=false}
 //
 // allow-online-softmax=false: the key dim is not sliced with rescaled
@@ -31,8 +31,13 @@
 // GROUPS-NOT: formed smap.graph of
 // GROUPS: llvm.func @attention(
 //
-// exclude: an excluded named matmul is neither widened nor generalized, so
-// it stays out of every graph, which the GPU path reports.
-// RUN: not spacefusion-opt --spacefusion-pipeline="target=sm_90a exclude=linalg.matmul" %S/lower-gpu-16bit-accumulation.mlir \
-// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXCLUDED
-// EXCLUDED: error: smap-distribute-blocks: 'linalg.fill' in @mm_f16 is outside every fusion graph
+// exclude: an excluded named matmul is neither widened nor generalized, and
+// the GPU path, which compiles graphs only, runs it unfused in a graph of
+// its own (with its fill), on CUDA cores as its f16 accumulation asks.
+// Before, it stayed outside every graph and the function was rejected.
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_90a exclude=linalg.matmul" %S/lower-gpu-16bit-accumulation.mlir \
+// RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 | FileCheck %s --check-prefix=EXCLUDED
+// EXCLUDED: remark: [Missed] excluded | Category:smap:form-graphs | Remark="'linalg.matmul' in a graph of its own: excluded by the exclude option"
+// EXCLUDED: formed smap.graph of 2 ops (fill, matmul)
+// EXCLUDED-LABEL: llvm.func @mm_f16(
+// EXCLUDED-SAME: strategy = "simt"

@@ -35,10 +35,10 @@ using OpSet = llvm::SmallSetVector<Operation *, 16>;
 class BlockGrouper {
 public:
   BlockGrouper(Block &block, unsigned maxGroupSize,
-               const llvm::StringSet<> &excluded,
+               const llvm::StringSet<> &excluded, bool excludedAlone,
                const llvm::SmallPtrSetImpl<Operation *> &leftOut)
       : block(block), maxGroupSize(maxGroupSize), excluded(excluded),
-        leftOut(leftOut) {}
+        excludedAlone(excludedAlone), leftOut(leftOut) {}
 
   void run();
 
@@ -68,6 +68,9 @@ private:
   Block &block;
   unsigned maxGroupSize;
   const llvm::StringSet<> &excluded;
+  bool excludedAlone;
+  /// Groups of one excluded op, which nothing else joins.
+  llvm::DenseSet<unsigned> sealed;
   /// Ops an earlier round's SMG could not describe.
   const llvm::SmallPtrSetImpl<Operation *> &leftOut;
   DenseMap<Operation *, unsigned> groupOf;
@@ -141,7 +144,15 @@ void BlockGrouper::run() {
     if (succeeded(role) && excluded.contains(op.getName().getStringRef())) {
       remark::missed(op.getLoc(), remarkOpts("form-graphs", "excluded"))
           << ("'" + op.getName().getStringRef().str() +
-              "' not grouped: excluded by the exclude option");
+              (excludedAlone ? "' in a graph of its own"
+                             : "' not grouped") +
+              ": excluded by the exclude option");
+      if (excludedAlone) {
+        groupOf[&op] = groups.size();
+        sealed.insert(groups.size());
+        groups.push_back(OpSet());
+        groups.back().insert(&op);
+      }
       continue;
     }
     if (failed(role)) {
@@ -158,7 +169,8 @@ void BlockGrouper::run() {
     llvm::SmallSetVector<unsigned, 4> producers;
     for (Value v : getReadValues(&op))
       if (Operation *def = v.getDefiningOp())
-        if (auto it = groupOf.find(def); it != groupOf.end())
+        if (auto it = groupOf.find(def);
+            it != groupOf.end() && !sealed.contains(it->second))
           producers.insert(it->second);
 
     auto tryJoin = [&](ArrayRef<unsigned> ids, std::string &why) {
@@ -327,7 +339,8 @@ struct FormGraphsPass : public smap::impl::SMapFormGraphsBase<FormGraphsPass> {
       for (Operation &op : block)
         if (isa<GraphOp>(op))
           before.insert(&op);
-      BlockGrouper(block, maxGroupSize, excluded, leftOut).run();
+      BlockGrouper(block, maxGroupSize, excluded, excludedAlone, leftOut)
+          .run();
       GraphOp broken;
       Operation *culprit = nullptr;
       std::string message;

@@ -51,7 +51,11 @@ def SMapFormGraphs : Pass<"smap-form-graphs"> {
     Option<"maxGroupSize", "max-group-size", "unsigned", /*default=*/"0",
            "Largest number of compute ops in one group (0: unbounded)">,
     ListOption<"excludeOps", "exclude", "std::string",
-               "Op names (e.g. linalg.matmul) never grouped">
+               "Op names (e.g. linalg.matmul) never grouped">,
+    Option<"excludedAlone", "excluded-alone", "bool", /*default=*/"false",
+           "Put each excluded op in a graph of its own (with its inits) "
+           "instead of leaving it outside every graph: the GPU pipeline "
+           "compiles only graphs, so this is how it runs an op unfused">
   ];
   let dependentDialects = ["::mlir::smap::SMapDialect"];
 }
