@@ -431,9 +431,9 @@ struct StagedInputs {
   /// 16-bit tile), and whether it moves with the temporal step.
   struct Tile {
     Value input;
-    double bytes;
+    double bytes = 0;
     int64_t rows = 0, bufferColumns = 0;
-    bool moves;
+    bool moves = false;
   };
   SmallVector<Tile> tiles;
   double once = 0, moving = 0;
@@ -655,7 +655,9 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   GraphOp graph = smg.getGraph();
   for (BlockArgument arg : graph.getBody().getArguments())
     if (isa<RankedTensorType>(arg.getType()) && !arg.use_empty()) {
-      StagedInputs::Tile tile{arg, stepBytes(arg)};
+      StagedInputs::Tile tile;
+      tile.input = arg;
+      tile.bytes = stepBytes(arg);
       // 16-bit tiles are staged with rows padded by 16 bytes (see
       // smap-stage-block-operands).
       SmallVector<unsigned> argDims = flatDims(smg, arg);
