@@ -1261,6 +1261,17 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
 // SpaceMappingGraph
 //===----------------------------------------------------------------------===//
 
+bool SpaceMappingGraph::isIndexedBy(Value value, unsigned dim) const {
+  return llvm::any_of(getValueDims(value), [&](ArrayRef<unsigned> ids) {
+    return llvm::is_contained(ids, dim);
+  });
+}
+
+std::string SpaceMappingGraph::nameOf(Operation *op) const {
+  const Space *space = lookupSpace(op);
+  return space ? space->name : getShortOpName(op);
+}
+
 FailureOr<SpaceMappingGraph>
 SpaceMappingGraph::build(GraphOp graph, const SMGOptions &options) {
   // A graph analyzed without UTA, and every graph cut or sliced from it,

@@ -75,12 +75,7 @@ public:
   std::string whyNot;
 
 private:
-  bool hasT(Value v) const {
-    for (auto &ids : smg.getValueDims(v))
-      if (llvm::is_contained(ids, t))
-        return true;
-    return false;
-  }
+  bool hasT(Value v) const { return smg.isIndexedBy(v, t); }
   bool isReduced(Value v) const { return plan.isReduced(v); }
   /// Whether relayout `op` reads only values computed before the loop and
   /// keeps t as an axis of its own in its operand and result.
@@ -101,10 +96,7 @@ private:
                 SliceRole::Pre) &&
            ownAxis(op->getOperand(0)) && ownAxis(op->getResult(0));
   }
-  std::string nameOf(Operation *op) const {
-    const Space *space = smg.lookupSpace(op);
-    return space ? space->name : getShortOpName(op);
-  }
+  std::string nameOf(Operation *op) const { return smg.nameOf(op); }
   LogicalResult fail(Operation *op, const Twine &why) {
     whyNot = (nameOf(op) + " " + why).str();
     return failure();

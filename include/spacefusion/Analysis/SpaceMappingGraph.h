@@ -134,6 +134,13 @@ public:
   /// The space of `op`, or null if `op` is not a compute or relayout member.
   const Space *lookupSpace(Operation *op) const;
 
+  /// Whether one dimension of `value` is global dim `dim` (alone or in a
+  /// collapsed group).
+  bool isIndexedBy(Value value, unsigned dim) const;
+
+  /// The name remarks give `op`: its space's, or the op's short name.
+  std::string nameOf(Operation *op) const;
+
   /// Total number of one-to-all and all-to-one mappings over compute spaces.
   unsigned countBroadcasts() const;
   unsigned countReductions() const;

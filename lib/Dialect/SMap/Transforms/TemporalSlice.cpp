@@ -131,18 +131,10 @@ public:
   std::string whyNot;
 
 private:
-  bool hasT(Value v) const {
-    for (auto &ids : smg.getValueDims(v))
-      if (llvm::is_contained(ids, t))
-        return true;
-    return false;
-  }
+  bool hasT(Value v) const { return smg.isIndexedBy(v, t); }
   /// Values computed from reductions along t (lacking t themselves).
   bool isReduced(Value v) const { return plan.isReduced(v); }
-  std::string nameOf(Operation *op) const {
-    const Space *space = smg.lookupSpace(op);
-    return space ? space->name : getShortOpName(op);
-  }
+  std::string nameOf(Operation *op) const { return smg.nameOf(op); }
 
   // Rewriting helpers.
   Type sliceType(Value orig) const;
@@ -1076,15 +1068,14 @@ static LogicalResult sliceGraph(GraphOp graph) {
            << it->extent << "); ragged slices are not supported yet";
   unsigned t = it - smg->getDims().begin();
 
-  // The SMG planned the dim when it classified it; a plan that fails here
-  // is a schedule the user gave for a dim that is not temporal.
-  std::string whyNot;
-  FailureOr<TemporalSlicePlan> plan = planTemporalSlice(*smg, t, whyNot);
-  if (failed(plan)) {
+  // The SMG planned the dim when it classified it: a dim that is not
+  // temporal is one a user-given schedule slices anyway.
+  if (it->dimClass != DimClass::Temporal) {
     remark::missed(graph.getLoc(), remarkOpts("temporal-slice", "not-sliced"))
-        << ("dim '" + it->name + "' not sliced temporally: " + whyNot);
+        << ("dim '" + it->name + "' not sliced temporally: " + it->reason);
     return success();
   }
+  std::string whyNot;
   // Rewrite a copy, so that a failure leaves the graph as it was.
   OpBuilder builder(graph);
   auto copy = cast<GraphOp>(builder.clone(*graph));

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -115,8 +116,8 @@ struct WidenAccumulator : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 private:
   SmallVector<std::string> excludedOps;
 
-  /// `value` with its elements converted to `type` by an elementwise
-  /// generic; a fill of a tensor.empty becomes a fill of the new type.
+  /// `value` with its elements converted to `type` (createFloatConversion);
+  /// a fill of a tensor.empty becomes a fill of the new type.
   static Value convert(PatternRewriter &rewriter, Location loc, Value value,
                        Type type) {
     auto tensorType = cast<RankedTensorType>(value.getType());
@@ -128,24 +129,7 @@ private:
                                            fill.getInputs()[0]);
       return linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0);
     }
-    int64_t rank = tensorType.getRank();
-    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
-    SmallVector<utils::IteratorType> parallel(rank,
-                                              utils::IteratorType::parallel);
-    bool widening = type.getIntOrFloatBitWidth() >
-                    tensorType.getElementType().getIntOrFloatBitWidth();
-    return linalg::GenericOp::create(
-               rewriter, loc, TypeRange{empty.getType()}, value, empty,
-               ArrayRef<AffineMap>{identity, identity}, parallel,
-               [&](OpBuilder &b, Location l, ValueRange args) {
-                 Value converted =
-                     widening
-                         ? arith::ExtFOp::create(b, l, type, args[0])
-                               .getResult()
-                         : arith::TruncFOp::create(b, l, type, args[0])
-                               .getResult();
-                 linalg::YieldOp::create(b, l, converted);
-               })
+    return smap::createFloatConversion(rewriter, loc, value, empty)
         .getResult(0);
   }
 };

@@ -102,12 +102,13 @@ func.func @attention_rounded_p(%q: tensor<16x8xf16>, %k: tensor<64x8xf16>, %v: t
 // -----
 
 // A rounded exp(x + c), c a running sum: inside the loop it would be
-// rounded at a magnitude the unfused program never reaches, so the slicer
-// refuses it and says why.
+// rounded at a magnitude the unfused program never reaches. The SMG makes
+// the slicer's plan when it classifies the dim, so the dim is not_sliceable
+// and a schedule given for it is refused with that reason.
 #ml = affine_map<(m, l) -> (m, l)>
 #m = affine_map<(m, l) -> (m)>
 func.func @rounded_exp_of_sum(%x: tensor<16x64xf32>) -> tensor<16xf32> {
-  // expected-remark @below {{dim 'l' not sliced temporally: truncf1 rounds exp(x + c) or exp(x - c) with c not a running maximum, whose unnormalized value is unbounded}}
+  // expected-remark @below {{dim 'l' not sliced temporally: reduced by add(reduce_add0) -> add(reduce_add2); not sliceable: the temporal slicer cannot rewrite it (truncf1 rounds exp(x + c) or exp(x - c) with c not a running maximum, whose unnormalized value is unbounded)}}
   %0 = smap.graph(%ax = %x : tensor<16x64xf32>) -> (tensor<16xf32>) attributes {
       dims = [#smap.dim<"m", 16, parallel>, #smap.dim<"l", 64, temporal>],
       schedule = #smap.schedule<spatial = [], temporal = [l = 16], grid = [], threads = 1, smem = 0, regs = 0>} {

@@ -217,7 +217,7 @@ func.func @layernorm(%x: tensor<32x256xf32>, %gamma: tensor<256xf32>) -> tensor<
 #id = affine_map<(m, n) -> (m, n)>
 #row = affine_map<(m, n) -> (m)>
 func.func @not_sliceable(%x: tensor<8x32xf32>) -> tensor<8xf32> {
-  // expected-remark @below {{dim 'k' not sliced temporally: reduce_add1 mixes an earlier reduction with the data in a form that cannot be postponed}}
+  // expected-remark @below {{dim 'k' not sliced temporally: reduced by max(reduce_max0) -> add(reduce_add1); not sliceable: reduce_add1 reduces (add) a value that mixes an earlier reduction with the data (mixed by math.tanh)}}
   %0 = smap.graph(%ax = %x : tensor<8x32xf32>) -> (tensor<8xf32>) attributes {dims = [#smap.dim<"m", 8, parallel>, #smap.dim<"k", 32, temporal>], schedule = #smap.schedule<spatial = [], temporal = [k = 8], grid = [], threads = 1, smem = 0, regs = 0>} {
     %zero = arith.constant 0.0 : f32
     %ninf = arith.constant 0xFF800000 : f32
