@@ -92,17 +92,27 @@ WORKLOADS = [
     ("linear_3d", "linear_3d", (2, 64, 128, 64), "f16", False),
     ("linear_3d", "linear_3d", (4, 512, 1024, 1024), "f16", True),
     ("linear_3d", "linear_3d", (8, 1024, 768, 3072), "bf16", True),
+    # Issue 19: queries and keys of different lengths (b, h, queries, keys,
+    # d): cross attention, a decode step, and ViT-B's 197 tokens.
+    ("attention_cross", "attention_cross", (1, 2, 64, 512, 64), "f16", False),
+    ("attention_cross", "attention_cross", (1, 2, 16, 1024, 128), "bf16", False),
+    ("attention_cross", "attention_cross", (8, 16, 128, 4096, 128), "f16", True),
+    ("attention_cross", "attention_cross", (1, 32, 16, 4096, 128), "bf16", True),
+    ("attention", "attention", (64, 12, 197, 64), "f16", True),
 ]
 
 # The generator a workload's reference, FLOP count and baselines come from
 # (run_fused.py), where it differs from the generator that writes it.
-REFERENCE_OF = {"attention_frontend": "attention", "gemm_frontend": "gemm",
+REFERENCE_OF = {"attention_frontend": "attention", "attention_cross": "attention", "gemm_frontend": "gemm",
                 "matmul_storage": "gemm"}
 
 
 def source_of(generator, args, dtype):
     if generator == "attention_mask":
         return sf.workloads.attention(*args, dtype=dtype, mask=True), "attention_mask"
+    if generator == "attention_cross":
+        b, h, queries, keys, d = args
+        return sf.workloads.attention(b, h, queries, d, dtype=dtype, kv_seq=keys), "attention"
     if generator == "attention_frontend":
         return sf.workloads.attention(*args, dtype=dtype, frontend=True), "attention"
     if generator == "linear_3d":

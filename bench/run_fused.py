@@ -33,8 +33,9 @@ DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 
 def flops(name, args):
     if name in ("attention", "attention_mask"):
-        b, h, s, d = args
-        return 4 * b * h * s * s * d
+        # (b, h, s, d), or (b, h, queries, keys, d).
+        b, h, s, t, d = args if len(args) == 5 else args[:3] + [args[2], args[3]]
+        return 4 * b * h * s * t * d
     if name == "gemm":
         m, n, k = args
         return 2 * m * n * k
@@ -56,7 +57,7 @@ def flops(name, args):
 def baselines(name, args):
     """Callables on the same torch inputs: label -> fn(*inputs)."""
     if name in ("attention", "attention_mask"):
-        scale = 1.0 / math.sqrt(args[3])
+        scale = 1.0 / math.sqrt(args[-1])
 
         def eager(q, k, v, mask=None):
             s = torch.matmul(q, k.transpose(-1, -2)) * scale

@@ -256,49 +256,51 @@ def _contract_extended(dtype):
 
 
 def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, k_transposed=False,
-              frontend=False):
+              frontend=False, kv_seq=None):
     """Scaled dot-product attention; `k_transposed` gives K as [b, h, k, l]
     (the function is then `attention_kt`). `frontend` writes it the way
     mixed-precision frontends do (torch-mlir, IREE): the 16-bit operands
     extended inside the contraction bodies, f32 scores and softmax, the
     probabilities rounded to `dtype` (in the normalizing generic) before the
-    second contraction."""
+    second contraction. `kv_seq` gives the keys and values another length
+    than the queries (cross attention, chunked prefill, decode)."""
     f = _Func("attention_mask" if mask else "attention_kt" if k_transposed else "attention", dtype)
     b, h, s, d = batch, heads, seq, head_dim
-    k_shape, k_dims = ((b, h, d, s), ["b", "h", "k", "l"]) if k_transposed else ((b, h, s, d), ["b", "h", "l", "k"])
+    t = kv_seq or seq
+    k_shape, k_dims = ((b, h, d, t), ["b", "h", "k", "l"]) if k_transposed else ((b, h, t, d), ["b", "h", "l", "k"])
     inline = frontend and dtype != _F32
     arg = f.raw_arg if inline else f.arg
-    q, k, v = arg("q", (b, h, s, d)), arg("k", k_shape), arg("v", (b, h, s, d))
-    msk = f.arg("mask", (b, h, s, s)) if mask else None
+    q, k, v = arg("q", (b, h, s, d)), arg("k", k_shape), arg("v", (b, h, t, d))
+    msk = f.arg("mask", (b, h, s, t)) if mask else None
     contract, operands = (_contract_extended(dtype), [dtype, dtype]) if inline else (_contract, None)
     qk = f.generic(["b", "h", "m", "l", "k"], [(q, (b, h, s, d), ["b", "h", "m", "k"]),
                                                (k, k_shape, k_dims)],
-                   (b, h, s, s), ["b", "h", "m", "l"], contract, init=f.fill(0.0, (b, h, s, s)), reduce=("k",),
+                   (b, h, s, t), ["b", "h", "m", "l"], contract, init=f.fill(0.0, (b, h, s, t)), reduce=("k",),
                    in_dtypes=operands)
     c = f.const(scale if scale is not None else 1.0 / np.sqrt(d))
     dims4 = ["b", "h", "m", "l"]
-    sc = f.generic(dims4, [(qk, (b, h, s, s), dims4)], (b, h, s, s), dims4,
+    sc = f.generic(dims4, [(qk, (b, h, s, t), dims4)], (b, h, s, t), dims4,
                    lambda a, acc: (["%%y = arith.mulf %s, %s : f32" % (a[0], c)], "%y"))
     if mask:
-        sc = f.generic(dims4, [(sc, (b, h, s, s), dims4), (msk, (b, h, s, s), dims4)], (b, h, s, s), dims4,
+        sc = f.generic(dims4, [(sc, (b, h, s, t), dims4), (msk, (b, h, s, t), dims4)], (b, h, s, t), dims4,
                        _binary("addf"))
     row = ["b", "h", "m"]
-    mx = f.generic(dims4, [(sc, (b, h, s, s), dims4)], (b, h, s), row, _reduce("maximumf"),
+    mx = f.generic(dims4, [(sc, (b, h, s, t), dims4)], (b, h, s), row, _reduce("maximumf"),
                    init=f.fill(float("-inf"), (b, h, s)), reduce=("l",))
-    ex = f.generic(dims4, [(sc, (b, h, s, s), dims4), (mx, (b, h, s), row)], (b, h, s, s), dims4,
+    ex = f.generic(dims4, [(sc, (b, h, s, t), dims4), (mx, (b, h, s), row)], (b, h, s, t), dims4,
                    lambda a, acc: (["%%d = arith.subf %s, %s : f32" % (a[0], a[1]), "%y = math.exp %d : f32"], "%y"))
-    sm = f.generic(dims4, [(ex, (b, h, s, s), dims4)], (b, h, s), row, _reduce("addf"),
+    sm = f.generic(dims4, [(ex, (b, h, s, t), dims4)], (b, h, s), row, _reduce("addf"),
                    init=f.fill(0.0, (b, h, s)), reduce=("l",))
     if inline:
-        p = f.generic(dims4, [(ex, (b, h, s, s), dims4), (sm, (b, h, s), row)], (b, h, s, s), dims4,
+        p = f.generic(dims4, [(ex, (b, h, s, t), dims4), (sm, (b, h, s), row)], (b, h, s, t), dims4,
                       lambda a, acc: (["%%r = arith.divf %s, %s : f32" % (a[0], a[1]),
                                        "%%y = arith.truncf %%r : f32 to %s" % dtype], "%y"),
                       out_dtype=dtype)
     else:
-        p = f.generic(dims4, [(ex, (b, h, s, s), dims4), (sm, (b, h, s), row)], (b, h, s, s), dims4,
+        p = f.generic(dims4, [(ex, (b, h, s, t), dims4), (sm, (b, h, s), row)], (b, h, s, t), dims4,
                       _binary("divf"))
-    out = f.generic(["b", "h", "m", "n", "l"], [(p, (b, h, s, s), ["b", "h", "m", "l"]),
-                                                (v, (b, h, s, d), ["b", "h", "l", "n"])],
+    out = f.generic(["b", "h", "m", "n", "l"], [(p, (b, h, s, t), ["b", "h", "m", "l"]),
+                                                (v, (b, h, t, d), ["b", "h", "l", "n"])],
                     (b, h, s, d), ["b", "h", "m", "n"], contract, init=f.fill(0.0, (b, h, s, d)), reduce=("l",),
                     in_dtypes=operands)
     return f.finish([(out, (b, h, s, d))])

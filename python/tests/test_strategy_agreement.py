@@ -45,6 +45,11 @@ WORKLOADS = {
     "attention_b4_h32_s2048_d96_f16": lambda: sf.workloads.attention(4, 32, 2048, 96, dtype="f16"),
     "attention_b4_h32_s2048_d80_bf16_frontend":
         lambda: sf.workloads.attention(4, 32, 2048, 80, dtype="bf16", frontend=True),
+    # Queries and keys of different lengths: cross attention on wgmma, and
+    # a decode step the schedule partitions (scores through scratch).
+    "attention_cross_b8_h16_q128_kv4096_d128_f16":
+        lambda: sf.workloads.attention(8, 16, 128, 128, dtype="f16", kv_seq=4096),
+    "decode_b1_h2_q16_kv1024_d128_bf16": lambda: sf.workloads.attention(1, 2, 16, 128, dtype="bf16", kv_seq=1024),
     "mlp_512x768x3072_f16": lambda: sf.workloads.mlp(512, 768, 3072, dtype="f16"),
     "lstm_cell_f16": lambda: sf.workloads.lstm_cell(64, 1024, 1024, dtype="f16"),
     "layernorm_f16": lambda: sf.workloads.layernorm(16384, 768, dtype="f16"),

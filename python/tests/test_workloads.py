@@ -32,6 +32,8 @@ CASES = [
     ("rmsnorm", dict(rows=16, hidden=256), [None, dict(temporal={"n": 32})]),
     ("attention", dict(batch=1, heads=2, seq=64, head_dim=16),
      [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
+    ("attention", dict(batch=1, heads=2, seq=16, head_dim=16, kv_seq=96),
+     [None, dict(spatial={"h": 1}, temporal={"l": 32})]),
     ("attention_mask", dict(batch=1, heads=2, seq=64, head_dim=16, mask=True),
      [None, dict(spatial={"h": 1}, temporal={"l": 32})]),
     ("attention_kt", dict(batch=1, heads=2, seq=64, head_dim=16, k_transposed=True),

@@ -464,11 +464,13 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
 
   // Every op must have a row-slab form.
   bool fuses = false;
-  // A buffer the block allocates (through views of it), not a global one.
+  // A buffer the block allocates (through views of it), not a global one:
+  // a buffer allocated outside the block (the scratch between the kernels
+  // of a partition) is global memory.
   auto isBlockBuffer = [&](Value v) {
     while (Operation *def = v.getDefiningOp()) {
       if (isa<memref::AllocOp>(def))
-        return true;
+        return body.getParentOp()->isAncestor(def);
       if (!isa<ViewLikeOpInterface>(def))
         return false;
       v = cast<ViewLikeOpInterface>(def).getViewSource();
