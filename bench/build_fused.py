@@ -98,7 +98,15 @@ WORKLOADS = [
     ("attention_cross", "attention_cross", (1, 2, 16, 1024, 128), "bf16", False),
     ("attention_cross", "attention_cross", (8, 16, 128, 4096, 128), "f16", True),
     ("attention_cross", "attention_cross", (1, 32, 16, 4096, 128), "bf16", True),
+    # Issue 19: sequence lengths no tile divides, on tensor cores (the
+    # last tile and slice overlap their neighbours; repeated keys masked).
+    ("attention", "attention", (1, 2, 197, 128), "f16", False),
+    ("attention_frontend", "attention_frontend", (2, 3, 197, 64), "bf16", False),
+    ("attention_cross", "attention_cross", (1, 2, 100, 300, 64), "f16", False),
     ("attention", "attention", (64, 12, 197, 64), "f16", True),
+    ("attention_frontend", "attention_frontend", (64, 12, 197, 64), "bf16", True),
+    ("attention", "attention", (8, 16, 1000, 64), "f16", True),
+    ("attention", "attention", (1, 32, 4095, 128), "f16", True),
 ]
 
 # The generator a workload's reference, FLOP count and baselines come from

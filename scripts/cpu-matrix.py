@@ -9,8 +9,9 @@ For each example (all of EXAMPLES_DIR/*.mlir unless names are given) and for
 each of two shapes (the sizes in SHAPES rewritten by scale-shapes.py), it
 reads the graph's dims from `smap-analyze`, then runs `spacefusion-run` with
 the searched schedule and with two forced temporal slice sizes (a quarter and
-a half of the extent) of every temporal dim, and checks that a slice size
-that does not divide the dim is rejected with the verifier's error. Each run
+a half of the extent) of every temporal dim, and a slice size that does not
+divide the first temporal dim (a ragged last slice, overlapping the previous
+one, its repeated elements left out of the reductions). Each run
 prints one line (with "sliced" when the temporal slicer materialized a
 slice, "not sliced" when it declined with a remark); the exit status is 1 if
 any run fails or any error is missing.
@@ -73,7 +74,7 @@ def searched_spatial(output):
 
 
 def non_divisor(extent):
-    return next(n for n in range(3, extent) if extent % n)
+    return next(n for n in range(max(3, extent // 3), extent) if extent % n)
 
 
 def main():
@@ -122,14 +123,8 @@ def main():
                     for dim, extent in dims:
                         for size in (extent // 4, extent // 2):
                             schedules.append([f"--temporal={dim}:{size}"] + spatial)
-            for dim, extent in dims[:1]:
-                bad = non_divisor(extent)
-                result = subprocess.run([run, path, f"--temporal={dim}:{bad}"] + spatial,
-                                        capture_output=True, text=True)
-                rejected = result.returncode != 0 and "does not divide its extent" in result.stderr
-                failures += not rejected
-                print(f"{name} shape{index} --temporal={dim}:{bad}: "
-                      f"{'rejected' if rejected else 'NOT REJECTED'}")
+                    for dim, extent in dims[:1]:
+                        schedules.append([f"--temporal={dim}:{non_divisor(extent)}"] + spatial)
             os.remove(path)
     print(f"{failures} failures")
     sys.exit(1 if failures else 0)

@@ -737,9 +737,13 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   for (const Space &space : smg.getSpaces()) {
     if (space.role != MemberRole::Compute)
       continue;
+    // Ragged tiles and slices compute their whole tile.
     double points = opsPerPoint(space.op);
     for (unsigned d : space.dims)
-      points *= dims[d].extent;
+      points *= grid(d) * blockExtent(d) *
+                (candidate.temporalDim == d
+                     ? llvm::divideCeil(dims[d].extent, candidate.sliceSize)
+                     : 1);
     for (unsigned d = 0; d < dims.size(); ++d)
       if (isSliced(d) && !llvm::is_contained(space.dims, d))
         points *= grid(d);
@@ -824,10 +828,33 @@ double mlir::smap::idealSeconds(const SpaceMappingGraph &smg,
                       scalarFlops / (target.getF32Gflops() * 1e9));
 }
 
-static SmallVector<int64_t> tileOptions(int64_t extent) {
+std::string mlir::smap::raggedTileRefusal(const SpaceMappingGraph &smg) {
+  // The last block's tile overlaps its neighbour's: both must compute the
+  // same values, which an op accumulating into a graph input (C += A . B)
+  // would not (the second block would add to what the first wrote).
+  for (const Space &space : smg.getSpaces()) {
+    auto op = dyn_cast<linalg::LinalgOp>(space.op);
+    if (!op)
+      continue;
+    for (OpOperand &init : op.getDpsInitsMutable())
+      if (isa<BlockArgument>(init.get()) && op.payloadUsesValueFromOperand(&init))
+        return smg.nameOf(op) + " accumulates into a graph input";
+  }
+  return "";
+}
+
+/// The tiles of a dim of `extent`: its power-of-two divisors and the
+/// extent. An extent no power of two from 16 up divides (197 tokens, 1000
+/// columns) also gets ragged tiles of 16 to 128 when `ragged` (ceildiv
+/// blocks, the last one overlapping its neighbour): tensor-core tiles
+/// need them.
+static SmallVector<int64_t> tileOptions(int64_t extent, bool ragged) {
   SmallVector<int64_t> options;
   for (int64_t p = 1; p < extent; p *= 2)
     if (extent % p == 0)
+      options.push_back(p);
+  if (ragged && extent % 16 != 0)
+    for (int64_t p = 16; p <= 128 && p < extent; p *= 2)
       options.push_back(p);
   options.push_back(extent);
   return options;
@@ -870,20 +897,21 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
   llvm::SmallBitVector blocked = unsliceableDims(smg);
 
   llvm::SmallBitVector inAllOutputs = dimsOfEveryOutput(smg);
+  bool raggedTiles = raggedTileRefusal(smg).empty();
 
   SmallVector<SmallVector<int64_t>> options;
   for (auto [d, dim] : llvm::enumerate(dims)) {
     bool spatial = (dim.dimClass == DimClass::Parallel ||
                     dim.dimClass == DimClass::ParallelRecompute) &&
                    !blocked.test(d) && inAllOutputs.test(d);
-    options.push_back(spatial ? tileOptions(dim.extent)
+    options.push_back(spatial ? tileOptions(dim.extent, raggedTiles)
                               : SmallVector<int64_t>{dim.extent});
   }
   SmallVector<std::pair<std::optional<unsigned>, int64_t>> temporal{
       {std::nullopt, 0}};
   for (auto [d, dim] : llvm::enumerate(dims))
     if (dim.dimClass == DimClass::Temporal && !blocked.test(d))
-      for (int64_t s : tileOptions(dim.extent))
+      for (int64_t s : tileOptions(dim.extent, /*ragged=*/true))
         if (s < dim.extent)
           temporal.push_back({static_cast<unsigned>(d), s});
 
@@ -1017,11 +1045,18 @@ mlir::smap::getCandidate(const SpaceMappingGraph &smg, ScheduleAttr schedule,
               "' crosses a reshape or a slice window and cannot be sliced yet";
       return std::nullopt;
     }
-    if (s.size > dim.extent || dim.extent % s.size != 0) {
+    if (s.size < 1 || s.size > dim.extent) {
       error = "size " + std::to_string(s.size) + " of dim '" + dim.name +
-              "' does not divide its extent " + std::to_string(dim.extent) +
-              " (ragged slices are not supported yet)";
+              "' is not in [1, " + std::to_string(dim.extent) + "]";
       return std::nullopt;
+    }
+    if (dim.extent % s.size != 0 && spatial) {
+      std::string why = raggedTileRefusal(smg);
+      if (!why.empty()) {
+        error = "size " + std::to_string(s.size) + " of dim '" + dim.name +
+                "' leaves a ragged last tile, and " + why;
+        return std::nullopt;
+      }
     }
     return d;
   };

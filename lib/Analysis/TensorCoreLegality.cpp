@@ -12,9 +12,9 @@
 using namespace mlir;
 using namespace mlir::smap;
 
-/// Whether the body is `acc + x * y`, x and y the two inputs, each
-/// optionally extended.
-static bool isMultiplyAccumulate(linalg::LinalgOp op) {
+bool mlir::smap::isMultiplyAccumulate(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
   Block *body = op.getBlock();
   if (std::distance(body->begin(), body->end()) > 5)
     return false;

@@ -41,6 +41,9 @@ WORKLOADS = {
                            lambda: W.attention(2, 4, 1024, 80, dtype="bf16", frontend=True)],
     "attention_cross_f16": [lambda: W.attention(2, 4, 128, 64, dtype="f16", kv_seq=2048),
                             lambda: W.attention(2, 4, 128, 64, dtype="f16", kv_seq=2048, frontend=True)],
+    # ViT's 197 tokens: ragged blocks and slices.
+    "attention_vit_f16": [lambda: W.attention(4, 12, 197, 64, dtype="f16"),
+                          lambda: W.attention(4, 12, 197, 64, dtype="f16", frontend=True)],
     "mlp_f16": [lambda: W.mlp(512, 768, 3072, dtype="f16")],
     "gemm_chain_f16": [lambda: W.gemm_chain(8192, [1024, 1024, 1024], dtype="f16")],
     "lstm_cell_f16": [lambda: W.lstm_cell(256, 1024, 1024, dtype="f16")],

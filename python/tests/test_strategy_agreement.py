@@ -50,6 +50,8 @@ WORKLOADS = {
     "attention_cross_b8_h16_q128_kv4096_d128_f16":
         lambda: sf.workloads.attention(8, 16, 128, 128, dtype="f16", kv_seq=4096),
     "decode_b1_h2_q16_kv1024_d128_bf16": lambda: sf.workloads.attention(1, 2, 16, 128, dtype="bf16", kv_seq=1024),
+    # ViT-B: 197 tokens, no tile divides them (ragged blocks and slices).
+    "attention_b64_h12_s197_d64_f16": lambda: sf.workloads.attention(64, 12, 197, 64, dtype="f16"),
     "mlp_512x768x3072_f16": lambda: sf.workloads.mlp(512, 768, 3072, dtype="f16"),
     "lstm_cell_f16": lambda: sf.workloads.lstm_cell(64, 1024, 1024, dtype="f16"),
     "layernorm_f16": lambda: sf.workloads.layernorm(16384, 768, dtype="f16"),

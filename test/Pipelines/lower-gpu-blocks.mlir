@@ -17,7 +17,7 @@
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir '--spacefusion-lower-gpu=format=isa async-stages=1' | FileCheck %s --check-prefix=NOASYNC
 // RUN: not spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=spatial=q:64' \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BADDIM
-// RUN: not spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=spatial=m:100' \
+// RUN: not spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=spatial=m:100000' \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=RAGGED
 // RUN: spacefusion-opt %examples/attention.mlir '--spacefusion-lower-gpu=format=isa' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
@@ -171,10 +171,11 @@
 // REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=83456 fma=2"
 
 // A schedule forced through the pipeline (`spatial`, `temporal`) is checked
-// like smap-schedule's: an unknown dim or a ragged tile is an error naming
-// it; `async-stages=1` stages tiles through registers, without cp.async.
+// like smap-schedule's: an unknown dim or a tile larger than its dim is an
+// error naming it; `async-stages=1` stages tiles through registers, without
+// cp.async.
 // BADDIM: error: invalid schedule: schedule slices unknown dim 'q'
-// RAGGED: error: invalid schedule: size 100 of dim 'm' does not divide its extent
+// RAGGED: error: invalid schedule: size 100000 of dim 'm' is not in [1, 
 // NOASYNC:     llvm.func @attention(
 // NOASYNC-SAME:  smap.kernels = [{blocks = 128 : i64, parts = {prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 47104 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // NOASYNC:     gpu.binary @attention_kernel

@@ -156,10 +156,14 @@ ScheduleAttr getScheduleAttr(const SpaceMappingGraph &smg,
                              const ScheduleCandidate &candidate,
                              const ScheduleEstimate &estimate);
 
+/// Why the graph cannot be cut into tiles that do not divide a dim's
+/// extent (the last one overlapping its neighbour), or "" when it can.
+std::string raggedTileRefusal(const SpaceMappingGraph &smg);
+
 /// Reads a schedule attribute back into a candidate; fails with a message in
-/// `error` when it names unknown dims, slices a dim against its class, or
-/// uses sizes that do not divide the extent (ragged tiles are not supported
-/// by the slicers yet).
+/// `error` when it names unknown dims, slices a dim against its class, uses
+/// sizes outside [1, extent], or a ragged spatial tile raggedTileRefusal
+/// refuses.
 FailureOr<ScheduleCandidate> getCandidate(const SpaceMappingGraph &smg,
                                           ScheduleAttr schedule,
                                           std::string &error);

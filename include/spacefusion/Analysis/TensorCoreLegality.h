@@ -32,6 +32,10 @@ struct MmaShape {
   Type operandType;
 };
 
+/// Whether the body of two-input `op` is `acc + x * y`, x and y the two
+/// inputs, each optionally extended.
+bool isMultiplyAccumulate(linalg::LinalgOp op);
+
 /// The 16-bit type (f16 or bf16) the tensor cores read `op`'s two inputs
 /// as: each input is of that type or f32 (an intermediate the lowering
 /// rounds), at least one is of that type, and the init is f32.

@@ -238,6 +238,19 @@ static bool isStagingCopy(linalg::LinalgOp op) {
          trunc.getIn() == body->getArgument(0);
 }
 
+/// Whether `v` is `loop`'s induction variable or pure arithmetic of it in
+/// the loop (the clamped offset of a ragged last slice, min(iv, last)).
+static bool followsInductionVar(Value v, scf::ForOp loop) {
+  if (v == loop.getInductionVar())
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || !loop->isAncestor(def) || !isPure(def) || def->getNumRegions())
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return followsInductionVar(operand, loop);
+  });
+}
+
 static SmallVector<linalg::LinalgOp> stagingCopies(scf::ForOp loop) {
   SmallVector<linalg::LinalgOp> copies;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -247,7 +260,9 @@ static SmallVector<linalg::LinalgOp> stagingCopies(scf::ForOp loop) {
     auto source =
         copy.getDpsInputOperand(0)->get().getDefiningOp<memref::SubViewOp>();
     if (source && loop->isAncestor(source) &&
-        llvm::is_contained(source.getOffsets(), loop.getInductionVar()))
+        llvm::any_of(source.getOffsets(), [&](Value offset) {
+          return followsInductionVar(offset, loop);
+        }))
       copies.push_back(copy);
   }
   for (Operation &op : loop.getBody()->without_terminator()) {

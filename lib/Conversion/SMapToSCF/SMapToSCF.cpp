@@ -225,6 +225,18 @@ static void lowerTemporalSlice(TemporalSliceOp op, bool stateInPlace) {
   op.erase();
 }
 
+/// The offset of the block at nominal offset `offset` along a dim of
+/// `extent` cut into tiles of `tile`: the nominal one, except that where the
+/// tile does not divide the extent, the last block ends at the extent
+/// (overlapping its neighbour; see smap.spatial_slice).
+static Value clampRaggedOffset(OpBuilder &b, Location loc, Value offset,
+                               int64_t extent, int64_t tile) {
+  if (extent % tile == 0)
+    return offset;
+  Value last = arith::ConstantIndexOp::create(b, loc, extent - tile);
+  return arith::MinUIOp::create(b, loc, offset, last);
+}
+
 static void lowerSpatialSlice(SpatialSliceOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -270,7 +282,8 @@ static void lowerSpatialSlice(SpatialSliceOp op) {
     auto loop = scf::ForOp::create(
         builder, loc, lb, ub, step, accs,
         [&](OpBuilder &inner, Location, Value iv, ValueRange iterAccs) {
-          offsets.push_back(iv);
+          offsets.push_back(clampRaggedOffset(
+              inner, loc, iv, dims[level].getExtent(), tiles[level]));
           SmallVector<Value> next = nest(inner, level + 1, iterAccs);
           offsets.pop_back();
           scf::YieldOp::create(inner, loc, next);
@@ -413,6 +426,8 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, ScheduleAttr schedule,
         Location loc = op.getLoc();
         SmallVector<Value> offsets =
             blockOffsets(b, loc, block, counts, tiles, rasterGroup);
+        for (auto [offset, dim, tile] : llvm::zip(offsets, dims, tiles))
+          offset = clampRaggedOffset(b, loc, offset, dim.getExtent(), tile);
         SmallVector<BlockTile> written;
         for (auto [i, tile] :
              llvm::enumerate(inlineRegion(b, op.getBody(), offsets)))

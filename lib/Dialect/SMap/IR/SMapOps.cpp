@@ -296,13 +296,11 @@ LogicalResult SpatialSliceOp::verifyRegions() {
         return emitOpError() << "result #" << i << " dimension " << d << " ('"
                              << dimName << "') must have the dim's extent "
                              << extent;
-      bool ragged = extent % it->second != 0;
-      if (ragged ? !ShapedType::isDynamic(tileSize) : tileSize != it->second)
+      // A ragged last tile has the tile size too (it ends at the extent).
+      if (tileSize != it->second)
         return yield.emitOpError()
                << "tile #" << i << " dimension " << d << " ('" << dimName
-               << "') must be "
-               << (ragged ? std::string("dynamic (the last tile is ragged)")
-                          : std::to_string(it->second));
+               << "') must be " << it->second;
     }
   }
   return success();

@@ -224,10 +224,6 @@ static LogicalResult sliceGraph(GraphOp graph) {
     if (it == smg->getDims().end())
       return graph.emitError("smap-spatial-slice: schedule slices unknown dim '")
              << s.dim.getValue() << "'";
-    if (it->extent % s.size != 0)
-      return graph.emitError("smap-spatial-slice: tile ")
-             << s.size << " does not divide dim '" << it->name << "' ("
-             << it->extent << "); ragged tiles are not supported yet";
     unsigned d = it - smg->getDims().begin();
     sliced.push_back(d);
     tiles[d] = s.size;

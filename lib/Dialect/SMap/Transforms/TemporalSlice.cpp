@@ -19,6 +19,7 @@
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Analysis/TemporalSlicePlan.h"
+#include "spacefusion/Analysis/TensorCoreLegality.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
@@ -150,6 +151,20 @@ private:
   FailureOr<Value> runningShift(OpBuilder &b, Value orig, bool old,
                                 Value offset);
   bool isExpShift(Value orig) const;
+  /// Whether the slice size leaves a shorter last slice.
+  bool isRagged() const { return extent % step != 0; }
+  /// Where a slice at nominal offset `offset` is read: `offset`, or for
+  /// the ragged last slice the last `step` elements of the dim.
+  Value readOffset(OpBuilder &b, Value offset);
+  /// The loop dim of `op` (a member) that iterates over t, if any.
+  std::optional<unsigned> loopDimOfT(linalg::LinalgOp op) const;
+  /// `x` where `index` (along t, counted from the read offset) is at least
+  /// `firstValid`, `zero` elsewhere.
+  static Value keepFrom(OpBuilder &b, Location loc, unsigned index,
+                        Value firstValid, Value x, Value zero);
+  void maskRepeated(OpBuilder &b, linalg::LinalgOp orig,
+                    linalg::LinalgOp partial, Combiner combiner,
+                    Value firstValid);
   FailureOr<Value> cloneInLoop(OpBuilder &b, Operation *op, Value offset,
                                bool stripFactors, bool identityInit);
   Value identityFill(OpBuilder &b, Location loc, Type type, Combiner c);
@@ -379,6 +394,107 @@ FailureOr<Value> TemporalSlicer::runningShift(OpBuilder &b, Value orig,
   return *guarded;
 }
 
+Value TemporalSlicer::readOffset(OpBuilder &b, Value offset) {
+  if (!isRagged())
+    return offset;
+  Location loc = graph.getLoc();
+  Value last = arith::ConstantIndexOp::create(b, loc, extent - step);
+  return arith::MinUIOp::create(b, loc, offset, last);
+}
+
+std::optional<unsigned>
+TemporalSlicer::loopDimOfT(linalg::LinalgOp op) const {
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<SmallVector<unsigned>> dims = smg.getValueDims(operand.get());
+    for (auto [j, expr] : llvm::enumerate(map.getResults()))
+      if (auto dimExpr = dyn_cast<AffineDimExpr>(expr))
+        if (j < dims.size() && dims[j].size() == 1 && dims[j][0] == t)
+          return dimExpr.getPosition();
+  }
+  return std::nullopt;
+}
+
+Value TemporalSlicer::keepFrom(OpBuilder &b, Location loc, unsigned index,
+                               Value firstValid, Value x, Value zero) {
+  Value at = linalg::IndexOp::create(b, loc, index);
+  Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, at,
+                                      firstValid);
+  return arith::SelectOp::create(b, loc, valid, x, zero);
+}
+
+/// The ragged last slice is read at extent - step, so its first elements
+/// (local index below `firstValid`) are ones earlier slices combined
+/// already; `partial` (the slice's clone of reduction `orig`) must leave
+/// them out. A max or min needs nothing: an element seen twice changes
+/// neither. A contraction gets one operand zeroed there, an intermediate
+/// where it has one (so that staged input tiles stay as they are, and the
+/// body stays a multiply-accumulate); any other reduction combines its
+/// identity instead of the repeated elements' contributions.
+void TemporalSlicer::maskRepeated(OpBuilder &b, linalg::LinalgOp orig,
+                                  linalg::LinalgOp partial, Combiner combiner,
+                                  Value firstValid) {
+  if (combiner == Combiner::Max || combiner == Combiner::Min)
+    return;
+  std::optional<unsigned> tLoop = loopDimOfT(orig);
+  if (!tLoop)
+    return;
+  Location loc = partial.getLoc();
+  if (isMultiplyAccumulate(partial)) {
+    OpOperand *chosen = nullptr;
+    for (OpOperand *input : orig.getDpsInputOperands()) {
+      AffineMap map = orig.getMatchingIndexingMap(input);
+      if (!map.isFunctionOfDim(*tLoop))
+        continue;
+      if (!chosen || isa<BlockArgument>(chosen->get()))
+        chosen = input;
+    }
+    OpOperand &operand = partial->getOpOperand(chosen->getOperandNumber());
+    auto type = cast<RankedTensorType>(operand.get().getType());
+    AffineMap map = orig.getMatchingIndexingMap(chosen);
+    unsigned position = *map.getResultPosition(
+        getAffineDimExpr(*tLoop, b.getContext()));
+    OpBuilder ob(partial);
+    Value empty = tensor::EmptyOp::create(ob, loc, type.getShape(),
+                                          type.getElementType());
+    AffineMap identity =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+    auto masked = linalg::GenericOp::create(
+        ob, loc, TypeRange{type}, ValueRange{operand.get()}, ValueRange{empty},
+        {identity, identity},
+        SmallVector<utils::IteratorType>(type.getRank(),
+                                         utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value zero = arith::ConstantOp::create(
+              nb, nl, nb.getFloatAttr(args[0].getType(), 0.0));
+          linalg::YieldOp::create(
+              nb, nl, keepFrom(nb, nl, position, firstValid, args[0], zero));
+        });
+    operand.set(masked.getResult(0));
+    return;
+  }
+  // combine(f, out) becomes combine(valid ? f : identity, out).
+  Block *body = partial.getBlock();
+  Operation *yield = body->getTerminator();
+  Value out = body->getArgument(partial.getNumDpsInputs());
+  Operation *combine = yield->getOperand(0).getDefiningOp();
+  auto elementType = cast<FloatType>(out.getType());
+  if (combine && combine->getNumOperands() == 2 &&
+      (combine->getOperand(0) == out) != (combine->getOperand(1) == out)) {
+    OpOperand &contribution =
+        combine->getOpOperand(combine->getOperand(0) == out ? 1 : 0);
+    OpBuilder nb(combine);
+    Value identity = arith::ConstantOp::create(
+        nb, loc, getCombinerIdentity(nb, combiner, elementType));
+    contribution.set(keepFrom(nb, loc, *tLoop, firstValid,
+                              contribution.get(), identity));
+    return;
+  }
+  OpBuilder nb(yield);
+  yield->setOperand(0, keepFrom(nb, loc, *tLoop, firstValid,
+                                yield->getOperand(0), out));
+}
+
 FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
                                              Value offset, bool stripFactors,
                                              bool identityInit) {
@@ -435,18 +551,9 @@ FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
   SmallVector<linalg::IndexOp> indices;
   cloned.getBlock()->walk(
       [&](linalg::IndexOp index) { indices.push_back(index); });
+  std::optional<unsigned> tLoop = loopDimOfT(linalgOp);
   for (linalg::IndexOp index : indices) {
-    bool isT = false;
-    for (OpOperand &operand : op->getOpOperands()) {
-      AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
-      SmallVector<SmallVector<unsigned>> dims = smg.getValueDims(operand.get());
-      for (auto [j, expr] : llvm::enumerate(map.getResults()))
-        if (auto dimExpr = dyn_cast<AffineDimExpr>(expr))
-          if (dimExpr.getPosition() == index.getDim() && j < dims.size() &&
-              dims[j].size() == 1 && dims[j][0] == t)
-            isT = true;
-    }
-    if (!isT)
+    if (index.getDim() != tLoop)
       continue;
     OpBuilder inner(index);
     inner.setInsertionPointAfter(index);
@@ -549,20 +656,34 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
   Value stepF = arith::ConstantOp::create(
       sb, loc, sb.getF64FloatAttr(static_cast<double>(step)));
   seenNew = arith::AddFOp::create(sb, loc, seenOld, stepF);
+  // The slice's data is read at `at`; on the ragged last slice, the
+  // elements before local index `firstValid` were combined already.
+  Value at = readOffset(sb, offset), firstValid;
+  if (isRagged()) {
+    Value extentF = arith::ConstantOp::create(
+        sb, loc, sb.getF64FloatAttr(static_cast<double>(extent)));
+    seenNew = arith::MinimumFOp::create(sb, loc, seenNew, extentF);
+    firstValid = arith::SubIOp::create(sb, loc, offset, at);
+  }
   for (Operation *op : members) {
     SliceRole role = roles.lookup(op);
     if (role == SliceRole::Streamed && inMainLoop.contains(op)) {
-      FailureOr<Value> v = cloneInLoop(sb, op, offset, /*stripFactors=*/true,
+      FailureOr<Value> v = cloneInLoop(sb, op, at, /*stripFactors=*/true,
                                        /*identityInit=*/false);
       if (failed(v))
         return failure();
       loopMap.map(op->getResult(0), *v);
       sliceCache[op->getResult(0)] = *v;
     } else if (role == SliceRole::Reducing) {
-      FailureOr<Value> v = cloneInLoop(sb, op, offset, /*stripFactors=*/true,
+      FailureOr<Value> v = cloneInLoop(sb, op, at, /*stripFactors=*/true,
                                        /*identityInit=*/true);
       if (failed(v))
         return failure();
+      if (firstValid)
+        maskRepeated(sb, cast<linalg::LinalgOp>(op),
+                     cast<linalg::LinalgOp>(v->getDefiningOp()),
+                     reductions[reductionIndex.lookup(op)].combiner,
+                     firstValid);
       partials[op] = *v;
     }
   }
@@ -574,8 +695,8 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
     in.partial = contributions.size();
     contributions.push_back(partials.lookup(r.op));
     for (const ExpTerm &term : r.info.expTerms) {
-      FailureOr<Value> oldV = runningValue(sb, term.shift, true, offset);
-      FailureOr<Value> newV = runningValue(sb, term.shift, false, offset);
+      FailureOr<Value> oldV = runningValue(sb, term.shift, true, at);
+      FailureOr<Value> newV = runningValue(sb, term.shift, false, at);
       if (failed(oldV) || failed(newV))
         return failure();
       in.terms.push_back({static_cast<unsigned>(contributions.size()),
@@ -609,16 +730,23 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
           sb, loc, TypeRange{stateType}, ValueRange{shifted}, ValueRange{zero},
           {AffineMap::getMultiDimIdentityMap(inDims.size(), c), *outMap},
           iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value x = args[0];
+            if (firstValid) {
+              unsigned tPos = llvm::find(inDims, SmallVector<unsigned>{t}) -
+                              inDims.begin();
+              Value zero =
+                  arith::ConstantOp::create(nb, nl, nb.getFloatAttr(x.getType(), 0.0));
+              x = keepFrom(nb, nl, tPos, firstValid, x, zero);
+            }
             linalg::YieldOp::create(
-                nb, nl,
-                arith::AddFOp::create(nb, nl, args[0], args[1]).getResult());
+                nb, nl, arith::AddFOp::create(nb, nl, x, args[1]).getResult());
           });
       in.shiftedPartial = contributions.size();
       contributions.push_back(sum.getResult(0));
       FailureOr<Value> oldV =
-          runningValue(sb, infos.lookup(r.info.squareOf).shift, true, offset);
+          runningValue(sb, infos.lookup(r.info.squareOf).shift, true, at);
       FailureOr<Value> newV =
-          runningValue(sb, infos.lookup(r.info.squareOf).shift, false, offset);
+          runningValue(sb, infos.lookup(r.info.squareOf).shift, false, at);
       if (failed(oldV) || failed(newV))
         return failure();
       in.shiftOld = contributions.size();
@@ -864,6 +992,9 @@ TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
     for (Value v : outInits)
       passSlice->addArgument(v.getType(), loc);
     OpBuilder pb = OpBuilder::atBlockBegin(passSlice);
+    // The ragged last slice is written where it is read: the elements it
+    // shares with the previous one get the same values again.
+    passOffset = readOffset(pb, passOffset);
     // Recompute the streamed members exactly, with the final reductions.
     loopMap = finals;
     sliceCache.clear();
@@ -1062,10 +1193,6 @@ static LogicalResult sliceGraph(GraphOp graph) {
   if (it == smg->getDims().end())
     return graph.emitError("smap-temporal-slice: schedule slices unknown dim '")
            << slice.dim.getValue() << "'";
-  if (it->extent % slice.size != 0)
-    return graph.emitError("smap-temporal-slice: slice ")
-           << slice.size << " does not divide dim '" << it->name << "' ("
-           << it->extent << "); ragged slices are not supported yet";
   unsigned t = it - smg->getDims().begin();
 
   // The SMG planned the dim when it classified it: a dim that is not

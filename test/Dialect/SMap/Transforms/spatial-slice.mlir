@@ -65,9 +65,15 @@ func.func @unscheduled(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Ragged tiles are rejected, not silently mishandled.
+// A tile that does not divide its dim: three blocks of 24 (the lowering puts
+// the last one at 40, overlapping the second); every tile is static.
+// CHECK-LABEL: func.func @ragged
+// CHECK: smap.spatial_slice [#smap.dim<"m", 64, parallel>] tiles [24] results {{\[}}["m"]] : tensor<64xf32> {
+// CHECK-NEXT: ^bb0(%[[OFF:.*]]: index):
+// CHECK-NEXT: tensor.extract_slice %{{.*}}[%[[OFF]]] [24] [1] : tensor<64xf32> to tensor<24xf32>
+// CHECK: smap.yield %{{.*}} : tensor<24xf32>
 func.func @ragged(%x: tensor<64xf32>) -> tensor<64xf32> {
-  // expected-error @below {{smap-spatial-slice: the schedule does not fit the graph: size 24 of dim 'm' does not divide its extent 64 (ragged slices are not supported yet)}}
+  // expected-remark @below {{sliced into 3 blocks of m=24}}
   %0 = smap.graph(%a = %x : tensor<64xf32>) -> (tensor<64xf32>) attributes {dims = [#smap.dim<"m", 64, parallel>], schedule = #smap.schedule<spatial = [m = 24], temporal = [], grid = [3], threads = 1, smem = 0, regs = 0>} {
     %e = tensor.empty() : tensor<64xf32>
     %r = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}

@@ -102,9 +102,15 @@ def SMap_SpatialSliceOp : SMap_Op<"spatial_slice", [
     arguments, and yields one tile per result. `result_dims` names the
     global dim of every dimension of every result; a result's dimension
     along a sliced dim has the dim's full extent, and the yielded tile has
-    the tile size there (or a dynamic size when the tile does not divide the
-    extent, for the ragged last block). Every result must vary along every
-    sliced dim, otherwise several blocks would write the same elements.
+    the tile size there. Every result must vary along every sliced dim,
+    otherwise several blocks would write the same elements.
+
+    Where the tile does not divide the extent (197 tokens in tiles of 64),
+    the last block's offset is `extent - tile` instead of its nominal one:
+    its tile ends at the extent and overlaps its neighbour's, so every
+    block has a static shape and reads only in bounds. The overlapping
+    elements are computed by both blocks from the same inputs at the same
+    positions, so both write the same values.
 
     ```mlir
     %o = smap.spatial_slice [#smap.dim<"m", 512>, #smap.dim<"n", 256>]
@@ -142,8 +148,13 @@ def SMap_TemporalSliceOp : SMap_Op<"temporal_slice", [
   let summary = "a serial loop over slices of one dim with explicit updates";
   let description = [{
     Runs over `dim` in slices of `slice_size` elements (the last slice may be
-    shorter), carrying partial reductions, initialized from `inits`. Each
-    step is written as Update-then-Aggregate:
+    shorter), carrying partial reductions, initialized from `inits`. The
+    `slice` region receives the slice's nominal offset (a multiple of the
+    slice size); where the slice size does not divide the extent, the body
+    smap-temporal-slice builds reads the last slice at `extent - slice_size`
+    (static shapes, in bounds) and leaves the elements before the nominal
+    offset, which earlier slices combined, out of every reduction that is
+    not idempotent. Each step is written as Update-then-Aggregate:
 
     * the `slice` region receives the slice's offset and the carried state,
       and yields the slice's *contributions* (anything the update needs:
