@@ -107,17 +107,29 @@ WORKLOADS = [
     ("attention_frontend", "attention_frontend", (64, 12, 197, 64), "bf16", True),
     ("attention", "attention", (8, 16, 1000, 64), "f16", True),
     ("attention", "attention", (1, 32, 4095, 128), "f16", True),
+    # Issue 20: causal attention as frontends write it (index compare and a
+    # select of -inf); the key slices past each query block are skipped.
+    ("attention_causal", "attention_causal", (1, 2, 256, 64), "f16", False),
+    ("attention_causal_frontend", "attention_causal_frontend", (2, 3, 197, 64), "bf16", False),
+    ("attention_causal", "attention_causal", (4, 32, 2048, 128), "f16", True),
+    ("attention_causal_frontend", "attention_causal_frontend", (4, 32, 2048, 128), "bf16", True),
+    ("attention_causal", "attention_causal", (1, 32, 4096, 128), "f16", True),
 ]
 
 # The generator a workload's reference, FLOP count and baselines come from
 # (run_fused.py), where it differs from the generator that writes it.
-REFERENCE_OF = {"attention_frontend": "attention", "attention_cross": "attention", "gemm_frontend": "gemm",
+REFERENCE_OF = {"attention_frontend": "attention", "attention_cross": "attention",
+                "attention_causal_frontend": "attention_causal", "gemm_frontend": "gemm",
                 "matmul_storage": "gemm"}
 
 
 def source_of(generator, args, dtype):
     if generator == "attention_mask":
         return sf.workloads.attention(*args, dtype=dtype, mask=True), "attention_mask"
+    if generator == "attention_causal":
+        return sf.workloads.attention(*args, dtype=dtype, causal=True), "attention_causal"
+    if generator == "attention_causal_frontend":
+        return sf.workloads.attention(*args, dtype=dtype, causal=True, frontend=True), "attention_causal"
     if generator == "attention_cross":
         b, h, queries, keys, d = args
         return sf.workloads.attention(b, h, queries, d, dtype=dtype, kv_seq=keys), "attention"

@@ -36,6 +36,11 @@ def flops(name, args):
         # (b, h, s, d), or (b, h, queries, keys, d).
         b, h, s, t, d = args if len(args) == 5 else args[:3] + [args[2], args[3]]
         return 4 * b * h * s * t * d
+    if name == "attention_causal":
+        # The multiply-adds of the unmasked pairs (FlashAttention counts
+        # causal attention as half of the dense one).
+        b, h, s, d = args
+        return 4 * b * h * d * s * (s + 1) // 2
     if name == "gemm":
         m, n, k = args
         return 2 * m * n * k
@@ -56,7 +61,7 @@ def flops(name, args):
 
 def baselines(name, args):
     """Callables on the same torch inputs: label -> fn(*inputs)."""
-    if name in ("attention", "attention_mask"):
+    if name in ("attention", "attention_mask", "attention_causal"):
         scale = 1.0 / math.sqrt(args[-1])
 
         def eager(q, k, v, mask=None):
@@ -74,6 +79,22 @@ def baselines(name, args):
                     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
             return call
 
+        if name == "attention_causal":
+            def causal(backend):
+                def call(q, k, v):
+                    with sdpa_kernel(backend):
+                        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+                return call
+
+            def eager_causal(q, k, v):
+                s = torch.matmul(q, k.transpose(-1, -2)) * scale
+                hidden = torch.ones(s.shape[-2:], dtype=torch.bool, device=s.device).triu(1)
+                s = s.masked_fill(hidden, float("-inf"))
+                return torch.matmul(torch.softmax(s.float(), dim=-1).to(q.dtype), v)
+            return {"eager": eager_causal, "torch.compile": torch.compile(eager_causal, dynamic=False),
+                    "SDPA flash": causal(SDPBackend.FLASH_ATTENTION),
+                    "SDPA cuDNN": causal(SDPBackend.CUDNN_ATTENTION),
+                    "SDPA mem-efficient": causal(SDPBackend.EFFICIENT_ATTENTION)}
         calls["SDPA flash"] = sdpa(SDPBackend.FLASH_ATTENTION)
         calls["SDPA cuDNN"] = sdpa(SDPBackend.CUDNN_ATTENTION)
         calls["SDPA mem-efficient"] = sdpa(SDPBackend.EFFICIENT_ATTENTION)

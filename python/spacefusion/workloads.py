@@ -256,15 +256,20 @@ def _contract_extended(dtype):
 
 
 def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, k_transposed=False,
-              frontend=False, kv_seq=None):
+              frontend=False, kv_seq=None, causal=False):
     """Scaled dot-product attention; `k_transposed` gives K as [b, h, k, l]
     (the function is then `attention_kt`). `frontend` writes it the way
     mixed-precision frontends do (torch-mlir, IREE): the 16-bit operands
     extended inside the contraction bodies, f32 scores and softmax, the
     probabilities rounded to `dtype` (in the normalizing generic) before the
     second contraction. `kv_seq` gives the keys and values another length
-    than the queries (cross attention, chunked prefill, decode)."""
-    f = _Func("attention_mask" if mask else "attention_kt" if k_transposed else "attention", dtype)
+    than the queries (cross attention, chunked prefill, decode). `causal`
+    masks the keys after each query (aligned bottom-right when there are
+    more keys than queries) as frontends write it: linalg.index, cmpi and a
+    select of -inf on the scaled scores (the function is then
+    `attention_causal`)."""
+    f = _Func("attention_mask" if mask else "attention_kt" if k_transposed
+              else "attention_causal" if causal else "attention", dtype)
     b, h, s, d = batch, heads, seq, head_dim
     t = kv_seq or seq
     k_shape, k_dims = ((b, h, d, t), ["b", "h", "k", "l"]) if k_transposed else ((b, h, t, d), ["b", "h", "l", "k"])
@@ -279,8 +284,18 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
                    in_dtypes=operands)
     c = f.const(scale if scale is not None else 1.0 / np.sqrt(d))
     dims4 = ["b", "h", "m", "l"]
-    sc = f.generic(dims4, [(qk, (b, h, s, t), dims4)], (b, h, s, t), dims4,
-                   lambda a, acc: (["%%y = arith.mulf %s, %s : f32" % (a[0], c)], "%y"))
+    def scale(a, acc):
+        if not causal:
+            return ["%%y = arith.mulf %s, %s : f32" % (a[0], c)], "%y"
+        # Key j is hidden from query i when j > i + (t - s).
+        return (["%%x = arith.mulf %s, %s : f32" % (a[0], c),
+                 "%i = linalg.index 2 : index", "%j = linalg.index 3 : index",
+                 "%%shift = arith.constant %d : index" % (t - s),
+                 "%last = arith.addi %i, %shift : index",
+                 "%hide = arith.cmpi ugt, %j, %last : index",
+                 "%ninf = arith.constant 0xFF800000 : f32",
+                 "%y = arith.select %hide, %ninf, %x : f32"], "%y")
+    sc = f.generic(dims4, [(qk, (b, h, s, t), dims4)], (b, h, s, t), dims4, scale)
     if mask:
         sc = f.generic(dims4, [(sc, (b, h, s, t), dims4), (msk, (b, h, s, t), dims4)], (b, h, s, t), dims4,
                        _binary("addf"))
@@ -417,12 +432,16 @@ def reference(name, *arrays, eps=None, scale=None):
         return [(a[0] - mean) / np.sqrt(var + (eps or 1e-5)) * a[1] + a[2]]
     if name == "rmsnorm":
         return [a[0] / np.sqrt((a[0] ** 2).mean(-1, keepdims=True) + (eps or 1e-6)) * a[1]]
-    if name in ("attention", "attention_mask", "attention_kt"):
+    if name in ("attention", "attention_mask", "attention_kt", "attention_causal"):
         q, k, v = a[:3]
         kt = k if name == "attention_kt" else np.swapaxes(k, -1, -2)
         s = q @ kt * (scale if scale is not None else 1.0 / np.sqrt(q.shape[-1]))
         if name == "attention_mask":
             s = s + a[3]
+        if name == "attention_causal":
+            rows, cols = s.shape[-2:]
+            hidden = np.arange(cols)[None, :] > np.arange(rows)[:, None] + (cols - rows)
+            s = np.where(hidden, -np.inf, s)
         return [_softmax(s) @ v]
     if name == "mlp":
         x, w1, b1, w2, b2 = a

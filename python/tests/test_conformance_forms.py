@@ -44,6 +44,10 @@ WORKLOADS = {
     # ViT's 197 tokens: ragged blocks and slices.
     "attention_vit_f16": [lambda: W.attention(4, 12, 197, 64, dtype="f16"),
                           lambda: W.attention(4, 12, 197, 64, dtype="f16", frontend=True)],
+    # Causal attention from index arithmetic (the key slices past each query
+    # block skipped).
+    "attention_causal_f16": [lambda: W.attention(2, 4, 1024, 64, dtype="f16", causal=True),
+                             lambda: W.attention(2, 4, 1024, 64, dtype="f16", causal=True, frontend=True)],
     "mlp_f16": [lambda: W.mlp(512, 768, 3072, dtype="f16")],
     "gemm_chain_f16": [lambda: W.gemm_chain(8192, [1024, 1024, 1024], dtype="f16")],
     "lstm_cell_f16": [lambda: W.lstm_cell(256, 1024, 1024, dtype="f16")],

@@ -34,6 +34,8 @@ CASES = [
      [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
     ("attention", dict(batch=1, heads=2, seq=16, head_dim=16, kv_seq=96),
      [None, dict(spatial={"h": 1}, temporal={"l": 32})]),
+    ("attention_causal", dict(batch=1, heads=2, seq=64, head_dim=16, causal=True),
+     [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
     ("attention_mask", dict(batch=1, heads=2, seq=64, head_dim=16, mask=True),
      [None, dict(spatial={"h": 1}, temporal={"l": 32})]),
     ("attention_kt", dict(batch=1, heads=2, seq=64, head_dim=16, k_transposed=True),

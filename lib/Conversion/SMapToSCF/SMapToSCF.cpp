@@ -194,7 +194,9 @@ static void lowerTemporalSlice(TemporalSliceOp op, bool stateInPlace) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
-  Value ub = arith::ConstantIndexOp::create(b, loc, op.getDim().getExtent());
+  Value ub = op.getUpper();
+  if (!ub)
+    ub = arith::ConstantIndexOp::create(b, loc, op.getDim().getExtent());
   Value step = arith::ConstantIndexOp::create(
       b, loc, op.getSliceSizeAttr().getValue().getSExtValue());
   auto loop = scf::ForOp::create(
@@ -421,9 +423,20 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, ScheduleAttr schedule,
     counts.push_back(llvm::divideCeil(dim.getExtent(), tile));
     blocks *= counts.back();
   }
+  // Blocks whose loop a mask shortens do less work the earlier they are
+  // (causal attention: the first query blocks see the fewest keys): the
+  // grid runs them last, so that the longest ones do not form the tail.
+  bool shortenedLoops = false;
+  op.getBody().walk([&](TemporalSliceOp loop) {
+    shortenedLoops |= static_cast<bool>(loop.getUpper());
+  });
   replaceByBlockForall(
       op, blocks, schedule, target, [&](OpBuilder &b, Value block) {
         Location loc = op.getLoc();
+        if (shortenedLoops)
+          block = arith::SubIOp::create(
+              b, loc, arith::ConstantIndexOp::create(b, loc, blocks - 1),
+              block);
         SmallVector<Value> offsets =
             blockOffsets(b, loc, block, counts, tiles, rasterGroup);
         for (auto [offset, dim, tile] : llvm::zip(offsets, dims, tiles))

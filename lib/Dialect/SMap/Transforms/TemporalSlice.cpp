@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spacefusion/Analysis/MaskPredicate.h"
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Analysis/TemporalSlicePlan.h"
@@ -130,6 +131,8 @@ public:
   LogicalResult rewrite();
 
   std::string whyNot;
+  /// The slices the main loop skips, for the remark ("" when none).
+  std::string skipped;
 
 private:
   bool hasT(Value v) const { return smg.isIndexedBy(v, t); }
@@ -156,6 +159,10 @@ private:
   /// Where a slice at nominal offset `offset` is read: `offset`, or for
   /// the ragged last slice the last `step` elements of the dim.
   Value readOffset(OpBuilder &b, Value offset);
+  /// The main loop's end for `skip`: whole slices, at least one, at most
+  /// the dim.
+  Value skippedSliceBound(OpBuilder &b, Location loc,
+                          const SkippedSlices &skip);
   /// The loop dim of `op` (a member) that iterates over t, if any.
   std::optional<unsigned> loopDimOfT(linalg::LinalgOp op) const;
   /// `x` where `index` (along t, counted from the read offset) is at least
@@ -400,6 +407,25 @@ Value TemporalSlicer::readOffset(OpBuilder &b, Value offset) {
   Location loc = graph.getLoc();
   Value last = arith::ConstantIndexOp::create(b, loc, extent - step);
   return arith::MinUIOp::create(b, loc, offset, last);
+}
+
+Value TemporalSlicer::skippedSliceBound(OpBuilder &b, Location loc,
+                                        const SkippedSlices &skip) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value end = cst(skip.constant);
+  for (auto [input, coef] : skip.inputs)
+    end = arith::AddIOp::create(
+        b, loc, end, arith::MulIOp::create(b, loc, input, cst(coef)));
+  end = arith::MaxSIOp::create(b, loc, end, cst(step));
+  end = arith::MulIOp::create(
+      b, loc,
+      arith::DivUIOp::create(b, loc,
+                             arith::AddIOp::create(b, loc, end, cst(step - 1)),
+                             cst(step)),
+      cst(step));
+  return arith::MinUIOp::create(b, loc, end, cst(extent));
 }
 
 std::optional<unsigned>
@@ -984,7 +1010,8 @@ TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
     }
     auto pass =
         TemporalSliceOp::create(b, loc, TypeRange(ValueRange(outInits)), dim,
-                                b.getI64IntegerAttr(step), outInits);
+                                b.getI64IntegerAttr(step), /*upper=*/Value(),
+                                outInits);
     pass->setAttr("smap.final_pass", b.getUnitAttr());
     Block *passSlice = new Block();
     pass.getSlice().push_back(passSlice);
@@ -1101,8 +1128,16 @@ LogicalResult TemporalSlicer::rewrite() {
   for (Value v : inits)
     stateTypes.push_back(v.getType());
 
+  // Slices a mask hides entirely contribute nothing: the loop stops before
+  // them.
+  Value upper;
+  if (std::optional<SkippedSlices> skip = findSkippedSlices(smg, plan))
+    if (!skip->inputs.empty() || skip->constant < extent) {
+      upper = skippedSliceBound(b, loc, *skip);
+      skipped = skip->describe;
+    }
   auto loop = TemporalSliceOp::create(b, loc, stateTypes, dim,
-                                      b.getI64IntegerAttr(step), inits);
+                                      b.getI64IntegerAttr(step), upper, inits);
   Block *sliceBlock = new Block();
   loop.getSlice().push_back(sliceBlock);
   Value offset = sliceBlock->addArgument(b.getIndexType(), loc);
@@ -1211,9 +1246,11 @@ static LogicalResult sliceGraph(GraphOp graph) {
       succeeded(copySmg) ? planTemporalSlice(*copySmg, t, whyNot)
                          : FailureOr<TemporalSlicePlan>(failure());
   LogicalResult rewritten = failure();
+  std::string skipped;
   if (succeeded(copyPlan)) {
     TemporalSlicer slicer(copy, *copySmg, *copyPlan, slice.size);
     rewritten = slicer.rewrite();
+    skipped = slicer.skipped;
     if (failed(rewritten))
       whyNot = slicer.whyNot.empty() ? "a member cannot be broadcast onto "
                                        "the reduction it feeds"
@@ -1229,7 +1266,8 @@ static LogicalResult sliceGraph(GraphOp graph) {
   graph.erase();
   remark::passed(copy.getLoc(), remarkOpts("temporal-slice", "sliced"))
       << ("dim '" + it->name + "' sliced temporally by " +
-          std::to_string(slice.size) + ": " + copyPlan->describe(*copySmg));
+          std::to_string(slice.size) + ": " + copyPlan->describe(*copySmg) +
+          (skipped.empty() ? "" : "; skips the slices a mask hides: " + skipped));
   return success();
 }
 

@@ -144,7 +144,7 @@ def SMap_SpatialSliceOp : SMap_Op<"spatial_slice", [
 //===----------------------------------------------------------------------===//
 
 def SMap_TemporalSliceOp : SMap_Op<"temporal_slice", [
-    RecursiveMemoryEffects]> {
+    RecursiveMemoryEffects, AttrSizedOperandSegments]> {
   let summary = "a serial loop over slices of one dim with explicit updates";
   let description = [{
     Runs over `dim` in slices of `slice_size` elements (the last slice may be
@@ -186,6 +186,12 @@ def SMap_TemporalSliceOp : SMap_Op<"temporal_slice", [
     }
     ```
 
+    With `upto %bound` the loop stops at the first slice offset at or past
+    `%bound` (a multiple of the slice size, at most the extent): the slices
+    from there on are ones whose every element a mask hides, which
+    contribute nothing (causal attention: the keys past a query block's
+    last query; smap-temporal-slice derives the bound from the mask).
+
     The verifier checks that there is state to carry, the slice size against
     the extent, the `slice`
     region's arguments (an `index`, then the state), the `update` region's
@@ -195,12 +201,14 @@ def SMap_TemporalSliceOp : SMap_Op<"temporal_slice", [
   let arguments = (ins
     SMap_DimAttr:$dim,
     I64Attr:$slice_size,
+    Optional<Index>:$upper,
     Variadic<AnyType>:$inits
   );
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$slice, SizedRegion<1>:$update);
   let assemblyFormat = [{
-    qualified($dim) `step` $slice_size `inits` `(` $inits `)` `:` type($inits)
+    qualified($dim) `step` $slice_size (`upto` $upper^)? `inits` `(` $inits `)`
+    `:` type($inits)
     `->` type($results) attr-dict `slice` $slice `update` $update
   }];
   let hasVerifier = 1;

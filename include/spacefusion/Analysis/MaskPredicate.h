@@ -1,0 +1,58 @@
+//===- MaskPredicate.h - Masks from index arithmetic ------------*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Masks written as index arithmetic (`linalg.index`, `arith.cmpi`,
+// `arith.select` of -inf), as frontends write causal attention, and the
+// temporal slices they leave without a contribution.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_ANALYSIS_MASKPREDICATE_H
+#define SPACEFUSION_ANALYSIS_MASKPREDICATE_H
+
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace smap {
+
+class SpaceMappingGraph;
+struct TemporalSlicePlan;
+
+/// A mask that makes a value -inf where
+///   index_t + sum_d coef_d index_d + sum_a coef_a a + c > 0
+/// (t the temporal dim, d other dims of the graph, a its index inputs such
+/// as a block's offset), so that no element of a slice starting at t0 is
+/// kept once t0 reaches
+///   bound = 1 - c - sum_d min_block(coef_d index_d) - sum_a coef_a a
+/// (causal attention: keys past the block's last query).
+struct SkippedSlices {
+  /// The member whose result is -inf where masked.
+  Operation *mask = nullptr;
+  /// `bound` = constant + sum of coefficient x input.
+  int64_t constant = 0;
+  SmallVector<std::pair<Value, int64_t>> inputs;
+  /// "t >= 1 - c - ..." for remarks.
+  std::string describe;
+};
+
+/// The slices `plan` (of dim `plan.t`) can skip: a member masks a value to
+/// -inf by an index predicate of the form above, and at masked elements
+/// every reduction along t combines only its identity (the max sees -inf,
+/// sums see exp(-inf) = 0 and products with it). Inputs are taken to be
+/// finite: where the unfused program multiplies a masked 0 by an inf or
+/// NaN input, skipping drops that NaN. std::nullopt when no mask qualifies.
+std::optional<SkippedSlices> findSkippedSlices(const SpaceMappingGraph &smg,
+                                               const TemporalSlicePlan &plan);
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_ANALYSIS_MASKPREDICATE_H

@@ -1,0 +1,361 @@
+//===- MaskPredicate.cpp - Masks from index arithmetic ----------------------===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Analysis/MaskPredicate.h"
+
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Analysis/TemporalSlicePlan.h"
+#include "spacefusion/Analysis/TensorCoreLegality.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace mlir::smap;
+
+namespace {
+/// sum_d dims[d] index_d + sum_a inputs[a] a + constant, over the global
+/// dims of one op's loops and the graph's index inputs.
+struct IndexForm {
+  llvm::SmallMapVector<unsigned, int64_t, 4> dims;
+  llvm::SmallMapVector<Value, int64_t, 2> inputs;
+  int64_t constant = 0;
+};
+
+/// What a value is at the masked elements.
+enum class Masked { Finite, Zero, NegInf, Unknown };
+} // namespace
+
+/// The global dim loop `loop` of `op` iterates over.
+static std::optional<unsigned> globalDimOfLoop(const SpaceMappingGraph &smg,
+                                               linalg::LinalgOp op,
+                                               unsigned loop) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<SmallVector<unsigned>> dims = smg.getValueDims(operand.get());
+    for (auto [j, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        if (dim.getPosition() == loop && j < dims.size() &&
+            dims[j].size() == 1)
+          return dims[j][0];
+  }
+  return std::nullopt;
+}
+
+/// Adds `scale` x `v` to `form`: `v` is linalg.index, an index input of the
+/// graph, a constant, or sums, differences and constant multiples of them.
+static bool addIndexForm(const SpaceMappingGraph &smg, linalg::LinalgOp op,
+                         Value v, int64_t scale, IndexForm &form) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner()->getParentOp() != smg.getGraph().getOperation() ||
+        !arg.getType().isIndex())
+      return false;
+    form.inputs[v] += scale;
+    return true;
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto index = dyn_cast<linalg::IndexOp>(def)) {
+    std::optional<unsigned> d = globalDimOfLoop(smg, op, index.getDim());
+    if (!d)
+      return false;
+    form.dims[*d] += scale;
+    return true;
+  }
+  if (auto constant = dyn_cast<arith::ConstantIndexOp>(def)) {
+    form.constant += scale * constant.value();
+    return true;
+  }
+  if (auto add = dyn_cast<arith::AddIOp>(def))
+    return addIndexForm(smg, op, add.getLhs(), scale, form) &&
+           addIndexForm(smg, op, add.getRhs(), scale, form);
+  if (auto sub = dyn_cast<arith::SubIOp>(def))
+    return addIndexForm(smg, op, sub.getLhs(), scale, form) &&
+           addIndexForm(smg, op, sub.getRhs(), -scale, form);
+  if (auto mul = dyn_cast<arith::MulIOp>(def)) {
+    auto c = mul.getRhs().getDefiningOp<arith::ConstantIndexOp>();
+    return c && addIndexForm(smg, op, mul.getLhs(), scale * c.value(), form);
+  }
+  return false;
+}
+
+/// `hide` (an index compare, true or false where masked as `whenTrue`) as
+/// a form that is > 0 exactly where masked. Unsigned compares of forms
+/// with a subtraction could wrap: only signed ones then.
+static std::optional<IndexForm> hiddenWhere(const SpaceMappingGraph &smg,
+                                            linalg::LinalgOp op, Value hide,
+                                            bool whenTrue) {
+  auto cmp = hide.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || !cmp.getLhs().getType().isIndex())
+    return std::nullopt;
+  using P = arith::CmpIPredicate;
+  P pred = whenTrue ? cmp.getPredicate()
+                    : arith::invertPredicate(cmp.getPredicate());
+  // x > y: x - y > 0; x >= y: x - y + 1 > 0; x < y, x <= y likewise.
+  bool greater = pred == P::ugt || pred == P::sgt || pred == P::uge ||
+                 pred == P::sge;
+  bool orEqual = pred == P::uge || pred == P::sge || pred == P::ule ||
+                 pred == P::sle;
+  if (pred == P::eq || pred == P::ne)
+    return std::nullopt;
+  IndexForm form;
+  Value x = greater ? cmp.getLhs() : cmp.getRhs();
+  Value y = greater ? cmp.getRhs() : cmp.getLhs();
+  if (!addIndexForm(smg, op, x, 1, form) || !addIndexForm(smg, op, y, -1, form))
+    return std::nullopt;
+  bool isSigned = pred == P::sgt || pred == P::sge || pred == P::slt ||
+                  pred == P::sle;
+  bool subtracts = llvm::any_of(cmp->getOperands(), [](Value v) {
+    return v.getDefiningOp<arith::SubIOp>();
+  });
+  if (subtracts && !isSigned)
+    return std::nullopt;
+  if (orEqual)
+    form.constant += 1;
+  return form;
+}
+
+namespace {
+/// Evaluates scalar bodies at the masked elements.
+class MaskedEvaluator {
+public:
+  /// The class of `v` in a body whose block arguments have `args`;
+  /// `hide` (if set) is the compare known to say "masked" when `hideValue`.
+  Masked eval(Value v) {
+    auto it = classes.find(v);
+    if (it != classes.end())
+      return it->second;
+    Masked c = compute(v);
+    classes[v] = c;
+    return c;
+  }
+  DenseMap<Value, Masked> classes;
+  Value hide;
+  bool hideValue = true;
+
+private:
+  static bool isPositiveConstant(Value v) {
+    auto c = v.getDefiningOp<arith::ConstantFloatOp>();
+    return c && c.value().isFinite() && !c.value().isNegative() &&
+           !c.value().isZero();
+  }
+  Masked compute(Value v);
+};
+} // namespace
+
+Masked MaskedEvaluator::compute(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return Masked::Finite; // not a tracked argument: data
+  if (auto c = dyn_cast<arith::ConstantFloatOp>(def)) {
+    APFloat f = c.value();
+    if (f.isZero())
+      return Masked::Zero;
+    if (f.isInfinity() && f.isNegative())
+      return Masked::NegInf;
+    return f.isFinite() ? Masked::Finite : Masked::Unknown;
+  }
+  if (!isa<FloatType>(v.getType()))
+    return Masked::Finite;
+  if (auto select = dyn_cast<arith::SelectOp>(def)) {
+    if (hide && select.getCondition() == hide)
+      return eval(hideValue ? select.getTrueValue() : select.getFalseValue());
+    Masked a = eval(select.getTrueValue()), b = eval(select.getFalseValue());
+    return a == b ? a : Masked::Unknown;
+  }
+  if (isa<arith::ExtFOp, arith::TruncFOp>(def))
+    return eval(def->getOperand(0));
+  if (isa<math::ExpOp, math::Exp2Op>(def)) {
+    Masked a = eval(def->getOperand(0));
+    return a == Masked::NegInf ? Masked::Zero
+           : a == Masked::Unknown ? Masked::Unknown
+                                  : Masked::Finite;
+  }
+  if (def->getNumOperands() != 2)
+    return Masked::Unknown;
+  Value x = def->getOperand(0), y = def->getOperand(1);
+  Masked a = eval(x), b = eval(y);
+  auto finiteOr = [](Masked m) { return m == Masked::Finite || m == Masked::Zero; };
+  if (isa<arith::SubFOp>(def)) {
+    if (a == Masked::NegInf && finiteOr(b))
+      return Masked::NegInf;
+    if (finiteOr(a) && finiteOr(b))
+      return a == Masked::Zero && b == Masked::Zero ? Masked::Zero
+                                                    : Masked::Finite;
+    return Masked::Unknown;
+  }
+  if (isa<arith::AddFOp>(def)) {
+    if ((a == Masked::NegInf && finiteOr(b)) ||
+        (b == Masked::NegInf && finiteOr(a)))
+      return Masked::NegInf;
+    if (finiteOr(a) && finiteOr(b))
+      return a == Masked::Zero && b == Masked::Zero ? Masked::Zero
+                                                    : Masked::Finite;
+    return Masked::Unknown;
+  }
+  if (isa<arith::MulFOp>(def)) {
+    if ((a == Masked::Zero && finiteOr(b)) || (b == Masked::Zero && finiteOr(a)))
+      return Masked::Zero;
+    if ((a == Masked::NegInf && isPositiveConstant(y)) ||
+        (b == Masked::NegInf && isPositiveConstant(x)))
+      return Masked::NegInf;
+    return finiteOr(a) && finiteOr(b) ? Masked::Finite : Masked::Unknown;
+  }
+  if (isa<arith::DivFOp>(def)) {
+    if (a == Masked::Zero && finiteOr(b))
+      return Masked::Zero;
+    if (a == Masked::NegInf && isPositiveConstant(y))
+      return Masked::NegInf;
+    return finiteOr(a) && finiteOr(b) ? Masked::Finite : Masked::Unknown;
+  }
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(def)) {
+    if (a == Masked::NegInf)
+      return b;
+    if (b == Masked::NegInf)
+      return a;
+    return finiteOr(a) && finiteOr(b) ? Masked::Finite : Masked::Unknown;
+  }
+  return Masked::Unknown;
+}
+
+/// The class of `op`'s (first) yielded value at masked elements, its inputs
+/// having `inputs`; for a reduction, that of its contribution instead (what
+/// it combines with the accumulator).
+static Masked yieldedClass(linalg::LinalgOp op, ArrayRef<Masked> inputs,
+                           MaskedEvaluator &evaluator, bool contribution) {
+  Block *body = op.getBlock();
+  for (auto [arg, c] : llvm::zip(body->getArguments(), inputs))
+    evaluator.classes[arg] = c;
+  for (BlockArgument out : body->getArguments().drop_front(inputs.size()))
+    evaluator.classes[out] = Masked::Finite;
+  Value yielded = body->getTerminator()->getOperand(0);
+  if (!contribution)
+    return evaluator.eval(yielded);
+  if (isMultiplyAccumulate(op)) {
+    auto add = yielded.getDefiningOp<arith::AddFOp>();
+    Value acc = body->getArgument(op.getNumDpsInputs());
+    return evaluator.eval(add.getLhs() == acc ? add.getRhs() : add.getLhs());
+  }
+  Operation *combine = yielded.getDefiningOp();
+  Value acc = body->getArgument(op.getNumDpsInputs());
+  if (!combine || combine->getNumOperands() != 2 ||
+      (combine->getOperand(0) == acc) == (combine->getOperand(1) == acc))
+    return Masked::Unknown;
+  return evaluator.eval(combine->getOperand(combine->getOperand(0) == acc));
+}
+
+/// The masked class of each member result reachable from `mask` (whose
+/// result is -inf where masked); false if a reduction along t would
+/// combine anything but its identity there.
+static bool masksEveryReduction(const TemporalSlicePlan &plan,
+                                Operation *mask) {
+  DenseMap<Value, Masked> classes;
+  classes[mask->getResult(0)] = Masked::NegInf;
+  for (Operation *op : plan.members) {
+    if (op == mask || !llvm::any_of(op->getOperands(), [&](Value v) {
+          return classes.count(v);
+        }))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || linalgOp.getNumDpsInits() != 1)
+      return false;
+    // Values the mask does not reach are data: finite.
+    SmallVector<Masked> inputs;
+    for (Value in : linalgOp.getDpsInputs())
+      inputs.push_back(classes.lookup(in));
+    MaskedEvaluator evaluator;
+    auto it = plan.reductionIndex.find(op);
+    if (it != plan.reductionIndex.end()) {
+      Combiner combiner = plan.reductions[it->second].combiner;
+      Masked c = yieldedClass(linalgOp, inputs, evaluator, true);
+      bool identity = (combiner == Combiner::Max && c == Masked::NegInf) ||
+                      (combiner == Combiner::Add && c == Masked::Zero);
+      if (!identity)
+        return false;
+      continue; // its result is reduced along t: no masked elements
+    }
+    classes[op->getResult(0)] = yieldedClass(linalgOp, inputs, evaluator, false);
+  }
+  // Every reduction along t must have seen the mask.
+  return llvm::all_of(plan.reductions, [&](const ReductionPlan &r) {
+    return llvm::any_of(r.op->getOperands(),
+                        [&](Value v) { return classes.count(v); });
+  });
+}
+
+/// Whether `op` makes its result -inf where an index predicate holds:
+/// fills `where` (> 0 where masked).
+static bool isIndexMask(const SpaceMappingGraph &smg, linalg::LinalgOp op,
+                        IndexForm &where) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops())
+    return false;
+  Block *body = op.getBlock();
+  for (Operation &inner : body->without_terminator()) {
+    auto select = dyn_cast<arith::SelectOp>(inner);
+    if (!select)
+      continue;
+    for (bool whenTrue : {true, false}) {
+      MaskedEvaluator evaluator;
+      for (BlockArgument arg : body->getArguments())
+        evaluator.classes[arg] = Masked::Finite;
+      evaluator.hide = select.getCondition();
+      evaluator.hideValue = whenTrue;
+      if (evaluator.eval(body->getTerminator()->getOperand(0)) !=
+          Masked::NegInf)
+        continue;
+      std::optional<IndexForm> form =
+          hiddenWhere(smg, op, select.getCondition(), whenTrue);
+      if (!form)
+        continue;
+      where = *form;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<SkippedSlices>
+mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
+                              const TemporalSlicePlan &plan) {
+  if (plan.reductions.empty())
+    return std::nullopt;
+  for (Operation *op : plan.members) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    IndexForm where;
+    if (!linalgOp || !plan.inMainLoop.contains(op) ||
+        !isIndexMask(smg, linalgOp, where))
+      continue;
+    // Masked where index_t + rest > 0: needs index_t with coefficient 1.
+    auto t = where.dims.find(plan.t);
+    if (t == where.dims.end() || t->second != 1)
+      continue;
+    if (!masksEveryReduction(plan, op))
+      continue;
+    SkippedSlices skip;
+    skip.mask = op;
+    // A slice starting at t0 is all masked once t0 + min(rest) > 0.
+    int64_t minRest = where.constant;
+    std::string text = "keys from ";
+    for (auto [d, coef] : where.dims)
+      if (d != plan.t && coef < 0)
+        minRest += coef * (smg.getDims()[d].extent - 1);
+    skip.constant = 1 - minRest;
+    text += std::to_string(skip.constant);
+    for (auto [input, coef] : where.inputs) {
+      skip.inputs.push_back({input, -coef});
+      text += (coef < 0 ? " + " : " - ") +
+              (std::abs(coef) == 1 ? "" : std::to_string(std::abs(coef)) + " x ") +
+              "input #" +
+              std::to_string(cast<BlockArgument>(input).getArgNumber());
+    }
+    skip.describe = text + " on are masked in every row (" +
+                    smg.nameOf(op) + ")";
+    return skip;
+  }
+  return std::nullopt;
+}
