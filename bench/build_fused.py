@@ -114,6 +114,11 @@ WORKLOADS = [
     ("attention_causal", "attention_causal", (4, 32, 2048, 128), "f16", True),
     ("attention_causal_frontend", "attention_causal_frontend", (4, 32, 2048, 128), "bf16", True),
     ("attention_causal", "attention_causal", (1, 32, 4096, 128), "f16", True),
+    # Sliding windows (b, h, s, d, window): the slices before each query
+    # block's first window are skipped too.
+    ("attention_window", "attention_window", (1, 2, 256, 64, 64), "f16", False),
+    ("attention_window", "attention_window", (1, 32, 8192, 128, 512), "bf16", True),
+    ("attention_window", "attention_window", (1, 32, 8192, 128, 4096), "f16", True),
 ]
 
 # The generator a workload's reference, FLOP count and baselines come from
@@ -126,6 +131,9 @@ REFERENCE_OF = {"attention_frontend": "attention", "attention_cross": "attention
 def source_of(generator, args, dtype):
     if generator == "attention_mask":
         return sf.workloads.attention(*args, dtype=dtype, mask=True), "attention_mask"
+    if generator == "attention_window":
+        b, h, s, d, w = args
+        return sf.workloads.attention(b, h, s, d, dtype=dtype, window=w), "attention_window"
     if generator == "attention_causal":
         return sf.workloads.attention(*args, dtype=dtype, causal=True), "attention_causal"
     if generator == "attention_causal_frontend":

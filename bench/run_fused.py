@@ -41,6 +41,9 @@ def flops(name, args):
         # causal attention as half of the dense one).
         b, h, s, d = args
         return 4 * b * h * d * s * (s + 1) // 2
+    if name == "attention_window":
+        b, h, s, d, w = args
+        return 4 * b * h * d * sum(min(i + 1, w) for i in range(s))
     if name == "gemm":
         m, n, k = args
         return 2 * m * n * k
@@ -59,10 +62,43 @@ def flops(name, args):
     return 0
 
 
+def window_baselines(args, scale):
+    """A sliding window of `w` keys up to the query: eager and torch.compile
+    with a boolean mask, SDPA's mask-taking backends, and FlexAttention with
+    its block mask (which skips the hidden blocks, as we do)."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    s, w = args[2], args[4]
+    rows = torch.arange(s, device="cuda")[:, None]
+    cols = torch.arange(s, device="cuda")[None, :]
+    keep = (cols <= rows) & (rows - cols < w)
+
+    def eager(q, k, v):
+        x = (torch.matmul(q, k.transpose(-1, -2)) * scale).masked_fill(~keep, float("-inf"))
+        return torch.matmul(torch.softmax(x.float(), dim=-1).to(q.dtype), v)
+
+    def sdpa(backend):
+        def call(q, k, v):
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+        return call
+    calls = {"eager": eager, "torch.compile": torch.compile(eager, dynamic=False),
+             "SDPA cuDNN (mask)": sdpa(SDPBackend.CUDNN_ATTENTION),
+             "SDPA mem-efficient (mask)": sdpa(SDPBackend.EFFICIENT_ATTENTION)}
+    try:
+        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+        block_mask = create_block_mask(lambda b, h, q, kv: (kv <= q) & (q - kv < w), None, None, s, s,
+                                       device="cuda")
+        flex = torch.compile(flex_attention, dynamic=False)
+        calls["FlexAttention"] = lambda q, k, v: flex(q, k, v, block_mask=block_mask)
+    except Exception as e:  # an older torch
+        print("no FlexAttention:", str(e).splitlines()[0][:120])
+    return calls
+
+
 def baselines(name, args):
     """Callables on the same torch inputs: label -> fn(*inputs)."""
-    if name in ("attention", "attention_mask", "attention_causal"):
-        scale = 1.0 / math.sqrt(args[-1])
+    if name in ("attention", "attention_mask", "attention_causal", "attention_window"):
+        scale = 1.0 / math.sqrt(args[3] if name == "attention_window" else args[-1])
 
         def eager(q, k, v, mask=None):
             s = torch.matmul(q, k.transpose(-1, -2)) * scale
@@ -79,6 +115,8 @@ def baselines(name, args):
                     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
             return call
 
+        if name == "attention_window":
+            return window_baselines(args, scale)
         if name == "attention_causal":
             def causal(backend):
                 def call(q, k, v):
@@ -123,14 +161,15 @@ def baselines(name, args):
     return {}
 
 
-def check(name, module, inputs, outputs):
+def check(name, args, module, inputs, outputs):
     """Poisons the outputs, runs the kernel, compares with a float32 numpy
     reference computed from the inputs as rounded to the kernel's dtype:
     (correct, max abs error, runtime error or None)."""
     for out in outputs:
         out.fill_(float("nan"))
     error = run_checked(module, *inputs, *outputs)
-    refs = workloads.reference(name, *[t.float().cpu().numpy() for t in inputs])
+    extra = {"window": args[4]} if name == "attention_window" else {}
+    refs = workloads.reference(name, *[t.float().cpu().numpy() for t in inputs], **extra)
     worst, ok = 0.0, error is None
     for got, ref in zip(outputs, refs):
         got = got.float().cpu().numpy()
@@ -179,7 +218,7 @@ def main():
         module.use_stream(torch.cuda.current_stream().cuda_stream)
 
         # Correctness first.
-        ok, worst, error = check(name, module, inputs, outputs)
+        ok, worst, error = check(name, args, module, inputs, outputs)
         row["max_abs_error"] = worst
         row["correct"] = ok
         if error:
@@ -197,7 +236,7 @@ def main():
             for key in list(row):
                 if key.endswith("_ms"):
                     row[key[:-3] + "_TFLOPs"] = fl / (row[key] * 1e-3) / 1e12
-            again, _, _ = check(name, module, inputs, outputs)
+            again, _, _ = check(name, args, module, inputs, outputs)
             row["correct_after_timing"] = again
             row["correct"] = ok and again
         print(json.dumps(row), flush=True)

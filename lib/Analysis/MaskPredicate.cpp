@@ -88,21 +88,20 @@ static bool addIndexForm(const SpaceMappingGraph &smg, linalg::LinalgOp op,
 /// a form that is > 0 exactly where masked. Unsigned compares of forms
 /// with a subtraction could wrap: only signed ones then.
 static std::optional<IndexForm> hiddenWhere(const SpaceMappingGraph &smg,
-                                            linalg::LinalgOp op, Value hide,
-                                            bool whenTrue) {
-  auto cmp = hide.getDefiningOp<arith::CmpIOp>();
-  if (!cmp || !cmp.getLhs().getType().isIndex())
+                                            linalg::LinalgOp op,
+                                            arith::CmpIOp cmp, bool whenTrue) {
+  if (!cmp.getLhs().getType().isIndex())
     return std::nullopt;
   using P = arith::CmpIPredicate;
   P pred = whenTrue ? cmp.getPredicate()
                     : arith::invertPredicate(cmp.getPredicate());
+  if (pred == P::eq || pred == P::ne)
+    return std::nullopt;
   // x > y: x - y > 0; x >= y: x - y + 1 > 0; x < y, x <= y likewise.
   bool greater = pred == P::ugt || pred == P::sgt || pred == P::uge ||
                  pred == P::sge;
   bool orEqual = pred == P::uge || pred == P::sge || pred == P::ule ||
                  pred == P::sle;
-  if (pred == P::eq || pred == P::ne)
-    return std::nullopt;
   IndexForm form;
   Value x = greater ? cmp.getLhs() : cmp.getRhs();
   Value y = greater ? cmp.getRhs() : cmp.getLhs();
@@ -118,6 +117,25 @@ static std::optional<IndexForm> hiddenWhere(const SpaceMappingGraph &smg,
   if (orEqual)
     form.constant += 1;
   return form;
+}
+
+/// The forms whose union is where `hide` masks (a compare, or an `ori` of
+/// compares when masked if true, an `andi` when masked if false).
+static bool hiddenUnion(const SpaceMappingGraph &smg, linalg::LinalgOp op,
+                        Value hide, bool whenTrue,
+                        SmallVectorImpl<IndexForm> &forms) {
+  Operation *def = hide.getDefiningOp();
+  if ((whenTrue && isa_and_nonnull<arith::OrIOp>(def)) ||
+      (!whenTrue && isa_and_nonnull<arith::AndIOp>(def)))
+    return hiddenUnion(smg, op, def->getOperand(0), whenTrue, forms) &&
+           hiddenUnion(smg, op, def->getOperand(1), whenTrue, forms);
+  auto cmp = dyn_cast_or_null<arith::CmpIOp>(def);
+  std::optional<IndexForm> form =
+      cmp ? hiddenWhere(smg, op, cmp, whenTrue) : std::nullopt;
+  if (!form)
+    return false;
+  forms.push_back(*form);
+  return true;
 }
 
 namespace {
@@ -289,9 +307,9 @@ static bool masksEveryReduction(const TemporalSlicePlan &plan,
 }
 
 /// Whether `op` makes its result -inf where an index predicate holds:
-/// fills `where` (> 0 where masked).
+/// fills `where` with forms each > 0 only where masked.
 static bool isIndexMask(const SpaceMappingGraph &smg, linalg::LinalgOp op,
-                        IndexForm &where) {
+                        SmallVectorImpl<IndexForm> &where) {
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops())
     return false;
   Block *body = op.getBlock();
@@ -308,15 +326,36 @@ static bool isIndexMask(const SpaceMappingGraph &smg, linalg::LinalgOp op,
       if (evaluator.eval(body->getTerminator()->getOperand(0)) !=
           Masked::NegInf)
         continue;
-      std::optional<IndexForm> form =
-          hiddenWhere(smg, op, select.getCondition(), whenTrue);
-      if (!form)
-        continue;
-      where = *form;
-      return true;
+      // Each select that alone makes the result -inf is a mask (nested
+      // selects of -inf give one each).
+      hiddenUnion(smg, op, select.getCondition(), whenTrue, where);
     }
   }
-  return false;
+  return !where.empty();
+}
+
+/// The key bound of `form` (coefficient +-1 on `t`): 1 - min R for +1, min
+/// R for -1, R minimized over the block's other dims.
+static SliceBound boundOf(const SpaceMappingGraph &smg, const IndexForm &form,
+                          unsigned t, int64_t sign) {
+  int64_t minRest = form.constant;
+  for (auto [d, coef] : form.dims)
+    if (d != t && coef < 0)
+      minRest += coef * (smg.getDims()[d].extent - 1);
+  SliceBound bound;
+  bound.constant = sign > 0 ? 1 - minRest : minRest;
+  for (auto [input, coef] : form.inputs)
+    bound.inputs.push_back({input, sign > 0 ? -coef : coef});
+  return bound;
+}
+
+static std::string describeBound(const SliceBound &bound) {
+  std::string text = std::to_string(bound.constant);
+  for (auto [input, coef] : bound.inputs)
+    text += (coef < 0 ? " - " : " + ") +
+            (std::abs(coef) == 1 ? "" : std::to_string(std::abs(coef)) + " x ") +
+            "input #" + std::to_string(cast<BlockArgument>(input).getArgNumber());
+  return text;
 }
 
 std::optional<SkippedSlices>
@@ -326,35 +365,30 @@ mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
     return std::nullopt;
   for (Operation *op : plan.members) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    IndexForm where;
+    SmallVector<IndexForm> where;
     if (!linalgOp || !plan.inMainLoop.contains(op) ||
-        !isIndexMask(smg, linalgOp, where))
-      continue;
-    // Masked where index_t + rest > 0: needs index_t with coefficient 1.
-    auto t = where.dims.find(plan.t);
-    if (t == where.dims.end() || t->second != 1)
-      continue;
-    if (!masksEveryReduction(plan, op))
+        !isIndexMask(smg, linalgOp, where) || !masksEveryReduction(plan, op))
       continue;
     SkippedSlices skip;
     skip.mask = op;
-    // A slice starting at t0 is all masked once t0 + min(rest) > 0.
-    int64_t minRest = where.constant;
-    std::string text = "keys from ";
-    for (auto [d, coef] : where.dims)
-      if (d != plan.t && coef < 0)
-        minRest += coef * (smg.getDims()[d].extent - 1);
-    skip.constant = 1 - minRest;
-    text += std::to_string(skip.constant);
-    for (auto [input, coef] : where.inputs) {
-      skip.inputs.push_back({input, -coef});
-      text += (coef < 0 ? " + " : " - ") +
-              (std::abs(coef) == 1 ? "" : std::to_string(std::abs(coef)) + " x ") +
-              "input #" +
-              std::to_string(cast<BlockArgument>(input).getArgNumber());
+    for (const IndexForm &form : where) {
+      auto t = form.dims.find(plan.t);
+      if (t == form.dims.end())
+        continue;
+      if (t->second == 1 && !skip.from)
+        skip.from = boundOf(smg, form, plan.t, 1);
+      else if (t->second == -1 && !skip.below)
+        skip.below = boundOf(smg, form, plan.t, -1);
     }
-    skip.describe = text + " on are masked in every row (" +
-                    smg.nameOf(op) + ")";
+    if (!skip.from && !skip.below)
+      continue;
+    std::string text;
+    if (skip.from)
+      text = "keys from " + describeBound(*skip.from) + " on";
+    if (skip.below)
+      text += (text.empty() ? "keys below " : " and below ") +
+              describeBound(*skip.below);
+    skip.describe = text + " are masked in every row (" + smg.nameOf(op) + ")";
     return skip;
   }
   return std::nullopt;

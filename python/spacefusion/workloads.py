@@ -256,7 +256,7 @@ def _contract_extended(dtype):
 
 
 def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, k_transposed=False,
-              frontend=False, kv_seq=None, causal=False):
+              frontend=False, kv_seq=None, causal=False, window=None):
     """Scaled dot-product attention; `k_transposed` gives K as [b, h, k, l]
     (the function is then `attention_kt`). `frontend` writes it the way
     mixed-precision frontends do (torch-mlir, IREE): the 16-bit operands
@@ -267,9 +267,11 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
     masks the keys after each query (aligned bottom-right when there are
     more keys than queries) as frontends write it: linalg.index, cmpi and a
     select of -inf on the scaled scores (the function is then
-    `attention_causal`)."""
+    `attention_causal`); `window` also hides the keys `window` or more
+    before the query (a sliding window, Mistral's; `attention_window`)."""
     f = _Func("attention_mask" if mask else "attention_kt" if k_transposed
-              else "attention_causal" if causal else "attention", dtype)
+              else "attention_window" if window else "attention_causal" if causal
+              else "attention", dtype)
     b, h, s, d = batch, heads, seq, head_dim
     t = kv_seq or seq
     k_shape, k_dims = ((b, h, d, t), ["b", "h", "k", "l"]) if k_transposed else ((b, h, t, d), ["b", "h", "l", "k"])
@@ -284,6 +286,8 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
                    in_dtypes=operands)
     c = f.const(scale if scale is not None else 1.0 / np.sqrt(d))
     dims4 = ["b", "h", "m", "l"]
+    causal = causal or bool(window)
+
     def scale(a, acc):
         if not causal:
             return ["%%y = arith.mulf %s, %s : f32" % (a[0], c)], "%y"
@@ -292,9 +296,13 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
                  "%i = linalg.index 2 : index", "%j = linalg.index 3 : index",
                  "%%shift = arith.constant %d : index" % (t - s),
                  "%last = arith.addi %i, %shift : index",
-                 "%hide = arith.cmpi ugt, %j, %last : index",
-                 "%ninf = arith.constant 0xFF800000 : f32",
-                 "%y = arith.select %hide, %ninf, %x : f32"], "%y")
+                 "%hide = arith.cmpi ugt, %j, %last : index"]
+                + (["%%w = arith.constant %d : index" % window,
+                    "%jw = arith.addi %j, %w : index",
+                    "%old = arith.cmpi ule, %jw, %last : index",
+                    "%out = arith.ori %hide, %old : i1"] if window else [])
+                + ["%ninf = arith.constant 0xFF800000 : f32",
+                   "%%y = arith.select %s, %%ninf, %%x : f32" % ("%out" if window else "%hide")], "%y")
     sc = f.generic(dims4, [(qk, (b, h, s, t), dims4)], (b, h, s, t), dims4, scale)
     if mask:
         sc = f.generic(dims4, [(sc, (b, h, s, t), dims4), (msk, (b, h, s, t), dims4)], (b, h, s, t), dims4,
@@ -416,7 +424,7 @@ def _float32(x):
     return np.asarray(x, dtype=np.float32)
 
 
-def reference(name, *arrays, eps=None, scale=None):
+def reference(name, *arrays, eps=None, scale=None, window=None):
     """The workload `name` computed in float32 with numpy, on numpy arrays or
     torch tensors (e.g. the torch.bfloat16 inputs of a bf16 function)."""
     a = [_float32(x) for x in arrays]
@@ -432,15 +440,18 @@ def reference(name, *arrays, eps=None, scale=None):
         return [(a[0] - mean) / np.sqrt(var + (eps or 1e-5)) * a[1] + a[2]]
     if name == "rmsnorm":
         return [a[0] / np.sqrt((a[0] ** 2).mean(-1, keepdims=True) + (eps or 1e-6)) * a[1]]
-    if name in ("attention", "attention_mask", "attention_kt", "attention_causal"):
+    if name in ("attention", "attention_mask", "attention_kt", "attention_causal", "attention_window"):
         q, k, v = a[:3]
         kt = k if name == "attention_kt" else np.swapaxes(k, -1, -2)
         s = q @ kt * (scale if scale is not None else 1.0 / np.sqrt(q.shape[-1]))
         if name == "attention_mask":
             s = s + a[3]
-        if name == "attention_causal":
+        if name in ("attention_causal", "attention_window"):
             rows, cols = s.shape[-2:]
-            hidden = np.arange(cols)[None, :] > np.arange(rows)[:, None] + (cols - rows)
+            last = np.arange(rows)[:, None] + (cols - rows)
+            hidden = np.arange(cols)[None, :] > last
+            if name == "attention_window":
+                hidden |= np.arange(cols)[None, :] + window <= last
             s = np.where(hidden, -np.inf, s)
         return [_softmax(s) @ v]
     if name == "mlp":

@@ -26,20 +26,25 @@ namespace smap {
 class SpaceMappingGraph;
 struct TemporalSlicePlan;
 
-/// A mask that makes a value -inf where
-///   index_t + sum_d coef_d index_d + sum_a coef_a a + c > 0
-/// (t the temporal dim, d other dims of the graph, a its index inputs such
-/// as a block's offset), so that no element of a slice starting at t0 is
-/// kept once t0 reaches
-///   bound = 1 - c - sum_d min_block(coef_d index_d) - sum_a coef_a a
-/// (causal attention: keys past the block's last query).
+/// A key index (along the temporal dim) computed from the graph's index
+/// inputs: constant + sum of coefficient x input.
+struct SliceBound {
+  int64_t constant = 0;
+  SmallVector<std::pair<Value, int64_t>> inputs;
+};
+
+/// A mask that makes a value -inf where (a disjunction of)
+///   +-index_t + sum_d coef_d index_d + sum_a coef_a a + c > 0
+/// holds (t the temporal dim, d other dims of the graph, a its index inputs
+/// such as a block's offset; R the part after index_t, minimized over the
+/// block). With +index_t (causal attention) every key from 1 - min R on is
+/// hidden in every row (`from`); with -index_t (a sliding window) every key
+/// below min R (`below`).
 struct SkippedSlices {
   /// The member whose result is -inf where masked.
   Operation *mask = nullptr;
-  /// `bound` = constant + sum of coefficient x input.
-  int64_t constant = 0;
-  SmallVector<std::pair<Value, int64_t>> inputs;
-  /// "t >= 1 - c - ..." for remarks.
+  std::optional<SliceBound> from, below;
+  /// "keys from ... on" / "keys below ..." for remarks.
   std::string describe;
 };
 

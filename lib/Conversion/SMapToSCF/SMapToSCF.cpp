@@ -193,7 +193,9 @@ static Value accumulateInPlace(Value next, Value state) {
 static void lowerTemporalSlice(TemporalSliceOp op, bool stateInPlace) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+  Value lb = op.getLower();
+  if (!lb)
+    lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = op.getUpper();
   if (!ub)
     ub = arith::ConstantIndexOp::create(b, loc, op.getDim().getExtent());
@@ -428,7 +430,7 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, ScheduleAttr schedule,
   // grid runs them last, so that the longest ones do not form the tail.
   bool shortenedLoops = false;
   op.getBody().walk([&](TemporalSliceOp loop) {
-    shortenedLoops |= static_cast<bool>(loop.getUpper());
+    shortenedLoops |= loop.getUpper() && !loop.getLower();
   });
   replaceByBlockForall(
       op, blocks, schedule, target, [&](OpBuilder &b, Value block) {

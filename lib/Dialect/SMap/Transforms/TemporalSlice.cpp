@@ -159,10 +159,14 @@ private:
   /// Where a slice at nominal offset `offset` is read: `offset`, or for
   /// the ragged last slice the last `step` elements of the dim.
   Value readOffset(OpBuilder &b, Value offset);
-  /// The main loop's end for `skip`: whole slices, at least one, at most
-  /// the dim.
-  Value skippedSliceBound(OpBuilder &b, Location loc,
-                          const SkippedSlices &skip);
+  /// `bound` as an index value.
+  static Value boundValue(OpBuilder &b, Location loc, const SliceBound &bound);
+  /// The main loop's end for keys hidden from `bound` on: whole slices, at
+  /// least one, at most the dim.
+  Value loopEnd(OpBuilder &b, Location loc, const SliceBound &bound);
+  /// The main loop's start for keys hidden below `bound`: the slice that
+  /// holds it.
+  Value loopStart(OpBuilder &b, Location loc, const SliceBound &bound);
   /// The loop dim of `op` (a member) that iterates over t, if any.
   std::optional<unsigned> loopDimOfT(linalg::LinalgOp op) const;
   /// `x` where `index` (along t, counted from the read offset) is at least
@@ -219,6 +223,8 @@ private:
   /// loop.
   DenseMap<Operation *, Value> computedInits;
   Value seenOld, seenNew; // f64 counts of the elements seen
+  /// Where the main loop starts when a mask hides the first slices.
+  Value lower;
   SmallVector<Type> stateTypes;
   SmallVector<Value> contributions;
   SmallVector<UpdateInputs> updateInputs;
@@ -409,15 +415,35 @@ Value TemporalSlicer::readOffset(OpBuilder &b, Value offset) {
   return arith::MinUIOp::create(b, loc, offset, last);
 }
 
-Value TemporalSlicer::skippedSliceBound(OpBuilder &b, Location loc,
-                                        const SkippedSlices &skip) {
+Value TemporalSlicer::boundValue(OpBuilder &b, Location loc,
+                                 const SliceBound &bound) {
+  Value v = arith::ConstantIndexOp::create(b, loc, bound.constant);
+  for (auto [input, coef] : bound.inputs)
+    v = arith::AddIOp::create(
+        b, loc, v,
+        arith::MulIOp::create(b, loc, input,
+                              arith::ConstantIndexOp::create(b, loc, coef)));
+  return v;
+}
+
+Value TemporalSlicer::loopStart(OpBuilder &b, Location loc,
+                                const SliceBound &bound) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value stepV = arith::ConstantIndexOp::create(b, loc, step);
+  Value start = arith::MaxSIOp::create(b, loc, boundValue(b, loc, bound), zero);
+  start = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, start, stepV), stepV);
+  Value lastStart = arith::ConstantIndexOp::create(
+      b, loc, llvm::divideCeil(extent, step) * step - step);
+  return arith::MinUIOp::create(b, loc, start, lastStart);
+}
+
+Value TemporalSlicer::loopEnd(OpBuilder &b, Location loc,
+                              const SliceBound &bound) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value end = cst(skip.constant);
-  for (auto [input, coef] : skip.inputs)
-    end = arith::AddIOp::create(
-        b, loc, end, arith::MulIOp::create(b, loc, input, cst(coef)));
+  Value end = boundValue(b, loc, bound);
   end = arith::MaxSIOp::create(b, loc, end, cst(step));
   end = arith::MulIOp::create(
       b, loc,
@@ -676,8 +702,10 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
                                                Value offset) {
   Location loc = graph.getLoc();
   OpBuilder sb = OpBuilder::atBlockBegin(sliceBlock);
+  Value seenBefore =
+      lower ? arith::SubIOp::create(sb, loc, offset, lower).getResult() : offset;
   Value offsetI64 =
-      arith::IndexCastOp::create(sb, loc, sb.getI64Type(), offset);
+      arith::IndexCastOp::create(sb, loc, sb.getI64Type(), seenBefore);
   seenOld = arith::SIToFPOp::create(sb, loc, sb.getF64Type(), offsetI64);
   Value stepF = arith::ConstantOp::create(
       sb, loc, sb.getF64FloatAttr(static_cast<double>(step)));
@@ -812,9 +840,12 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
     contribArgs.push_back(updateBlock->addArgument(v.getType(), loc));
   OpBuilder ub = OpBuilder::atBlockBegin(updateBlock);
   Value offsetArg = contribArgs[0];
-  Value firstSlice =
-      arith::CmpIOp::create(ub, loc, arith::CmpIPredicate::eq, offsetArg,
-                            arith::ConstantIndexOp::create(ub, loc, 0));
+  // The first slice the loop runs, and the slices before this one.
+  Value start = lower ? lower : arith::ConstantIndexOp::create(ub, loc, 0);
+  Value firstSlice = arith::CmpIOp::create(
+      ub, loc, arith::CmpIPredicate::eq, offsetArg, start);
+  if (lower)
+    offsetArg = arith::SubIOp::create(ub, loc, offsetArg, lower);
   Value offsetF = arith::SIToFPOp::create(
       ub, loc, ub.getF64Type(),
       arith::IndexCastOp::create(ub, loc, ub.getI64Type(), offsetArg));
@@ -1010,8 +1041,8 @@ TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
     }
     auto pass =
         TemporalSliceOp::create(b, loc, TypeRange(ValueRange(outInits)), dim,
-                                b.getI64IntegerAttr(step), /*upper=*/Value(),
-                                outInits);
+                                b.getI64IntegerAttr(step), /*lower=*/Value(),
+                                /*upper=*/Value(), outInits);
     pass->setAttr("smap.final_pass", b.getUnitAttr());
     Block *passSlice = new Block();
     pass.getSlice().push_back(passSlice);
@@ -1131,13 +1162,16 @@ LogicalResult TemporalSlicer::rewrite() {
   // Slices a mask hides entirely contribute nothing: the loop stops before
   // them.
   Value upper;
-  if (std::optional<SkippedSlices> skip = findSkippedSlices(smg, plan))
-    if (!skip->inputs.empty() || skip->constant < extent) {
-      upper = skippedSliceBound(b, loc, *skip);
-      skipped = skip->describe;
-    }
-  auto loop = TemporalSliceOp::create(b, loc, stateTypes, dim,
-                                      b.getI64IntegerAttr(step), upper, inits);
+  if (std::optional<SkippedSlices> skip = findSkippedSlices(smg, plan)) {
+    if (skip->from)
+      upper = loopEnd(b, loc, *skip->from);
+    if (skip->below)
+      lower = loopStart(b, loc, *skip->below);
+    skipped = skip->describe;
+  }
+  auto loop =
+      TemporalSliceOp::create(b, loc, stateTypes, dim, b.getI64IntegerAttr(step),
+                              lower, upper, inits);
   Block *sliceBlock = new Block();
   loop.getSlice().push_back(sliceBlock);
   Value offset = sliceBlock->addArgument(b.getIndexType(), loc);

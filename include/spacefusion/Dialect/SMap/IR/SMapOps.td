@@ -186,11 +186,13 @@ def SMap_TemporalSliceOp : SMap_Op<"temporal_slice", [
     }
     ```
 
-    With `upto %bound` the loop stops at the first slice offset at or past
-    `%bound` (a multiple of the slice size, at most the extent): the slices
-    from there on are ones whose every element a mask hides, which
-    contribute nothing (causal attention: the keys past a query block's
-    last query; smap-temporal-slice derives the bound from the mask).
+    With `from %start` the loop starts at `%start` (a multiple of the slice
+    size), with `upto %end` it stops at the first slice offset at or past
+    `%end` (a multiple of the slice size, at most the extent): the slices
+    outside are ones whose every element a mask hides, which contribute
+    nothing (causal attention: the keys past a query block's last query; a
+    sliding window: also the keys before its first query's window);
+    smap-temporal-slice derives the bounds from the mask.
 
     The verifier checks that there is state to carry, the slice size against
     the extent, the `slice`
@@ -201,13 +203,15 @@ def SMap_TemporalSliceOp : SMap_Op<"temporal_slice", [
   let arguments = (ins
     SMap_DimAttr:$dim,
     I64Attr:$slice_size,
+    Optional<Index>:$lower,
     Optional<Index>:$upper,
     Variadic<AnyType>:$inits
   );
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$slice, SizedRegion<1>:$update);
   let assemblyFormat = [{
-    qualified($dim) `step` $slice_size (`upto` $upper^)? `inits` `(` $inits `)`
+    qualified($dim) `step` $slice_size (`from` $lower^)? (`upto` $upper^)?
+    `inits` `(` $inits `)`
     `:` type($inits)
     `->` type($results) attr-dict `slice` $slice `update` $update
   }];
