@@ -270,8 +270,9 @@ static Masked yieldedClass(linalg::LinalgOp op, ArrayRef<Masked> inputs,
 /// The masked class of each member result reachable from `mask` (whose
 /// result is -inf where masked); false if a reduction along t would
 /// combine anything but its identity there.
-static bool masksEveryReduction(const TemporalSlicePlan &plan,
-                                Operation *mask) {
+static bool masksEveryReduction(const SpaceMappingGraph &smg,
+                                const TemporalSlicePlan &plan, Operation *mask,
+                                std::string &whyNot) {
   DenseMap<Value, Masked> classes;
   classes[mask->getResult(0)] = Masked::NegInf;
   for (Operation *op : plan.members) {
@@ -280,8 +281,11 @@ static bool masksEveryReduction(const TemporalSlicePlan &plan,
         }))
       continue;
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    if (!linalgOp || linalgOp.getNumDpsInits() != 1)
+    if (!linalgOp || linalgOp.getNumDpsInits() != 1) {
+      whyNot = smg.nameOf(op) + " reads the masked value and is not a "
+                                "one-result linalg op";
       return false;
+    }
     // Values the mask does not reach are data: finite.
     SmallVector<Masked> inputs;
     for (Value in : linalgOp.getDpsInputs())
@@ -293,17 +297,23 @@ static bool masksEveryReduction(const TemporalSlicePlan &plan,
       Masked c = yieldedClass(linalgOp, inputs, evaluator, true);
       bool identity = (combiner == Combiner::Max && c == Masked::NegInf) ||
                       (combiner == Combiner::Add && c == Masked::Zero);
-      if (!identity)
+      if (!identity) {
+        whyNot = smg.nameOf(op) +
+                 " would combine more than its identity at masked elements";
         return false;
+      }
       continue; // its result is reduced along t: no masked elements
     }
     classes[op->getResult(0)] = yieldedClass(linalgOp, inputs, evaluator, false);
   }
   // Every reduction along t must have seen the mask.
-  return llvm::all_of(plan.reductions, [&](const ReductionPlan &r) {
-    return llvm::any_of(r.op->getOperands(),
-                        [&](Value v) { return classes.count(v); });
-  });
+  for (const ReductionPlan &r : plan.reductions)
+    if (llvm::none_of(r.op->getOperands(),
+                      [&](Value v) { return classes.count(v); })) {
+      whyNot = smg.nameOf(r.op) + " reduces values the mask does not reach";
+      return false;
+    }
+  return true;
 }
 
 /// Whether `op` makes its result -inf where an index predicate holds:
@@ -360,15 +370,22 @@ static std::string describeBound(const SliceBound &bound) {
 
 std::optional<SkippedSlices>
 mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
-                              const TemporalSlicePlan &plan) {
+                              const TemporalSlicePlan &plan,
+                              std::string &whyNot) {
+  whyNot.clear();
   if (plan.reductions.empty())
     return std::nullopt;
   for (Operation *op : plan.members) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     SmallVector<IndexForm> where;
     if (!linalgOp || !plan.inMainLoop.contains(op) ||
-        !isIndexMask(smg, linalgOp, where) || !masksEveryReduction(plan, op))
+        !isIndexMask(smg, linalgOp, where))
       continue;
+    std::string why;
+    if (!masksEveryReduction(smg, plan, op, why)) {
+      whyNot = "the mask " + smg.nameOf(op) + " skips nothing: " + why;
+      continue;
+    }
     SkippedSlices skip;
     skip.mask = op;
     for (const IndexForm &form : where) {
@@ -380,8 +397,11 @@ mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
       else if (t->second == -1 && !skip.below)
         skip.below = boundOf(smg, form, plan.t, -1);
     }
-    if (!skip.from && !skip.below)
+    if (!skip.from && !skip.below) {
+      whyNot = "the mask " + smg.nameOf(op) +
+               " skips nothing: its predicate bounds no key range of a block";
       continue;
+    }
     std::string text;
     if (skip.from)
       text = "keys from " + describeBound(*skip.from) + " on";

@@ -54,6 +54,8 @@ WORKLOADS = {
     "attention_b64_h12_s197_d64_f16": lambda: sf.workloads.attention(64, 12, 197, 64, dtype="f16"),
     "attention_causal_b4_h32_s2048_d128_f16":
         lambda: sf.workloads.attention(4, 32, 2048, 128, dtype="f16", causal=True),
+    "attention_window_b1_h32_s8192_d128_w512_bf16":
+        lambda: sf.workloads.attention(1, 32, 8192, 128, dtype="bf16", window=512),
     "mlp_512x768x3072_f16": lambda: sf.workloads.mlp(512, 768, 3072, dtype="f16"),
     "lstm_cell_f16": lambda: sf.workloads.lstm_cell(64, 1024, 1024, dtype="f16"),
     "layernorm_f16": lambda: sf.workloads.layernorm(16384, 768, dtype="f16"),

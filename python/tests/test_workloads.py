@@ -36,6 +36,8 @@ CASES = [
      [None, dict(spatial={"h": 1}, temporal={"l": 32})]),
     ("attention_causal", dict(batch=1, heads=2, seq=64, head_dim=16, causal=True),
      [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
+    ("attention_window", dict(batch=1, heads=2, seq=64, head_dim=16, window=24),
+     [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
     ("attention_mask", dict(batch=1, heads=2, seq=64, head_dim=16, mask=True),
      [None, dict(spatial={"h": 1}, temporal={"l": 32})]),
     ("attention_kt", dict(batch=1, heads=2, seq=64, head_dim=16, k_transposed=True),
@@ -72,7 +74,7 @@ def test_fused_matches_reference(name, args, schedules, dtype):
     for schedule in schedules:
         module = sf.compile(source, **(schedule or {}))
         inputs = sf.random_inputs(module, seed=1)
-        check(module(*inputs), sf.workloads.reference(name, *inputs), dtype)
+        check(module(*inputs), sf.workloads.reference(name, *inputs, window=args.get("window")), dtype)
 
 
 @pytest.mark.parametrize("name,args,schedules", CASES[:4], ids=[c[0] for c in CASES[:4]])

@@ -53,9 +53,12 @@ struct SkippedSlices {
 /// every reduction along t combines only its identity (the max sees -inf,
 /// sums see exp(-inf) = 0 and products with it). Inputs are taken to be
 /// finite: where the unfused program multiplies a masked 0 by an inf or
-/// NaN input, skipping drops that NaN. std::nullopt when no mask qualifies.
+/// NaN input, skipping drops that NaN. std::nullopt when no mask qualifies;
+/// then `whyNot` says why a member that masks by an index predicate skips
+/// nothing ("" when there is none).
 std::optional<SkippedSlices> findSkippedSlices(const SpaceMappingGraph &smg,
-                                               const TemporalSlicePlan &plan);
+                                               const TemporalSlicePlan &plan,
+                                               std::string &whyNot);
 
 } // namespace smap
 } // namespace mlir

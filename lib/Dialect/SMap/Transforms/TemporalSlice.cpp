@@ -131,8 +131,9 @@ public:
   LogicalResult rewrite();
 
   std::string whyNot;
-  /// The slices the main loop skips, for the remark ("" when none).
-  std::string skipped;
+  /// The slices the main loop skips, for the remark ("" when none), or why
+  /// a mask skips none.
+  std::string skipped, notSkipped;
 
 private:
   bool hasT(Value v) const { return smg.isIndexedBy(v, t); }
@@ -1162,7 +1163,8 @@ LogicalResult TemporalSlicer::rewrite() {
   // Slices a mask hides entirely contribute nothing: the loop stops before
   // them.
   Value upper;
-  if (std::optional<SkippedSlices> skip = findSkippedSlices(smg, plan)) {
+  if (std::optional<SkippedSlices> skip =
+          findSkippedSlices(smg, plan, notSkipped)) {
     if (skip->from)
       upper = loopEnd(b, loc, *skip->from);
     if (skip->below)
@@ -1284,7 +1286,9 @@ static LogicalResult sliceGraph(GraphOp graph) {
   if (succeeded(copyPlan)) {
     TemporalSlicer slicer(copy, *copySmg, *copyPlan, slice.size);
     rewritten = slicer.rewrite();
-    skipped = slicer.skipped;
+    skipped = slicer.skipped.empty()
+                  ? (slicer.notSkipped.empty() ? "" : "; " + slicer.notSkipped)
+                  : "; skips the slices a mask hides: " + slicer.skipped;
     if (failed(rewritten))
       whyNot = slicer.whyNot.empty() ? "a member cannot be broadcast onto "
                                        "the reduction it feeds"
@@ -1301,7 +1305,7 @@ static LogicalResult sliceGraph(GraphOp graph) {
   remark::passed(copy.getLoc(), remarkOpts("temporal-slice", "sliced"))
       << ("dim '" + it->name + "' sliced temporally by " +
           std::to_string(slice.size) + ": " + copyPlan->describe(*copySmg) +
-          (skipped.empty() ? "" : "; skips the slices a mask hides: " + skipped));
+          skipped);
   return success();
 }
 
