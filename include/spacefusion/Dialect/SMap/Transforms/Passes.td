@@ -493,6 +493,21 @@ def SMapTemporalSlice : Pass<"smap-temporal-slice"> {
     schedule given by the user for such a dim is not sliced: the pass
     leaves the graph unchanged and says why in a remark.
 
+    A slice size that does not divide the extent reads the last slice at
+    `extent - step` and leaves its elements before the nominal offset out
+    of every reduction that is not idempotent (docs/Rationale.md, "Ragged
+    tiles and slices"). A mask written as index arithmetic that hides whole
+    slices of a block (causal attention, sliding windows) bounds the loop
+    (`from` / `upto`) when every reduction along `t` combines only its
+    identity at the masked elements (`Analysis/MaskPredicate.h`); the
+    remark names the bounds, or why a mask skips nothing.
+
+    ```mlir
+    // Causal attention in a block of 64 queries at offset %o:
+    %r:3 = smap.temporal_slice #smap.dim<"l", 256, temporal> step 32
+        upto %end inits(...)   // %end = min(256, roundup(%o + 64, 32))
+    ```
+
     Numerics: reductions are reassociated across slices, rescaled sums
     differ from the unfused result by rounding, and the final-pass outputs
     are recomputed from the finished reductions.
