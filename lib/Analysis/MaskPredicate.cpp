@@ -36,23 +36,60 @@ enum class Masked { Finite, Zero, NegInf, Unknown };
 static std::optional<unsigned> globalDimOfLoop(const SpaceMappingGraph &smg,
                                                linalg::LinalgOp op,
                                                unsigned loop) {
-  for (OpOperand &operand : op->getOpOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    SmallVector<SmallVector<unsigned>> dims = smg.getValueDims(operand.get());
+  auto find = [&](AffineMap map, Value v) -> std::optional<unsigned> {
+    SmallVector<SmallVector<unsigned>> dims = smg.getValueDims(v);
     for (auto [j, expr] : llvm::enumerate(map.getResults()))
       if (auto dim = dyn_cast<AffineDimExpr>(expr))
         if (dim.getPosition() == loop && j < dims.size() &&
             dims[j].size() == 1)
           return dims[j][0];
-  }
+    return std::nullopt;
+  };
+  for (OpOperand &operand : op->getOpOperands())
+    if (std::optional<unsigned> d =
+            find(op.getMatchingIndexingMap(&operand), operand.get()))
+      return d;
+  // An op that reads nothing (an iota) has its dims on its results.
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (std::optional<unsigned> d = find(op.getMatchingIndexingMap(&init),
+                                         op.getTiedOpResult(&init)))
+      return d;
   return std::nullopt;
 }
 
+/// The value an all-parallel one-result generic yields, if it reads none of
+/// its operands (an iota: a function of linalg.index only, as StableHLO's
+/// iota and torch-mlir's arange become).
+static Value iotaOf(Value v) {
+  auto producer = v.getDefiningOp<linalg::GenericOp>();
+  if (!producer || producer.getNumDpsInits() != 1 ||
+      producer.getNumReductionLoops() ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isIdentity() ||
+      llvm::any_of(producer.getBlock()->getArguments(),
+                   [](BlockArgument arg) { return !arg.use_empty(); }))
+    return nullptr;
+  return producer.getBlock()->getTerminator()->getOperand(0);
+}
+
 /// Adds `scale` x `v` to `form`: `v` is linalg.index, an index input of the
-/// graph, a constant, or sums, differences and constant multiples of them.
+/// graph, a constant, an element of an iota tensor read at the op's own
+/// indices, or sums, differences and constant multiples of them, through
+/// index casts and integer extensions (frontends compare i64 indices).
 static bool addIndexForm(const SpaceMappingGraph &smg, linalg::LinalgOp op,
                          Value v, int64_t scale, IndexForm &form) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner()->getParentOp() == op.getOperation()) {
+      // An iota operand read through a permutation of the op's loops
+      // counts the same global dims in its producer.
+      OpOperand &operand = op->getOpOperand(arg.getArgNumber());
+      Value iota = iotaOf(operand.get());
+      auto producer = iota ? operand.get().getDefiningOp<linalg::LinalgOp>()
+                           : linalg::LinalgOp();
+      return producer &&
+             op.getMatchingIndexingMap(&operand).isProjectedPermutation() &&
+             addIndexForm(smg, producer, iota, scale, form);
+    }
     if (arg.getOwner()->getParentOp() != smg.getGraph().getOperation() ||
         !arg.getType().isIndex())
       return false;
@@ -60,6 +97,13 @@ static bool addIndexForm(const SpaceMappingGraph &smg, linalg::LinalgOp op,
     return true;
   }
   Operation *def = v.getDefiningOp();
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(def))
+    return addIndexForm(smg, op, def->getOperand(0), scale, form);
+  if (auto constant = dyn_cast<arith::ConstantIntOp>(def)) {
+    form.constant += scale * constant.value();
+    return true;
+  }
   if (auto index = dyn_cast<linalg::IndexOp>(def)) {
     std::optional<unsigned> d = globalDimOfLoop(smg, op, index.getDim());
     if (!d)
@@ -90,7 +134,7 @@ static bool addIndexForm(const SpaceMappingGraph &smg, linalg::LinalgOp op,
 static std::optional<IndexForm> hiddenWhere(const SpaceMappingGraph &smg,
                                             linalg::LinalgOp op,
                                             arith::CmpIOp cmp, bool whenTrue) {
-  if (!cmp.getLhs().getType().isIndex())
+  if (!cmp.getLhs().getType().isIntOrIndex())
     return std::nullopt;
   using P = arith::CmpIPredicate;
   P pred = whenTrue ? cmp.getPredicate()
