@@ -32,31 +32,6 @@ struct IndexForm {
 enum class Masked { Finite, Zero, NegInf, Unknown };
 } // namespace
 
-/// The global dim loop `loop` of `op` iterates over.
-static std::optional<unsigned> globalDimOfLoop(const SpaceMappingGraph &smg,
-                                               linalg::LinalgOp op,
-                                               unsigned loop) {
-  auto find = [&](AffineMap map, Value v) -> std::optional<unsigned> {
-    SmallVector<SmallVector<unsigned>> dims = smg.getValueDims(v);
-    for (auto [j, expr] : llvm::enumerate(map.getResults()))
-      if (auto dim = dyn_cast<AffineDimExpr>(expr))
-        if (dim.getPosition() == loop && j < dims.size() &&
-            dims[j].size() == 1)
-          return dims[j][0];
-    return std::nullopt;
-  };
-  for (OpOperand &operand : op->getOpOperands())
-    if (std::optional<unsigned> d =
-            find(op.getMatchingIndexingMap(&operand), operand.get()))
-      return d;
-  // An op that reads nothing (an iota) has its dims on its results.
-  for (OpOperand &init : op.getDpsInitsMutable())
-    if (std::optional<unsigned> d = find(op.getMatchingIndexingMap(&init),
-                                         op.getTiedOpResult(&init)))
-      return d;
-  return std::nullopt;
-}
-
 /// The value an all-parallel one-result generic yields, if it reads none of
 /// its operands (an iota: a function of linalg.index only, as StableHLO's
 /// iota and torch-mlir's arange become).
@@ -105,7 +80,7 @@ static bool addIndexForm(const SpaceMappingGraph &smg, linalg::LinalgOp op,
     return true;
   }
   if (auto index = dyn_cast<linalg::IndexOp>(def)) {
-    std::optional<unsigned> d = globalDimOfLoop(smg, op, index.getDim());
+    std::optional<unsigned> d = smg.getLoopDim(op, index.getDim());
     if (!d)
       return false;
     form.dims[*d] += scale;
@@ -243,17 +218,12 @@ Masked MaskedEvaluator::compute(Value v) {
   Value x = def->getOperand(0), y = def->getOperand(1);
   Masked a = eval(x), b = eval(y);
   auto finiteOr = [](Masked m) { return m == Masked::Finite || m == Masked::Zero; };
-  if (isa<arith::SubFOp>(def)) {
-    if (a == Masked::NegInf && finiteOr(b))
-      return Masked::NegInf;
-    if (finiteOr(a) && finiteOr(b))
-      return a == Masked::Zero && b == Masked::Zero ? Masked::Zero
-                                                    : Masked::Finite;
-    return Masked::Unknown;
-  }
-  if (isa<arith::AddFOp>(def)) {
+  if (isa<arith::AddFOp, arith::SubFOp>(def)) {
+    // -inf plus or minus a finite value stays -inf (only on the left of a
+    // difference); finite values and zeros give finite values and zeros.
+    bool commutes = isa<arith::AddFOp>(def);
     if ((a == Masked::NegInf && finiteOr(b)) ||
-        (b == Masked::NegInf && finiteOr(a)))
+        (commutes && b == Masked::NegInf && finiteOr(a)))
       return Masked::NegInf;
     if (finiteOr(a) && finiteOr(b))
       return a == Masked::Zero && b == Masked::Zero ? Masked::Zero

@@ -1267,6 +1267,32 @@ bool SpaceMappingGraph::isIndexedBy(Value value, unsigned dim) const {
   });
 }
 
+std::optional<unsigned> SpaceMappingGraph::getLoopDim(Operation *op,
+                                                      unsigned loop) const {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return std::nullopt;
+  auto find = [&](AffineMap map, Value v) -> std::optional<unsigned> {
+    SmallVector<SmallVector<unsigned>> dims = getValueDims(v);
+    for (auto [j, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        if (dim.getPosition() == loop && j < dims.size() &&
+            dims[j].size() == 1)
+          return dims[j][0];
+    return std::nullopt;
+  };
+  for (OpOperand &operand : op->getOpOperands())
+    if (std::optional<unsigned> d =
+            find(linalgOp.getMatchingIndexingMap(&operand), operand.get()))
+      return d;
+  // An op that reads nothing (an iota) has its dims on its results.
+  for (OpOperand &init : linalgOp.getDpsInitsMutable())
+    if (std::optional<unsigned> d = find(linalgOp.getMatchingIndexingMap(&init),
+                                         linalgOp.getTiedOpResult(&init)))
+      return d;
+  return std::nullopt;
+}
+
 std::string SpaceMappingGraph::nameOf(Operation *op) const {
   const Space *space = lookupSpace(op);
   return space ? space->name : getShortOpName(op);

@@ -138,6 +138,11 @@ public:
   /// collapsed group).
   bool isIndexedBy(Value value, unsigned dim) const;
 
+  /// The global dim loop `loop` of member `op` iterates over, read from an
+  /// operand or result it indexes alone (none for a unit loop, or a loop
+  /// only collapsed groups index).
+  std::optional<unsigned> getLoopDim(Operation *op, unsigned loop) const;
+
   /// The name remarks give `op`: its space's, or the op's short name.
   std::string nameOf(Operation *op) const;
 

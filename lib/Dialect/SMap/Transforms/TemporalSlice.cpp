@@ -457,14 +457,9 @@ Value TemporalSlicer::loopEnd(OpBuilder &b, Location loc,
 
 std::optional<unsigned>
 TemporalSlicer::loopDimOfT(linalg::LinalgOp op) const {
-  for (OpOperand &operand : op->getOpOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    SmallVector<SmallVector<unsigned>> dims = smg.getValueDims(operand.get());
-    for (auto [j, expr] : llvm::enumerate(map.getResults()))
-      if (auto dimExpr = dyn_cast<AffineDimExpr>(expr))
-        if (j < dims.size() && dims[j].size() == 1 && dims[j][0] == t)
-          return dimExpr.getPosition();
-  }
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+    if (smg.getLoopDim(op, loop) == t)
+      return loop;
   return std::nullopt;
 }
 
