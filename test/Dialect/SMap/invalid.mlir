@@ -797,3 +797,21 @@ func.func @wgmma_one_stage() attributes {t = #smap.schedule<spatial = [], tempor
 
 // expected-error @below {{schedule stages must be 2 to 4 for a wgmma strategy, 1 to 3 for a row-fragment one and absent otherwise, got 2 for simt}}
 func.func @simt_stages() attributes {t = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt, stages = 2>} { return }
+
+// -----
+
+// The loop bounds of a temporal slice are indices.
+func.func @temporal_slice_bound_not_index(%hi: i32, %s0: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-note @-1 {{prior use here}}
+  // expected-error @+1 {{use of value '%hi' expects different type than prior uses: 'index' vs 'i32'}}
+  %r = smap.temporal_slice #smap.dim<"l", 512, temporal> step 64 upto %hi
+      inits(%s0) : tensor<64xf32> -> tensor<64xf32>
+  slice {
+  ^bb0(%off: index, %s: tensor<64xf32>):
+    smap.yield %s : tensor<64xf32>
+  } update {
+  ^bb0(%s: tensor<64xf32>, %p: tensor<64xf32>):
+    smap.yield %p : tensor<64xf32>
+  }
+  return %r : tensor<64xf32>
+}

@@ -99,6 +99,37 @@ func.func @temporal_slice(%m0: tensor<64xf32>, %s0: tensor<64xf32>, %acc0: tenso
   return %r#0, %r#1, %r#2 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
 }
 
+// A loop a mask bounds: from the slice of %lo, up to %hi.
+// CHECK-LABEL: func.func @temporal_slice_bounded
+// CHECK-SAME: (%[[LO:[a-z0-9]+]]: index, %[[HI:[a-z0-9]+]]: index
+// CHECK: smap.temporal_slice #smap.dim<"l", 512, temporal> step 64 from %[[LO]] upto %[[HI]] inits(
+// CHECK-LABEL: func.func @temporal_slice_upto
+// CHECK: smap.temporal_slice #smap.dim<"l", 512, temporal> step 64 upto %{{.*}} inits(
+func.func @temporal_slice_bounded(%lo: index, %hi: index, %s0: tensor<64xf32>) -> tensor<64xf32> {
+  %r = smap.temporal_slice #smap.dim<"l", 512, temporal> step 64 from %lo upto %hi
+      inits(%s0) : tensor<64xf32> -> tensor<64xf32>
+  slice {
+  ^bb0(%off: index, %s: tensor<64xf32>):
+    smap.yield %s : tensor<64xf32>
+  } update {
+  ^bb0(%s: tensor<64xf32>, %p: tensor<64xf32>):
+    smap.yield %p : tensor<64xf32>
+  }
+  return %r : tensor<64xf32>
+}
+func.func @temporal_slice_upto(%hi: index, %s0: tensor<64xf32>) -> tensor<64xf32> {
+  %r = smap.temporal_slice #smap.dim<"l", 512, temporal> step 64 upto %hi
+      inits(%s0) : tensor<64xf32> -> tensor<64xf32>
+  slice {
+  ^bb0(%off: index, %s: tensor<64xf32>):
+    smap.yield %s : tensor<64xf32>
+  } update {
+  ^bb0(%s: tensor<64xf32>, %p: tensor<64xf32>):
+    smap.yield %p : tensor<64xf32>
+  }
+  return %r : tensor<64xf32>
+}
+
 // Every attribute on its own, as the analysis writes them on member ops.
 // CHECK-LABEL: func.func @attributes
 // The unclassified default is not printed.
