@@ -998,7 +998,8 @@ ScheduleAttr mlir::smap::getScheduleAttr(const SpaceMappingGraph &smg,
          candidate.sliceSize});
   return ScheduleAttr::get(ctx, spatial, temporal, grid, estimate.threads,
                            estimate.smemBytes, estimate.regsPerThread,
-                           estimate.strategy, estimate.stages);
+                           estimate.strategy, estimate.stages,
+                           /*rowsPerBlock=*/0);
 }
 
 FailureOr<ScheduleCandidate>

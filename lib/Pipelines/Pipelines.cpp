@@ -222,10 +222,35 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // Named aggregates (linalg.softmax) become the generics a row kernel
   // evaluates.
   pm.addPass(smap::createSMapDecomposeAggregates());
+  pm.addPass(smap::createSMapFuseConversions());
+  smap::SMapSetTargetOptions targetOptions;
+  targetOptions.target = options.target;
+  if (targetOptions.target.empty())
+    targetOptions.target =
+        StringRef(options.chip).starts_with("sm_8") ? "sm_80" : "sm_90a";
+  pm.addPass(smap::createSMapSetTarget(targetOptions));
+  smap::SMapAnalyzeOptions analyzeOptions;
+  analyzeOptions.allowUpdateThenAggregate = options.allowOnlineSoftmax;
+  pm.addPass(smap::createSMapAnalyze(analyzeOptions));
+  // The kernel strategy is decided with the tiles, row kernels included.
+  smap::SMapScheduleOptions scheduleOptions;
+  scheduleOptions.spatial.assign(options.spatial.begin(),
+                                 options.spatial.end());
+  scheduleOptions.temporal.assign(options.temporal.begin(),
+                                  options.temporal.end());
+  scheduleOptions.tensorCores = options.tensorCores;
+  scheduleOptions.wgmma = options.wgmma;
+  scheduleOptions.rowFragments = options.rowFragments;
+  scheduleOptions.warpSpecialize = options.warpSpecialize;
+  scheduleOptions.producerWarps = options.producerWarps;
+  scheduleOptions.asyncStages = options.asyncStages;
+  scheduleOptions.rowsPerBlock = options.rowsPerBlock;
+  scheduleOptions.rowThreads = options.rowThreads;
+  pm.addPass(smap::createSMapSchedule(scheduleOptions));
+
+  // The row kernels, from their unsliced graphs.
   smap::SMapLowerToGPUOptions gpuOptions;
   gpuOptions.approxMath = options.approxMath;
-  gpuOptions.rowsPerBlock = options.rowsPerBlock;
-  gpuOptions.rowThreads = options.rowThreads;
   gpuOptions.hoistColumnLoads = options.hoistColumnLoads;
   // createpolicy and L2::cache_hint need sm_80.
   StringRef chip = options.chip;
@@ -242,30 +267,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // kernels on the H200).
   pm.addPass(createGpuKernelOutliningPass());
 
-  // Every other graph: the slicing pipeline, then blocks on CUDA cores.
-  pm.addPass(smap::createSMapFuseConversions());
-  smap::SMapSetTargetOptions targetOptions;
-  targetOptions.target = options.target;
-  if (targetOptions.target.empty())
-    targetOptions.target =
-        StringRef(options.chip).starts_with("sm_8") ? "sm_80" : "sm_90a";
-  pm.addPass(smap::createSMapSetTarget(targetOptions));
-  smap::SMapAnalyzeOptions analyzeOptions;
-  analyzeOptions.allowUpdateThenAggregate = options.allowOnlineSoftmax;
-  pm.addPass(smap::createSMapAnalyze(analyzeOptions));
-  smap::SMapScheduleOptions scheduleOptions;
-  scheduleOptions.spatial.assign(options.spatial.begin(),
-                                 options.spatial.end());
-  scheduleOptions.temporal.assign(options.temporal.begin(),
-                                  options.temporal.end());
-  // The kernel strategy is decided with the tiles.
-  scheduleOptions.tensorCores = options.tensorCores;
-  scheduleOptions.wgmma = options.wgmma;
-  scheduleOptions.rowFragments = options.rowFragments;
-  scheduleOptions.warpSpecialize = options.warpSpecialize;
-  scheduleOptions.producerWarps = options.producerWarps;
-  scheduleOptions.asyncStages = options.asyncStages;
-  pm.addPass(smap::createSMapSchedule(scheduleOptions));
+  // Every other graph: slices, then blocks.
   pm.addPass(smap::createSMapSpatialSlice());
   pm.addPass(smap::createSMapTemporalSlice());
   smap::SMapLowerToLoopsOptions loopsOptions;

@@ -1,5 +1,6 @@
 """The kernel strategy is decided once: what smap-schedule records is what
-smap-distribute-blocks builds.
+smap-lower-to-gpu (row kernels) and smap-distribute-blocks (every other
+graph) build.
 
 For every example, every pipeline input and the benchmarks' shapes in f16,
 the GPU pipeline for sm_90a runs to PTX; the schedule each block forall
@@ -59,34 +60,48 @@ WORKLOADS = {
     "mlp_512x768x3072_f16": lambda: sf.workloads.mlp(512, 768, 3072, dtype="f16"),
     "lstm_cell_f16": lambda: sf.workloads.lstm_cell(64, 1024, 1024, dtype="f16"),
     "layernorm_f16": lambda: sf.workloads.layernorm(16384, 768, dtype="f16"),
+    # Row kernels: a warp per row, a block of 4 warps (one reduction over
+    # 1024 f16), a block per row (LayerNorm over 8192), a ragged row.
+    "rmsnorm_16384x1024_f16": lambda: sf.workloads.rmsnorm(16384, 1024, dtype="f16"),
+    "layernorm_1024x8192_f32": lambda: sf.workloads.layernorm(1024, 8192),
+    "softmax_4096x1000_f16": lambda: sf.workloads.softmax(4096, 1000, dtype="f16"),
 }
 
 # The strategies whose shared memory the cost model predicts exactly (the
 # others' footprint formula does not yet follow the buffer placement).
-EXACT_SMEM = {"wgmma_tma", "wgmma_tma_ws", "row_fragments_wgmma"}
+EXACT_SMEM = {"wgmma_tma", "wgmma_tma_ws", "row_fragments_wgmma", "rows"}
 
-SCHEDULE = re.compile(r"smap\.schedule = #smap\.schedule<spatial = \[[^\]]*\], temporal = \[[^\]]*\], "
+SCHEDULE = re.compile(r"(?:smap\.)?schedule = #smap\.schedule<spatial = \[[^\]]*\], temporal = \[[^\]]*\], "
                       r"grid = \[([^\]]*)\], threads = (\d+), smem = (\d+), regs = (\d+)"
-                      r"(?:, strategy = (\w+))?(?:, stages = (\d+))?>")
+                      r"(?:, strategy = (\w+))?(?:, stages = (\d+))?(?:, rows_per_block = (\d+))?>")
+
+
+def schedules(dump):
+    return [{"strategy": m.group(5), "threads": int(m.group(2)), "smem": int(m.group(3)),
+             "stages": int(m.group(6) or 0),
+             "blocks": math.prod(int(g) for g in m.group(1).split(",") if g.strip())
+             // int(m.group(7) or 1)}
+            for m in SCHEDULE.finditer(dump)]
 
 
 def predicted_and_built(source, tmp_path):
-    """(schedules of the block foralls in order, kernels built in order)."""
+    """(schedules in order: the row kernels', then the block foralls'; the
+    kernels built, in the same order)."""
     tools = find_tools(BUILD)
     manifest = str(tmp_path / "kernels.json")
     result = subprocess.run([tools["spacefusion-opt"], "-", "-o", os.devnull,
                              "--spacefusion-lower-gpu=format=isa kernel-manifest=" + manifest,
-                             "--mlir-print-ir-before=smap-distribute-blocks"],
+                             "--mlir-print-ir-before=smap-lower-to-gpu,smap-distribute-blocks"],
                             input=source, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
-    predicted = [{"strategy": m.group(5), "threads": int(m.group(2)), "smem": int(m.group(3)),
-                  "stages": int(m.group(6) or 0),
-                  "blocks": math.prod(int(g) for g in m.group(1).split(",") if g.strip())}
-                 for m in SCHEDULE.finditer(result.stderr)]
+    before_blocks = result.stderr.index("IR Dump Before SMapDistributeBlocks")
+    predicted = [s for s in schedules(result.stderr[:before_blocks]) if s["strategy"] == "rows"]
+    predicted += schedules(result.stderr[before_blocks:])
     with open(manifest) as f:
         functions = json.load(f)["functions"]
-    built = [k for fn in functions if not fn["name"].startswith("_mlir_ciface_")
-             for k in fn["kernels"] if k["strategy"] != "rows"]
+    kernels = [k for fn in functions if not fn["name"].startswith("_mlir_ciface_") for k in fn["kernels"]]
+    built = ([k for k in kernels if k["strategy"] == "rows"] +
+             [k for k in kernels if k["strategy"] != "rows"])
     return predicted, built
 
 
@@ -118,6 +133,11 @@ def test_benchmark_shapes_build_what_was_scheduled(name, tmp_path):
     if name.startswith("gemm_4096") or name.startswith("attention"):
         # The fast paths these shapes are timed on.
         assert built and built[0]["strategy"] in ("wgmma_tma", "row_fragments_wgmma")
+    if name.startswith(("rmsnorm", "layernorm", "softmax")):
+        assert [k["strategy"] for k in built] == ["rows"]
+    if name == "rmsnorm_16384x1024_f16":
+        # One reduction over 1024 f16: a block of 4 warps per row.
+        assert (built[0]["threads"], built[0]["smem"]) == (128, 128)
 
 
 def test_agreement_check_can_fail(tmp_path):

@@ -166,8 +166,9 @@
 // FLASH-SYNC-SAME:    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // FLASH-SYNC-SAME:    cp.async.wait_group \090;
 
-// Attention: the row lowering declines it, the block lowering takes it.
-// REMARK: remark: [Missed] not-a-row-graph | Category:smap:lower-to-gpu | Remark="left for the block lowering: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
+// Attention: smap-schedule says it is no row kernel, the block lowering takes
+// it.
+// REMARK: remark: [Missed] not-rows | Category:smap:schedule | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
 // REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=83456 fma=2"
 
 // A schedule forced through the pipeline (`spatial`, `temporal`) is checked

@@ -148,35 +148,41 @@ def SMapDecomposeAggregates : Pass<"smap-decompose-aggregates"> {
 //===----------------------------------------------------------------------===//
 
 def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Lower row-reduction fusion graphs to one GPU kernel each";
+  let summary = "Build the row kernels smap-schedule chose";
   let description = [{
-    The first GPU lowering. A function whose body is one `smap.graph` that
-    reduces along a single dim `n` (innermost in every tensor) and is
-    parallel in all others (softmax, LayerNorm, RMSNorm, elementwise chains;
-    f16/bf16 inputs computed in f32) becomes a function on memrefs (inputs,
-    then one out-parameter per result, `llvm.emit_c_interface`) that
-    launches one kernel. Rows of up to 32 elements per lane run one warp
-    per row (2 rows per block; reductions are shuffles only); longer rows
-    run one block per row (up to 512 threads, with one shared-memory step
+    The row-kernel lowering. A graph that `smap-schedule` gave the strategy
+    `rows` (a graph reducing along a single dim `n`, innermost in every
+    tensor, parallel in all others: softmax, LayerNorm, RMSNorm, elementwise
+    chains; f16/bf16 inputs computed in f32), alone in its function, turns
+    the function into one on memrefs (inputs, then one out-parameter per
+    result, `llvm.emit_c_interface`) that launches one kernel with the
+    schedule's layout: `threads / rows_per_block` threads per row, a warp
+    per row when several rows share a block (reductions are shuffles only),
+    a block of up to 512 threads otherwise (with one shared-memory step
     across warps). Rows that the threads do not split evenly (n = 1000)
     mask their last chunk: clamped loads, the combiner's identity in
-    reductions, no store. Threads load the row with 16-byte vector loads into
-    registers, evaluate the members in order, reduce along `n` with warp
-    shuffles (`gpu.shuffle xor`) and store with 16-byte vector stores.
-    Nothing intermediate goes through global memory. The chosen
-    configuration is the `smap.gpu_kernel` attribute of the kernel's host
-    function and a `lower-to-gpu` remark.
+    reductions, no store. Threads load the row with 16-byte vector loads
+    into registers, evaluate the members in order, reduce along `n` with
+    warp shuffles (`gpu.shuffle xor`) and store with 16-byte vector stores.
+    Nothing intermediate goes through global memory. What was built is the
+    `smap.kernels` record of the host function and a `lower-to-gpu` remark;
+    it matches the schedule (launch, threads, shared memory).
 
-    Example: `spacefusion-opt --smap-form-graphs --smap-lower-to-gpu
-    softmax.mlir` on a `196608x512xf16` softmax gives one `gpu.launch` of
-    98304 blocks x 64 threads, `smap.gpu_kernel = "rows=196608
-    rows_per_block=2 threads=32 vec=8 chunks=2"`.
+    The legality and the layout rules are `Analysis/RowKernelPlan.h`'s, the
+    ones smap-schedule decided with; this pass checks the recorded layout
+    and builds it, or fails naming why. It never chooses.
 
-    Any other graph (a contraction such as a GEMM or attention, several
-    reduced dims, a reduced dim that is not innermost, rows too long for
-    registers) is an error that says why, or, with `other-graphs`, is left
-    unchanged with a missed remark for the general lowering
-    (`smap-distribute-blocks`), as `--spacefusion-lower-gpu` does.
+    Example: `spacefusion-opt --smap-form-graphs --smap-schedule
+    --smap-lower-to-gpu softmax.mlir` on a `196608x512xf16` softmax gives
+    one `gpu.launch` of 98304 blocks x 64 threads, the record
+    `{strategy = "rows", blocks = 98304, threads = 64, parts = {rows =
+    196608, rows_per_block = 2, vector = 8, chunks = 2}}`.
+
+    A function whose graph has another strategy (a contraction such as a
+    GEMM or attention, several reduced dims, rows too long for registers:
+    smap-schedule's remark says why) is an error, or, with `other-graphs`,
+    is left unchanged for the general lowering (`smap-distribute-blocks`),
+    as `--spacefusion-lower-gpu` does.
 
     Follow with `gpu-lower-to-nvvm-pipeline` for PTX/cubin and host code
     calling the `mgpu*` runtime (`libspacefusion_cuda_runtime.so`), or use
@@ -186,14 +192,6 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",
            "f32 exp through the fast hardware exp2 (ex2.approx, as Triton "
            "and torch.compile do); false keeps libdevice's exact-range expf">,
-    Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
-           "Rows per block when a warp holds a row (0: 2, or 1 for an odd "
-           "number of rows); must divide the rows">,
-    Option<"rowThreads", "row-threads", "int64_t", /*default=*/"0",
-           "Threads per row (0: automatic, a warp for rows of up to 32 "
-           "elements per lane); a power of two from 32 to 512 (threads past "
-           "the row's last 16-byte vector are masked). More than 32 makes a "
-           "block per row">,
     Option<"hoistColumnLoads", "hoist-column-loads", "bool",
            /*default=*/"true",
            "In kernels with a warp per row, load per-column parameters "
@@ -209,8 +207,8 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
            "Triton does the same): LayerNorm 16384x1024 +2% on the H200. "
            "false for older chips">,
     Option<"otherGraphs", "other-graphs", "bool", /*default=*/"false",
-           "Leave functions outside the row class unchanged (with a missed "
-           "remark) for the general lowering (`smap-distribute-blocks`) "
+           "Leave functions whose graph is not scheduled as a row kernel "
+           "unchanged, for the general lowering (`smap-distribute-blocks`), "
            "instead of failing">
   ];
   let dependentDialects = [

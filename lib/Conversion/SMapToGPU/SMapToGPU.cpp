@@ -25,6 +25,7 @@
 #include "WarpShuffle.h"
 
 #include "spacefusion/Analysis/Remarks.h"
+#include "spacefusion/Analysis/RowKernelPlan.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 
@@ -51,9 +52,7 @@ using namespace mlir::smap;
 
 namespace {
 
-/// How a tensor of the graph is laid out relative to the rows: the row dims
-/// R (in the output's order) and the reduced dim n.
-enum class Shape { Full, Row, Column, Scalar };
+using Shape = RowShape;
 
 /// A value inside the kernel: one scalar (Row, Scalar) or this thread's
 /// elements of a row (Full, Column).
@@ -65,17 +64,15 @@ struct KernelValue {
 class RowKernelBuilder {
 public:
   RowKernelBuilder(func::FuncOp fn, GraphOp graph, const SpaceMappingGraph &smg,
-                   bool approxMath, int64_t requestedRowsPerBlock,
-                   int64_t requestedRowThreads, bool hoistColumnLoads,
-                   bool columnCacheHints)
-      : fn(fn), graph(graph), smg(smg), approxMath(approxMath),
-        requestedRowsPerBlock(requestedRowsPerBlock),
-        requestedRowThreads(requestedRowThreads),
-        hoistColumnLoads(hoistColumnLoads), columnCacheHints(columnCacheHints) {
-  }
+                   const RowKernelPlan &plan, bool approxMath,
+                   bool hoistColumnLoads, bool columnCacheHints)
+      : fn(fn), graph(graph), smg(smg), plan(plan), approxMath(approxMath),
+        hoistColumnLoads(hoistColumnLoads), columnCacheHints(columnCacheHints),
+        reducedDim(plan.graph.reducedDim), rows(plan.graph.rows),
+        n(plan.graph.n), vec(plan.graph.vector),
+        threads(plan.layout.threadsPerRow), chunks(plan.chunks),
+        rowsPerBlock(plan.layout.rowsPerBlock), ragged(plan.ragged) {}
 
-  /// Checks the graph is in the class; sets `whyNot` otherwise.
-  LogicalResult plan();
   /// Replaces `fn` by a function on memrefs that launches the kernel; on
   /// failure `fn` is left as it was.
   LogicalResult build();
@@ -113,26 +110,25 @@ private:
   func::FuncOp fn;
   GraphOp graph;
   const SpaceMappingGraph &smg;
+  const RowKernelPlan &plan;
   bool approxMath;
-  int64_t requestedRowsPerBlock;
-  int64_t requestedRowThreads;
   bool hoistColumnLoads;
   bool columnCacheHints;
   /// The L2 eviction policy of hinted loads, made once per kernel at the
   /// start of its body, `kernelEntry`.
   Value evictLastPolicy;
   Block *kernelEntry = nullptr;
-  unsigned reducedDim = ~0u;
-  SmallVector<unsigned> rowDims;
-  // `threads` threads share a row; a block holds `rowsPerBlock` rows.
-  int64_t rows = 1, n = 1, vec = 1, threads = 32, chunks = 1, rowsPerBlock = 1;
+  // The plan: `threads` threads share a row; a block holds `rowsPerBlock`
+  // rows.
+  unsigned reducedDim;
+  int64_t rows, n, vec, threads, chunks, rowsPerBlock;
+  // Rows that the threads do not split evenly: the last chunks are valid
+  // only in some threads (`chunkValid[k]`, null when always valid).
+  bool ragged;
   // Kernel state. `tid` is the thread's position within its row.
   DenseMap<Value, KernelValue> values;
   Value row, tid, lane, warp, smem;
   DenseMap<Value, Value> flat; // graph input -> its flattened memref
-  // Rows that the threads do not split evenly: the last chunks are valid
-  // only in some threads (`chunkValid[k]`, null when always valid).
-  bool ragged = false;
   SmallVector<Value> chunkValid;
   int64_t reductionsDone = 0;         // cross-warp reductions built so far
   DenseSet<Value> rowUniform;         // kernel values equal for the whole row
@@ -142,204 +138,7 @@ private:
 } // namespace
 
 FailureOr<Shape> RowKernelBuilder::shapeOf(Value v) {
-  SmallVector<unsigned> dims;
-  for (auto &ids : smg.getValueDims(v)) {
-    if (ids.size() > 1)
-      return failure();
-    if (ids.size() == 1)
-      dims.push_back(ids[0]);
-  }
-  bool hasN = llvm::is_contained(dims, reducedDim);
-  SmallVector<unsigned> r;
-  for (unsigned d : dims)
-    if (d != reducedDim)
-      r.push_back(d);
-  if (hasN && dims.back() != reducedDim)
-    return failure(); // the reduced dim must be innermost
-  if (!r.empty() && r != rowDims)
-    return failure();
-  if (hasN)
-    return r.empty() ? Shape::Column : Shape::Full;
-  return r.empty() ? Shape::Scalar : Shape::Row;
-}
-
-/// Whether `op` is a contraction: it reduces and reads an operand that spans
-/// a reduced dim but is broadcast along a parallel one (GEMM, batched GEMM).
-static bool isContraction(linalg::LinalgOp op) {
-  if (op.getNumReductionLoops() == 0)
-    return false;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    bool spansReduced = false;
-    bool missesParallel = false;
-    for (unsigned d = 0; d < map.getNumDims(); ++d) {
-      bool used = map.isFunctionOfDim(d);
-      if (iterators[d] == utils::IteratorType::reduction)
-        spansReduced |= used;
-      else
-        missesParallel |= !used;
-    }
-    if (spansReduced && missesParallel)
-      return true;
-  }
-  return false;
-}
-
-LogicalResult RowKernelBuilder::plan() {
-  // Contractions make each output element a dot product over a tile that
-  // other rows share: that is the tensor-core lowering's job, not rows'.
-  for (Operation &op : graph.getBody().front().without_terminator())
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-        linalgOp && isContraction(linalgOp)) {
-      whyNot = "'" + op.getName().getStringRef().str() +
-               "' is a contraction (GEMM-like); contractions need the "
-               "tensor-core lowering";
-      return failure();
-    }
-  // The reduced dim: the one dim any member reduces along.
-  for (const Space &space : smg.getSpaces())
-    for (auto [d, c] : space.reductions) {
-      if (reducedDim != ~0u && reducedDim != d) {
-        whyNot = "it reduces along more than one dim ('" +
-                 smg.getDims()[reducedDim].name + "' and '" +
-                 smg.getDims()[d].name +
-                 "'); GEMM-like graphs need the "
-                 "tensor-core lowering";
-        return failure();
-      }
-      reducedDim = d;
-    }
-  Value firstOutput = graph.getYield().getValues().front();
-  SmallVector<unsigned> outDims;
-  for (auto &ids : smg.getValueDims(firstOutput))
-    llvm::append_range(outDims, ids);
-  if (reducedDim == ~0u) {
-    if (outDims.empty()) {
-      whyNot = "its output has no dim to spread over threads";
-      return failure();
-    }
-    reducedDim = outDims.back();
-  }
-  for (unsigned d : outDims)
-    if (d != reducedDim)
-      rowDims.push_back(d);
-  for (unsigned d : rowDims)
-    rows *= smg.getDims()[d].extent;
-  n = smg.getDims()[reducedDim].extent;
-
-  // Every tensor must be a row, a full tile, a column or a scalar.
-  int64_t widest = 1;
-  auto checkValue = [&](Value v) -> LogicalResult {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type)
-      return success();
-    FailureOr<Shape> shape = shapeOf(v);
-    if (failed(shape)) {
-      whyNot = "a tensor is not laid out as rows over the reduced dim "
-               "(which must be innermost)";
-      return failure();
-    }
-    return success();
-  };
-  // Only what is loaded or stored sets the access width.
-  auto accessWidth = [&](Value v) {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    FailureOr<Shape> shape = type ? shapeOf(v) : FailureOr<Shape>(failure());
-    if (succeeded(shape) && (*shape == Shape::Full || *shape == Shape::Column))
-      widest = std::max<int64_t>(
-          widest, std::max(1u, type.getElementTypeBitWidth() / 8));
-  };
-  for (BlockArgument arg : graph.getBody().getArguments())
-    accessWidth(arg);
-  for (Value output : graph.getYield().getValues())
-    accessWidth(output);
-  for (BlockArgument arg : graph.getBody().getArguments())
-    if (failed(checkValue(arg)))
-      return failure();
-  for (Operation &op : graph.getBody().front().without_terminator()) {
-    if (!isa<linalg::GenericOp, linalg::FillOp, tensor::EmptyOp,
-             arith::ConstantOp>(op)) {
-      whyNot = "'" + op.getName().getStringRef().str() +
-               "' is not an elementwise or reduction linalg.generic";
-      return failure();
-    }
-    for (Value r : op.getResults())
-      if (failed(checkValue(r)))
-        return failure();
-  }
-
-  // The widest accesses (up to 16 bytes) that divide the row, then the most
-  // threads (up to 512) that split its vectors evenly. When none does, or
-  // the split leaves a thread too much of the row, the row is ragged: as
-  // many threads as its vectors need and the last chunk masked.
-  for (vec = 16 / widest; n % vec != 0; vec /= 2)
-    ;
-  int64_t vectors = n / vec;
-  for (threads = 512; threads >= 32 && vectors % threads != 0; threads /= 2)
-    ;
-  ragged = threads < 32 || vectors / threads * vec > 64;
-  if (ragged)
-    threads = std::min<int64_t>(512, llvm::alignTo(vectors, 32));
-  if (requestedRowThreads > 0) {
-    if (!llvm::isPowerOf2_64(requestedRowThreads) || requestedRowThreads < 32 ||
-        requestedRowThreads > 512 ||
-        llvm::divideCeil(vectors, requestedRowThreads) * vec > 64) {
-      whyNot = "row-threads=" + std::to_string(requestedRowThreads) +
-               " is not a power of two from 32 to 512 that leaves at most 64 "
-               "elements of a row of " +
-               std::to_string(n) + " to each thread";
-      return failure();
-    }
-    if (requestedRowThreads > 32 && requestedRowsPerBlock > 0) {
-      whyNot = "rows-per-block applies to a warp per row; row-threads=" +
-               std::to_string(requestedRowThreads) + " makes a block per row";
-      return failure();
-    }
-    threads = requestedRowThreads;
-    ragged = vectors % threads != 0;
-  }
-  // Short rows (up to 32 elements per thread) go one warp per row: the
-  // reductions are shuffles only, with no shared memory or barrier, and a
-  // block of two rows keeps the SM's block slots from limiting occupancy
-  // (2 measured best on the H200 against 1, 4 and 8; bench/results).
-  // A row with a single reduction whose 16-byte vectors 4 warps split
-  // evenly (RMSNorm over 1024 f16) goes to a block of 4 warps: 4% faster on
-  // the H200 than a warp per row at 16384 rows, where the warp's 64
-  // registers halve the occupancy. Two chained reductions (LayerNorm,
-  // softmax) pay two cross-warp barriers and stay on a warp. A requested
-  // rows-per-block keeps the warp per row.
-  int64_t reductionCount = 0;
-  for (const Space &space : smg.getSpaces())
-    reductionCount += !space.reductions.empty();
-  if (requestedRowThreads == 0 && requestedRowsPerBlock == 0 &&
-      reductionCount == 1 && !ragged && vectors % 128 == 0 &&
-      vectors / 128 * vec <= 32 && llvm::divideCeil(n, 32 * vec) * vec > 8) {
-    threads = 128;
-  } else if (requestedRowThreads > 32) {
-    // A block per row, as requested.
-  } else if ((ragged || n % (32 * vec) == 0) &&
-             llvm::divideCeil(n, 32 * vec) * vec <= 32) {
-    threads = 32;
-    for (rowsPerBlock = 2; rows % rowsPerBlock != 0; rowsPerBlock /= 2)
-      ;
-    if (requestedRowsPerBlock > 0) {
-      if (rows % requestedRowsPerBlock != 0 || requestedRowsPerBlock > 32) {
-        whyNot = "rows-per-block=" + std::to_string(requestedRowsPerBlock) +
-                 " does not divide the " + std::to_string(rows) +
-                 " rows or exceeds 32 warps";
-        return failure();
-      }
-      rowsPerBlock = requestedRowsPerBlock;
-    }
-  }
-  chunks = llvm::divideCeil(n, threads * vec);
-  if (chunks * vec > 64) {
-    whyNot = "rows of " + std::to_string(n) +
-             " elements do not fit in registers; slice them temporally";
-    return failure();
-  }
-  return success();
+  return plan.graph.shapeOf(smg, v);
 }
 
 SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
@@ -696,11 +495,6 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   SmallVector<Value> outFlat(flatArgs.begin() + fn.getNumArguments(),
                              flatArgs.end());
 
-  // CUDA's grid: at most 2^31 - 1 blocks along x.
-  if (rows / rowsPerBlock > std::numeric_limits<int32_t>::max())
-    return fn.emitError("smap-lower-to-gpu: the row kernel of @")
-           << fn.getName() << " needs " << rows / rowsPerBlock
-           << " blocks, more than CUDA's grid limit of 2^31 - 1";
   Value one = arith::ConstantIndexOp::create(hb, loc, 1);
   Value gridX = arith::ConstantIndexOp::create(hb, loc, rows / rowsPerBlock);
   Value blockX =
@@ -916,8 +710,8 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
     parts.push_back(b.getNamedAttr("ragged", b.getI64IntegerAttr(1)));
   // The host function lists its kernels, as the block lowering's do.
   KernelAttr kernel = KernelAttr::get(
-      ctx, KernelStrategy::Rows, llvm::divideCeil(rows, rowsPerBlock), threads,
-      /*smem=*/0, /*scratch=*/0, b.getDictionaryAttr(parts));
+      ctx, KernelStrategy::Rows, plan.getBlocks(), plan.getBlockThreads(),
+      plan.getSharedMemoryBytes(), /*scratch=*/0, b.getDictionaryAttr(parts));
   ctx->getOrLoadDialect<SMapDialect>()->getKernelsAttrHelper().setAttr(
       kernelFn, b.getArrayAttr({kernel.toDictionary()}));
   remark::passed(graph.getLoc(), remarkOpts("lower-to-gpu", "row-kernel"))
@@ -928,6 +722,7 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
 namespace {
 struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
   using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
@@ -935,50 +730,78 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
     for (func::FuncOp fn : functions) {
       if (fn.isExternal())
         continue;
-      SmallVector<GraphOp> graphs(fn.getOps<GraphOp>());
-      if (graphs.size() != 1 || !llvm::all_of(fn.getResultTypes(), [](Type t) {
-            return isa<RankedTensorType>(t);
-          })) {
-        if (otherGraphs)
-          continue;
-        fn.emitError("smap-lower-to-gpu: @")
-            << fn.getName()
-            << " must be one fusion graph whose results it returns";
+      FailureOr<bool> lowered = lowerFunction(fn);
+      if (failed(lowered))
         return signalPassFailure();
-      }
-      GraphOp graph = graphs.front();
-      auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
-      if (ret.getOperands() != ValueRange(graph.getResults())) {
-        if (otherGraphs)
-          continue;
-        fn.emitError("smap-lower-to-gpu: @")
-            << fn.getName() << " must return its graph's results in order";
-        return signalPassFailure();
-      }
-      FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
-      if (failed(smg))
-        return signalPassFailure();
-      RowKernelBuilder builder(fn, graph, *smg, approxMath, rowsPerBlock,
-                               rowThreads, hoistColumnLoads, cacheHints);
-      if (failed(builder.plan()) || failed(builder.build())) {
-        if (otherGraphs) {
-          remark::missed(graph.getLoc(),
-                         remarkOpts("lower-to-gpu", "not-a-row-graph"))
-              << ("left for the block lowering: " + builder.whyNot);
-          continue;
-        }
-        remark::failed(graph.getLoc(),
-                       remarkOpts("lower-to-gpu", "not-lowered"))
-            << builder.whyNot;
-        graph.emitError("smap-lower-to-gpu: not lowered to a GPU kernel: ")
-            << builder.whyNot;
-        return signalPassFailure();
-      }
-      any = true;
+      any |= *lowered;
     }
     if (any)
       module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                       UnitAttr::get(module.getContext()));
+  }
+
+  /// The graph of `fn` that smap-schedule made a row kernel, or null (an
+  /// error without `other-graphs`).
+  FailureOr<GraphOp> findRowGraph(func::FuncOp fn) {
+    SmallVector<GraphOp> graphs(fn.getOps<GraphOp>());
+    GraphOp graph = graphs.size() == 1 ? graphs.front() : GraphOp();
+    ScheduleAttr schedule = graph ? graph.getScheduleAttr() : ScheduleAttr();
+    if (schedule && schedule.getStrategy() == KernelStrategy::Rows)
+      return graph;
+    if (otherGraphs)
+      return GraphOp();
+    if (!graph)
+      return fn.emitError("smap-lower-to-gpu: @")
+             << fn.getName() << " must be one fusion graph whose results it "
+             << "returns";
+    InFlightDiagnostic diag =
+        graph.emitError("smap-lower-to-gpu: not lowered to a GPU kernel: ");
+    if (!schedule)
+      diag << "the graph has no schedule (run smap-schedule first)";
+    else
+      diag << "the graph is scheduled as "
+           << stringifyKernelStrategy(schedule.getStrategy())
+           << ", not as a row kernel (smap-schedule's remark says why)";
+    return diag;
+  }
+
+  /// Builds the row kernel of `fn`'s graph, as its schedule says; returns
+  /// whether `fn` had one.
+  FailureOr<bool> lowerFunction(func::FuncOp fn) {
+    FailureOr<GraphOp> graph = findRowGraph(fn);
+    if (failed(graph))
+      return failure();
+    if (!*graph)
+      return false;
+    auto refuse = [&](const std::string &why) {
+      remark::failed(graph->getLoc(),
+                     remarkOpts("lower-to-gpu", "not-lowered"))
+          << why;
+      return graph->emitError(
+                 "smap-lower-to-gpu: the row kernel cannot be built: ")
+             << why;
+    };
+    if (std::string why = getRowHostRefusal(*graph); !why.empty())
+      return refuse(why);
+    FailureOr<SpaceMappingGraph> smg = buildSMG(*graph);
+    if (failed(smg))
+      return failure();
+    std::string whyNot;
+    FailureOr<RowGraph> rowGraph = analyzeRowGraph(*smg, whyNot);
+    ScheduleAttr schedule = graph->getScheduleAttr();
+    int64_t rowsPerBlock = schedule.getRowsPerBlock();
+    FailureOr<RowKernelPlan> plan = failure();
+    if (succeeded(rowGraph))
+      plan = checkRowLayout(
+          *rowGraph, {schedule.getThreads() / rowsPerBlock, rowsPerBlock},
+          whyNot);
+    if (failed(plan))
+      return refuse(whyNot);
+    RowKernelBuilder builder(fn, *graph, *smg, *plan, approxMath,
+                             hoistColumnLoads, cacheHints);
+    if (failed(builder.build()))
+      return refuse(builder.whyNot);
+    return true;
   }
 };
 } // namespace

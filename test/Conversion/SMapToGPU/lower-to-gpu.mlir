@@ -1,7 +1,7 @@
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu -split-input-file | FileCheck %s
-// RUN: spacefusion-opt %s --smap-form-graphs '--smap-lower-to-gpu=approx-math=false' \
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --smap-lower-to-gpu -split-input-file | FileCheck %s
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule '--smap-lower-to-gpu=approx-math=false' \
 // RUN:   -split-input-file | FileCheck %s --check-prefix=EXACT
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-lower-to-gpu -split-input-file \
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --smap-lower-to-gpu -split-input-file \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
 // A short row (512 f16 = 16 per lane): one warp per row, 2 rows per block,
@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME:      %[[X:.*]]: memref<8x512xf16>, %[[Y:.*]]: memref<8x512xf16>)
 // CHECK-SAME:      llvm.emit_c_interface
-// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 2 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 8 : i64}, smem = 0 : i64, strategy = "rows", threads = 32 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 2 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 8 : i64}, smem = 0 : i64, strategy = "rows", threads = 64 : i64}]
 // CHECK-DAG:     %[[XF:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
 // CHECK-DAG:     %[[YF:.*]] = memref.collapse_shape %[[Y]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
 // CHECK-DAG:     %[[GRID:.*]] = arith.constant 4 : index
@@ -37,8 +37,11 @@
 // EXACT-NOT:     fastmath<afn>
 // EXACT-LABEL: func.func @rmsnorm(
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=32 smem=0 rows=8 rows_per_block=2 vector=8 chunks=2"
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=512 smem=0 rows=4 rows_per_block=1 vector=4 chunks=4"
+// The schedule's prediction is what is built.
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Remark="runs as a row kernel on sm_90a: 8 rows of 512 ('n'): 32 threads per row, rows_per_block 2, 8-element vectors, 2 loads per thread; 4 blocks x 64 threads, 0 B shared memory"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=64 smem=0 rows=8 rows_per_block=2 vector=8 chunks=2"
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Remark="runs as a row kernel on sm_90a: 4 rows of 8192 ('n'): 512 threads per row, rows_per_block 1, 4-element vectors, 4 loads per thread; 4 blocks x 512 threads, 128 B shared memory"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=512 smem=128 rows=4 rows_per_block=1 vector=4 chunks=4"
 
 func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
   %e1 = tensor.empty() : tensor<8x512xf32>
@@ -98,7 +101,7 @@ func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
 
 // CHECK-LABEL: func.func @rmsnorm(
 // CHECK-SAME:      %[[X:.*]]: memref<4x8192xf32>, %[[G:.*]]: memref<8192xf32>, %[[Y:.*]]: memref<4x8192xf32>)
-// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 4 : i64, rows = 4 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 512 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 4 : i64, rows = 4 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = 128 : i64, strategy = "rows", threads = 512 : i64}]
 // CHECK:         gpu.launch
 // CHECK-SAME:        workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-4:   vector.load {{.*}} : memref<32768xf32>, vector<4xf32>
@@ -164,7 +167,7 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
 // reductions and store nothing.
 
 // CHECK-LABEL: func.func @softmax(
-// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 32 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 64 : i64}]
 // CHECK:         %[[VALID:.*]] = arith.cmpi ult, %[[START:.*]], %c100 : index
 // CHECK:         %[[CLAMPED:.*]] = arith.minui %[[START]], %c96 : index
 // CHECK:         %[[INDEX:.*]] = arith.addi %{{.*}}, %[[CLAMPED]] : index
@@ -177,7 +180,7 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
 // CHECK:         scf.if %[[VALID]] {
 // CHECK-NEXT:      vector.store %{{.*}} : memref<800xf32>, vector<4xf32>
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=32 smem=0 rows=8 rows_per_block=2 vector=4 chunks=1 ragged=1"
+// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=64 smem=0 rows=8 rows_per_block=2 vector=4 chunks=1 ragged=1"
 
 func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
   %c1 = arith.constant 0xFF800000 : f32

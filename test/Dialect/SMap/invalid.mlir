@@ -127,6 +127,31 @@ func.func @schedule_negative_smem() attributes {s = #smap.schedule<spatial = [],
 
 // -----
 
+// expected-error @below {{schedule rows_per_block is only for strategy rows, got it with simt}}
+func.func @schedule_rows_per_block_simt() attributes {s = #smap.schedule<spatial = [m = 1], temporal = [], grid = [8], threads = 64, smem = 0, regs = 0, strategy = simt, rows_per_block = 2>} { return }
+
+// -----
+
+// expected-error @below {{schedule rows_per_block must be positive and divide the 9 rows, got 2}}
+func.func @schedule_rows_per_block_divides() attributes {s = #smap.schedule<spatial = [m = 1], temporal = [], grid = [9], threads = 64, smem = 0, regs = 0, strategy = rows, rows_per_block = 2>} { return }
+
+// -----
+
+// expected-error @below {{schedule rows_per_block must be positive and divide the 8 rows, got 0}}
+func.func @schedule_rows_without_rows_per_block() attributes {s = #smap.schedule<spatial = [m = 1], temporal = [], grid = [8], threads = 64, smem = 0, regs = 0, strategy = rows>} { return }
+
+// -----
+
+// expected-error @below {{schedule rows_per_block = 2 needs a warp per row (threads = 64), got threads = 256}}
+func.func @schedule_rows_per_block_block_rows() attributes {s = #smap.schedule<spatial = [m = 1], temporal = [], grid = [8], threads = 256, smem = 0, regs = 0, strategy = rows, rows_per_block = 2>} { return }
+
+// -----
+
+// expected-error @below {{expected 'stages' or 'rows_per_block'}}
+func.func @schedule_unknown_key() attributes {s = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0, strategy = simt, depth = 2>} { return }
+
+// -----
+
 // expected-error @below {{expected 'temporal'}}
 func.func @schedule_missing_field() attributes {s = #smap.schedule<spatial = [], grid = [], threads = 1, smem = 0, regs = 0>} { return }
 

@@ -164,23 +164,34 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       parser.parseEqual() || parser.parseInteger(regs))
     return {};
   KernelStrategy strategy = KernelStrategy::None;
-  int64_t stages = 0;
+  int64_t stages = 0, rowsPerBlock = 0;
   if (succeeded(parser.parseOptionalComma())) {
     FailureOr<KernelStrategy> parsed;
     if (parser.parseKeyword("strategy") || parser.parseEqual() ||
         failed(parsed = FieldParser<KernelStrategy>::parse(parser)))
       return {};
     strategy = *parsed;
-    if (succeeded(parser.parseOptionalComma()) &&
-        (parser.parseKeyword("stages") || parser.parseEqual() ||
-         parser.parseInteger(stages)))
-      return {};
+    while (succeeded(parser.parseOptionalComma())) {
+      StringRef key;
+      SMLoc keyLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&key) || parser.parseEqual())
+        return {};
+      int64_t *field = key == "stages"           ? &stages
+                       : key == "rows_per_block" ? &rowsPerBlock
+                                                 : nullptr;
+      if (!field) {
+        parser.emitError(keyLoc, "expected 'stages' or 'rows_per_block'");
+        return {};
+      }
+      if (parser.parseInteger(*field))
+        return {};
+    }
   }
   if (parser.parseGreater())
     return {};
   return parser.getChecked<ScheduleAttr>(loc, parser.getContext(), spatial,
                                          temporal, grid, threads, smem, regs,
-                                         strategy, stages);
+                                         strategy, stages, rowsPerBlock);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -196,7 +207,36 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", strategy = " << stringifyKernelStrategy(getStrategy());
   if (getStages())
     printer << ", stages = " << getStages();
+  if (getRowsPerBlock())
+    printer << ", rows_per_block = " << getRowsPerBlock();
   printer << ">";
+}
+
+/// Rows per block belong to the `rows` strategy, divide its rows and, above
+/// one, come with a warp per row.
+static LogicalResult
+verifyRowsPerBlock(function_ref<InFlightDiagnostic()> emitError,
+                   ArrayRef<int64_t> grid, int64_t threads,
+                   KernelStrategy strategy, int64_t rowsPerBlock) {
+  if (strategy != KernelStrategy::Rows) {
+    if (rowsPerBlock != 0)
+      return emitError() << "schedule rows_per_block is only for strategy "
+                            "rows, got it with "
+                         << stringifyKernelStrategy(strategy);
+    return success();
+  }
+  int64_t rows = 1;
+  for (int64_t g : grid)
+    rows *= g;
+  if (rowsPerBlock <= 0 || rows % rowsPerBlock != 0)
+    return emitError() << "schedule rows_per_block must be positive and "
+                          "divide the "
+                       << rows << " rows, got " << rowsPerBlock;
+  if (rowsPerBlock > 1 && threads != 32 * rowsPerBlock)
+    return emitError() << "schedule rows_per_block = " << rowsPerBlock
+                       << " needs a warp per row (threads = "
+                       << 32 * rowsPerBlock << "), got threads = " << threads;
+  return success();
 }
 
 LogicalResult
@@ -204,7 +244,7 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<SliceSize> spatial, ArrayRef<SliceSize> temporal,
                      ArrayRef<int64_t> grid, int64_t threads, int64_t smemBytes,
                      int64_t regsPerThread, KernelStrategy strategy,
-                     int64_t stages) {
+                     int64_t stages, int64_t rowsPerBlock) {
   llvm::StringSet<> seen;
   for (const SliceSize &s : llvm::concat<const SliceSize>(spatial, temporal)) {
     if (s.size <= 0)
@@ -236,7 +276,7 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "absent otherwise, got "
                        << stages << " for "
                        << stringifyKernelStrategy(strategy);
-  return success();
+  return verifyRowsPerBlock(emitError, grid, threads, strategy, rowsPerBlock);
 }
 
 static std::optional<int64_t> lookupSize(ArrayRef<SliceSize> sizes,

@@ -7,6 +7,7 @@
 
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/Remarks.h"
+#include "spacefusion/Analysis/RowKernelPlan.h"
 #include "spacefusion/Analysis/Targets.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
@@ -92,6 +93,14 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
   }
 
   LogicalResult scheduleGraph(GraphOp graph);
+  /// Schedules `smg` as a row kernel when it is one (success, `scheduled`
+  /// set); fails only when the graph is one but the requested layout is
+  /// impossible.
+  LogicalResult scheduleRows(const SpaceMappingGraph &smg, TargetAttr target,
+                             bool &scheduled);
+  /// Checks a given `rows` schedule against the row-kernel plan.
+  LogicalResult checkGivenRows(const SpaceMappingGraph &smg, TargetAttr target,
+                               ScheduleAttr given);
   StrategyOptions strategyOptions() const {
     StrategyOptions options;
     options.tensorCores = tensorCores;
@@ -128,8 +137,18 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     return failure();
   annotateGraph(*smg, /*explain=*/false);
 
-  // A schedule the user gives replaces the search.
   ScheduleAttr given = graph.getScheduleAttr();
+  if (given && given.getStrategy() == KernelStrategy::Rows)
+    return checkGivenRows(*smg, target, given);
+  if (!given && target.isGPU() && rows) {
+    bool scheduled = false;
+    if (failed(scheduleRows(*smg, target, scheduled)))
+      return failure();
+    if (scheduled)
+      return success();
+  }
+
+  // A schedule the user gives replaces the search.
   bool fromOptions = !spatial.empty() || !temporal.empty();
   if (fromOptions) {
     std::string error;
@@ -145,7 +164,7 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     if (failed(ScheduleAttr::verify(
             [&] { return graph.emitError("smap-schedule: "); }, *s, *t, grid,
             /*threads=*/1, /*smemBytes=*/0, /*regsPerThread=*/0,
-            KernelStrategy::None, /*stages=*/0)))
+            KernelStrategy::None, /*stages=*/0, /*rowsPerBlock=*/0)))
       return failure();
     given = ScheduleAttr::get(graph.getContext(), *s, *t, grid, 1, 0, 0);
   }
@@ -228,6 +247,101 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
   if (!partition || computeOps < 2)
     return graph.emitError(why);
   return partitionGraph(*smg, target, why);
+}
+
+/// The `rows` schedule of `plan`: every row dim sliced by 1.
+static ScheduleAttr getRowsSchedule(const SpaceMappingGraph &smg,
+                                    const RowKernelPlan &plan) {
+  MLIRContext *ctx = smg.getGraph().getContext();
+  SmallVector<SliceSize> spatial;
+  SmallVector<int64_t> grid;
+  for (unsigned d : plan.graph.rowDims) {
+    spatial.push_back({StringAttr::get(ctx, smg.getDims()[d].name), 1});
+    grid.push_back(smg.getDims()[d].extent);
+  }
+  return ScheduleAttr::get(ctx, spatial, {}, grid, plan.getBlockThreads(),
+                           plan.getSharedMemoryBytes(), /*regsPerThread=*/0,
+                           KernelStrategy::Rows, /*stages=*/0,
+                           plan.layout.rowsPerBlock);
+}
+
+static std::string describeRows(const SpaceMappingGraph &smg,
+                                const RowKernelPlan &plan) {
+  return llvm::formatv("{0} rows of {1} ('{2}'): {3} threads per row, "
+                       "rows_per_block {4}, {5}-element vectors, {6} loads "
+                       "per thread{7}; {8} blocks x {9} threads, {10} B "
+                       "shared memory",
+                       plan.graph.rows, plan.graph.n,
+                       smg.getDims()[plan.graph.reducedDim].name,
+                       plan.layout.threadsPerRow, plan.layout.rowsPerBlock,
+                       plan.graph.vector, plan.chunks,
+                       plan.ragged ? " (the last one masked)" : "",
+                       plan.getBlocks(), plan.getBlockThreads(),
+                       plan.getSharedMemoryBytes())
+      .str();
+}
+
+LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
+                                         TargetAttr target, bool &scheduled) {
+  GraphOp graph = smg.getGraph();
+  std::string whyNot = getRowHostRefusal(graph);
+  FailureOr<RowGraph> rowGraph = failure();
+  FailureOr<RowKernelPlan> plan = failure();
+  if (whyNot.empty())
+    rowGraph = analyzeRowGraph(smg, whyNot);
+  if (succeeded(rowGraph))
+    plan = chooseRowLayout(*rowGraph, {}, whyNot);
+  if (failed(plan)) {
+    remark::missed(graph.getLoc(), remarkOpts("schedule", "not-rows"))
+        << ("not a row kernel: " + whyNot);
+    return success();
+  }
+  RowLayoutRequest request{rowThreads, rowsPerBlock};
+  if (request.threadsPerRow || request.rowsPerBlock) {
+    plan = chooseRowLayout(*rowGraph, request, whyNot);
+    if (failed(plan))
+      return graph.emitError("smap-schedule: the row kernel cannot be built: ")
+             << whyNot;
+  }
+  graph.setScheduleAttr(getRowsSchedule(smg, *plan));
+  remark::passed(graph.getLoc(), remarkOpts("schedule", "rows"))
+      << ("runs as a row kernel on " + target.getName().str() + ": " +
+          describeRows(smg, *plan));
+  scheduled = true;
+  return success();
+}
+
+LogicalResult SchedulePass::checkGivenRows(const SpaceMappingGraph &smg,
+                                           TargetAttr target,
+                                           ScheduleAttr given) {
+  GraphOp graph = smg.getGraph();
+  if (!target.isGPU())
+    return graph.emitError("invalid schedule: strategy rows needs a GPU "
+                           "target, not '")
+           << target.getName() << "'";
+  std::string whyNot = getRowHostRefusal(graph);
+  FailureOr<RowGraph> rowGraph = failure();
+  if (whyNot.empty())
+    rowGraph = analyzeRowGraph(smg, whyNot);
+  FailureOr<RowKernelPlan> plan = failure();
+  if (succeeded(rowGraph)) {
+    RowLayout layout{given.getThreads() / given.getRowsPerBlock(),
+                     given.getRowsPerBlock()};
+    plan = checkRowLayout(*rowGraph, layout, whyNot);
+  }
+  if (failed(plan))
+    return graph.emitError("invalid schedule: strategy rows: ") << whyNot;
+  ScheduleAttr recorded = getRowsSchedule(smg, *plan);
+  if (recorded.getSpatial() != given.getSpatial() ||
+      !given.getTemporal().empty())
+    return graph.emitError("invalid schedule: strategy rows slices every row "
+                           "dim by 1 and nothing temporally: ")
+           << recorded;
+  graph.setScheduleAttr(recorded);
+  remark::passed(graph.getLoc(), remarkOpts("schedule", "given"))
+      << ("uses the given row kernel on " + target.getName().str() + ": " +
+          describeRows(smg, *plan));
+  return success();
 }
 
 static bool isInitMember(Operation *op) {

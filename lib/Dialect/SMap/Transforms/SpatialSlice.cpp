@@ -321,7 +321,9 @@ static LogicalResult sliceGraph(GraphOp graph) {
   nested.setScheduleAttr(ScheduleAttr::get(
       ctx, {}, schedule.getTemporal(), {}, schedule.getThreads(),
       schedule.getSmemBytes(), schedule.getRegsPerThread(),
-      schedule.getStrategy(), schedule.getStages()));
+      schedule.getStrategy(), schedule.getStages(),
+      // A block of a row kernel is one row.
+      schedule.getStrategy() == KernelStrategy::Rows ? 1 : 0));
 
   yield->setOperands(spatial.getResults());
   for (Operation *op : llvm::reverse(members))

@@ -149,6 +149,18 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
       ring and wgmma on one warpgroup.
     * `wgmma_tma_ws`: the same, warp-specialized: one consumer warpgroup per
       64 rows and a producer warp(group) issuing the loads.
+    * `rows`: a row kernel (softmax, LayerNorm, RMSNorm): the graph reduces
+      along one innermost dim only, each row is held in the registers of
+      `threads` threads (a warp, or a block of up to 512), and a block of a
+      warp per row holds `rows_per_block` consecutive rows. The spatial
+      list slices every row dim by 1 (the grid counts rows); the launch has
+      `grid / rows_per_block` blocks.
+
+    ```mlir
+    #smap.schedule<spatial = [r = 1], temporal = [], grid = [16384],
+                   threads = 64, smem = 0, regs = 0, strategy = rows,
+                   rows_per_block = 2>
+    ```
 
     ```mlir
     #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 64],
@@ -162,7 +174,9 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
     block (2 to 4, for the waves the grid fills), the cp.async copies of a
     row-fragment block's staged tiles (1 to 3, as deep as keeps two blocks
     per SM); 0, not printed, for the other strategies, whose depth the
-    lowering still chooses.
+    lowering still chooses. `rows_per_block` is positive exactly for
+    `rows`, divides the grid's blocks and, above 1, comes with a warp per
+    row (`threads = 32 * rows_per_block`).
 
     Sizes must be positive, a dim may appear once, and the grid has one
     positive entry per spatial dim. `smap.graph` checks the sizes against
@@ -177,7 +191,8 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
     "int64_t":$regsPerThread,
     DefaultValuedParameter<"::mlir::smap::KernelStrategy",
                            "::mlir::smap::KernelStrategy::None">:$strategy,
-    DefaultValuedParameter<"int64_t", "0">:$stages
+    DefaultValuedParameter<"int64_t", "0">:$stages,
+    DefaultValuedParameter<"int64_t", "0">:$rowsPerBlock
   );
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<::mlir::smap::SliceSize>":$spatial,
@@ -185,7 +200,7 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
                      "::llvm::ArrayRef<int64_t>":$grid, "int64_t":$threads,
                      "int64_t":$smemBytes, "int64_t":$regsPerThread), [{
       return $_get($_ctxt, spatial, temporal, grid, threads, smemBytes,
-                   regsPerThread, ::mlir::smap::KernelStrategy::None, 0);
+                   regsPerThread, ::mlir::smap::KernelStrategy::None, 0, 0);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;

@@ -344,6 +344,17 @@ def SMapSchedule : Pass<"smap-schedule"> {
     otherwise, `loops` on a CPU. The schedule's `threads` are the
     strategy's. The GPU lowering builds that strategy or fails.
 
+    Before the search, a graph that reduces along one innermost dim only
+    (softmax, LayerNorm, RMSNorm, elementwise chains) and is the whole of its
+    function becomes a row kernel (`strategy = rows`, unless `rows=false`):
+    the legality and layout are `Analysis/RowKernelPlan.h`'s, the ones
+    `smap-lower-to-gpu` builds. A warp holds a row of up to 32 elements per
+    lane (2 rows per block), a block of up to 512 threads a longer one;
+    `rows-per-block` and `row-threads` ask for another layout, and one the
+    graph cannot take is an error. The remark gives the layout, or, on a
+    GPU target, why the graph is not a row kernel. The `spatial` and
+    `temporal` options do not apply to row kernels.
+
     A schedule given by the user, as a `schedule` attribute already on the
     graph or with the `spatial` / `temporal` options (applied to every
     graph), replaces the search; it is checked against the graph (known
@@ -398,7 +409,19 @@ def SMapSchedule : Pass<"smap-schedule"> {
            "warpgroup)">,
     Option<"asyncStages", "async-stages", "int64_t", /*default=*/"3",
            "The deepest TMA pipeline a wgmma block may get (at least 2, at "
-           "most 4); the depth is chosen for the waves the grid fills">
+           "most 4); the depth is chosen for the waves the grid fills">,
+    Option<"rows", "rows", "bool", /*default=*/"true",
+           "On GPU targets, run a graph that reduces along one innermost dim "
+           "only (softmax, LayerNorm, RMSNorm), alone in its function, as a "
+           "row kernel (strategy rows)">,
+    Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
+           "Rows per block of a row kernel with a warp per row (0: 2, or 1 "
+           "for an odd number of rows); must divide the rows">,
+    Option<"rowThreads", "row-threads", "int64_t", /*default=*/"0",
+           "Threads per row of a row kernel (0: automatic, a warp for rows of "
+           "up to 32 elements per lane); a power of two from 32 to 512 "
+           "(threads past the row's last 16-byte vector are masked). More "
+           "than 32 makes a block per row">
   ];
   let dependentDialects = ["::mlir::smap::SMapDialect"];
 }

@@ -1,0 +1,125 @@
+//===- RowKernelPlan.h - Which graphs run as row kernels, and how -*- C++ -*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The legality and layout of the `rows` strategy: a graph whose reductions
+// all run along one innermost dim n, parallel in every other (softmax,
+// LayerNorm, RMSNorm, elementwise chains), runs as one kernel in which a warp
+// (short rows) or a block (long rows) holds each row in registers.
+//
+// One module for both sides of the decision: smap-schedule calls
+// `analyzeRowGraph` and `chooseRowLayout` and records the layout in the
+// graph's `#smap.schedule` (strategy `rows`, its threads and rows per block);
+// smap-lower-to-gpu calls `analyzeRowGraph` and `checkRowLayout` on the
+// recorded layout and builds it, or fails naming why. Neither has a second
+// copy of a precondition.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_ANALYSIS_ROWKERNELPLAN_H
+#define SPACEFUSION_ANALYSIS_ROWKERNELPLAN_H
+
+#include "spacefusion/Dialect/SMap/IR/SMap.h"
+
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir {
+namespace smap {
+
+class SpaceMappingGraph;
+
+/// How a tensor of a row graph lies relative to its rows: over the row dims
+/// and n (Full), the row dims only (Row), n only (Column: per-column
+/// parameters such as gamma), or neither (Scalar).
+enum class RowShape { Full, Row, Column, Scalar };
+
+/// What a row graph is, from its SMG alone (no choice made yet).
+struct RowGraph {
+  /// The dim every reduction runs along (the output's innermost dim when
+  /// nothing reduces).
+  unsigned reducedDim = ~0u;
+  /// The other dims of the first output, in its order.
+  SmallVector<unsigned> rowDims;
+  /// The product of the row dims' extents, and the extent of n.
+  int64_t rows = 1, n = 1;
+  /// Elements per vector access: the widest (up to 16 bytes) that divides n
+  /// for the widest element loaded or stored.
+  int64_t vector = 1;
+  /// Members that reduce.
+  int64_t reductions = 0;
+
+  /// The shape of `value` (a graph input or member result); fails when it
+  /// is not laid out as rows over n with n innermost.
+  FailureOr<RowShape> shapeOf(const SpaceMappingGraph &smg, Value value) const;
+};
+
+/// The layout smap-schedule chooses: threads sharing a row and rows sharing
+/// a block (rows per block > 1 only with a warp per row).
+struct RowLayout {
+  int64_t threadsPerRow = 32;
+  int64_t rowsPerBlock = 1;
+};
+
+/// A row graph with its layout, and what follows from the two.
+struct RowKernelPlan {
+  RowGraph graph;
+  RowLayout layout;
+  /// Vector loads per thread and row.
+  int64_t chunks = 1;
+  /// Whether the last chunk is partial (masked) in some threads.
+  bool ragged = false;
+
+  int64_t getBlocks() const { return graph.rows / layout.rowsPerBlock; }
+  int64_t getBlockThreads() const {
+    return layout.threadsPerRow * layout.rowsPerBlock;
+  }
+  /// The partials crossing the warps of a row: 32 f32 when a row has more
+  /// than one warp.
+  int64_t getSharedMemoryBytes() const {
+    return layout.threadsPerRow > 32 ? 32 * 4 : 0;
+  }
+};
+
+/// What the user asked for (0: choose).
+struct RowLayoutRequest {
+  int64_t threadsPerRow = 0;
+  int64_t rowsPerBlock = 0;
+};
+
+/// Why the function holding `graph` cannot host a row kernel (the kernel
+/// replaces the whole function: it must be the one graph, fed by the
+/// function's arguments, whose results it returns in order, all tensors);
+/// empty when it can.
+std::string getRowHostRefusal(GraphOp graph);
+
+/// The row graph `smg` is; fails with `whyNot` when it is not one (a
+/// contraction, several reduced dims, an op the kernel does not evaluate, a
+/// tensor not laid out as rows, ...).
+FailureOr<RowGraph> analyzeRowGraph(const SpaceMappingGraph &smg,
+                                    std::string &whyNot);
+
+/// The layout for `graph`: the widest vectors, then the threads that split
+/// them evenly (a warp for rows of up to 32 elements per lane, two rows per
+/// block; a block of up to 512 threads otherwise), or what `request` asks.
+/// Fails with `whyNot` when the request is impossible or the row does not
+/// fit in registers.
+FailureOr<RowKernelPlan> chooseRowLayout(const RowGraph &graph,
+                                         const RowLayoutRequest &request,
+                                         std::string &whyNot);
+
+/// The plan of `layout` (a recorded schedule) on `graph`; fails with
+/// `whyNot` when the lowering cannot build it.
+FailureOr<RowKernelPlan> checkRowLayout(const RowGraph &graph,
+                                        const RowLayout &layout,
+                                        std::string &whyNot);
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_ANALYSIS_ROWKERNELPLAN_H
