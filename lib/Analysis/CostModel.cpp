@@ -76,10 +76,13 @@ static double opsPerPoint(Operation *op) {
   return std::max(1.0, ops);
 }
 
-static bool isContraction(const Space &space) {
-  return llvm::any_of(space.reductions,
-                      [](auto r) { return r.second == Combiner::Add; }) &&
-         space.inputEdges.size() >= 2;
+/// Whether `space` is a contraction that accumulates by addition
+/// (TensorCoreLegality.h's structural rule on its op).
+static bool isAddContraction(const Space &space) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+  return linalgOp && smap::isContraction(linalgOp) &&
+         llvm::any_of(space.reductions,
+                      [](auto r) { return r.second == Combiner::Add; });
 }
 
 /// Whether the GPU lowering runs `space` on tensor cores (mma.sync
@@ -88,7 +91,7 @@ static bool isContraction(const Space &space) {
 static bool runsOnTensorCores(const Space &space,
                               function_ref<int64_t(unsigned)> blockExtent) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-  if (!isContraction(space) || !linalgOp || space.reductions.size() != 1)
+  if (!isAddContraction(space) || !linalgOp || space.reductions.size() != 1)
     return false;
   // The space has one dim per loop, or per loop of a non-unit extent (the
   // analysis folds unit dims away).
@@ -123,14 +126,14 @@ int64_t mlir::smap::wgmmaConsumerWarpgroups(int64_t bm, int64_t bn) {
 static std::optional<std::array<unsigned, 3>>
 wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-  if (!isContraction(space) ||
+  if (!isAddContraction(space) ||
       !linalgOp || linalgOp.getNumDpsInputs() != 2 ||
       linalgOp.getNumLoops() != 3 || space.reductions.size() != 1)
     return std::nullopt;
   unsigned k = space.reductions.front().first;
   for (const Space &other : smg.getSpaces())
     if (&other != &space && other.role == MemberRole::Compute &&
-        (isContraction(other) || llvm::is_contained(other.dims, k)))
+        (isAddContraction(other) || llvm::is_contained(other.dims, k)))
       return std::nullopt;
   for (OpOperand *operand : linalgOp.getDpsInputOperands()) {
     auto type = dyn_cast<RankedTensorType>(operand->get().getType());
@@ -820,7 +823,7 @@ double mlir::smap::idealSeconds(const SpaceMappingGraph &smg,
           return type && (type.getElementType().isF16() ||
                           type.getElementType().isBF16());
         });
-    (isContraction(space) && halfOperands ? tensorFlops : scalarFlops) +=
+    (isAddContraction(space) && halfOperands ? tensorFlops : scalarFlops) +=
         points;
   }
   return std::max(bytes / (target.getBandwidthGbps() * 1e9),

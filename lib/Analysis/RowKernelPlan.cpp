@@ -8,6 +8,7 @@
 #include "spacefusion/Analysis/RowKernelPlan.h"
 
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Analysis/TensorCoreLegality.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -73,31 +74,6 @@ std::string mlir::smap::getRowHostRefusal(GraphOp graph) {
   return "";
 }
 
-/// Whether `op` is a contraction: it reduces and reads an operand that spans
-/// a reduced loop but is broadcast along a parallel one (GEMM, batched
-/// GEMM): each output element is then a dot product over a tile that other
-/// rows share, the tensor-core lowering's job.
-static bool readsSharedTile(linalg::LinalgOp op) {
-  if (op.getNumReductionLoops() == 0)
-    return false;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    bool spansReduced = false;
-    bool missesParallel = false;
-    for (unsigned d = 0; d < map.getNumDims(); ++d) {
-      bool used = map.isFunctionOfDim(d);
-      if (iterators[d] == utils::IteratorType::reduction)
-        spansReduced |= used;
-      else
-        missesParallel |= !used;
-    }
-    if (spansReduced && missesParallel)
-      return true;
-  }
-  return false;
-}
-
 static std::string opName(Operation &op) {
   return "'" + op.getName().getStringRef().str() + "'";
 }
@@ -155,7 +131,7 @@ FailureOr<RowGraph> mlir::smap::analyzeRowGraph(const SpaceMappingGraph &smg,
   Block &body = graph.getBody().front();
   for (Operation &op : body.without_terminator())
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-        linalgOp && readsSharedTile(linalgOp)) {
+        linalgOp && isContraction(linalgOp)) {
       whyNot = opName(op) + " is a contraction (GEMM-like); contractions "
                             "need the tensor-core lowering";
       return failure();

@@ -12,6 +12,24 @@
 using namespace mlir;
 using namespace mlir::smap;
 
+bool mlir::smap::isContraction(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() < 2)
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool spansReduced = false, missesParallel = false;
+    for (unsigned d = 0; d < map.getNumDims(); ++d) {
+      bool used = map.isFunctionOfDim(d);
+      if (iterators[d] == utils::IteratorType::reduction)
+        spansReduced |= used;
+      else
+        missesParallel |= !used;
+    }
+    return spansReduced && missesParallel;
+  });
+}
+
 bool mlir::smap::isMultiplyAccumulate(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;

@@ -32,6 +32,16 @@ struct MmaShape {
   Type operandType;
 };
 
+/// Whether `op` is a contraction: it reduces, reads two or more inputs, and
+/// one of them spans a reduced loop while missing a parallel one, so that
+/// each result element is a dot product over a tile that other results
+/// share (GEMM, batched GEMM, attention's two products), whatever the
+/// operand order or transposition. A reduction of an elementwise product
+/// (a row-wise dot, `sum(x * y)` over the same loops) is not one. The one
+/// definition the relayout folding, the cost model and the row-kernel
+/// legality use.
+bool isContraction(linalg::LinalgOp op);
+
 /// Whether the body of two-input `op` is `acc + x * y`, x and y the two
 /// inputs, each optionally extended.
 bool isMultiplyAccumulate(linalg::LinalgOp op);

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spacefusion/Analysis/TensorCoreLegality.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -34,11 +35,11 @@ namespace smap {
 
 using namespace mlir;
 
-/// Whether `op` is a contraction: it reduces and reads two or more tensors.
-static bool isContraction(Operation *op) {
+/// Whether `op` is a contraction on tensors (TensorCoreLegality.h's rule).
+static bool isTensorContraction(Operation *op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.getNumReductionLoops() > 0 &&
-         linalgOp.getNumDpsInputs() >= 2 && linalgOp.hasPureTensorSemantics();
+  return linalgOp && linalgOp.hasPureTensorSemantics() &&
+         smap::isContraction(linalgOp);
 }
 
 /// Whether `op` only transposes its one input: a parallel generic with the
@@ -82,7 +83,7 @@ static bool isElementwise(Operation *op) {
 /// elementwise (its epilogue): the reshapes on that chain fold with it.
 static bool fromContraction(Value v) {
   Operation *def = v.getDefiningOp();
-  if (isContraction(def))
+  if (isTensorContraction(def))
     return true;
   if (isReshape(def))
     return fromContraction(def->getOperand(0));
@@ -103,7 +104,7 @@ struct GeneralizeContractionNextToRelayout
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    if (isa<linalg::GenericOp>(op.getOperation()) || !isContraction(op) ||
+    if (isa<linalg::GenericOp>(op.getOperation()) || !isTensorContraction(op) ||
         llvm::is_contained(excludedOps, op->getName().getStringRef()))
       return failure();
     bool nextToRelayout =
@@ -130,7 +131,7 @@ struct FusePermutationCopyIntoContraction
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isContraction(op))
+    if (!isTensorContraction(op))
       return failure();
     for (OpOperand *input : op.getDpsInputOperands()) {
       if (!isPermutationCopy(input->get().getDefiningOp()) ||
@@ -166,11 +167,11 @@ void mlir::smap::populateFoldContractionRelayoutsPatterns(
         Operation *user = fused->getOwner();
         Operation *producer = fused->get().getDefiningOp();
         if (isReshape(user))
-          return isContraction(producer) ||
+          return isTensorContraction(producer) ||
                  (isElementwise(producer) && fromContraction(fused->get()));
         if (!isReshape(producer))
           return false;
-        return isContraction(user) ||
+        return isTensorContraction(user) ||
                (isElementwise(user) && fromContraction(fused->get()));
       });
   MLIRContext *ctx = patterns.getContext();
