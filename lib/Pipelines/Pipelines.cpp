@@ -92,10 +92,70 @@ static void addNormalization(OpPassManager &pm, bool widenAccumulators,
   pm.addPass(smap::createSMapFoldContractionRelayouts(fold));
 }
 
+std::string mlir::spacefusion::SpaceFusionPipelineOptions::getTarget() const {
+  if (!target.empty())
+    return target;
+  return StringRef(chip).starts_with("sm_8") ? "sm_80" : "sm_90a";
+}
+
+std::string mlir::spacefusion::SpaceFusionPipelineOptions::getChip() const {
+  if (!chip.empty())
+    return chip;
+  std::string scheduled = getTarget();
+  return smap::isBuiltinGPUTarget(scheduled) ? scheduled : "sm_90a";
+}
+
 bool mlir::spacefusion::SpaceFusionPipelineOptions::lowersToGPU() const {
   if (lowerToGPU.hasValue())
     return lowerToGPU;
-  return smap::isBuiltinGPUTarget(target) && !lowerToLoops;
+  return smap::isBuiltinGPUTarget(getTarget()) && !lowerToLoops;
+}
+
+/// Groups the ops into graphs, then decides each graph's strategy and
+/// slicing for the target: the front both paths share, so that
+/// `lower-to-gpu=false` shows the schedules the GPU path builds.
+static void addGroupingAndScheduling(OpPassManager &pm,
+                                     const SpaceFusionPipelineOptions &options,
+                                     bool compilesForGPU) {
+  std::string target = options.getTarget();
+  bool gpu = smap::isBuiltinGPUTarget(target);
+  addNormalization(pm, options.widenAccumulators, options.exclude);
+  // Contractions upstream elementwise fusion merged with their producers
+  // become contractions of two operands again.
+  pm.addPass(smap::createSMapSplitContractionOperands());
+  smap::SMapFormGraphsOptions formOptions;
+  formOptions.maxGroupSize = options.maxGroupSize;
+  formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
+  // The GPU path compiles graphs only: an excluded op runs unfused, alone.
+  formOptions.excludedAlone = compilesForGPU;
+  pm.addPass(smap::createSMapFormGraphs(formOptions));
+  if (gpu) {
+    // Named aggregates (linalg.softmax) become the generics a row kernel
+    // evaluates; extensions fold into their readers.
+    pm.addPass(smap::createSMapDecomposeAggregates());
+    pm.addPass(smap::createSMapFuseConversions());
+  }
+  smap::SMapSetTargetOptions targetOptions;
+  targetOptions.target = target;
+  pm.addPass(smap::createSMapSetTarget(targetOptions));
+  smap::SMapAnalyzeOptions analyzeOptions;
+  analyzeOptions.allowUpdateThenAggregate = options.allowOnlineSoftmax;
+  pm.addPass(smap::createSMapAnalyze(analyzeOptions));
+  // The kernel strategy is decided with the tiles, row kernels included.
+  smap::SMapScheduleOptions scheduleOptions;
+  scheduleOptions.spatial.assign(options.spatial.begin(),
+                                 options.spatial.end());
+  scheduleOptions.temporal.assign(options.temporal.begin(),
+                                  options.temporal.end());
+  scheduleOptions.tensorCores = options.tensorCores;
+  scheduleOptions.wgmma = options.wgmma;
+  scheduleOptions.rowFragments = options.rowFragments;
+  scheduleOptions.warpSpecialize = options.warpSpecialize;
+  scheduleOptions.producerWarps = options.producerWarps;
+  scheduleOptions.asyncStages = options.asyncStages;
+  scheduleOptions.rowsPerBlock = options.rowsPerBlock;
+  scheduleOptions.rowThreads = options.rowThreads;
+  pm.addPass(smap::createSMapSchedule(scheduleOptions));
 }
 
 void mlir::spacefusion::buildSpaceFusionPipeline(
@@ -107,43 +167,10 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
     return;
   }
   if (options.lowersToGPU()) {
-    if (!smap::isBuiltinGPUTarget(options.target)) {
-      pm.addPass(std::make_unique<ReportErrorPass>(
-          "--spacefusion-pipeline: lower-to-gpu needs a GPU target (sm_90a, "
-          "sm_80), not '" +
-          options.target + "'"));
-      return;
-    }
-    // Row graphs are lowered from their unsliced form, so the GPU path
-    // orders the same passes itself.
-    GPULoweringPipelineOptions gpuOptions;
-    gpuOptions.chip = options.target;
-    gpuOptions.target = options.target;
-    gpuOptions.widenAccumulators = options.widenAccumulators;
-    gpuOptions.maxGroupSize = options.maxGroupSize;
-    gpuOptions.exclude = options.exclude;
-    gpuOptions.allowOnlineSoftmax = options.allowOnlineSoftmax;
-    buildGPULoweringPipeline(pm, gpuOptions);
+    buildGPULoweringPipeline(pm, options);
     return;
   }
-  smap::SMapFormGraphsOptions formOptions;
-  formOptions.maxGroupSize = options.maxGroupSize;
-  formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
-  addNormalization(pm, options.widenAccumulators, options.exclude);
-  // Contractions upstream elementwise fusion merged with their producers
-  // become contractions of two operands again.
-  pm.addPass(smap::createSMapSplitContractionOperands());
-  pm.addPass(smap::createSMapFormGraphs(formOptions));
-
-  smap::SMapSetTargetOptions targetOptions;
-  targetOptions.target = options.target;
-  pm.addPass(smap::createSMapSetTarget(targetOptions));
-
-  smap::SMapAnalyzeOptions analyzeOptions;
-  analyzeOptions.allowUpdateThenAggregate = options.allowOnlineSoftmax;
-  pm.addPass(smap::createSMapAnalyze(analyzeOptions));
-
-  pm.addPass(smap::createSMapSchedule());
+  addGroupingAndScheduling(pm, options, /*compilesForGPU=*/false);
   pm.addPass(smap::createSMapSpatialSlice());
   pm.addPass(smap::createSMapTemporalSlice());
   if (options.lowerToLoops)
@@ -190,6 +217,14 @@ std::string mlir::spacefusion::resolveGPUBinaryFormat(llvm::StringRef format) {
 /// and still exits 0; a row-threads no kernel can use fell back silently).
 static std::string checkGPULoweringOptions(
     const GPULoweringPipelineOptions &options) {
+  if (!smap::isBuiltinGPUTarget(options.getTarget()))
+    return "spacefusion-lower-gpu: the GPU path needs a GPU target (sm_90a, "
+           "sm_80), not '" +
+           options.getTarget() + "'";
+  if (options.lowerToLoops || (options.lowerToGPU.hasValue() &&
+                               !options.lowerToGPU))
+    return "spacefusion-lower-gpu: lower-to-loops and lower-to-gpu=false are "
+           "--spacefusion-pipeline's ways to stop before the GPU lowering";
   StringRef format = options.format;
   if (!llvm::is_contained({"auto", "bin", "isa", "fatbin"}, format))
     return "spacefusion-lower-gpu: format=" + format.str() +
@@ -211,49 +246,15 @@ void mlir::spacefusion::buildGPULoweringPipeline(
     pm.addPass(std::make_unique<ReportErrorPass>(error));
     return;
   }
-  addNormalization(pm, options.widenAccumulators, options.exclude);
-  pm.addPass(smap::createSMapSplitContractionOperands());
-  smap::SMapFormGraphsOptions formOptions;
-  formOptions.maxGroupSize = options.maxGroupSize;
-  formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
-  // The GPU path compiles graphs only: an excluded op runs unfused, alone.
-  formOptions.excludedAlone = true;
-  pm.addPass(smap::createSMapFormGraphs(formOptions));
-  // Named aggregates (linalg.softmax) become the generics a row kernel
-  // evaluates.
-  pm.addPass(smap::createSMapDecomposeAggregates());
-  pm.addPass(smap::createSMapFuseConversions());
-  smap::SMapSetTargetOptions targetOptions;
-  targetOptions.target = options.target;
-  if (targetOptions.target.empty())
-    targetOptions.target =
-        StringRef(options.chip).starts_with("sm_8") ? "sm_80" : "sm_90a";
-  pm.addPass(smap::createSMapSetTarget(targetOptions));
-  smap::SMapAnalyzeOptions analyzeOptions;
-  analyzeOptions.allowUpdateThenAggregate = options.allowOnlineSoftmax;
-  pm.addPass(smap::createSMapAnalyze(analyzeOptions));
-  // The kernel strategy is decided with the tiles, row kernels included.
-  smap::SMapScheduleOptions scheduleOptions;
-  scheduleOptions.spatial.assign(options.spatial.begin(),
-                                 options.spatial.end());
-  scheduleOptions.temporal.assign(options.temporal.begin(),
-                                  options.temporal.end());
-  scheduleOptions.tensorCores = options.tensorCores;
-  scheduleOptions.wgmma = options.wgmma;
-  scheduleOptions.rowFragments = options.rowFragments;
-  scheduleOptions.warpSpecialize = options.warpSpecialize;
-  scheduleOptions.producerWarps = options.producerWarps;
-  scheduleOptions.asyncStages = options.asyncStages;
-  scheduleOptions.rowsPerBlock = options.rowsPerBlock;
-  scheduleOptions.rowThreads = options.rowThreads;
-  pm.addPass(smap::createSMapSchedule(scheduleOptions));
+  addGroupingAndScheduling(pm, options, /*compilesForGPU=*/true);
 
   // The row kernels, from their unsliced graphs.
   smap::SMapLowerToGPUOptions gpuOptions;
   gpuOptions.approxMath = options.approxMath;
   gpuOptions.hoistColumnLoads = options.hoistColumnLoads;
   // createpolicy and L2::cache_hint need sm_80.
-  StringRef chip = options.chip;
+  std::string chipName = options.getChip();
+  StringRef chip = chipName;
   unsigned smVersion = 0;
   gpuOptions.cacheHints = options.cacheHints && chip.consume_front("sm_") &&
                           !chip.consumeInteger(10, smVersion) &&
@@ -306,7 +307,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // Before NVVM's serialization, which needs the host's registrations.
   pm.addPass(std::make_unique<CheckGPUDependenciesPass>());
   gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
+  nvvm.cubinChip = options.getChip();
   // PTX 8.0 is the first with sm_90a.
   nvvm.cubinFeatures = "+ptx80";
   nvvm.cubinFormat = resolveGPUBinaryFormat(options.format);
@@ -322,9 +323,9 @@ void mlir::spacefusion::buildGPULoweringPipeline(
 void mlir::spacefusion::registerSpaceFusionPipeline() {
   PassPipelineRegistration<GPULoweringPipelineOptions>(
       "spacefusion-lower-gpu",
-      "Lower memory-bound graphs (softmax, LayerNorm, RMSNorm, elementwise) "
-      "from linalg on tensors to one GPU kernel each: host LLVM code calling "
-      "the mgpu* runtime plus a gpu.binary (cubin, or PTX without ptxas)",
+      "The SpaceFusion pipeline for a GPU, to the end: from linalg on tensors "
+      "to host LLVM code calling the mgpu* runtime plus a gpu.binary (cubin, "
+      "or PTX without ptxas); the options are --spacefusion-pipeline's",
       buildGPULoweringPipeline);
   PassPipelineRegistration<>(
       "spacefusion-lower-cpu",
@@ -334,6 +335,7 @@ void mlir::spacefusion::registerSpaceFusionPipeline() {
   PassPipelineRegistration<SpaceFusionPipelineOptions>(
       "spacefusion-pipeline",
       "The SpaceFusion pipeline: fusion groups, target, Space-Mapping Graph, "
-      "schedule, spatial and temporal slicing",
+      "schedule, spatial and temporal slicing; for a GPU target on to the "
+      "gpu.binary (as --spacefusion-lower-gpu)",
       buildSpaceFusionPipeline);
 }

@@ -47,7 +47,7 @@
 // PIPELINE:    llvm.func @_mlir_ciface_gemm_chain(
 // PIPELINE:    gpu.binary @gemm_chain_kernel
 // PIPELINE-SAME: chip = "sm_90a"
-// NOTGPU: error: --spacefusion-pipeline: lower-to-gpu needs a GPU target (sm_90a, sm_80), not 'cpu'
+// NOTGPU: error: spacefusion-lower-gpu: the GPU path needs a GPU target (sm_90a, sm_80), not 'cpu'
 
 // An f16 GEMM: the f16 -> f32 extensions fold into the contraction, the
 // schedule picks tiles that fit m16n8k16, and the kernel stages its operand

@@ -41,3 +41,33 @@
 // EXCLUDED: formed smap.graph of 2 ops (fill, matmul)
 // EXCLUDED-LABEL: llvm.func @mm_f16(
 // EXCLUDED-SAME: strategy = "simt"
+//
+// One option struct: --spacefusion-pipeline takes the GPU path's options
+// (they used to exist only on --spacefusion-lower-gpu) and passes each to
+// the pass it belongs to.
+// RUN: echo "module {}" | spacefusion-opt --spacefusion-pipeline="target=sm_90a format=isa async-stages=2 tensor-cores=false rows-per-block=4 approx-math=false raster-group=8" \
+// RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPUOPTS
+// GPUOPTS: smap-schedule{async-stages=2 {{.*}}rows-per-block=4 {{.*}}tensor-cores=false
+// GPUOPTS: smap-lower-to-gpu{approx-math=false
+// GPUOPTS: smap-lower-to-loops{blocks-as-forall=true raster-group=8}
+// GPUOPTS: smap-distribute-blocks{approx-math=false async-stages=2}
+// GPUOPTS: gpu-module-to-binary{format=isa
+//
+// ... and --spacefusion-lower-gpu takes the grouping options (it rejected
+// `exclude`), but not the pipeline's ways to stop early.
+// RUN: echo "module {}" | spacefusion-opt --spacefusion-lower-gpu="exclude=linalg.matmul max-group-size=3" \
+// RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOWERGPU
+// LOWERGPU: smap-form-graphs{exclude={linalg.matmul} excluded-alone=true max-group-size=3}
+// RUN: not spacefusion-opt %S/Inputs/attention_f16.mlir --spacefusion-lower-gpu="lower-to-loops=true" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STOPS
+// STOPS: error: spacefusion-lower-gpu: lower-to-loops and lower-to-gpu=false are --spacefusion-pipeline's ways to stop before the GPU lowering
+//
+// lower-to-gpu=false stops at the schedules the GPU path builds. ViT's 197
+// tokens used to be scheduled on CUDA cores there (simt, m = 16) while the
+// GPU path built row fragments on wgmma: the two paths ran different passes
+// with different options.
+// RUN: spacefusion-opt %S/Inputs/attention_vit_f16.mlir --spacefusion-pipeline="target=sm_90a lower-to-gpu=false" \
+// RUN:   | FileCheck %s --check-prefix=SLICED
+// RUN: spacefusion-opt %S/Inputs/attention_vit_f16.mlir --spacefusion-lower-gpu="format=isa" -o /dev/null \
+// RUN:   --mlir-print-ir-before=smap-spatial-slice 2>&1 | FileCheck %s --check-prefix=SLICED
+// SLICED: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 128], temporal = [l = 128], grid = [64, 12, 2], threads = 256, smem = 93184, regs = 196, strategy = row_fragments_wgmma, stages = 2>

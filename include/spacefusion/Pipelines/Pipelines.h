@@ -19,13 +19,17 @@ class OpPassManager;
 
 namespace spacefusion {
 
-/// Options of `--spacefusion-pipeline` and of buildSpaceFusionPipeline.
+/// The options of `--spacefusion-pipeline` and `--spacefusion-lower-gpu`
+/// (buildSpaceFusionPipeline, buildGPULoweringPipeline): one struct, so that
+/// every option applies on every path that has its pass; an option that
+/// contradicts another is an error.
 struct SpaceFusionPipelineOptions
     : public PassPipelineOptions<SpaceFusionPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("Built-in target to schedule for: sm_90a, sm_80, cpu"),
-      llvm::cl::init("sm_90a")};
+      llvm::cl::desc("Built-in target to schedule for: sm_90a, sm_80, cpu "
+                     "(default: sm_80 for an sm_8x `chip`, sm_90a otherwise)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> allowOnlineSoftmax{
       *this, "allow-online-softmax",
       llvm::cl::desc("Allow Update-then-Aggregate rewrites of dependent "
@@ -60,33 +64,11 @@ struct SpaceFusionPipelineOptions
                      "accumulation"),
       llvm::cl::init(true)};
 
-  /// Whether the pipeline ends in a gpu.binary: `lower-to-gpu` when given,
-  /// otherwise for every GPU target that is not sent down the loop path.
-  bool lowersToGPU() const;
-};
-
-/// Appends the SpaceFusion pipeline to `pm` (anchored on a module): form
-/// fusion groups, attach the target, build and classify each group's
-/// Space-Mapping Graph, schedule it, and slice it spatially and temporally;
-/// with `lowerToLoops`, lower the sliced graphs to scf loops for the CPU;
-/// when `lowersToGPU()` (by default for a GPU target), the whole GPU path
-/// (buildGPULoweringPipeline).
-void buildSpaceFusionPipeline(OpPassManager &pm,
-                              const SpaceFusionPipelineOptions &options);
-
-/// Appends the CPU lowering shared by every CPU consumer (spacefusion-run,
-/// the Python package's ahead-of-time shared objects): decompose aggregated
-/// ops, request C wrappers (`_mlir_ciface_NAME`, memref descriptors by
-/// pointer), bufferize with results as out-parameters, free temporaries, and
-/// lower linalg, scf, math, memref, arith and func to the LLVM dialect.
-void buildCPULoweringPipeline(OpPassManager &pm);
-
-/// Options of `--spacefusion-lower-gpu` and of buildGPULoweringPipeline.
-struct GPULoweringPipelineOptions
-    : public PassPipelineOptions<GPULoweringPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("NVIDIA chip to compile for"),
-      llvm::cl::init("sm_90a")};
+      *this, "chip",
+      llvm::cl::desc("NVIDIA chip to compile for (default: the GPU `target`, "
+                     "else sm_90a)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("Kernel binary: 'bin' (cubin, needs ptxas), 'isa' (PTX "
@@ -96,13 +78,6 @@ struct GPULoweringPipelineOptions
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level of kernels"),
       llvm::cl::init(3)};
-  PassOptions::Option<bool> widenAccumulators{
-      *this, "widen-accumulators",
-      llvm::cl::desc("Accumulate contractions of 16-bit storage type in f32 "
-                     "and round the result (smap-widen-accumulators), as "
-                     "cuBLAS does; false keeps the program's 16-bit "
-                     "accumulation"),
-      llvm::cl::init(true)};
   PassOptions::Option<bool> approxMath{
       *this, "approx-math",
       llvm::cl::desc("f32 exp through the fast hardware exp2 (see "
@@ -111,7 +86,7 @@ struct GPULoweringPipelineOptions
   PassOptions::Option<int64_t> rowsPerBlock{
       *this, "rows-per-block",
       llvm::cl::desc("Rows per block of warp-per-row kernels (0: automatic; "
-                     "see smap-lower-to-gpu)"),
+                     "see smap-schedule)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> hoistColumnLoads{
       *this, "hoist-column-loads",
@@ -127,14 +102,8 @@ struct GPULoweringPipelineOptions
   PassOptions::Option<int64_t> rowThreads{
       *this, "row-threads",
       llvm::cl::desc("Threads per row of row kernels (0: automatic; see "
-                     "smap-lower-to-gpu)"),
+                     "smap-schedule)"),
       llvm::cl::init(0)};
-  PassOptions::Option<std::string> target{
-      *this, "target",
-      llvm::cl::desc("Built-in target that schedules graphs outside the row "
-                     "class (sm_90a, sm_80; default: sm_80 for sm_8x chips, "
-                     "sm_90a otherwise)"),
-      llvm::cl::init("")};
   PassOptions::Option<int64_t> asyncStages{
       *this, "async-stages",
       llvm::cl::desc(
@@ -189,21 +158,34 @@ struct GPULoweringPipelineOptions
       *this, "temporal",
       llvm::cl::desc("Force the temporal slice of every scheduled graph "
                      "(smap-schedule's option, e.g. k:64)")};
-  // The grouping and analysis options of --spacefusion-pipeline, which
-  // passes them on.
-  PassOptions::Option<unsigned> maxGroupSize{
-      *this, "max-group-size",
-      llvm::cl::desc("Largest number of compute ops in one fusion group "
-                     "(0: unbounded)"),
-      llvm::cl::init(0)};
-  PassOptions::ListOption<std::string> exclude{
-      *this, "exclude", llvm::cl::desc("Op names never put in a fusion group")};
-  PassOptions::Option<bool> allowOnlineSoftmax{
-      *this, "allow-online-softmax",
-      llvm::cl::desc("Allow Update-then-Aggregate rewrites of dependent "
-                     "reductions (online softmax, Welford)"),
-      llvm::cl::init(true)};
+
+  /// The built-in target graphs are scheduled for.
+  std::string getTarget() const;
+  /// The chip the kernels are compiled for.
+  std::string getChip() const;
+  /// Whether the pipeline ends in a gpu.binary: `lower-to-gpu` when given,
+  /// otherwise for every GPU target that is not sent down the loop path.
+  bool lowersToGPU() const;
 };
+
+/// The GPU path's options are the pipeline's.
+using GPULoweringPipelineOptions = SpaceFusionPipelineOptions;
+
+/// Appends the SpaceFusion pipeline to `pm` (anchored on a module): form
+/// fusion groups, attach the target, build and classify each group's
+/// Space-Mapping Graph, schedule it, and slice it spatially and temporally;
+/// with `lowerToLoops`, lower the sliced graphs to scf loops for the CPU;
+/// when `lowersToGPU()` (by default for a GPU target), the whole GPU path
+/// (buildGPULoweringPipeline).
+void buildSpaceFusionPipeline(OpPassManager &pm,
+                              const SpaceFusionPipelineOptions &options);
+
+/// Appends the CPU lowering shared by every CPU consumer (spacefusion-run,
+/// the Python package's ahead-of-time shared objects): decompose aggregated
+/// ops, request C wrappers (`_mlir_ciface_NAME`, memref descriptors by
+/// pointer), bufferize with results as out-parameters, free temporaries, and
+/// lower linalg, scf, math, memref, arith and func to the LLVM dialect.
+void buildCPULoweringPipeline(OpPassManager &pm);
 
 /// Appends the GPU path: form fusion groups; lower each function whose graph
 /// is a row graph to one row kernel (smap-lower-to-gpu, which builds the
