@@ -1298,6 +1298,29 @@ std::string SpaceMappingGraph::nameOf(Operation *op) const {
   return space ? space->name : getShortOpName(op);
 }
 
+/// The identity of `graph`'s body: its ops, in order, and what they read.
+static llvm::hash_code hashBody(GraphOp graph) {
+  llvm::hash_code hash = llvm::hash_value(graph.getOperation());
+  graph.getBody().walk([&](Operation *op) {
+    hash = llvm::hash_combine(hash, op, op->getName().getAsOpaquePointer());
+    for (Value operand : op->getOperands())
+      hash = llvm::hash_combine(hash, operand.getAsOpaquePointer());
+  });
+  return hash;
+}
+
+SpaceMappingGraphAnalysis::SpaceMappingGraphAnalysis(Operation *op)
+    : bodyHash(hashBody(cast<GraphOp>(op))) {
+  FailureOr<SpaceMappingGraph> built =
+      SpaceMappingGraph::build(cast<GraphOp>(op));
+  if (succeeded(built))
+    smg = std::move(*built);
+}
+
+bool SpaceMappingGraphAnalysis::describes(GraphOp graph) const {
+  return hashBody(graph) == bodyHash;
+}
+
 FailureOr<SpaceMappingGraph>
 SpaceMappingGraph::build(GraphOp graph, const SMGOptions &options) {
   // A graph analyzed without UTA, and every graph cut or sliced from it,

@@ -179,6 +179,28 @@ private:
   llvm::DenseMap<Value, SmallVector<SmallVector<unsigned>>> valueDims;
 };
 
+/// The SMG of one smap.graph as an MLIR analysis, so that passes share one
+/// SMG per graph through the analysis manager
+/// (`getChildAnalysis<SpaceMappingGraphAnalysis>(graph)`) instead of
+/// rebuilding it: built on first request, kept while the passes in between
+/// preserve it. The graph's inits must be private (privatizeInits) before it
+/// is requested; GraphUtils' getSMG does both.
+class SpaceMappingGraphAnalysis {
+public:
+  explicit SpaceMappingGraphAnalysis(Operation *op);
+  /// The SMG, or null when the graph holds an op the SMG cannot describe
+  /// (a diagnostic on the op said so when it was built).
+  const SpaceMappingGraph *get() const { return smg ? &*smg : nullptr; }
+  /// Whether `graph`'s body is still the one the SMG was built from (the
+  /// same ops reading the same values): a pass that preserved the analysis
+  /// by mistake is caught here instead of using a stale SMG.
+  bool describes(GraphOp graph) const;
+
+private:
+  std::optional<SpaceMappingGraph> smg;
+  llvm::hash_code bodyHash;
+};
+
 /// Whether `op` can be a member of a Space-Mapping Graph and in which role.
 /// On failure, `whyNot` says why in words a remark can carry ("windowed
 /// indexing map (convolution or pooling)", "dynamic shape", ...). Ops of

@@ -783,8 +783,8 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
     };
     if (std::string why = getRowHostRefusal(*graph); !why.empty())
       return refuse(why);
-    FailureOr<SpaceMappingGraph> smg = buildSMG(*graph);
-    if (failed(smg))
+    const SpaceMappingGraph *smg = getSMG(*graph, getAnalysisManager());
+    if (!smg)
       return failure();
     std::string whyNot;
     FailureOr<RowGraph> rowGraph = analyzeRowGraph(*smg, whyNot);

@@ -30,20 +30,23 @@ struct AnalyzePass : public smap::impl::SMapAnalyzeBase<AnalyzePass> {
 void AnalyzePass::runOnOperation() {
   bool failedAny = false;
   getOperation()->walk([&](GraphOp graph) {
-    SMGOptions options;
-    options.allowUpdateThenAggregate = allowUpdateThenAggregate;
-    if (!allowUpdateThenAggregate)
-      graph->getContext()
-          ->getOrLoadDialect<SMapDialect>()
-          ->getNoUtaAttrHelper()
-          .setAttr(graph, UnitAttr::get(graph->getContext()));
-    FailureOr<SpaceMappingGraph> smg = buildSMG(graph, options);
-    if (failed(smg)) {
+    // The SMG reads smap.no_uta, so the manager's SMG, and every later
+    // build, honors the option; one built before it was set is dropped.
+    auto noUta =
+        graph->getContext()->getOrLoadDialect<SMapDialect>()->getNoUtaAttrHelper();
+    if (!allowUpdateThenAggregate && !noUta.isAttrPresent(graph)) {
+      noUta.setAttr(graph, UnitAttr::get(graph->getContext()));
+      forgetSMG(graph, getAnalysisManager());
+    }
+    const SpaceMappingGraph *smg = getSMG(graph, getAnalysisManager());
+    if (!smg) {
       failedAny = true;
       return;
     }
     annotateGraph(*smg, /*explain=*/true);
   });
   if (failedAny)
-    signalPassFailure();
+    return signalPassFailure();
+  // Annotating writes what the SMG says; it changes no member.
+  markAnalysesPreserved<SpaceMappingGraphAnalysis>();
 }

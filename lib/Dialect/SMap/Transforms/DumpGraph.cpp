@@ -48,8 +48,8 @@ void DumpGraphPass::runOnOperation() {
   bool failedAny = false;
   unsigned index = 0;
   getOperation()->walk([&](GraphOp graph) {
-    FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
-    if (failed(smg)) {
+    const SpaceMappingGraph *smg = getSMG(graph, getAnalysisManager());
+    if (!smg) {
       failedAny = true;
       return;
     }
@@ -66,5 +66,8 @@ void DumpGraphPass::runOnOperation() {
   });
   file->keep();
   if (failedAny)
-    signalPassFailure();
+    return signalPassFailure();
+  // Privatized inits aside (which drop the SMGs they change), nothing is
+  // rewritten.
+  markAnalysesPreserved<SpaceMappingGraphAnalysis>();
 }

@@ -183,6 +183,26 @@ FailureOr<SpaceMappingGraph> mlir::smap::buildSMG(GraphOp graph,
   return SpaceMappingGraph::build(graph, options);
 }
 
+const SpaceMappingGraph *mlir::smap::getSMG(GraphOp graph, AnalysisManager am,
+                                             bool *reused) {
+  AnalysisManager graphAm = am.nest(graph);
+  privatizeInits(graph);
+  auto cached = graphAm.getCachedAnalysis<SpaceMappingGraphAnalysis>();
+  // A cached SMG of another body (privatized just now, rewritten by a pass
+  // that preserved it) is dropped.
+  if (cached && !cached->get().describes(graph)) {
+    graphAm.clear();
+    cached.reset();
+  }
+  if (reused)
+    *reused = cached.has_value();
+  return graphAm.getAnalysis<SpaceMappingGraphAnalysis>().get();
+}
+
+void mlir::smap::forgetSMG(GraphOp graph, AnalysisManager am) {
+  am.nest(graph).clear();
+}
+
 SmallVector<Operation *> mlir::smap::inlineGraph(GraphOp graph) {
   OpBuilder builder(graph);
   IRMapping mapping;

@@ -90,7 +90,13 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
     for (GraphOp graph : graphs)
       if (failed(scheduleGraph(graph)))
         return signalPassFailure();
+    // Scheduling writes attributes; only a partition changes members.
+    if (!partitioned)
+      markAnalysesPreserved<SpaceMappingGraphAnalysis>();
   }
+
+  /// Whether a graph was partitioned (and so erased).
+  bool partitioned = false;
 
   LogicalResult scheduleGraph(GraphOp graph);
   /// Schedules `smg` as a row kernel when it is one (success, `scheduled`
@@ -132,8 +138,8 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     remark::analysis(graph.getLoc(), remarkOpts("schedule", "default-target"))
         << "graph has no target; scheduling for sm_90a";
   }
-  FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
-  if (failed(smg))
+  const SpaceMappingGraph *smg = getSMG(graph, getAnalysisManager());
+  if (!smg)
     return failure();
   annotateGraph(*smg, /*explain=*/false);
 
@@ -576,6 +582,10 @@ LogicalResult SchedulePass::splitAtCut(const SpaceMappingGraph &smg,
           ", the cut moves " +
           std::to_string(static_cast<int64_t>(quality.cutBytes)) +
           " bytes through global memory; cuts tried: " + quality.considered);
+  // The graph is erased: a part created at its address must not get its SMG
+  // (this ends `smg`; nothing below reads it).
+  forgetSMG(graph, getAnalysisManager());
+  partitioned = true;
   auto [a, b] = splitGraph(graph, cut, target);
   if (failed(scheduleGraph(a)) || failed(scheduleGraph(b)))
     return failure();

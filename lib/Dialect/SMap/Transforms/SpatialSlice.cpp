@@ -187,7 +187,7 @@ static ArrayAttr getResultDimNames(const SpaceMappingGraph &smg, Value v) {
   return b.getArrayAttr(names);
 }
 
-static LogicalResult sliceGraph(GraphOp graph) {
+static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
   ScheduleAttr schedule = graph.getScheduleAttr();
   if (!schedule) {
     remark::missed(graph.getLoc(), remarkOpts("spatial-slice", "unscheduled"))
@@ -200,8 +200,8 @@ static LogicalResult sliceGraph(GraphOp graph) {
                    [](Operation &op) { return isa<SpatialSliceOp>(op); }))
     return success();
 
-  FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
-  if (failed(smg))
+  const SpaceMappingGraph *smg = getSMG(graph, am);
+  if (!smg)
     return failure();
   // The schedule is an attribute anyone can write: check it against the
   // graph as analyzed now (a dim it calls parallel may be reduced).
@@ -351,7 +351,7 @@ struct SpatialSlicePass
         graphs.push_back(graph);
     });
     for (GraphOp graph : graphs)
-      if (failed(sliceGraph(graph)))
+      if (failed(sliceGraph(graph, getAnalysisManager())))
         return signalPassFailure();
   }
 };

@@ -1235,7 +1235,7 @@ static LogicalResult decomposeAggregates(GraphOp graph) {
   return success();
 }
 
-static LogicalResult sliceGraph(GraphOp graph) {
+static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
   ScheduleAttr schedule = graph.getScheduleAttr();
   if (!schedule || schedule.getTemporal().empty())
     return success();
@@ -1249,8 +1249,8 @@ static LogicalResult sliceGraph(GraphOp graph) {
 
   if (failed(decomposeAggregates(graph)))
     return failure();
-  FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
-  if (failed(smg))
+  const SpaceMappingGraph *smg = getSMG(graph, am);
+  if (!smg)
     return failure();
   const SliceSize &slice = schedule.getTemporal().front();
   auto it = llvm::find_if(smg->getDims(), [&](const GlobalDim &d) {
@@ -1296,6 +1296,7 @@ static LogicalResult sliceGraph(GraphOp graph) {
     return success();
   }
   graph.replaceAllUsesWith(copy.getResults());
+  forgetSMG(graph, am);
   graph.erase();
   remark::passed(copy.getLoc(), remarkOpts("temporal-slice", "sliced"))
       << ("dim '" + it->name + "' sliced temporally by " +
@@ -1311,7 +1312,7 @@ struct TemporalSlicePass
     SmallVector<GraphOp> graphs;
     getOperation()->walk([&](GraphOp graph) { graphs.push_back(graph); });
     for (GraphOp graph : graphs)
-      if (failed(sliceGraph(graph)))
+      if (failed(sliceGraph(graph, getAnalysisManager())))
         return signalPassFailure();
   }
 };

@@ -16,6 +16,7 @@
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir {
@@ -48,6 +49,19 @@ unsigned privatizeInits(GraphOp graph);
 /// after `cse` are described by their data dependences alone.
 FailureOr<SpaceMappingGraph> buildSMG(GraphOp graph,
                                       const SMGOptions &options = {});
+
+/// The SMG of `graph` from `am`, the analysis manager of a pass running on
+/// one of its ancestors: inits privatized first (a change drops a cached
+/// SMG), then the SMG the manager holds, built on first request
+/// (SpaceMappingGraphAnalysis). `reused` tells whether the manager already
+/// held it. Null when the graph holds an op the SMG cannot describe. A pass
+/// that erases a graph it asked about calls forgetSMG first, so that a graph
+/// created later at the same address is not given the old SMG.
+const SpaceMappingGraph *getSMG(GraphOp graph, AnalysisManager am,
+                                bool *reused = nullptr);
+
+/// Drops the SMG `am` holds for `graph` (before `graph` is erased).
+void forgetSMG(GraphOp graph, AnalysisManager am);
 
 /// An elementwise linalg.generic that writes `from` into `into` (a tensor of
 /// the same shape) converted to `into`'s float element type (truncf to a
