@@ -313,6 +313,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   nvvm.cubinFormat = resolveGPUBinaryFormat(options.format);
   nvvm.optLevel = options.optLevel;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  if (options.reproducible)
+    pm.addPass(smap::createSMapDropBinaryTimings());
   if (!options.kernelManifest.empty()) {
     smap::SMapWriteKernelManifestOptions manifest;
     manifest.output = options.kernelManifest;

@@ -403,4 +403,34 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// smap-drop-binary-timings
+//===----------------------------------------------------------------------===//
+
+def SMapDropBinaryTimings : Pass<"smap-drop-binary-timings",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Drop the compile times gpu-module-to-binary records";
+  let description = [{
+    Upstream `gpu-module-to-binary` records in each `#gpu.object`'s
+    `properties` how long the serialization took
+    (`LLVMIRToISATimeInMs`, `ISAToBinaryTimeInMs`), so that compiling the
+    same input twice gives different IR. This pass removes every property
+    whose name ends in `TimeInMs` (and `properties` when nothing else is
+    left), which makes the output byte-reproducible: what build caches,
+    golden files and reviews of IR dumps need. The pipelines run it with
+    `reproducible=true`.
+
+    ```mlir
+    // Before
+    #gpu.object<#nvvm.target<chip = "sm_90a">,
+                properties = {LLVMIRToISATimeInMs = 20 : i64, O = 3 : i32},
+                assembly = "...">
+    // After
+    #gpu.object<#nvvm.target<chip = "sm_90a">, properties = {O = 3 : i32},
+                assembly = "...">
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // SPACEFUSION_CONVERSION_PASSES_TD

@@ -134,6 +134,12 @@ struct SpaceFusionPipelineOptions
                      "row-fragment blocks (attention) on wgmma from "
                      "registers (see smap-schedule)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> reproducible{
+      *this, "reproducible",
+      llvm::cl::desc("Drop the compile times gpu-module-to-binary records in "
+                     "each #gpu.object (smap-drop-binary-timings), so that the "
+                     "same input gives byte-identical output"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> kernelManifest{
       *this, "kernel-manifest",
       llvm::cl::desc("Write the kernels each function launches to this JSON "
