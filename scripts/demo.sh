@@ -28,7 +28,7 @@ echo
 echo "=== fusion decisions for $input (target $target) ==="
 "$opt" --spacefusion-pipeline="target=$target" \
   --remarks-filter=smap --remark-format=emitRemark "$input" -o /dev/null 2>&1 \
-  | sed -n 's/.*remark: \[\([A-Za-z]*\)\] [a-z-]* | Category:smap:\([a-z-]*\) | Remark="\(.*\)"$/  [\2] \3/p'
+  | sed -n 's/.*remark: \[\([A-Za-z]*\)\] [a-z-]* | Category:smap:\([a-z-]*\) | \(Function=[^ ]* | \)\{0,1\}Remark="\([^"]*\)".*$/  [\2] \4/p'
 echo
 echo "=== the Space-Mapping Graph ==="
 "$opt" --smap-form-graphs --smap-dump-graph "$input" -o /dev/null

@@ -164,7 +164,7 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
     if fused:
         fused_ir = _run([tools["spacefusion-opt"], "--pass-pipeline=" + _fusion_pipeline(target, spatial, temporal),
                          "--remarks-filter=smap", "--remark-format=emitRemark", "-"], stdin=source)
-        decisions = re.findall(r'Remark="(.*)"', subprocess.run(
+        decisions = re.findall(r'Remark="([^"]*)"', subprocess.run(
             [tools["spacefusion-opt"], "--pass-pipeline=" + _fusion_pipeline(target, spatial, temporal),
              "--remarks-filter=smap", "--remark-format=emitRemark", "-o", os.devnull, "-"],
             input=source, capture_output=True, text=True).stderr)

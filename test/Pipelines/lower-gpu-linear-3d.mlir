@@ -13,7 +13,7 @@
 // RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa --remarks-filter=smap --remark-format=emitRemark 2>&1 \
 // RUN:   | FileCheck %s
 //
-// CHECK: remark: [Passed] chosen | Category:smap:schedule | Remark="scheduled for sm_90a: spatial [b=1, m=128, n=128] temporal [k={{[0-9]+}}], strategy row_fragments_wgmma
+// CHECK: remark: [Passed] chosen | Category:smap:schedule | Function=linear | Remark="scheduled for sm_90a: spatial [b=1, m=128, n=128] temporal [k={{[0-9]+}}], strategy row_fragments_wgmma
 // CHECK-LABEL: llvm.func @linear(
 // CHECK-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "row_fragments_wgmma", threads = 256 : i64}]
 // CHECK: gpu.binary @linear_kernel

@@ -15,6 +15,7 @@
 #define SPACEFUSION_ANALYSIS_REMARKS_H
 
 #include "mlir/IR/Remarks.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir {
 namespace smap {
@@ -24,6 +25,16 @@ namespace smap {
 constexpr remark::RemarkOpts remarkOpts(llvm::StringLiteral pass,
                                         llvm::StringLiteral name) {
   return remark::RemarkOpts::name(name).category("smap").subCategory(pass);
+}
+
+/// The same, with the function that holds `op` filled in (the name is the
+/// symbol's, which the context keeps alive).
+inline remark::RemarkOpts remarkOpts(llvm::StringLiteral pass,
+                                     llvm::StringLiteral name, Operation *op) {
+  remark::RemarkOpts opts = remarkOpts(pass, name);
+  if (auto fn = op->getParentOfType<FunctionOpInterface>())
+    opts = opts.function(fn.getNameAttr().getValue());
+  return opts;
 }
 
 } // namespace smap

@@ -11,7 +11,7 @@ func.func @attention(%q: tensor<1x2x64x32xf32>, %k: tensor<1x2x64x32xf32>, %v: t
   %c1 = arith.constant 0.000000000e+00 : f32
   %e3 = tensor.empty() : tensor<1x2x64x64xf32>
   %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<1x2x64x64xf32>) -> tensor<1x2x64x64xf32>
-  // WHY: remark: [Missed] not-rows | Category:smap:schedule | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
+  // WHY: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
   // expected-error @+1 {{smap-lower-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
   %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l, k) -> (b, h, m, k)>, affine_map<(b, h, m, l, k) -> (b, h, l, k)>, affine_map<(b, h, m, l, k) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
       ins(%q, %k : tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>) outs(%f2 : tensor<1x2x64x64xf32>) {
@@ -81,7 +81,7 @@ func.func @gemm(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>) -> tensor<32x32xf3
   %c1 = arith.constant 0.000000000e+00 : f32
   %e3 = tensor.empty() : tensor<32x32xf32>
   %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<32x32xf32>) -> tensor<32x32xf32>
-  // WHY: remark: [Missed] not-rows | Category:smap:schedule | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
+  // WHY: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
   // expected-error @+1 {{smap-lower-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
   %g4 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<32x32xf32>, tensor<32x32xf32>) outs(%f2 : tensor<32x32xf32>) {
@@ -100,7 +100,7 @@ func.func @softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
   %c1 = arith.constant 0xFF800000 : f32
   %e3 = tensor.empty() : tensor<4xf32>
   %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<4xf32>) -> tensor<4xf32>
-  // WHY: remark: [Missed] not-rows | Category:smap:schedule | Remark="not a row kernel: rows of 65536 elements do not fit in registers; slice them temporally"
+  // WHY: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: rows of 65536 elements do not fit in registers; slice them temporally"
   // expected-error @+1 {{smap-lower-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
   %g4 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
       ins(%x : tensor<4x65536xf32>) outs(%f2 : tensor<4xf32>) {

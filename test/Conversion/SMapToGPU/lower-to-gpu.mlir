@@ -38,9 +38,9 @@
 // EXACT-LABEL: func.func @rmsnorm(
 
 // The schedule's prediction is what is built.
-// REMARK: remark: [Passed] rows | Category:smap:schedule | Remark="runs as a row kernel on sm_90a: 8 rows of 512 ('n'): 32 threads per row, rows_per_block 2, 8-element vectors, 2 loads per thread; 4 blocks x 64 threads, 0 B shared memory"
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="runs as a row kernel on sm_90a: 8 rows of 512 ('n'): 32 threads per row, rows_per_block 2, 8-element vectors, 2 loads per thread; 4 blocks x 64 threads, 0 B shared memory"
 // REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=64 smem=0 rows=8 rows_per_block=2 vector=8 chunks=2"
-// REMARK: remark: [Passed] rows | Category:smap:schedule | Remark="runs as a row kernel on sm_90a: 4 rows of 8192 ('n'): 512 threads per row, rows_per_block 1, 4-element vectors, 4 loads per thread; 4 blocks x 512 threads, 128 B shared memory"
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="runs as a row kernel on sm_90a: 4 rows of 8192 ('n'): 512 threads per row, rows_per_block 1, 4-element vectors, 4 loads per thread; 4 blocks x 512 threads, 128 B shared memory"
 // REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=4 threads=512 smem=128 rows=4 rows_per_block=1 vector=4 chunks=4"
 
 func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {

@@ -60,6 +60,17 @@ static std::string describe(const SpaceMappingGraph &smg,
       .str();
 }
 
+/// The schedule's numbers as remark arguments (machine-readable in the YAML
+/// remark format).
+static void addScheduleArgs(remark::detail::InFlightRemark &remark,
+                            const ScheduleEstimate &est) {
+  using Arg = remark::detail::Remark::Arg;
+  remark << Arg("strategy", stringifyKernelStrategy(est.strategy).str())
+         << Arg("blocks", est.blocks) << Arg("threads", est.threads)
+         << Arg("smem", est.smemBytes) << Arg("registers", est.regsPerThread)
+         << Arg("predicted_us", est.seconds * 1e6);
+}
+
 /// How good a cut is: whether both parts have a fitting schedule, and the
 /// predicted time of both (which includes the cut intermediate's round trip
 /// through global memory).
@@ -201,9 +212,11 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
              << formatCandidate(*smg, *candidate) << " does not fit target '"
              << target.getName() << "': it " << est.overBudget;
     graph.setScheduleAttr(getScheduleAttr(*smg, *candidate, est));
-    remark::passed(graph.getLoc(), remarkOpts("schedule", "given"))
-        << ("uses the given schedule on " + target.getName().str() + ": " +
-            describe(*smg, *candidate, est));
+    auto remark =
+        remark::passed(graph.getLoc(), remarkOpts("schedule", "given", graph));
+    remark << ("uses the given schedule on " + target.getName().str() + ": " +
+               describe(*smg, *candidate, est));
+    addScheduleArgs(remark, est);
     return success();
   }
 
@@ -241,7 +254,15 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
                                search.runnerUp->second.seconds * 1e6)
                      .str();
     message += "; " + std::to_string(search.tried) + " candidates";
-    remark::passed(graph.getLoc(), remarkOpts("schedule", "chosen")) << message;
+    auto remark =
+        remark::passed(graph.getLoc(), remarkOpts("schedule", "chosen", graph));
+    remark << message;
+    addScheduleArgs(remark, est);
+    if (search.runnerUp)
+      remark << remark::detail::Remark::Arg(
+                    "runner_up", formatCandidate(*smg, search.runnerUp->first))
+             << remark::detail::Remark::Arg(
+                    "runner_up_us", search.runnerUp->second.seconds * 1e6);
     return success();
   }
 
@@ -298,7 +319,7 @@ LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
   if (succeeded(rowGraph))
     plan = chooseRowLayout(*rowGraph, {}, whyNot);
   if (failed(plan)) {
-    remark::missed(graph.getLoc(), remarkOpts("schedule", "not-rows"))
+    remark::missed(graph.getLoc(), remarkOpts("schedule", "not-rows", graph))
         << ("not a row kernel: " + whyNot);
     return success();
   }
@@ -310,9 +331,14 @@ LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
              << whyNot;
   }
   graph.setScheduleAttr(getRowsSchedule(smg, *plan));
-  remark::passed(graph.getLoc(), remarkOpts("schedule", "rows"))
+  using Arg = remark::detail::Remark::Arg;
+  remark::passed(graph.getLoc(), remarkOpts("schedule", "rows", graph))
       << ("runs as a row kernel on " + target.getName().str() + ": " +
-          describeRows(smg, *plan));
+          describeRows(smg, *plan))
+      << Arg("strategy", "rows") << Arg("blocks", plan->getBlocks())
+      << Arg("threads", plan->getBlockThreads())
+      << Arg("smem", plan->getSharedMemoryBytes())
+      << Arg("rows_per_block", plan->layout.rowsPerBlock);
   scheduled = true;
   return success();
 }

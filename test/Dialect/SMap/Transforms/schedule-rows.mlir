@@ -15,8 +15,8 @@
 // CHECK-LABEL: func.func @softmax_f16
 // CHECK: smap.graph
 // CHECK-SAME: schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [4096], threads = 64, smem = 0, regs = 0, strategy = rows, rows_per_block = 2>
-// REMARK: remark: [Passed] rows | Category:smap:schedule | Remark="runs as a row kernel on sm_90a: 4096 rows of 1024 ('n'): 32 threads per row, rows_per_block 2, 8-element vectors, 4 loads per thread; 2048 blocks x 64 threads, 0 B shared memory"
-// PACKED: remark: [Passed] rows | Category:smap:schedule | Remark="runs as a row kernel on sm_90a: 4096 rows of 1024 ('n'): 32 threads per row, rows_per_block 4, 8-element vectors, 4 loads per thread; 1024 blocks x 128 threads, 0 B shared memory"
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="runs as a row kernel on sm_90a: 4096 rows of 1024 ('n'): 32 threads per row, rows_per_block 2, 8-element vectors, 4 loads per thread; 2048 blocks x 64 threads, 0 B shared memory"
+// PACKED: remark: [Passed] rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="runs as a row kernel on sm_90a: 4096 rows of 1024 ('n'): 32 threads per row, rows_per_block 4, 8-element vectors, 4 loads per thread; 1024 blocks x 128 threads, 0 B shared memory"
 // NOROWS-LABEL: func.func @softmax_f16
 // NOROWS-NOT: strategy = rows
 // NOROWS: return
@@ -72,7 +72,7 @@ func.func @softmax_f16(%x: tensor<4096x1024xf16>) -> tensor<4096x1024xf16> {
 // CHECK-LABEL: func.func @row_sum_8192
 // CHECK: smap.graph
 // CHECK-SAME: schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [64], threads = 512, smem = 128, regs = 0, strategy = rows, rows_per_block = 1>
-// REMARK: remark: [Passed] rows | Category:smap:schedule | Remark="runs as a row kernel on sm_90a: 64 rows of 8192 ('k'): 512 threads per row, rows_per_block 1, 4-element vectors, 4 loads per thread; 64 blocks x 512 threads, 128 B shared memory"
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="runs as a row kernel on sm_90a: 64 rows of 8192 ('k'): 512 threads per row, rows_per_block 1, 4-element vectors, 4 loads per thread; 64 blocks x 512 threads, 128 B shared memory"
 // A block per row cannot hold several rows: asking for it is an error.
 // PACKED: error: smap-schedule: the row kernel cannot be built: rows-per-block applies to a warp per row; a row of 8192 elements takes 512 threads
 #id = affine_map<(m, n) -> (m, n)>
@@ -97,7 +97,7 @@ func.func @row_sum_8192(%x: tensor<64x8192xf32>) -> tensor<64xf32> {
 // CHECK-LABEL: func.func @two_graphs
 // CHECK-NOT: strategy = rows
 // CHECK: return
-// REMARK: remark: [Missed] not-rows | Category:smap:schedule | Remark="not a row kernel: @two_graphs holds more than one graph"
+// REMARK: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: @two_graphs holds more than one graph"
 #id = affine_map<(m, n) -> (m, n)>
 #row = affine_map<(m, n) -> (m)>
 func.func @two_graphs(%x: tensor<64x256xf32>, %z: tensor<64x256xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
