@@ -85,14 +85,15 @@ static bool isAddContraction(const Space &space) {
                       [](auto r) { return r.second == Combiner::Add; });
 }
 
-/// Whether the GPU lowering runs `space` on tensor cores (mma.sync
-/// m16n8k16) with these block extents: the lowering's own rule
-/// (TensorCoreLegality.h) on the op with the block's loop extents.
-static bool runsOnTensorCores(const Space &space,
-                              function_ref<int64_t(unsigned)> blockExtent) {
+/// The loop extents `space`'s op has in a block (one per loop, unit loops
+/// the analysis folded away at 1), or none when its dims do not match its
+/// loops.
+static std::optional<SmallVector<int64_t>>
+blockLoopExtents(const Space &space,
+                 function_ref<int64_t(unsigned)> blockExtent) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-  if (!isAddContraction(space) || !linalgOp || space.reductions.size() != 1)
-    return false;
+  if (!linalgOp)
+    return std::nullopt;
   // The space has one dim per loop, or per loop of a non-unit extent (the
   // analysis folds unit dims away).
   SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
@@ -101,13 +102,27 @@ static bool runsOnTensorCores(const Space &space,
                                            ranges, [](int64_t r) {
                                              return r != 1;
                                            })))
-    return false;
+    return std::nullopt;
   SmallVector<int64_t> extents;
   unsigned next = 0;
   for (int64_t range : ranges)
     extents.push_back(!perLoop && range == 1 ? 1
                                              : blockExtent(space.dims[next++]));
-  return matchMmaSyncShape(linalgOp, extents).has_value();
+  return extents;
+}
+
+/// Whether the GPU lowering runs `space` on tensor cores (mma.sync
+/// m16n8k16) with these block extents: the lowering's own rule
+/// (TensorCoreLegality.h) on the op with the block's loop extents.
+static bool runsOnTensorCores(const Space &space,
+                              function_ref<int64_t(unsigned)> blockExtent) {
+  if (!isAddContraction(space) || space.reductions.size() != 1)
+    return false;
+  std::optional<SmallVector<int64_t>> extents =
+      blockLoopExtents(space, blockExtent);
+  return extents && matchMmaSyncShape(cast<linalg::LinalgOp>(space.op),
+                                      *extents)
+                        .has_value();
 }
 
 bool mlir::smap::fitsWgmmaTile(int64_t m, int64_t n, int64_t k) {
@@ -544,6 +559,101 @@ static double priceWgmmaBlock(const CandidateView &view, const Space &gemm,
                                           block.accumulatorBytes()));
 }
 
+/// The input tiles a shared-memory block (simt, mma_sync) stages: those
+/// smap-stage-block-operands copies (getStagedTileType: each use by a
+/// two-input reduction of a graph input, in its staged type), rows padded
+/// by 16 bytes. A tile the tensor cores read rounded is copied through
+/// registers, which keeps its loop from being pipelined (stagedTileAllocs):
+/// then nothing moves in cp.async stages.
+static StagedInputs stagedBlockTiles(const CandidateView &view,
+                                     bool tensorCores) {
+  StagedInputs staged;
+  bool roundedMoves = false;
+  for (const Space &space : view.smg.getSpaces()) {
+    std::optional<SmallVector<int64_t>> extents =
+        blockLoopExtents(space, view.blockExtent);
+    if (space.role != MemberRole::Compute || !extents)
+      continue;
+    auto linalgOp = cast<linalg::LinalgOp>(space.op);
+    for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+      if (!isa<BlockArgument>(input->get()))
+        continue;
+      std::optional<Type> type =
+          getStagedTileType(linalgOp, input, *extents, tensorCores);
+      SmallVector<unsigned> dims = flatDims(view.smg, input->get());
+      if (!type || dims.empty())
+        continue;
+      StagedInputs::Tile tile;
+      tile.input = input->get();
+      int64_t columns = view.blockExtent(dims.back());
+      tile.rows = static_cast<int64_t>(view.stepBytes(input->get())) /
+                  (elementBytes(input->get()) * columns);
+      tile.bufferColumns = columns + 8;
+      tile.bytes = 2.0 * tile.rows * tile.bufferColumns;
+      tile.moves = view.candidate.temporalDim &&
+                   llvm::is_contained(dims, *view.candidate.temporalDim);
+      roundedMoves |=
+          tile.moves && *type != getElementTypeOrSelf(input->get().getType());
+      staged.add(tile);
+    }
+  }
+  if (roundedMoves)
+    staged.moving = 0;
+  return staged;
+}
+
+/// Whether the temporal loop accumulates `space` in a buffer of its own
+/// that is finished after the loop: a reduction along the temporal dim
+/// whose partial results are rescaled (or that the plan does not list).
+static bool finishedAfterLoop(const CandidateView &view, const Space &space) {
+  std::optional<unsigned> t = view.candidate.temporalDim;
+  if (!t || llvm::none_of(space.reductions,
+                          [&](auto r) { return r.first == *t; }))
+    return false;
+  for (auto [op, update] : view.smg.getDims()[*t].updates)
+    if (op == space.op)
+      return update != ReductionUpdate::Independent;
+  return true;
+}
+
+/// Prices a block the shared-memory lowering builds (strategies simt and
+/// mma_sync): its staged input tiles, the moving ones in the cp.async
+/// copies chooseCpAsyncStages gives (which smap-distribute-blocks then
+/// builds); and a buffer for every intermediate, the state the temporal
+/// loop carries included, except the graph's results (bufferization
+/// writes them in place into global memory, an accumulator too unless it
+/// is finished after the loop), each 16-byte aligned as placed. An upper
+/// bound of the placed bytes, which smap-distribute-blocks checks:
+/// bufferization lets intermediates whose lives do not overlap share the
+/// tensor.empty of their type, in an order of its own (bottom-up), which
+/// this does not follow. Returns the shared memory.
+static double priceSharedMemoryBlock(const CandidateView &view,
+                                     bool tensorCores, ScheduleEstimate &est) {
+  StagedInputs staged = stagedBlockTiles(view, tensorCores);
+  llvm::SmallPtrSet<Value, 4> yielded;
+  for (Value out : view.smg.getGraph().getYield().getValues())
+    yielded.insert(out);
+  double intermediates = 0;
+  for (const Space &space : view.smg.getSpaces()) {
+    if (space.role == MemberRole::Init)
+      continue;
+    bool inPlace = !finishedAfterLoop(view, space);
+    for (Value r : space.op->getResults())
+      if (!inPlace || !yielded.contains(r))
+        intermediates += static_cast<double>(llvm::alignTo(
+            static_cast<int64_t>(view.stepBytes(r)), 16));
+  }
+  int64_t maxStages = std::min(view.options.maxStages, kMaxCpAsyncStages);
+  int64_t once = static_cast<int64_t>(staged.once + intermediates);
+  est.stages = maxStages > 1 && staged.moving
+                   ? chooseCpAsyncStages(once,
+                                         static_cast<int64_t>(staged.moving),
+                                         maxStages,
+                                         view.target.getSmemPerBlock())
+                   : 0;
+  return once + (std::max<int64_t>(est.stages, 1) - 1) * staged.moving;
+}
+
 /// Global traffic: inputs are re-read by every block along sliced dims
 /// they lack, and twice when a final pass streams them again; outputs are
 /// written once.
@@ -716,10 +826,18 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
                    : tensorCoreSpace ? KernelStrategy::MmaSync
                                      : KernelStrategy::Simt;
   }
-  est.smemBytes = static_cast<int64_t>(smem);
+  // The ranking footprint: the placed one, except for the shared-memory
+  // strategies (see ScheduleEstimate::rankingSmemBytes).
+  est.rankingSmemBytes = static_cast<int64_t>(smem);
+  est.smemBytes =
+      !cpu && (est.strategy == KernelStrategy::Simt ||
+               est.strategy == KernelStrategy::MmaSync)
+          ? static_cast<int64_t>(priceSharedMemoryBlock(
+                view, est.strategy == KernelStrategy::MmaSync, est))
+          : est.rankingSmemBytes;
 
-  if (est.smemBytes > target.getSmemPerBlock())
-    est.overBudget = "needs " + std::to_string(est.smemBytes) +
+  if (est.rankingSmemBytes > target.getSmemPerBlock())
+    est.overBudget = "needs " + std::to_string(est.rankingSmemBytes) +
                      " bytes of shared memory per block, the target has " +
                      std::to_string(target.getSmemPerBlock());
   else if (est.regsPerThread > target.getRegsPerThread())
@@ -777,7 +895,7 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   int64_t resident = 1;
   if (!cpu) {
     int64_t bySmem =
-        target.getSmemPerBlock() / std::max<int64_t>(1, est.smemBytes);
+        target.getSmemPerBlock() / std::max<int64_t>(1, est.rankingSmemBytes);
     int64_t byRegs =
         target.getRegsPerSm() /
         std::max<int64_t>(1, rankingRegisters.value_or(est.regsPerThread) *
@@ -936,7 +1054,7 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
   auto better = [](const ScheduleEstimate &a, const ScheduleEstimate &b) {
     if (a.seconds != b.seconds)
       return a.seconds < b.seconds;
-    return a.smemBytes < b.smemBytes;
+    return a.rankingSmemBytes < b.rankingSmemBytes;
   };
   SmallVector<size_t> index(dims.size(), 0);
   ScheduleCandidate candidate;
@@ -959,7 +1077,7 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
         continue;
       if (!est.fits()) {
         if (!search.smallest ||
-            est.smemBytes < search.smallest->second.smemBytes)
+            est.rankingSmemBytes < search.smallest->second.rankingSmemBytes)
           search.smallest = {candidate, est};
         continue;
       }

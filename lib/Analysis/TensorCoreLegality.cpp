@@ -130,3 +130,23 @@ bool mlir::smap::readsBothOperandsKMajor(linalg::LinalgOp op) {
            iterators[last.getPosition()] == utils::IteratorType::reduction;
   });
 }
+
+std::optional<Type> mlir::smap::getStagedTileType(linalg::LinalgOp op,
+                                                  OpOperand *input,
+                                                  ArrayRef<int64_t> loopExtents,
+                                                  bool tensorCores) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 ||
+      isa<linalg::CopyOp>(op.getOperation()))
+    return std::nullopt;
+  Type element = getElementTypeOrSelf(input->get().getType());
+  if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() == 16)
+    return element;
+  if (!tensorCores || !element.isF32() ||
+      !isa<linalg::GenericOp>(op.getOperation()) ||
+      op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  std::optional<MmaShape> shape = matchMmaSyncShape(op, loopExtents);
+  if (!shape)
+    return std::nullopt;
+  return shape->operandType;
+}

@@ -58,6 +58,17 @@ std::optional<Type> getMmaOperandType(linalg::LinalgOp op);
 std::optional<MmaShape> matchMmaSyncShape(linalg::LinalgOp op,
                                           ArrayRef<int64_t> loopExtents);
 
+/// The element type a GPU block stages `input`'s tile in, if it stages it
+/// (smap-stage-block-operands; the cost model prices the same tiles): a
+/// 16-bit operand of a two-input reduction is copied as it is, an f32 one
+/// that the tensor cores read rounded (`tensorCores`: a strategy with
+/// them, and `op` fits mma.sync at `loopExtents`) in its 16-bit type. Which
+/// operands are tiles of graph inputs, the only ones staged, is the
+/// caller's to say.
+std::optional<Type> getStagedTileType(linalg::LinalgOp op, OpOperand *input,
+                                      ArrayRef<int64_t> loopExtents,
+                                      bool tensorCores);
+
 /// Whether both operands of two-input contraction `op` have the reduced
 /// dim innermost (C = A . B^T with B stored [n, k]: a linear layer's
 /// weight as PyTorch stores it). The TMA GEMM lowering (wgmma_tma) takes

@@ -386,9 +386,10 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
   let options = [
     Option<"asyncStages", "async-stages", "int64_t", /*default=*/"3",
            "Stage the tiles a temporal loop reads with a cp.async pipeline "
-           "(nvgpu.device_async_copy, L1 bypassed) over up to this many "
-           "copies of their buffers, as many as shared memory holds; 1 loads "
-           "them one step ahead through registers instead">,
+           "(nvgpu.device_async_copy, L1 bypassed) over the copies of their "
+           "buffers the schedule's stages give (smap-schedule's option of the "
+           "same name bounds them); 1 loads them one step ahead through "
+           "registers instead">,
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",
            "f32 exp and tanh on the hardware's approximate instructions "
            "(as the row kernels and FlashAttention do; exp(x - c) as "

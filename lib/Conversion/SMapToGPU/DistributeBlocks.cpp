@@ -1163,8 +1163,8 @@ static int64_t placedBytes(memref::AllocOp alloc) {
 static FailureOr<BufferPlacement>
 placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
              const llvm::DenseSet<Value> &inRegisters,
-             const llvm::DenseSet<Operation *> &stagedTiles, int64_t maxStages,
-             std::optional<int64_t> scheduledStages, int64_t reservedShared,
+             const llvm::DenseSet<Operation *> &stagedTiles,
+             int64_t scheduledStages, int64_t reservedShared,
              std::string &why) {
   Block &body = launch.getBody().front();
   SmallVector<memref::AllocOp> allocs;
@@ -1199,21 +1199,13 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
         static_cast<int64_t>(llvm::alignTo(reservedShared, kSwizzleAlignment));
   placement.sharedBytes =
       reservedShared + (swizzled.empty() ? 0 : kSwizzleAlignment);
-  // As many copies of the staged tiles as shared memory holds with
-  // everything else (up to kMaxCpAsyncStages): the cp.async pipeline's
-  // depth.
-  int64_t total = placement.sharedBytes, bytesPerStage = 0;
-  for (memref::AllocOp alloc : allocs) {
-    total += sizeOf(alloc);
+  // The cp.async pipeline's depth is the schedule's (chooseCpAsyncStages
+  // decided it with the tiles).
+  int64_t bytesPerStage = 0;
+  for (memref::AllocOp alloc : allocs)
     if (stagedTiles.contains(alloc))
       bytesPerStage += sizeOf(alloc);
-  }
-  // The schedule's depth when it decided one (row-fragment blocks), else
-  // the same rule on the buffers placed.
-  placement.stages =
-      scheduledStages
-          ? *scheduledStages
-          : chooseCpAsyncStages(total, bytesPerStage, maxStages, smemLimit);
+  placement.stages = scheduledStages;
   if (placement.stages > 1 && !bytesPerStage) {
     why = "the schedule asks for " + std::to_string(placement.stages) +
           " cp.async stages of a block without staged tiles that move";
@@ -1518,6 +1510,16 @@ static std::optional<TargetFeature> missingFeature(KernelStrategy strategy,
   return std::nullopt;
 }
 
+/// The cp.async copies of the staged tiles that move with the temporal
+/// step: the schedule's depth (chooseCpAsyncStages decided it with the
+/// tiles); a wgmma block loads its operands by TMA, whose depth the
+/// schedule's stages are.
+static int64_t cpAsyncStages(ScheduleAttr schedule) {
+  if (isWgmmaStrategy(schedule.getStrategy()))
+    return 1;
+  return std::max<int64_t>(1, schedule.getStages());
+}
+
 /// The #smap.kernel record of a built block kernel.
 static KernelAttr buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy,
                                   int64_t blocks, int64_t threads,
@@ -1654,12 +1656,18 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                    rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(),
                    asyncStages > 1 ? stagedTileAllocs(kernel)
                                    : llvm::DenseSet<Operation *>(),
-                   std::min<int64_t>(asyncStages, kMaxCpAsyncStages),
-                   rowSlabs ? std::optional<int64_t>(schedule.getStages())
-                            : std::nullopt,
+                   cpAsyncStages(schedule),
                    wgmmaPlan ? wgmmaPlan->sharedBytes : 0, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
+  // The schedule's shared memory is exact for every strategy but simt,
+  // which it bounds (CostModel.h); more means the prediction missed a
+  // buffer and the occupancy it ranked by is not the kernel's.
+  if (placement->sharedBytes > schedule.getSmemBytes())
+    return launch.emitError("smap-distribute-blocks: the block's buffers "
+                            "take ")
+           << placement->sharedBytes << " bytes of shared memory, more than "
+           << "the " << schedule.getSmemBytes() << " its schedule predicted";
   bool tensorCores = strategy != KernelStrategy::Simt;
   BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores,
                                approxMath);

@@ -21,24 +21,6 @@ namespace smap {
 using namespace mlir;
 using namespace mlir::smap;
 
-/// The 16-bit type the block's tensor cores read `op`'s f32 operand
-/// `input` as, rounding it when they stage it: in a block whose strategy
-/// uses tensor cores, a generic contraction of an f32 operand with an f16
-/// (bf16) one into f32 that fits mma.sync (the lowering's rule,
-/// matchMmaSyncShape) reads it as f16 (bf16).
-static std::optional<Type> roundedType(linalg::LinalgOp op, OpOperand *input,
-                                       bool tensorCores) {
-  if (!tensorCores || !isa<linalg::GenericOp>(op.getOperation()) ||
-      op.getNumReductionLoops() != 1 ||
-      !getElementTypeOrSelf(input->get().getType()).isF32())
-    return std::nullopt;
-  std::optional<MmaShape> shape =
-      matchMmaSyncShape(op, op.getStaticLoopRanges());
-  if (!shape)
-    return std::nullopt;
-  return shape->operandType;
-}
-
 /// Stages the 16-bit operand tiles of a block's contractions in on-chip
 /// buffers: each operand sliced from a graph input is first copied into a
 /// tile of its own (`linalg.copy` into `tensor.empty`), which bufferization
@@ -48,9 +30,6 @@ static std::optional<Type> roundedType(linalg::LinalgOp op, OpOperand *input,
 static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
   int64_t staged = 0;
   forall.walk([&](linalg::LinalgOp op) {
-    if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 ||
-        isa<linalg::CopyOp>(op))
-      return;
     for (OpOperand *input : op.getDpsInputOperands()) {
       auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
       auto type = dyn_cast<RankedTensorType>(input->get().getType());
@@ -59,10 +38,11 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
       // An f32 operand the tensor cores read rounded to 16 bits is staged
       // rounded (the same numbers, half the bytes, ldmatrix-able); the
       // contraction then extends it.
-      std::optional<Type> rounded = roundedType(op, input, tensorCores);
-      bool round = rounded.has_value();
-      if (type.getElementTypeBitWidth() != 16 && !round)
+      std::optional<Type> stagedType = getStagedTileType(
+          op, input, op.getStaticLoopRanges(), tensorCores);
+      if (!stagedType)
         continue;
+      bool round = *stagedType != type.getElementType();
       // Right after the slice: a tile invariant in the temporal loop is
       // staged once, before it. Rows are padded by 16 bytes so that the 8
       // rows an ldmatrix phase reads fall in distinct shared-memory banks
@@ -71,8 +51,8 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
       b.setInsertionPointAfter(slice);
       SmallVector<int64_t> padded(type.getShape());
       padded.back() += 8;
-      Type stagedType = round ? *rounded : type.getElementType();
-      auto buffer = tensor::EmptyOp::create(b, op.getLoc(), padded, stagedType);
+      auto buffer =
+          tensor::EmptyOp::create(b, op.getLoc(), padded, *stagedType);
       // Distinct, so that cse does not merge two staged tiles into one
       // buffer (which would serialize them and forbid prefetching).
       buffer->setAttr(SMapDialect::StagedAttrHelper::getNameStr(),
@@ -81,7 +61,7 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
           ones(type.getRank(), b.getIndexAttr(1));
       for (int64_t size : type.getShape())
         sizes.push_back(b.getIndexAttr(size));
-      auto tileType = RankedTensorType::get(type.getShape(), stagedType);
+      auto tileType = RankedTensorType::get(type.getShape(), *stagedType);
       Value tile = tensor::ExtractSliceOp::create(b, op.getLoc(), tileType,
                                                   buffer, zeros, sizes, ones);
       if (!round) {
@@ -95,7 +75,7 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
       // The payload reads the operand as f16 (bf16) and extends it.
       Block &payload = op->getRegion(0).front();
       BlockArgument arg = payload.getArgument(input->getOperandNumber());
-      arg.setType(stagedType);
+      arg.setType(*stagedType);
       OpBuilder pb = OpBuilder::atBlockBegin(&payload);
       auto extended =
           arith::ExtFOp::create(pb, op.getLoc(), b.getF32Type(), arg);

@@ -2,7 +2,7 @@
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null \
 // RUN:   | FileCheck %s --check-prefix=REMARK
-// RUN: sed -e 's/threads = 32, smem = 0, regs = 0, strategy = row_fragments, stages = 3>/threads = 64, smem = 0, regs = 0, strategy = mma_sync>/' %s \
+// RUN: sed -e 's/threads = 32, smem = 6144, regs = 0, strategy = row_fragments, stages = 3>/threads = 64, smem = 232448, regs = 0, strategy = mma_sync>/' %s \
 // RUN:   | spacefusion-opt --split-input-file --smap-distribute-blocks \
 // RUN:   | FileCheck %s --check-prefix=SMEM
 
@@ -169,7 +169,7 @@ func.func @attention_block(%q: memref<64x16xf16>, %k: memref<32x16xf16>,
       %t = arith.truncf %d : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 32, smem = 0, regs = 0, strategy = row_fragments, stages = 3>}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 32, smem = 6144, regs = 0, strategy = row_fragments, stages = 3>}
   return
 }
 
@@ -205,6 +205,6 @@ func.func @gemm_block(%x: memref<32x32xf16>, %y: memref<32x32xf16>, %z: memref<3
       linalg.yield %r : f32
     }
     memref.copy %acc, %z : memref<32x32xf32> to memref<32x32xf32>
-  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = mma_sync>}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 9216, regs = 0, strategy = mma_sync>}
   return
 }

@@ -288,7 +288,7 @@ func.func @rowsum(%x: memref<64x128xf32>, %out: memref<64xf32>) {
     }
     %o = memref.subview %out[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
     memref.copy %acc, %o : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
-  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = mma_sync>}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 64, regs = 0, strategy = mma_sync>}
   return
 }
 
@@ -404,3 +404,60 @@ func.func @gemm_four_stages(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf1
   return
 }
 
+
+// -----
+
+// The schedule's shared memory is what the block is built with (exact, or
+// for simt an upper bound): a block whose buffers take more than it
+// predicted is refused, not launched with another occupancy.
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @smem_over_prediction(%x: memref<64x128xf32>, %out: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c16 = arith.constant 16 : index
+  // expected-error @below {{smap-distribute-blocks: the block's buffers take 64 bytes of shared memory, more than the 48 its schedule predicted}}
+  scf.forall (%blk) in (4) {
+    %off = arith.muli %blk, %c16 : index
+    %in = memref.subview %x[%off, 0] [16, 128] [1, 1] : memref<64x128xf32> to memref<16x128xf32, strided<[128, 1], offset: ?>>
+    %acc = memref.alloc() : memref<16xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<16xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%in : memref<16x128xf32, strided<[128, 1], offset: ?>>) outs(%acc : memref<16xf32>) {
+    ^bb0(%a: f32, %s: f32):
+      %r = arith.addf %a, %s : f32
+      linalg.yield %r : f32
+    }
+    %o = memref.subview %out[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
+    memref.copy %acc, %o : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 48, regs = 0, strategy = simt>}
+  return
+}
+
+// -----
+
+// The cp.async depth is the schedule's: a block asked for stages but
+// without a staged tile that moves with a temporal loop is refused.
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @stages_without_moving_tiles(%x: memref<64x128xf32>, %out: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c16 = arith.constant 16 : index
+  // expected-error @below {{smap-distribute-blocks: the schedule asks for 2 cp.async stages of a block without staged tiles that move}}
+  scf.forall (%blk) in (4) {
+    %off = arith.muli %blk, %c16 : index
+    %in = memref.subview %x[%off, 0] [16, 128] [1, 1] : memref<64x128xf32> to memref<16x128xf32, strided<[128, 1], offset: ?>>
+    %acc = memref.alloc() : memref<16xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<16xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%in : memref<16x128xf32, strided<[128, 1], offset: ?>>) outs(%acc : memref<16xf32>) {
+    ^bb0(%a: f32, %s: f32):
+      %r = arith.addf %a, %s : f32
+      linalg.yield %r : f32
+    }
+    %o = memref.subview %out[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
+    memref.copy %acc, %o : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 64, regs = 0, strategy = simt, stages = 2>}
+  return
+}

@@ -1,8 +1,8 @@
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s | FileCheck %s
-// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 256, smem = 0, regs = 0, strategy = mma_sync>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=SYNC
-// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 384, smem = 0, regs = 0, strategy = wgmma_tma_ws, stages = 3>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WS
-// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 288, smem = 0, regs = 0, strategy = wgmma_tma_ws, stages = 3>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WARP
-// RUN: sed -e 's/threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 320, smem = 0, regs = 0, strategy = wgmma_tma_ws, stages = 3>/' %s | not spacefusion-opt --split-input-file --smap-distribute-blocks 2>&1 | FileCheck %s --check-prefix=BADWARPS
+// RUN: sed -e 's/threads = 128, smem = 99328, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 256, smem = 232448, regs = 0, strategy = mma_sync>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=SYNC
+// RUN: sed -e 's/threads = 128, smem = 99328, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 384, smem = 232448, regs = 0, strategy = wgmma_tma_ws, stages = 3>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WS
+// RUN: sed -e 's/threads = 128, smem = 99328, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 288, smem = 232448, regs = 0, strategy = wgmma_tma_ws, stages = 3>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=WARP
+// RUN: sed -e 's/threads = 128, smem = 99328, regs = 0, strategy = wgmma_tma, stages = 3>/threads = 320, smem = 232448, regs = 0, strategy = wgmma_tma_ws, stages = 3>/' %s | not spacefusion-opt --split-input-file --smap-distribute-blocks 2>&1 | FileCheck %s --check-prefix=BADWARPS
 // RUN: sed -e 's/strategy = wgmma_tma, stages = 3>/strategy = wgmma_tma, stages = 2>/' %s | spacefusion-opt --split-input-file --smap-distribute-blocks | FileCheck %s --check-prefix=TWO
 // RUN: spacefusion-opt --split-input-file --smap-distribute-blocks %s --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
@@ -164,7 +164,7 @@ func.func @gemm(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: m
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 3>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 99328, regs = 0, strategy = wgmma_tma, stages = 3>}
   return
 }
 
@@ -224,7 +224,7 @@ func.func @gemm_waves(%arg0: memref<25344x256xf16>, %arg1: memref<256x256xf16>, 
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 2>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 66560, regs = 0, strategy = wgmma_tma, stages = 2>}
   return
 }
 
@@ -284,7 +284,7 @@ func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 2>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 66560, regs = 0, strategy = wgmma_tma, stages = 2>}
   return
 }
 
@@ -346,7 +346,7 @@ func.func @gemm_k32(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: m
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments_wgmma, stages = 1>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 5120, regs = 0, strategy = row_fragments_wgmma, stages = 1>}
   return
 }
 
@@ -375,7 +375,7 @@ func.func @gemm_sm80(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: 
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_80", smem_per_block = 166912, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 108, max_threads = 1024, bandwidth_gbps = 2039, f16_gflops = 312000, f32_gflops = 19500, arch = 80, features = ["mma_sync", "cp_async", "cache_hints"], smem_per_sm = 167936, l2_bytes = 41943040>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = mma_sync>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_80", smem_per_block = 166912, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 108, max_threads = 1024, bandwidth_gbps = 2039, f16_gflops = 312000, f32_gflops = 19500, arch = 80, features = ["mma_sync", "cp_async", "cache_hints"], smem_per_sm = 167936, l2_bytes = 41943040>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 32768, regs = 0, strategy = mma_sync>}
   return
 }
 
@@ -417,7 +417,7 @@ func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>,
       }
     }
     memref.copy %acc, %arg2 : memref<64x64xf32> to memref<64x64xf32>
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments_wgmma, stages = 1>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 30000, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 9216, regs = 0, strategy = row_fragments_wgmma, stages = 1>}
   return
 }
 
@@ -485,6 +485,6 @@ func.func @gemm_128x256(%arg0: memref<256x256xf16>, %arg1: memref<256x512xf16>, 
       %t = arith.truncf %x : f32 to f16
       linalg.yield %t : f16
     }
-  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 384, smem = 0, regs = 0, strategy = wgmma_tma_ws, stages = 3>}
+  } {mapping = [#gpu.block<x>], smap.target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>, smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 384, smem = 148480, regs = 0, strategy = wgmma_tma_ws, stages = 3>}
   return
 }

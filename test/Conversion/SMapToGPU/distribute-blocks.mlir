@@ -58,7 +58,7 @@ func.func @rowsum(%x: memref<64x128xf32>, %out: memref<64xf32>) {
     }
     %o = memref.subview %out[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
     memref.copy %acc, %o : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
-  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt>}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 64, regs = 0, strategy = simt>}
   return
 }
 
@@ -164,7 +164,7 @@ func.func @epilogue(%x: memref<64x128xf32>, %bias: memref<128xf32>, %out: memref
       %h = arith.truncf %a : f32 to f16
       linalg.yield %h : f16
     }
-  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt>}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 8192, regs = 0, strategy = simt>}
   return
 }
 
@@ -201,6 +201,6 @@ func.func @transposed_reader(%x: memref<64x32xf32>, %out: memref<64x32xf32>) {
     ^bb0(%a: f32, %r: f32):
       linalg.yield %a : f32
     }
-  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt>}
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 4096, regs = 0, strategy = simt>}
   return
 }

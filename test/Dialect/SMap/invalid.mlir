@@ -815,13 +815,18 @@ func.func @kernel_record_unknown_field() attributes {smap.kernels = [{strategy =
 
 // -----
 
-// expected-error @below {{schedule stages must be 2 to 4 for a wgmma strategy, 1 to 3 for a row-fragment one and absent otherwise, got 1 for wgmma_tma}}
+// expected-error @below {{schedule stages must be 2 to 4 for a wgmma strategy, 1 to 3 for a row-fragment one, at most 3 for simt and mma_sync and absent otherwise, got 1 for wgmma_tma}}
 func.func @wgmma_one_stage() attributes {t = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = wgmma_tma, stages = 1>} { return }
 
 // -----
 
-// expected-error @below {{schedule stages must be 2 to 4 for a wgmma strategy, 1 to 3 for a row-fragment one and absent otherwise, got 2 for simt}}
-func.func @simt_stages() attributes {t = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt, stages = 2>} { return }
+// expected-error @below {{schedule stages must be 2 to 4 for a wgmma strategy, 1 to 3 for a row-fragment one, at most 3 for simt and mma_sync and absent otherwise, got 4 for simt}}
+func.func @simt_stages() attributes {t = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt, stages = 4>} { return }
+
+// -----
+
+// expected-error @below {{schedule stages must be 2 to 4 for a wgmma strategy, 1 to 3 for a row-fragment one, at most 3 for simt and mma_sync and absent otherwise, got 2 for rows}}
+func.func @rows_stages() attributes {t = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 32, smem = 0, regs = 0, strategy = rows, stages = 2, rows_per_block = 1>} { return }
 
 // -----
 

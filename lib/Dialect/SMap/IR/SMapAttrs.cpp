@@ -268,12 +268,15 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                strategy == KernelStrategy::WgmmaTmaWarpSpecialized;
   bool rows = strategy == KernelStrategy::RowFragments ||
               strategy == KernelStrategy::RowFragmentsWgmma;
-  if (wgmma    ? stages < 2 || stages > 4
-      : rows   ? stages < 1 || stages > 3
-               : stages != 0)
+  bool sharedMemory = strategy == KernelStrategy::Simt ||
+                      strategy == KernelStrategy::MmaSync;
+  if (wgmma          ? stages < 2 || stages > 4
+      : rows         ? stages < 1 || stages > 3
+      : sharedMemory ? stages < 0 || stages > 3
+                     : stages != 0)
     return emitError() << "schedule stages must be 2 to 4 for a wgmma "
-                          "strategy, 1 to 3 for a row-fragment one and "
-                          "absent otherwise, got "
+                          "strategy, 1 to 3 for a row-fragment one, at most "
+                          "3 for simt and mma_sync and absent otherwise, got "
                        << stages << " for "
                        << stringifyKernelStrategy(strategy);
   return verifyRowsPerBlock(emitError, grid, threads, strategy, rowsPerBlock);

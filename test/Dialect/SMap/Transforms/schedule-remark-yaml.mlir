@@ -11,7 +11,7 @@
 // CHECK-NEXT: - strategy: simt
 // CHECK-NEXT: - blocks: '128'
 // CHECK-NEXT: - threads: '256'
-// CHECK-NEXT: - smem: '167424'
+// CHECK-NEXT: - smem: '131584'
 // CHECK-NEXT: - registers: '49'
 // CHECK-NEXT: - predicted_us: '{{[0-9.e+]+}}'
 // CHECK-NEXT: - runner_up: 'spatial [b=1, h=1, m=32] temporal [l=64]'

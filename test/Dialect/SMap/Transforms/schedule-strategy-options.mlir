@@ -38,9 +38,10 @@
 // ATT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 128, smem = 83968, regs = 196, strategy = row_fragments_wgmma, stages = 2>
 // Without wgmma: the same rows on mma.sync, no swizzle slack.
 // ATT-NOWGMMA: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 128, smem = 82944, regs = 196, strategy = row_fragments, stages = 2>
-// Without row fragments: intermediates in shared memory, 256 threads.
-// ATT-NOROWS: schedule = #smap.schedule<{{.*}} threads = 256, {{.*}} strategy = mma_sync>
-// ATT-SIMT: schedule = #smap.schedule<{{.*}} threads = 256, {{.*}} strategy = simt>
+// Without row fragments: intermediates in shared memory, 256 threads, the
+// K and V tiles in the two cp.async copies that fit beside them.
+// ATT-NOROWS: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 230912, regs = 49, strategy = mma_sync, stages = 2>
+// ATT-SIMT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 230912, regs = 49, strategy = simt, stages = 2>
 // On sm_80 (no wgmma feature): row fragments on mma.sync.
 // ATT-SM80: schedule = #smap.schedule<{{.*}} strategy = row_fragments, stages = {{[1-3]}}>
 
@@ -51,7 +52,7 @@
 // GEMM-WS: threads = 384, {{.*}} strategy = wgmma_tma_ws, stages = 3>
 // GEMM-WARP: threads = 288, {{.*}} strategy = wgmma_tma_ws, stages = 3>
 // GEMM-TWO: threads = 128, smem = 66560, regs = 160, strategy = wgmma_tma, stages = 2>
-// GEMM-NOWGMMA: threads = 256, {{.*}} strategy = mma_sync>
+// GEMM-NOWGMMA: schedule = #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 128], grid = [16, 8], threads = 256, smem = 204800, regs = 96, strategy = mma_sync, stages = 2>
 // BADWARPS: error: smap-schedule: producer-warps=2 is neither 1 (a warp) nor 4 (a warpgroup)
 
 // MANIFEST-SIMT-NOT:  "strategy": "{{(mma_sync|row_fragments|row_fragments_wgmma)}}"

@@ -12,12 +12,12 @@
 // the runner-up (k by 128, mma.sync) at the target's mma_sync_gflops. On
 // sm_80 the GEMM runs on mma.sync: a lone GEMM has nothing to keep in
 // registers between ops, so the row-fragment strategy does not apply
-// (RowFragments.cpp would refuse it), and shared memory holds the operand
-// tiles and the accumulator tile.
+// (RowFragments.cpp would refuse it), and shared memory holds the padded
+// operand tiles in two cp.async stages and the accumulator tile.
 
 // CHECK:       Remark="scheduled for sm_90a: spatial [m=128, n=128] temporal [k=64], strategy wgmma_tma, 128 blocks x 128 threads, 99328 B shared memory, 160 registers/thread; predicted 9.71 us ({{.*}}); runner-up spatial [m=128, n=128] temporal [k=128], predicted 10.79 us
 // CHECK:       schedule = #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 64], grid = [16, 8], threads = 128, smem = 99328, regs = 160, strategy = wgmma_tma, stages = 3>
-// SM80:        schedule = #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 64], grid = [16, 8], threads = 256, smem = 134144, regs = 96, strategy = mma_sync>
+// SM80:        schedule = #smap.schedule<spatial = [m = 128, n = 128], temporal = [k = 64], grid = [16, 8], threads = 256, smem = 137216, regs = 96, strategy = mma_sync, stages = 2>
 func.func @gemm(%a: tensor<2048x512xf16>, %b: tensor<512x1024xf16>) -> tensor<2048x1024xf16> {
   %e1 = tensor.empty() : tensor<2048x512xf32>
   %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}

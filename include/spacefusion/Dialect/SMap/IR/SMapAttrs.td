@@ -171,10 +171,13 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
     `none` (not printed) means not decided yet: the CPU path ignores the
     strategy, the GPU lowering refuses a schedule without one. `stages` is
     the pipeline depth, chosen with the tiles: the TMA stages of a wgmma
-    block (2 to 4, for the waves the grid fills), the cp.async copies of a
-    row-fragment block's staged tiles (1 to 3, as deep as keeps two blocks
-    per SM); 0, not printed, for the other strategies, whose depth the
-    lowering still chooses. `rows_per_block` is positive exactly for
+    block (2 to 4, for the waves the grid fills), the cp.async copies of the
+    staged tiles that move with the temporal step for row-fragment (1 to 3)
+    and simt / mma_sync blocks (0, not printed, when no tile moves; at most
+    3), as deep as keeps two blocks per SM; 0 for the other strategies.
+    `smem` is the shared memory the block is built with (the lowering
+    fails when its buffers take more): exact, except for simt, where it is
+    an upper bound. `rows_per_block` is positive exactly for
     `rows`, divides the grid's blocks and, above 1, comes with a warp per
     row (`threads = 32 * rows_per_block`).
 
