@@ -41,9 +41,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 OUTCOMES = ["pass", "wrong", "reject", "crash", "invalid-ir", "mispredicted", "timeout"]
 FAILURES = {"wrong", "crash", "invalid-ir", "mispredicted", "timeout"}
 
-# The block lowering refusing the strategy smap-schedule chose: the cost
-# model predicted a kernel that cannot be built (a bug, not a clean refusal).
-MISPREDICTED = re.compile(r"the schedule's strategy \w+ cannot be built")
+# The block lowering refusing the strategy smap-schedule chose, or a block
+# taking more shared memory than its schedule says: the cost model
+# predicted a kernel that cannot be built as predicted (a bug, not a clean
+# refusal).
+MISPREDICTED = re.compile(r"the schedule's strategy \w+ cannot be built|"
+                          r"more than the \d+ its schedule predicted")
 STAGES = ["cse", "analyze", "run", "forced-1", "forced-2", "gpu"]
 GPU_PIPELINE = "--spacefusion-pipeline=target=sm_90a"
 ANALYZE = ["--smap-form-graphs", "--smap-set-target=target=cpu", "--smap-analyze"]

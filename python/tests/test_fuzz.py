@@ -120,6 +120,13 @@ def test_a_strategy_the_lowering_refuses_is_a_misprediction():
     assert reason.startswith("smap-distribute-blocks: the schedule's strategy row_fragments cannot be built")
 
 
+def test_shared_memory_over_the_prediction_is_a_misprediction():
+    over = ("<stdin>:3:5: error: smap-distribute-blocks: the block's buffers take 4096 bytes of "
+            "shared memory, more than the 2048 its schedule predicted\n")
+    outcome, _ = fuzz.classify(result(1, stderr=over), verified=True)
+    assert outcome == "mispredicted"
+
+
 def test_clean_diagnostic_is_a_reject_with_a_normalized_reason():
     outcome, reason = fuzz.classify(result(2, stderr=DIAGNOSTIC), verified=True)
     assert outcome == "reject"
