@@ -581,15 +581,22 @@ static StagedInputs stagedBlockTiles(const CandidateView &view,
       std::optional<Type> type =
           getStagedTileType(linalgOp, input, *extents, tensorCores);
       SmallVector<unsigned> dims = flatDims(view.smg, input->get());
-      if (!type || dims.empty())
+      SmallVector<SmallVector<unsigned>> perDimension =
+          view.smg.getValueDims(input->get());
+      if (!type || dims.empty() || perDimension.empty())
         continue;
       StagedInputs::Tile tile;
       tile.input = input->get();
-      int64_t columns = view.blockExtent(dims.back());
+      // The tile's last dimension is padded, a unit one too.
+      int64_t columns = 1;
+      for (unsigned d : perDimension.back())
+        columns *= view.blockExtent(d);
       tile.rows = static_cast<int64_t>(view.stepBytes(input->get())) /
                   (elementBytes(input->get()) * columns);
       tile.bufferColumns = columns + 8;
-      tile.bytes = 2.0 * tile.rows * tile.bufferColumns;
+      // Each copy placed 16-byte aligned.
+      tile.bytes = static_cast<double>(
+          llvm::alignTo(2 * tile.rows * tile.bufferColumns, 16));
       tile.moves = view.candidate.temporalDim &&
                    llvm::is_contained(dims, *view.candidate.temporalDim);
       roundedMoves |=
