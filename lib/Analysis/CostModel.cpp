@@ -765,33 +765,19 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     }
   }
 
-  // Footprint of one block at one temporal step: input tiles and
-  // intermediates in shared memory, reduction state in registers.
+  // The ranking footprint (rankingSmemBytes) of one block at one temporal
+  // step: every input tile (16-bit ones with rows padded by 16 bytes) and
+  // intermediate; the reduction state in registers.
   double smem = 0, state = 0;
-  // With the row-fragment lowering, only the input tiles are in shared
-  // memory: those that move with the temporal step in (at least) two
-  // pipeline stages.
-  StagedInputs staged;
-  GraphOp graph = smg.getGraph();
-  for (BlockArgument arg : graph.getBody().getArguments())
-    if (isa<RankedTensorType>(arg.getType()) && !arg.use_empty()) {
-      StagedInputs::Tile tile;
-      tile.input = arg;
-      tile.bytes = stepBytes(arg);
-      // 16-bit tiles are staged with rows padded by 16 bytes (see
-      // smap-stage-block-operands).
-      SmallVector<unsigned> argDims = flatDims(smg, arg);
-      if (!cpu && elementBytes(arg) == 2 && !argDims.empty()) {
-        int64_t columns = blockExtent(argDims.back());
-        tile.rows = static_cast<int64_t>(tile.bytes) / (2 * columns);
-        tile.bufferColumns = columns + 8;
-        tile.bytes += 16 * tile.rows;
-      }
-      smem += tile.bytes;
-      tile.moves = candidate.temporalDim &&
-                   llvm::is_contained(argDims, *candidate.temporalDim);
-      staged.add(tile);
-    }
+  for (BlockArgument arg : smg.getGraph().getBody().getArguments()) {
+    if (!isa<RankedTensorType>(arg.getType()) || arg.use_empty())
+      continue;
+    double bytes = stepBytes(arg);
+    SmallVector<unsigned> argDims = flatDims(smg, arg);
+    if (!cpu && elementBytes(arg) == 2 && !argDims.empty())
+      bytes += 16 * (bytes / (2 * blockExtent(argDims.back())));
+    smem += bytes;
+  }
   for (const Space &space : smg.getSpaces()) {
     if (space.role == MemberRole::Init)
       continue;
@@ -822,7 +808,9 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
           ? std::nullopt
           : rowFragmentRegisters(smg, blockExtent, candidate.temporalDim);
   if (fragments) {
-    smem = priceRowFragments(view, *fragments, staged, hopper, est);
+    smem = priceRowFragments(view, *fragments,
+                             stagedBlockTiles(view, /*tensorCores=*/true),
+                             hopper, est);
     rankingRegisters = kBaseRegisters + fragments->registers;
   }
   if (wgmmaSpace)

@@ -2,24 +2,8 @@
  * 128, with and without an additive mask) on device buffers through the
  * runtime's mgpu* functions, checked against a double-precision reference
  * computed from the same f16 inputs. */
-#include "spacefusion-runtime/Runtime.h"
+#include "gpu-test-common.h"
 
-#include <math.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-typedef _Float16 half;
-typedef struct {
-  half *allocated, *aligned;
-  int64_t offset, sizes[4], strides[4];
-} Memref4D;
-
-void *mgpuStreamCreate(void);
-void mgpuStreamSynchronize(void *stream);
-void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
-void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 void _mlir_ciface_attention_d64(Memref4D *q, Memref4D *k, Memref4D *v,
                                 Memref4D *out);
 void _mlir_ciface_attention_d128(Memref4D *q, Memref4D *k, Memref4D *v,
@@ -31,22 +15,6 @@ void _mlir_ciface_attention_wgmma_d64(Memref4D *q, Memref4D *k, Memref4D *v,
 void _mlir_ciface_attention_wgmma_d128(Memref4D *q, Memref4D *k, Memref4D *v,
                                        Memref4D *out);
 
-static Memref4D onDevice(void *stream, const half *host, int64_t b, int64_t h,
-                         int64_t r, int64_t c) {
-  size_t bytes = (size_t)(b * h * r * c) * sizeof(half);
-  half *device = mgpuMemAlloc(bytes, stream, false);
-  mgpuMemcpy(device, (void *)host, bytes, stream);
-  Memref4D m = {device, device, 0, {b, h, r, c}, {h * r * c, r * c, c, 1}};
-  return m;
-}
-
-static half *randomHalves(size_t count, float scale) {
-  half *x = malloc(count * sizeof(half));
-  for (size_t i = 0; i < count; ++i)
-    x[i] = (half)(scale * (2.0f * (float)rand() / RAND_MAX - 1.0f));
-  return x;
-}
-
 /* Runs one variant (mask may be null) and prints its error. */
 static void check(void *stream, const char *name, int b, int h, int s, int d,
                   bool masked) {
@@ -57,13 +25,13 @@ static void check(void *stream, const char *name, int b, int h, int s, int d,
   half *out = malloc(n * sizeof(half));
   for (size_t i = 0; i < n; ++i)
     out[i] = (half)NAN; /* poisoned */
-  Memref4D mq = onDevice(stream, q, b, h, s, d),
-           mk = onDevice(stream, k, b, h, s, d);
-  Memref4D mv = onDevice(stream, v, b, h, s, d),
-           mo = onDevice(stream, out, b, h, s, d);
+  Memref4D mq = onDevice4D(stream, q, b, h, s, d),
+           mk = onDevice4D(stream, k, b, h, s, d);
+  Memref4D mv = onDevice4D(stream, v, b, h, s, d),
+           mo = onDevice4D(stream, out, b, h, s, d);
   Memref4D mm;
   if (masked)
-    mm = onDevice(stream, mask, b, h, s, s);
+    mm = onDevice4D(stream, mask, b, h, s, s);
   mgpuStreamSynchronize(stream);
   if (masked)
     _mlir_ciface_attention_mask(&mq, &mk, &mv, &mm, &mo);
@@ -102,15 +70,8 @@ static void check(void *stream, const char *name, int b, int h, int s, int d,
         refMax = fmax(refMax, fabs(acc / sum));
       }
     }
-  double maxError = 0;
-  bool within = true;
-  for (size_t i = 0; i < n; ++i) {
-    double e = fabs((double)out[i] - ref[i]);
-    if (!(e <= 1e-2 * refMax + 1e-2 * fabs(ref[i])))
-      within = false;
-    if (!(e <= maxError))
-      maxError = isnan(e) ? INFINITY : e;
-  }
+  double maxError;
+  bool within = withinTolerance(out, ref, n, refMax, &maxError);
   printf("%s %dx%dx%dx%d: max abs error %g, within tolerance: %s\n", name, b, h,
          s, d, maxError, within ? "yes" : "no");
   free(q), free(k), free(v), free(mask), free(out), free(ref), free(p);

@@ -1,28 +1,8 @@
 /* Host driver of gemm-wgmma.mlir: f16 GEMMs (C = A . B, and GELU(A . W + b))
  * on device buffers through the runtime's mgpu* functions, checked against a
  * double-precision reference computed from the same f16 inputs. */
-#include "spacefusion-runtime/Runtime.h"
+#include "gpu-test-common.h"
 
-#include <math.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-typedef _Float16 half;
-typedef struct {
-  half *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} Memref2D;
-typedef struct {
-  half *allocated, *aligned;
-  int64_t offset, sizes[1], strides[1];
-} Memref1D;
-
-void *mgpuStreamCreate(void);
-void mgpuStreamSynchronize(void *stream);
-void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
-void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 void _mlir_ciface_gemm_wgmma(Memref2D *a, Memref2D *b, Memref2D *out);
 void _mlir_ciface_gemm_ragged(Memref2D *a, Memref2D *b, Memref2D *out);
 void _mlir_ciface_linear_gelu(Memref2D *x, Memref2D *w, Memref1D *bias,
@@ -39,19 +19,12 @@ static Memref2D matrix(half *device, int64_t rows, int64_t cols) {
   return m;
 }
 
-static half *randomHalves(size_t count) {
-  half *x = malloc(count * sizeof(half));
-  for (size_t i = 0; i < count; ++i)
-    x[i] = (half)(2.0f * (float)rand() / RAND_MAX - 1.0f);
-  return x;
-}
-
 /* C[m][n] = act(sum_k A[m][k] B[k][n] + bias[n]) on the GPU and in double;
  * prints the error. */
 static void check(void *stream, const char *name, int m, int n, int k,
                   bool gelu) {
-  half *a = randomHalves((size_t)m * k), *b = randomHalves((size_t)k * n);
-  half *bias = randomHalves(n), *out = malloc((size_t)m * n * sizeof(half));
+  half *a = randomHalves((size_t)m * k, 1), *b = randomHalves((size_t)k * n, 1);
+  half *bias = randomHalves(n, 1), *out = malloc((size_t)m * n * sizeof(half));
   for (size_t i = 0; i < (size_t)m * n; ++i)
     out[i] = (half)NAN; /* poisoned */
   Memref2D ma = matrix(toDevice(stream, a, (size_t)m * k), m, k);
@@ -85,15 +58,8 @@ static void check(void *stream, const char *name, int m, int n, int k,
     }
     refMax = fmax(refMax, fabs(ref[i]));
   }
-  double maxError = 0;
-  bool within = true;
-  for (size_t i = 0; i < (size_t)m * n; ++i) {
-    double e = fabs((double)out[i] - ref[i]);
-    if (!(e <= 1e-2 * refMax + 1e-2 * fabs(ref[i])))
-      within = false;
-    if (!(e <= maxError))
-      maxError = isnan(e) ? INFINITY : e;
-  }
+  double maxError;
+  bool within = withinTolerance(out, ref, (size_t)m * n, refMax, &maxError);
   printf("%s %dx%dx%d: max abs error %g, within tolerance: %s\n", name, m, n, k,
          maxError, within ? "yes" : "no");
   free(a), free(b), free(bias), free(out), free(ref);
