@@ -1155,6 +1155,8 @@ mlir::smap::getCandidate(const SpaceMappingGraph &smg, ScheduleAttr schedule,
       error = "dim '" + dim.name + "' is " +
               stringifyDimClass(dim.dimClass).str() + " and cannot be sliced " +
               (spatial ? "spatially" : "temporally");
+      if (!dim.reason.empty())
+        error += " (" + dim.reason + ")";
       return std::nullopt;
     }
     if (blocked.test(*d)) {

@@ -106,6 +106,9 @@ private:
                             StreamInfo &info);
   LogicalResult checkRoundedInLoop(linalg::LinalgOp op, const StreamInfo &info);
   LogicalResult planReduction(linalg::LinalgOp op);
+  LogicalResult checkBroadcast(Operation *op, Value in, Value out,
+                               const Twine &what);
+  LogicalResult checkUpdateBuilds(const ReductionPlan &r);
 
   GraphOp graph;
   const SpaceMappingGraph &smg;
@@ -163,6 +166,51 @@ void mlir::smap::collectArgs(Value v,
   if (Operation *def = v.getDefiningOp())
     for (Value operand : def->getOperands())
       collectArgs(operand, args);
+}
+
+FailureOr<AffineMap> mlir::smap::getBroadcastMap(const SpaceMappingGraph &smg,
+                                                 Value in, Value out) {
+  MLIRContext *ctx = out.getContext();
+  SmallVector<SmallVector<unsigned>> outDims = smg.getValueDims(out),
+                                     inDims = smg.getValueDims(in);
+  // A value the SMG gives no dims for (not one of the graph's) has none.
+  auto rankOf = [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type ? type.getRank() : -1;
+  };
+  if (rankOf(in) != static_cast<int64_t>(inDims.size()) ||
+      rankOf(out) != static_cast<int64_t>(outDims.size()))
+    return failure();
+  SmallVector<AffineExpr> exprs;
+  for (const SmallVector<unsigned> &ids : inDims) {
+    if (ids.empty()) {
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+      continue;
+    }
+    auto it = llvm::find(outDims, ids);
+    if (it == outDims.end() || llvm::count(outDims, ids) > 1)
+      return failure();
+    for (unsigned d : ids)
+      for (const SmallVector<unsigned> &o : outDims)
+        if (o != ids && llvm::is_contained(o, d))
+          return failure();
+    exprs.push_back(getAffineDimExpr(it - outDims.begin(), ctx));
+  }
+  return AffineMap::get(outDims.size(), 0, exprs, ctx);
+}
+
+bool mlir::smap::isRecomputableLeaf(const StrippedFactor &factor) {
+  Block *body = cast<linalg::LinalgOp>(factor.op).getBlock();
+  llvm::SmallSetVector<BlockArgument, 4> args;
+  collectArgs(factor.leaf, args);
+  llvm::SmallPtrSet<Value, 8> available(args.begin(), args.end());
+  auto isAvailable = [&](Value v) {
+    return available.contains(v) || v.getParentRegion() != body->getParent();
+  };
+  for (Operation &inner : body->without_terminator())
+    if (llvm::all_of(inner.getOperands(), isAvailable))
+      available.insert(inner.result_begin(), inner.result_end());
+  return isAvailable(factor.leaf);
 }
 
 LogicalResult TemporalSlicePlanner::analyzeBody(linalg::LinalgOp op, Value yielded,
@@ -414,6 +462,63 @@ LogicalResult TemporalSlicePlanner::run() {
   if (reductions.empty()) {
     whyNot = "no member reduces along the dim";
     return failure();
+  }
+  for (const ReductionPlan &r : reductions)
+    if (failed(checkUpdateBuilds(r)))
+      return failure();
+  return success();
+}
+
+LogicalResult TemporalSlicePlanner::checkBroadcast(Operation *op, Value in,
+                                                   Value out,
+                                                   const Twine &what) {
+  if (succeeded(getBroadcastMap(smg, in, out)))
+    return success();
+  return fail(op, "cannot be updated across slices: " + what +
+                      " does not broadcast onto its result");
+}
+
+/// Every value the slicer combines into `r`'s state, or applies to it
+/// after the loop, is read broadcast over `r`'s result: the state itself
+/// (no dim on two axes), the exp shifts, the shift of a centered square,
+/// the operands of a postponed factor (a factor that varies along a dim
+/// the reduction sums cannot be postponed), and a computed init.
+LogicalResult
+TemporalSlicePlanner::checkUpdateBuilds(const ReductionPlan &r) {
+  Value result = r.op->getResult(0);
+  if (failed(getBroadcastMap(smg, result, result)))
+    return fail(r.op, "has one dim on two axes of its result (a diagonal), "
+                      "along which its running state cannot be combined");
+  for (const ExpTerm &term : r.info.expTerms)
+    if (failed(checkBroadcast(r.op, term.shift, result,
+                              "the exp shift " +
+                                  nameOf(term.shift.getDefiningOp()))))
+      return failure();
+  if (r.update == ReductionUpdate::CenteredSquare) {
+    Value shift = infos.lookup(r.info.squareOf).shift;
+    if (failed(checkBroadcast(r.op, shift, result, "the shift")) ||
+        failed(getBroadcastMap(smg, result, r.info.squareOf)))
+      return fail(r.op, "cannot be combined by the shift formula: its "
+                        "shift does not broadcast onto the centered values");
+  }
+  for (const StrippedFactor &factor : r.info.stripped) {
+    if (!isRecomputableLeaf(factor))
+      return fail(r.op, "cannot apply the factor of " + nameOf(factor.op) +
+                            " after the loop: it is not a function of the "
+                            "op's operands");
+    llvm::SmallSetVector<BlockArgument, 4> args;
+    collectArgs(factor.leaf, args);
+    for (BlockArgument arg : args)
+      if (failed(getBroadcastMap(
+              smg, factor.op->getOperand(arg.getArgNumber()), result)))
+        return fail(r.op, "cannot take the factor of " + nameOf(factor.op) +
+                              " after the loop: it varies along a dim the "
+                              "reduction combines");
+  }
+  if (r.update == ReductionUpdate::Rescaled) {
+    Value init = cast<linalg::LinalgOp>(r.op).getDpsInitOperand(0)->get();
+    if (failed(checkBroadcast(r.op, init, result, "its init")))
+      return failure();
   }
   return success();
 }

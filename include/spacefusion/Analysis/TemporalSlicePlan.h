@@ -24,6 +24,7 @@
 
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -122,6 +123,21 @@ struct TemporalSlicePlan {
 /// The block arguments a scalar body value depends on (the plan's factors
 /// and the slicer's corrections are functions of them).
 void collectArgs(Value v, llvm::SmallSetVector<BlockArgument, 4> &args);
+
+/// The indexing map that reads graph value `in` broadcast over the tensor
+/// dims of graph value `out`: each tensor dim of `in` is the tensor dim of
+/// `out` with the same global dims (one dim, or the same collapsed group);
+/// a unit dim is read at 0. Fails when `in` has a dim `out` lacks, or
+/// when a dim is on two axes of `out` (a diagonal) or grouped differently.
+/// The slicer builds every state update and correction with it, and the
+/// plan checks each of them with it, so a plan the SMG accepts is built.
+FailureOr<AffineMap> getBroadcastMap(const SpaceMappingGraph &smg, Value in,
+                                     Value out);
+
+/// Whether `factor.leaf` is computed from the block arguments it depends
+/// on and values defined above the body alone, so that it can be
+/// recomputed after the loop.
+bool isRecomputableLeaf(const StrippedFactor &factor);
 
 /// Plans slicing `t` of `smg`'s graph temporally; fails with `whyNot` (the
 /// member and the reason) when the slicer cannot rewrite it. The graph's

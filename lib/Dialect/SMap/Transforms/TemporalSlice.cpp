@@ -52,32 +52,9 @@ public:
     return smg.getValueDims(orig);
   }
 
-  /// The map from `outOrig`'s iteration space to `inOrig`'s dims: each
-  /// tensor dim of the input is the output's tensor dim with the same
-  /// global dims (one dim, or the same collapsed group).
-  FailureOr<AffineMap> broadcastMap(Value inOrig, Value outOrig,
-                                    MLIRContext *ctx) const {
-    SmallVector<SmallVector<unsigned>> out = dimsOf(outOrig),
-                                       in = dimsOf(inOrig);
-    SmallVector<AffineExpr> exprs;
-    for (const SmallVector<unsigned> &ids : in) {
-      // A unit dim (no global dim) is read at 0.
-      if (ids.empty()) {
-        exprs.push_back(getAffineConstantExpr(0, ctx));
-        continue;
-      }
-      // A dim on two axes of the output (a diagonal) has no single axis
-      // to broadcast along, nor has a group split differently.
-      auto it = llvm::find(out, ids);
-      if (it == out.end() || llvm::count(out, ids) > 1)
-        return failure();
-      for (unsigned d : ids)
-        for (const SmallVector<unsigned> &o : out)
-          if (o != ids && llvm::is_contained(o, d))
-            return failure();
-      exprs.push_back(getAffineDimExpr(it - out.begin(), ctx));
-    }
-    return AffineMap::get(out.size(), 0, exprs, ctx);
+  /// The map from `outOrig`'s iteration space to `inOrig`'s dims.
+  FailureOr<AffineMap> broadcastMap(Value inOrig, Value outOrig) const {
+    return getBroadcastMap(smg, inOrig, outOrig);
   }
 
   /// A generic producing a tensor like `outValue` (whose graph value is
@@ -91,7 +68,7 @@ public:
     SmallVector<AffineMap> maps;
     SmallVector<Value> ins;
     for (auto [value, orig] : inputs) {
-      FailureOr<AffineMap> map = broadcastMap(orig, outOrig, ctx);
+      FailureOr<AffineMap> map = broadcastMap(orig, outOrig);
       if (failed(map))
         return failure();
       maps.push_back(*map);
@@ -658,17 +635,8 @@ FailureOr<Value> TemporalSlicer::applyCorrection(OpBuilder &b, Value acc,
   auto available = [&](Value v, const IRMapping &mapping) {
     return mapping.contains(v) || v.getParentRegion() != body->getParent();
   };
-  {
-    IRMapping probe;
-    for (BlockArgument arg : args)
-      probe.map(arg, arg);
-    for (Operation &inner : body->without_terminator())
-      if (llvm::all_of(inner.getOperands(),
-                       [&](Value v) { return available(v, probe); }))
-        probe.map(inner.getResults(), inner.getResults());
-    if (!probe.contains(factor.leaf))
-      return failure();
-  }
+  if (!isRecomputableLeaf(factor))
+    return failure();
   return elementwise.build(
       b, factor.op->getLoc(), acc, accOrig, inputs,
       [&](OpBuilder &nb, Location nl, ValueRange newArgs) {
@@ -762,7 +730,7 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
       auto stateType = cast<RankedTensorType>(state.getType());
       MLIRContext *c = graph.getContext();
       FailureOr<AffineMap> outMap =
-          elementwise.broadcastMap(orig, r.info.squareOf, c);
+          elementwise.broadcastMap(orig, r.info.squareOf);
       if (failed(outMap)) {
         whyNot = "cannot map the centered sum onto its reduction";
         return failure();
@@ -1268,40 +1236,29 @@ static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
         << ("dim '" + it->name + "' not sliced temporally: " + it->reason);
     return success();
   }
+  // The plan the SMG made when it classified the dim checked everything
+  // the rewrite needs, so the graph is rewritten in place and a failure
+  // here is a bug in that check, reported as an error.
   std::string whyNot;
-  // Rewrite a copy, so that a failure leaves the graph as it was.
-  OpBuilder builder(graph);
-  auto copy = cast<GraphOp>(builder.clone(*graph));
-  FailureOr<SpaceMappingGraph> copySmg = buildSMG(copy);
-  FailureOr<TemporalSlicePlan> copyPlan =
-      succeeded(copySmg) ? planTemporalSlice(*copySmg, t, whyNot)
-                         : FailureOr<TemporalSlicePlan>(failure());
-  LogicalResult rewritten = failure();
-  std::string skipped;
-  if (succeeded(copyPlan)) {
-    TemporalSlicer slicer(copy, *copySmg, *copyPlan, slice.size);
-    rewritten = slicer.rewrite();
-    skipped = slicer.skipped.empty()
-                  ? (slicer.notSkipped.empty() ? "" : "; " + slicer.notSkipped)
-                  : "; skips the slices a mask hides: " + slicer.skipped;
-    if (failed(rewritten))
-      whyNot = slicer.whyNot.empty() ? "a member cannot be broadcast onto "
-                                       "the reduction it feeds"
-                                     : slicer.whyNot;
-  }
-  if (failed(rewritten)) {
-    remark::missed(graph.getLoc(), remarkOpts("temporal-slice", "not-sliced"))
-        << ("dim '" + it->name + "' not sliced temporally: " + whyNot);
-    copy.erase();
-    return success();
-  }
-  graph.replaceAllUsesWith(copy.getResults());
+  FailureOr<TemporalSlicePlan> plan = planTemporalSlice(*smg, t, whyNot);
+  if (failed(plan))
+    return graph.emitError("smap-temporal-slice: dim '")
+           << it->name << "' is temporal but its plan fails: " << whyNot;
+  TemporalSlicer slicer(graph, *smg, *plan, slice.size);
+  std::string described = plan->describe(*smg);
+  if (failed(slicer.rewrite()))
+    return graph.emitError("smap-temporal-slice: the rewrite of dim '")
+           << it->name << "' failed after its plan accepted it: "
+           << (slicer.whyNot.empty() ? "a member could not be rewritten"
+                                     : slicer.whyNot);
   forgetSMG(graph, am);
-  graph.erase();
-  remark::passed(copy.getLoc(), remarkOpts("temporal-slice", "sliced"))
+  std::string skipped =
+      slicer.skipped.empty()
+          ? (slicer.notSkipped.empty() ? "" : "; " + slicer.notSkipped)
+          : "; skips the slices a mask hides: " + slicer.skipped;
+  remark::passed(graph.getLoc(), remarkOpts("temporal-slice", "sliced"))
       << ("dim '" + it->name + "' sliced temporally by " +
-          std::to_string(slice.size) + ": " + copyPlan->describe(*copySmg) +
-          skipped);
+          std::to_string(slice.size) + ": " + described + skipped);
   return success();
 }
 

@@ -514,7 +514,11 @@ def SMapTemporalSlice : Pass<"smap-temporal-slice"> {
     classified; `--smap-dump-graph` prints it): a chain outside these forms
     is `not_sliceable` already, so no searched schedule slices it. A
     schedule given by the user for such a dim is not sliced: the pass
-    leaves the graph unchanged and says why in a remark.
+    leaves the graph unchanged and says why in a remark. The plan also
+    checks everything the rewrite writes (each state update and postponed
+    factor reads its inputs broadcast over the reduction's result), so the
+    pass rewrites the graph in place; a rewrite that fails anyway is an
+    error, not a silent fallback.
 
     A slice size that does not divide the extent reads the last slice at
     `extent - step` and leaves its elements before the nominal offset out
