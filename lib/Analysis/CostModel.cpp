@@ -451,6 +451,9 @@ struct StagedInputs {
     Value input;
     double bytes = 0;
     int64_t rows = 0, bufferColumns = 0;
+    /// The 16-byte chunks its copy moves, 0 when it cannot be copied in
+    /// 16-byte chunks.
+    int64_t chunks = 0;
     bool moves = false;
   };
   SmallVector<Tile> tiles;
@@ -474,6 +477,16 @@ struct StagedInputs {
 };
 } // namespace
 
+/// Whether the staged tiles that move with the temporal step can arrive by
+/// cp.async on `threads` threads: each in 16-byte chunks that the threads
+/// split evenly (Staging.cpp builds the copies so).
+static bool movesByCpAsync(const StagedInputs &staged, int64_t threads) {
+  return llvm::all_of(staged.tiles, [&](const StagedInputs::Tile &tile) {
+    return !tile.moves ||
+           splitsEvenly(tile.chunks, threads, kMaxAsyncCopyChunks);
+  });
+}
+
 /// Prices a row-fragment block (RowFragments.cpp): two slabs per warp when
 /// their registers fit, one warpgroup per 64 rows on wgmma (whose swizzled
 /// tiles need the alignment slack); shared memory holds the staged input
@@ -488,13 +501,6 @@ static double priceRowFragments(const CandidateView &view,
                                                  view.blockExtent, swizzled);
   StagedInputs staged = wgmmaRows ? padded.swizzle(swizzled) : padded;
   int64_t slack = wgmmaRows ? kWgmmaSwizzleAlignment : 0;
-  int64_t maxStages = std::min(view.options.maxStages, kMaxCpAsyncStages);
-  est.stages =
-      maxStages > 1
-          ? chooseCpAsyncStages(slack + static_cast<int64_t>(staged.once),
-                                static_cast<int64_t>(staged.moving), maxStages,
-                                view.target.getSmemPerBlock())
-          : 1;
   int64_t slabs = !wgmmaRows && fit.rows % 32 == 0 &&
                           2 * fit.registers <= kRowFragmentRegisterBudget
                       ? 2
@@ -503,6 +509,13 @@ static double priceRowFragments(const CandidateView &view,
                            : KernelStrategy::RowFragments;
   est.threads = fit.rows * 2 / slabs;
   est.regsPerThread = kBaseRegisters + slabs * fit.registers;
+  int64_t maxStages = std::min(view.options.maxStages, kMaxCpAsyncStages);
+  est.stages =
+      maxStages > 1 && movesByCpAsync(staged, est.threads)
+          ? chooseCpAsyncStages(slack + static_cast<int64_t>(staged.once),
+                                static_cast<int64_t>(staged.moving), maxStages,
+                                view.target.getSmemPerBlock())
+          : 1;
   return slack + staged.once + (est.stages - 1) * staged.moving;
 }
 
@@ -559,6 +572,24 @@ static double priceWgmmaBlock(const CandidateView &view, const Space &gemm,
                                           block.accumulatorBytes()));
 }
 
+/// The 16-byte chunks of the 16-bit staged tile of graph input `input`
+/// ([rows, columns]), when the copy can move it in such chunks: its rows
+/// and the input's rows are whole chunks (isVectorAligned in the lowering),
+/// and a ragged temporal slice does not move the tile along its last
+/// dimension (its last slice would start at an offset not provably
+/// aligned). 0 otherwise.
+static int64_t sixteenByteChunks(const CandidateView &view, Value input,
+                                 int64_t rows, int64_t columns) {
+  auto type = cast<RankedTensorType>(input.getType());
+  std::optional<unsigned> t = view.candidate.temporalDim;
+  bool raggedAlongRows =
+      t && llvm::is_contained(view.smg.getValueDims(input).back(), *t) &&
+      view.smg.getDims()[*t].extent % view.candidate.sliceSize != 0;
+  if (columns % 8 || type.getShape().back() % 8 || raggedAlongRows)
+    return 0;
+  return rows * columns / 8;
+}
+
 /// The input tiles a shared-memory block (simt, mma_sync) stages: those
 /// smap-stage-block-operands copies (getStagedTileType: each use by a
 /// two-input reduction of a graph input, in its staged type), rows padded
@@ -599,6 +630,7 @@ static StagedInputs stagedBlockTiles(const CandidateView &view,
           llvm::alignTo(2 * tile.rows * tile.bufferColumns, 16));
       tile.moves = view.candidate.temporalDim &&
                    llvm::is_contained(dims, *view.candidate.temporalDim);
+      tile.chunks = sixteenByteChunks(view, input->get(), tile.rows, columns);
       roundedMoves |=
           tile.moves && *type != getElementTypeOrSelf(input->get().getType());
       staged.add(tile);
@@ -652,7 +684,8 @@ static double priceSharedMemoryBlock(const CandidateView &view,
   }
   int64_t maxStages = std::min(view.options.maxStages, kMaxCpAsyncStages);
   int64_t once = static_cast<int64_t>(staged.once + intermediates);
-  est.stages = maxStages > 1 && staged.moving
+  est.stages = maxStages > 1 && staged.moving &&
+                       movesByCpAsync(staged, est.threads)
                    ? chooseCpAsyncStages(once,
                                          static_cast<int64_t>(staged.moving),
                                          maxStages,

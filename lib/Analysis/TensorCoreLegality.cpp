@@ -150,3 +150,9 @@ std::optional<Type> mlir::smap::getStagedTileType(linalg::LinalgOp op,
     return std::nullopt;
   return shape->operandType;
 }
+
+bool mlir::smap::splitsEvenly(int64_t chunks, int64_t threads,
+                              int64_t maxPerThread) {
+  return threads > 0 && chunks > 0 && chunks % threads == 0 &&
+         chunks / threads <= maxPerThread;
+}

@@ -54,6 +54,11 @@ WORKLOADS = {
     "decode_b1_h2_q16_kv1024_d128_bf16": lambda: sf.workloads.attention(1, 2, 16, 128, dtype="bf16", kv_seq=1024),
     # ViT-B: 197 tokens, no tile divides them (ragged blocks and slices).
     "attention_b64_h12_s197_d64_f16": lambda: sf.workloads.attention(64, 12, 197, 64, dtype="f16"),
+    # Head dim 128 at 197 tokens: 64-thread row-fragment blocks whose K tile
+    # is 32 cp.async chunks per thread (built without its predicted stages
+    # when copies ahead were limited to 16 chunks per thread). Not one of
+    # the wgmma shapes: its 2 heads of 197 rows do not fill wgmma blocks.
+    "ragged_attention_b1_h2_s197_d128_f16": lambda: sf.workloads.attention(1, 2, 197, 128, dtype="f16"),
     "attention_causal_b4_h32_s2048_d128_f16":
         lambda: sf.workloads.attention(4, 32, 2048, 128, dtype="f16", causal=True),
     "attention_window_b1_h32_s8192_d128_w512_bf16":

@@ -69,6 +69,18 @@ std::optional<Type> getStagedTileType(linalg::LinalgOp op, OpOperand *input,
                                       ArrayRef<int64_t> loopExtents,
                                       bool tensorCores);
 
+/// The most 16-byte chunks of a staged tile one thread copies in
+/// straight-line code: through registers (a prefetch of the next step holds
+/// them there) and by cp.async (which holds none, one instruction each).
+constexpr int64_t kMaxRegisterCopyChunks = 16;
+constexpr int64_t kMaxAsyncCopyChunks = 64;
+
+/// Whether `threads` threads copy a tile of `chunks` chunks the same number
+/// of times each, at most `maxPerThread`: how a block copies a staged tile
+/// it prefetches (smap-distribute-blocks), and so whether the cost model may
+/// give the tiles that move with the temporal step cp.async stages.
+bool splitsEvenly(int64_t chunks, int64_t threads, int64_t maxPerThread);
+
 /// Whether both operands of two-input contraction `op` have the reduced
 /// dim innermost (C = A . B^T with B stored [n, k]: a linear layer's
 /// weight as PyTorch stores it). The TMA GEMM lowering (wgmma_tma) takes

@@ -249,10 +249,11 @@ struct RowSlabPlan {
 };
 
 /// Whether the block body `body` (before buffer placement) can run as row
-/// slabs: see RowFragments.cpp. With `tryWgmma`, its contractions go to
-/// wgmma when they can. On failure, `why` says what prevents it.
+/// slabs on the schedule's `threads` (which fix the slabs per warp): see
+/// RowFragments.cpp. With `tryWgmma`, its contractions go to wgmma when
+/// they can (one slab per warp). On failure, `why` says what prevents it.
 std::optional<RowSlabPlan> planRowSlabs(Block &body, bool tryWgmma,
-                                        std::string &why);
+                                        int64_t threads, std::string &why);
 
 /// A block that is a GEMM plus an epilogue, for Hopper's wgmma with TMA
 /// loads (Wgmma.cpp): the temporal loop stages A [bm x bk] and B [bk x bn]

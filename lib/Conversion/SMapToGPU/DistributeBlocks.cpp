@@ -1453,12 +1453,13 @@ static FailureOr<WgmmaPlan> planWgmmaBlock(scf::ForallOp forall,
 /// The row-fragment plan of a block whose schedule says row_fragments (or
 /// _wgmma), its swizzled tiles marked; fails naming why.
 static FailureOr<RowSlabPlan> planRowFragmentBlock(scf::ForallOp forall,
-                                                   KernelStrategy strategy,
+                                                   ScheduleAttr schedule,
                                                    int64_t smemLimit,
                                                    std::string &why) {
-  bool onWgmma = strategy == KernelStrategy::RowFragmentsWgmma;
-  std::optional<RowSlabPlan> plan =
-      planRowSlabs(*forall.getBody(), onWgmma, why);
+  bool onWgmma =
+      schedule.getStrategy() == KernelStrategy::RowFragmentsWgmma;
+  std::optional<RowSlabPlan> plan = planRowSlabs(
+      *forall.getBody(), onWgmma, schedule.getThreads(), why);
   if (!plan)
     return failure();
   if (onWgmma && !plan->wgmma) {
@@ -1616,7 +1617,7 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   std::optional<RowSlabPlan> rowSlabs;
   if (isRowFragmentStrategy(strategy)) {
     FailureOr<RowSlabPlan> plan =
-        planRowFragmentBlock(forall, strategy, smemLimit, why);
+        planRowFragmentBlock(forall, schedule, smemLimit, why);
     if (failed(plan))
       return cannotBuild(why);
     rowSlabs = *plan;
@@ -1676,6 +1677,15 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (failed(rowSlabs ? distributor.distributeRowSlabs(kernel, *rowSlabs)
                       : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
+  // The schedule priced the staged tiles in cp.async stages and placed
+  // their copies; a loop built without them would waste that memory and
+  // run at another speed than predicted.
+  if (!wgmmaPlan && cpAsyncStages(schedule) > 1 && !distributor.asyncLoops)
+    return launch.emitError("smap-distribute-blocks: the schedule's ")
+           << cpAsyncStages(schedule)
+           << " cp.async stages cannot be built: the staged tiles that move "
+              "with the temporal loop are not copied in 16-byte chunks that "
+              "its threads split evenly";
   if (strategy == KernelStrategy::MmaSync && !distributor.mmaContractions)
     return launch.emitError("smap-distribute-blocks: the schedule's strategy "
                             "mma_sync cannot be built: no contraction of the "

@@ -375,6 +375,7 @@ static bool planWgmmaRows(ArrayRef<Operation *> ops, RowSlabPlan &plan,
 }
 
 std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
+                                                    int64_t threads,
                                                     std::string &why) {
   // The ops of the body and of its temporal loop (at most one).
   SmallVector<Operation *> ops;
@@ -446,22 +447,6 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
       continue;
     plan.promoted.insert(alloc.getResult());
   }
-  // Two slabs per warp when the registers allow: each B fragment then feeds
-  // two mma.sync (FlashAttention-2's 32 rows per warp), halving what a warp
-  // reads from shared memory per instruction.
-  plan.slabs =
-      plan.rows % 32 == 0 && peakRegisters(ops, loop, plan.promoted, 2) <=
-                                 kRowFragmentRegisterBudget
-          ? 2
-          : 1;
-  int64_t registers = peakRegisters(ops, loop, plan.promoted, plan.slabs);
-  if (registers > kRowFragmentRegisterBudget) {
-    why = "the row tiles need " + std::to_string(registers) +
-          " registers per lane (at most " +
-          std::to_string(kRowFragmentRegisterBudget) + ")";
-    return std::nullopt;
-  }
-
   // Every op must have a row-slab form.
   bool fuses = false;
   // A buffer the block allocates (through views of it), not a global one:
@@ -563,12 +548,31 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
     why = "nothing to fuse in registers (a single contraction)";
     return std::nullopt;
   }
+  // The schedule's threads fix the 16-row slabs per warp (rows / (16 slabs)
+  // warps): the cost model chose two when their registers fit, so that each
+  // B fragment feeds two mma.sync (FlashAttention-2's 32 rows per warp).
+  plan.slabs = threads > 0 && (2 * plan.rows) % threads == 0
+                   ? 2 * plan.rows / threads
+                   : 0;
+  if ((plan.slabs != 1 && plan.slabs != 2) ||
+      plan.rows % (16 * plan.slabs) != 0) {
+    why = "its " + std::to_string(threads) + " threads do not hold " +
+          std::to_string(plan.rows) + " rows as 16- or 32-row warp slabs";
+    return std::nullopt;
+  }
+  int64_t registers = peakRegisters(ops, loop, plan.promoted, plan.slabs);
+  if (registers > kRowFragmentRegisterBudget) {
+    why = "the row tiles need " + std::to_string(registers) +
+          " registers per lane (at most " +
+          std::to_string(kRowFragmentRegisterBudget) + ")";
+    return std::nullopt;
+  }
+
   // On Hopper, wgmma with one slab per warp (the warpgroup's 64 rows are
   // its four warps' slabs, in the same accumulator layout).
-  if (tryWgmma && planWgmmaRows(ops, plan, plan.whyNotWgmma)) {
+  if (tryWgmma && plan.slabs == 1 &&
+      planWgmmaRows(ops, plan, plan.whyNotWgmma))
     plan.wgmma = true;
-    plan.slabs = 1;
-  }
   return plan;
 }
 

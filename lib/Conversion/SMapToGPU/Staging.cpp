@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockDistributor.h"
+#include "spacefusion/Analysis/TensorCoreLegality.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
@@ -155,12 +156,13 @@ static void fenceSwizzledWrites(OpBuilder &b, Location loc,
 }
 
 /// Each thread's chunk indices of `plan` when every thread has the same
-/// small number of chunks (the copy is then straight-line code), else empty.
+/// number of chunks, at most `maxPerThread` (the copy is then straight-line
+/// code), else empty.
 static SmallVector<SmallVector<Value>>
 unrolledChunks(OpBuilder &b, Location loc, const CopyPlan &plan, Value tid,
-               int64_t threads) {
+               int64_t threads, int64_t maxPerThread) {
   SmallVector<SmallVector<Value>> at;
-  if (plan.chunks % threads || plan.chunks / threads > 16)
+  if (!splitsEvenly(plan.chunks, threads, maxPerThread))
     return at;
   for (int64_t u = 0; u < plan.chunks / threads; ++u) {
     Value linear = arith::AddIOp::create(
@@ -181,7 +183,7 @@ void BlockDistributor::distributeCopy(Operation *op, Value source,
   Location loc = op->getLoc();
   CopyPlan plan(source, target);
   SmallVector<SmallVector<Value>> at =
-      unrolledChunks(b, loc, plan, tid, threads);
+      unrolledChunks(b, loc, plan, tid, threads, kMaxRegisterCopyChunks);
   if (!at.empty()) {
     // A few chunks per thread: issue every load before the first store, so
     // that their latencies overlap instead of adding up.
@@ -433,17 +435,24 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
   OpBuilder pre(loop);
   SmallVector<CopyPlan> plans;
   SmallVector<SmallVector<SmallVector<Value>>> chunkIndices;
+  int64_t maxPerThread =
+      stages > 1 ? kMaxAsyncCopyChunks : kMaxRegisterCopyChunks;
   for (linalg::LinalgOp copy : copies) {
     plans.emplace_back(copy.getDpsInputOperand(0)->get(),
                        copy.getDpsInitOperand(0)->get());
     chunkIndices.push_back(
-        unrolledChunks(pre, loc, plans.back(), tid, threads));
+        unrolledChunks(pre, loc, plans.back(), tid, threads, maxPerThread));
     if (chunkIndices.back().empty())
       return nullptr;
   }
 
   if (stages > 1 && prefetchAsync(loop, copies, plans, chunkIndices))
     return [](OpBuilder &) {};
+  // Through registers, a thread holds at most kMaxRegisterCopyChunks.
+  if (llvm::any_of(chunkIndices, [](const auto &at) {
+        return static_cast<int64_t>(at.size()) > kMaxRegisterCopyChunks;
+      }))
+    return nullptr;
 
   // The first step's tiles, before the loop.
   SmallVector<std::pair<Value, Value>> firstEnds;

@@ -5,6 +5,12 @@
 // RUN: sed -e 's/threads = 32, smem = 6144, regs = 0, strategy = row_fragments, stages = 3>/threads = 64, smem = 232448, regs = 0, strategy = mma_sync>/' %s \
 // RUN:   | spacefusion-opt --split-input-file --smap-distribute-blocks \
 // RUN:   | FileCheck %s --check-prefix=SMEM
+// RUN: sed -e 's/threads = 32, smem = 6144, regs = 0, strategy = row_fragments, stages = 3>/threads = 64, smem = 3072, regs = 0, strategy = row_fragments, stages = 1>/' %s \
+// RUN:   | spacefusion-opt --split-input-file --smap-distribute-blocks \
+// RUN:   | FileCheck %s --check-prefix=ONESLAB
+// RUN: sed -e 's/threads = 32, smem = 6144, regs = 0, strategy = row_fragments, stages = 3>/threads = 64, smem = 6144, regs = 0, strategy = row_fragments, stages = 3>/' %s \
+// RUN:   | not spacefusion-opt --split-input-file --smap-distribute-blocks 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNEVEN
 
 // One block of online-softmax attention as smap-lower-to-loops and
 // bufferization leave it: 32 query rows, a temporal loop over two 16-key
@@ -23,6 +29,16 @@
 #pvp = affine_map<(m, n, l) -> (m, l)>
 #pvv = affine_map<(m, n, l) -> (l, n)>
 #pvo = affine_map<(m, n, l) -> (m, n)>
+
+// The schedule's threads fix the slabs: on 64 threads each of the two warps
+// holds one 16-row slab. Its 16x16 K and V tiles are 32 16-byte chunks,
+// which 64 threads do not split evenly: no copy ahead, and cp.async stages
+// cannot be built (the cost model gives such a block none).
+// ONESLAB-LABEL: func.func @attention_block
+// ONESLAB-SAME: smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 3 : i64, mma_sync = 2 : i64, register_tiles = 6 : i64, warp_rows = 16 : i64}, smem = 3072 : i64, strategy = "row_fragments", threads = 64 : i64}]
+// ONESLAB: gpu.launch
+// ONESLAB-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64
+// UNEVEN: error: smap-distribute-blocks: the schedule's 3 cp.async stages cannot be built: the staged tiles that move with the temporal loop are not copied in 16-byte chunks that its threads split evenly
 
 // CHECK-LABEL: func.func @attention_block
 // CHECK-SAME: smap.kernels = [{blocks = 2 : i64, parts = {cp_async = 3 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 6 : i64, warp_rows = 32 : i64}, smem = 6144 : i64, strategy = "row_fragments", threads = 32 : i64}]

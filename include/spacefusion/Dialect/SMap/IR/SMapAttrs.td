@@ -174,7 +174,9 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
     block (2 to 4, for the waves the grid fills), the cp.async copies of the
     staged tiles that move with the temporal step for row-fragment (1 to 3)
     and simt / mma_sync blocks (0, not printed, when no tile moves; at most
-    3), as deep as keeps two blocks per SM; 0 for the other strategies.
+    3), as deep as keeps two blocks per SM, and only for tiles the block's
+    threads copy in 16-byte chunks, the same number each (the lowering
+    fails when it cannot build them); 0 for the other strategies.
     `smem` is the shared memory the block is built with (the lowering
     fails when its buffers take more): exact, except for simt, where it is
     an upper bound. `rows_per_block` is positive exactly for
