@@ -340,321 +340,405 @@ bool mlir::smap::sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget,
   return true;
 }
 
-SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
-                                                WgmmaPlan &plan) {
-  MLIRContext *ctx = launch.getContext();
-  scf::ForOp loop = plan.loop;
-  Location loc = loop.getLoc();
-  Type element = getElementTypeOrSelf(plan.globalA.getType());
-  int64_t aBytes = plan.bm * plan.bk * kElementBytes;
-  int64_t chunkBytes = plan.bk * kChunkColumns * kElementBytes;
-  int64_t stageBytes = plan.shape().stageBytes();
-  int64_t stages = plan.stages;
-  int64_t swizzleColumns = kSwizzleBytes / kElementBytes;
-  SmallVector<Operation *> emitted;
-  auto track = [&](Operation *op) {
+namespace {
+/// Builds the TMA + wgmma pipeline of a WgmmaPlan in place of its loop. The
+/// shared memory holds `stages` stages from a 1024-byte aligned base (each
+/// an A tile and B in 64-column chunks), with the f32 accumulator tile over
+/// them after the loop; `full` mbarriers signal loaded stages and, when
+/// warp-specialized, `empty` ones the consumers' releases.
+class WgmmaPipelineBuilder {
+public:
+  WgmmaPipelineBuilder(gpu::LaunchOp launch, WgmmaPlan &plan)
+      : launch(launch), plan(plan), ctx(launch.getContext()),
+        loc(plan.loop.getLoc()),
+        element(getElementTypeOrSelf(plan.globalA.getType())),
+        workgroup(
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
+        rows(plan.consumerRows()) {}
+
+  /// Builds the pipeline and replaces the loop and the accumulator; returns
+  /// the per-thread code it put in place.
+  SmallVector<Operation *> build();
+
+private:
+  Operation *track(Operation *op) {
     emitted.push_back(op);
     return op;
-  };
-  auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(ob, loc, v);
-  };
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto sharedMatrix = [&](int64_t rows, int64_t cols, Type type) {
+  }
+  Value index(OpBuilder &b, int64_t v) const {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  MemRefType sharedMatrix(int64_t rows, int64_t cols, Type type) const {
     return MemRefType::get({rows, cols}, type, AffineMap(), workgroup);
-  };
-
-  // Host: one TMA descriptor per operand.
-  OpBuilder hb(launch);
-  auto descriptor = [&](Value global, int64_t rows) {
-    auto type = nvgpu::TensorMapDescriptorType::get(
-        ctx, sharedMatrix(rows, swizzleColumns, element),
-        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-        nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
-        nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    Value unranked = memref::CastOp::create(
-        hb, loc, UnrankedMemRefType::get(element, Attribute()), global);
-    return nvgpu::TmaCreateDescriptorOp::create(
-               hb, loc, type, unranked,
-               ValueRange{cst(hb, rows), cst(hb, swizzleColumns)})
+  }
+  Value view(OpBuilder &b, Value offset, MemRefType type) const {
+    return memref::ViewOp::create(b, loc, type, smem, offset, ValueRange())
         .getResult();
-  };
-  Value descA = descriptor(plan.globalA, plan.bm);
-  Value descB = descriptor(plan.globalB, plan.bk);
+  }
+  scf::ForOp forEachStep(OpBuilder &b, ValueRange inits) const {
+    return scf::ForOp::create(b, loc, index(b, 0), index(b, plan.steps),
+                              index(b, 1), inits);
+  }
+  Value tid() { return launch.getThreadIds().x; }
+  Value stageOf(OpBuilder &b, Value step) const {
+    return arith::RemUIOp::create(b, loc, step, index(b, plan.stages));
+  }
 
-  // Kernel, where the loop was.
-  OpBuilder b(loop);
-  Value tid = launch.getThreadIds().x;
-  Value smem = gpu::DynamicSharedMemoryOp::create(
+  Value createTmaDescriptor(OpBuilder &hb, Value global, int64_t rows);
+  void createSharedBase(OpBuilder &b);
+  Value stageBase(OpBuilder &b, Value stage);
+  Value createBarriers(OpBuilder &b, int64_t count);
+  Value waitPhase(OpBuilder &b, Value group, Value step, int64_t usesBack);
+  void issueLoads(OpBuilder &b, Value step, Value stage, Value when);
+  Value multiplyStage(OpBuilder &b, Value step, Value acc, Value firstRow);
+  void setMaxRegisters(OpBuilder &b, int64_t count,
+                       NVVM::SetMaxRegisterAction action);
+  void buildOneWarpgroup(OpBuilder &b, Value tile);
+  void buildProducer(OpBuilder &b, Value producerWarpgroup);
+  void buildConsumers(OpBuilder &b);
+  void buildWarpSpecialized(OpBuilder &b);
+  void replaceAccumulator(OpBuilder &b, Value tile);
+
+  gpu::LaunchOp launch;
+  WgmmaPlan &plan;
+  MLIRContext *ctx;
+  Location loc;
+  Type element;
+  gpu::AddressSpaceAttr workgroup;
+  /// The rows one consumer warpgroup multiplies.
+  int64_t rows;
+  nvgpu::WarpgroupAccumulatorType accumulatorType;
+  Value descA, descB, smem, base, leader, full, empty;
+  SmallVector<Operation *> emitted;
+};
+} // namespace
+
+/// A host-built TMA descriptor of `global` for boxes of `rows` x one
+/// 128-byte swizzle row.
+Value WgmmaPipelineBuilder::createTmaDescriptor(OpBuilder &hb, Value global,
+                                                int64_t rows) {
+  int64_t swizzleColumns = kSwizzleBytes / kElementBytes;
+  auto type = nvgpu::TensorMapDescriptorType::get(
+      ctx, sharedMatrix(rows, swizzleColumns, element),
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  Value unranked = memref::CastOp::create(
+      hb, loc, UnrankedMemRefType::get(element, Attribute()), global);
+  return nvgpu::TmaCreateDescriptorOp::create(
+             hb, loc, type, unranked,
+             ValueRange{index(hb, rows), index(hb, swizzleColumns)})
+      .getResult();
+}
+
+/// The dynamic shared memory and the stages' base in it: the swizzle
+/// pattern follows address bits, so the base is rounded up to 1024 bytes.
+void WgmmaPipelineBuilder::createSharedBase(OpBuilder &b) {
+  smem = gpu::DynamicSharedMemoryOp::create(
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8),
                       AffineMap(), workgroup));
-  // The swizzle pattern follows address bits: round the stages' base up.
   Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
-  Value align = cst(b, kSwizzleAlignment);
-  Value base = arith::RemUIOp::create(
+  Value align = index(b, kSwizzleAlignment);
+  base = arith::RemUIOp::create(
       b, loc,
       arith::SubIOp::create(b, loc, align,
                             arith::RemUIOp::create(b, loc, address, align)),
       align);
-  auto view = [&](OpBuilder &vb, Value offset, MemRefType type) {
-    return memref::ViewOp::create(vb, loc, type, smem, offset, ValueRange())
-        .getResult();
-  };
-  auto stageBase = [&](OpBuilder &sb, Value stage) -> Value {
-    return arith::AddIOp::create(
-        sb, loc, base,
-        arith::MulIOp::create(sb, loc, stage, cst(sb, stageBytes)));
-  };
-  auto forEachStep = [&](OpBuilder &fb, ValueRange inits) {
-    return scf::ForOp::create(fb, loc, cst(fb, 0), cst(fb, plan.steps),
-                              cst(fb, 1), inits);
-  };
-  // One mbarrier per stage, initialized by thread 0 for `count` arrivals.
-  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, stages);
-  Value leader =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(b, 0));
-  auto createBarriers = [&](int64_t count) {
-    Value group = track(nvgpu::MBarrierCreateOp::create(b, loc, barrierType))
-                      ->getResult(0);
-    for (int64_t s = 0; s < stages; ++s)
-      track(nvgpu::MBarrierInitOp::create(b, loc, group, cst(b, count),
-                                          cst(b, s), leader));
-    return group;
-  };
-  // Waits until `group`'s barrier of step `step`'s stage completed the
-  // phase of the stage's use number step / S - `usesBack` (phases alternate
-  // parity); returns the stage.
-  auto waitPhase = [&](OpBuilder &wb, Value group, Value step,
-                       int64_t usesBack) {
-    Value stage = arith::RemUIOp::create(wb, loc, step, cst(wb, stages));
-    Value use = arith::SubIOp::create(
-        wb, loc, arith::DivUIOp::create(wb, loc, step, cst(wb, stages)),
-        cst(wb, usesBack));
-    Value parity = arith::CmpIOp::create(
-        wb, loc, arith::CmpIPredicate::ne,
-        arith::RemUIOp::create(wb, loc, use, cst(wb, 2)), cst(wb, 0));
-    nvgpu::MBarrierTryWaitParityOp::create(wb, loc, group, parity,
-                                           cst(wb, kWaitTicks), stage);
-    return stage;
-  };
-  // The loads complete on `full`, each with its stage's bytes.
-  Value full = createBarriers(1);
+}
 
-  // One thread loads step `step` into stage `stage` when `when` holds.
-  auto issue = [&](OpBuilder &ib, Value step, Value stage, Value when) {
-    auto ifOp = track(scf::IfOp::create(ib, loc, when, false));
-    OpBuilder tb = cast<scf::IfOp>(ifOp).getThenBodyBuilder();
-    nvgpu::MBarrierArriveExpectTxOp::create(tb, loc, full, cst(tb, stageBytes),
-                                            stage, Value());
-    Value at = stageBase(tb, stage);
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(),
-                arith::AddIOp::create(
-                    tb, loc, loop.getLowerBound(),
-                    arith::MulIOp::create(tb, loc, step, loop.getStep())));
-    SmallVector<Value> coordsA =
-        tmaCoordinates(tb, loc, plan.offsetsA, loop, mapping);
+Value WgmmaPipelineBuilder::stageBase(OpBuilder &b, Value stage) {
+  int64_t stageBytes = plan.shape().stageBytes();
+  return arith::AddIOp::create(
+      b, loc, base, arith::MulIOp::create(b, loc, stage, index(b, stageBytes)));
+}
+
+/// One mbarrier per stage, initialized by thread 0 for `count` arrivals.
+Value WgmmaPipelineBuilder::createBarriers(OpBuilder &b, int64_t count) {
+  auto type = nvgpu::MBarrierGroupType::get(ctx, workgroup, plan.stages);
+  Value group =
+      track(nvgpu::MBarrierCreateOp::create(b, loc, type))->getResult(0);
+  for (int64_t s = 0; s < plan.stages; ++s)
+    track(nvgpu::MBarrierInitOp::create(b, loc, group, index(b, count),
+                                        index(b, s), leader));
+  return group;
+}
+
+/// Waits until `group`'s barrier of step `step`'s stage completed the phase
+/// of the stage's use number step / S - `usesBack` (phases alternate
+/// parity); returns the stage.
+Value WgmmaPipelineBuilder::waitPhase(OpBuilder &b, Value group, Value step,
+                                      int64_t usesBack) {
+  Value stage = stageOf(b, step);
+  Value use = arith::SubIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, step, index(b, plan.stages)),
+      index(b, usesBack));
+  Value parity = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::RemUIOp::create(b, loc, use, index(b, 2)), index(b, 0));
+  nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, parity,
+                                         index(b, kWaitTicks), stage);
+  return stage;
+}
+
+/// One thread loads step `step` into stage `stage` when `when` holds: A in
+/// one box, B in 64-column chunks, all completing on the stage's `full`
+/// barrier with the stage's bytes.
+void WgmmaPipelineBuilder::issueLoads(OpBuilder &b, Value step, Value stage,
+                                      Value when) {
+  scf::ForOp loop = plan.loop;
+  int64_t aBytes = plan.bm * plan.bk * kElementBytes;
+  int64_t chunkBytes = plan.bk * kChunkColumns * kElementBytes;
+  auto ifOp = cast<scf::IfOp>(track(scf::IfOp::create(b, loc, when, false)));
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  nvgpu::MBarrierArriveExpectTxOp::create(
+      tb, loc, full, index(tb, plan.shape().stageBytes()), stage, Value());
+  Value at = stageBase(tb, stage);
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(),
+              arith::AddIOp::create(
+                  tb, loc, loop.getLowerBound(),
+                  arith::MulIOp::create(tb, loc, step, loop.getStep())));
+  SmallVector<Value> coordsA =
+      tmaCoordinates(tb, loc, plan.offsetsA, loop, mapping);
+  nvgpu::TmaAsyncLoadOp::create(
+      tb, loc, view(tb, at, sharedMatrix(plan.bm, plan.bk, element)), full,
+      descA, coordsA, stage, Value(), Value());
+  SmallVector<Value> coordsB =
+      tmaCoordinates(tb, loc, plan.offsetsB, loop, mapping);
+  for (int64_t c = 0; c < plan.bn / kChunkColumns; ++c) {
+    Value chunk =
+        arith::AddIOp::create(tb, loc, at, index(tb, aBytes + c * chunkBytes));
+    Value column = arith::AddIOp::create(tb, loc, coordsB[0],
+                                         index(tb, c * kChunkColumns));
     nvgpu::TmaAsyncLoadOp::create(
-        tb, loc, view(tb, at, sharedMatrix(plan.bm, plan.bk, element)), full,
-        descA, coordsA, stage, Value(), Value());
-    SmallVector<Value> coordsB =
-        tmaCoordinates(tb, loc, plan.offsetsB, loop, mapping);
-    for (int64_t c = 0; c < plan.bn / kChunkColumns; ++c) {
-      Value chunk =
-          arith::AddIOp::create(tb, loc, at, cst(tb, aBytes + c * chunkBytes));
-      Value column = arith::AddIOp::create(tb, loc, coordsB[0],
-                                           cst(tb, c * kChunkColumns));
-      nvgpu::TmaAsyncLoadOp::create(
-          tb, loc,
-          view(tb, chunk, sharedMatrix(plan.bk, kChunkColumns, element)), full,
-          descB, ValueRange{column, coordsB[1]}, stage, Value(), Value());
-    }
-  };
-  // A warpgroup multiplies `rows` rows of the stages, from row `firstRow`.
-  int64_t rows = plan.consumerRows();
-  auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
-      ctx, VectorType::get({rows, plan.bn}, b.getF32Type()));
-  // Step `step` of a warpgroup: wait for its stage, multiply it. One group
-  // stays in flight: group step - 1 is complete after this.
-  auto consume = [&](OpBuilder &lb, Value step, Value acc,
-                     Value firstRow) -> Value {
-    Value at = stageBase(lb, waitPhase(lb, full, step, 0));
-    MemRefType aType = sharedMatrix(rows, plan.bk, element);
-    MemRefType bType = sharedMatrix(plan.bk, plan.bn, element);
-    // A's rows are 128-byte swizzle rows: 64 of them keep the 1024-byte
-    // alignment the descriptor needs.
-    Value aAt = arith::AddIOp::create(
-        lb, loc, at,
-        arith::MulIOp::create(lb, loc, firstRow,
-                              cst(lb, plan.bk * kElementBytes)));
-    Value descriptorA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
-        view(lb, aAt, aType), descA);
-    Value descriptorB = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
-        view(lb, arith::AddIOp::create(lb, loc, at, cst(lb, aBytes)), bType),
-        descB);
-    return nvgpu::WarpgroupMmaOp::create(lb, loc, accumulatorType, descriptorA,
-                                         descriptorB, lb.getI64IntegerAttr(1),
-                                         UnitAttr(), lb.getUnitAttr(), acc);
-  };
-  Value tile = view(b, base, sharedMatrix(plan.bm, plan.bn, b.getF32Type()));
-
-  if (!plan.warpSpecialized) {
-    track(gpu::BarrierOp::create(b, loc));
-    for (int64_t s = 0; s + 1 < stages; ++s)
-      issue(b, cst(b, s), cst(b, s), leader);
-    Value zero = track(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
-                           b, loc, accumulatorType))
-                     ->getResult(0);
-    scf::ForOp mainLoop = forEachStep(b, zero);
-    track(mainLoop);
-    OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
-    Value step = mainLoop.getInductionVar();
-    Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0], cst(lb, 0));
-    // Every thread is past its wait for group i - 1: its stage is free.
-    gpu::BarrierOp::create(lb, loc);
-    Value next = arith::AddIOp::create(lb, loc, step, cst(lb, stages - 1));
-    Value inRange = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
-                                          next, cst(lb, plan.steps));
-    issue(lb, next, arith::RemUIOp::create(lb, loc, next, cst(lb, stages)),
-          arith::AndIOp::create(lb, loc, leader, inRange));
-    scf::YieldOp::create(lb, loc, acc);
-    track(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
-    // The accumulator tile overlays the stages: every read of them is done.
-    track(gpu::BarrierOp::create(b, loc));
-    track(nvgpu::WarpgroupMmaStoreOp::create(b, loc, mainLoop.getResult(0),
-                                             tile));
-    track(gpu::BarrierOp::create(b, loc));
-  } else {
-    // Warp specialization: the warpgroup after the consumers only loads
-    // (one thread issues every step's TMA once the consumers released the
-    // stage), consumer warpgroup c only multiplies rows 64 c.., releasing
-    // each stage on an `empty` mbarrier (all consumer threads arrive) once
-    // the group that read it is complete. The consumers come first because
-    // the accumulator store numbers warps from thread 0.
-    int64_t consumerThreads = plan.consumerThreads();
-    // One arrival per consumer warp (its first lane, once the whole warp is
-    // past the aligned wait): 32 times fewer shared-memory atomics per step
-    // than one per thread.
-    Value empty = createBarriers(consumerThreads / kWarpThreads);
-    track(gpu::BarrierOp::create(b, loc));
-    // Register reallocation: the producer gives up what its one thread
-    // does not need and the consumers take it for their accumulators; both
-    // return to the entry count before the epilogue, which every thread
-    // runs. The producer takes its registers back only after the barrier
-    // that follows the consumers' release: an `inc` waits until the block
-    // has the registers, and taken earlier they would be the ones the
-    // consumers' `inc` waits for.
-    auto setMaxRegisters = [&](OpBuilder &rb, int64_t count,
-                               NVVM::SetMaxRegisterAction action) {
-      if (plan.entryRegisters)
-        NVVM::SetMaxRegisterOp::create(rb, loc, count, action);
-    };
-    Value producerWarpgroup = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::uge, tid, cst(b, consumerThreads));
-    auto produce = scf::IfOp::create(b, loc, producerWarpgroup, false);
-    track(produce);
-    {
-      OpBuilder pb = produce.getThenBodyBuilder();
-      setMaxRegisters(pb, plan.producerRegisters,
-                      NVVM::SetMaxRegisterAction::decrease);
-      Value producer = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq,
-                                             tid, cst(pb, consumerThreads));
-      auto loads = scf::IfOp::create(pb, loc, producer, false);
-      OpBuilder ib = loads.getThenBodyBuilder();
-      scf::ForOp producerLoop = forEachStep(ib, ValueRange());
-      OpBuilder lb = OpBuilder::atBlockBegin(producerLoop.getBody());
-      Value step = producerLoop.getInductionVar();
-      // From the second use of a stage on, wait for the consumers' release
-      // of the previous use.
-      Value reused = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge,
-                                           step, cst(lb, stages));
-      auto wait = scf::IfOp::create(lb, loc, reused, false);
-      OpBuilder wb = wait.getThenBodyBuilder();
-      waitPhase(wb, empty, step, 1);
-      issue(lb, step, arith::RemUIOp::create(lb, loc, step, cst(lb, stages)),
-            arith::ConstantIntOp::create(lb, loc, 1, 1).getResult());
-    }
-    Value consumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           tid, cst(b, consumerThreads));
-    auto consumeIf = scf::IfOp::create(b, loc, consumer, false);
-    track(consumeIf);
-    {
-      OpBuilder cb = consumeIf.getThenBodyBuilder();
-      setMaxRegisters(cb, plan.consumerRegisters,
-                      NVVM::SetMaxRegisterAction::increase);
-      Value firstRow = arith::MulIOp::create(
-          cb, loc,
-          arith::DivUIOp::create(cb, loc, tid, cst(cb, kWarpgroupThreads)),
-          cst(cb, rows));
-      Value warpLeader = arith::CmpIOp::create(
-          cb, loc, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(cb, loc, tid, cst(cb, kWarpThreads)),
-          cst(cb, 0));
-      Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
-          cb, loc, accumulatorType);
-      scf::ForOp mainLoop = forEachStep(cb, zero);
-      OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
-      Value step = mainLoop.getInductionVar();
-      Value acc = consume(lb, step, mainLoop.getRegionIterArgs()[0], firstRow);
-      // Group step - 1 is complete: release its stage.
-      Value released = arith::AndIOp::create(
-          lb, loc,
-          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, step,
-                                cst(lb, 1)),
-          warpLeader);
-      auto release = scf::IfOp::create(lb, loc, released, false);
-      OpBuilder rb = release.getThenBodyBuilder();
-      Value previous = arith::RemUIOp::create(
-          rb, loc, arith::SubIOp::create(rb, loc, step, cst(rb, 1)),
-          cst(rb, stages));
-      nvgpu::MBarrierArriveOp::create(
-          rb, loc, nvgpu::MBarrierTokenType::get(ctx), empty, previous);
-      scf::YieldOp::create(lb, loc, acc);
-      cb.setInsertionPointAfter(mainLoop);
-      NVVM::WgmmaWaitGroupSyncOp::create(cb, loc, 0);
-      // Every load was waited for; once every consumer is past its last
-      // wait (a named barrier over the consumers' threads), every product
-      // read its stage: the tile over the stages is free. nvgpu's store places
-      // a warp's 16 rows by its warp index in the block (thread id / 32), so
-      // consumer c's rows land at 64 c.. of the view it is given: every
-      // consumer stores through a view of the tile's first `rows` rows (the
-      // accumulator's shape, which the op requires), the others' rows follow in
-      // the tile.
-      NVVM::BarrierOp::create(
-          cb, loc, TypeRange(),
-          arith::ConstantIntOp::create(cb, loc, kConsumerBarrier, 32),
-          arith::ConstantIntOp::create(cb, loc, consumerThreads, 32),
-          NVVM::BarrierReductionAttr(), Value());
-      Value fragmentView =
-          view(cb, base, sharedMatrix(rows, plan.bn, b.getF32Type()));
-      nvgpu::WarpgroupMmaStoreOp::create(cb, loc, mainLoop.getResult(0),
-                                         fragmentView);
-      setMaxRegisters(cb, plan.entryRegisters,
-                      NVVM::SetMaxRegisterAction::decrease);
-    }
-    track(gpu::BarrierOp::create(b, loc));
-    if (plan.entryRegisters) {
-      auto restore = scf::IfOp::create(b, loc, producerWarpgroup, false);
-      track(restore);
-      OpBuilder rb = restore.getThenBodyBuilder();
-      setMaxRegisters(rb, plan.entryRegisters,
-                      NVVM::SetMaxRegisterAction::increase);
-    }
+        tb, loc, view(tb, chunk, sharedMatrix(plan.bk, kChunkColumns, element)),
+        full, descB, ValueRange{column, coordsB[1]}, stage, Value(), Value());
   }
+}
+
+/// Step `step` of a warpgroup multiplying `rows` rows from `firstRow`: waits
+/// for its stage and issues the wgmma on it. One group stays in flight:
+/// group step - 1 is complete after this.
+Value WgmmaPipelineBuilder::multiplyStage(OpBuilder &b, Value step, Value acc,
+                                          Value firstRow) {
+  Value at = stageBase(b, waitPhase(b, full, step, 0));
+  MemRefType aType = sharedMatrix(rows, plan.bk, element);
+  MemRefType bType = sharedMatrix(plan.bk, plan.bn, element);
+  // A's rows are 128-byte swizzle rows: 64 of them keep the 1024-byte
+  // alignment the descriptor needs.
+  Value aAt = arith::AddIOp::create(
+      b, loc, at,
+      arith::MulIOp::create(b, loc, firstRow,
+                            index(b, plan.bk * kElementBytes)));
+  Value descriptorA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+      b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
+      view(b, aAt, aType), descA);
+  int64_t aBytes = plan.bm * plan.bk * kElementBytes;
+  Value descriptorB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+      b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
+      view(b, arith::AddIOp::create(b, loc, at, index(b, aBytes)), bType),
+      descB);
+  return nvgpu::WarpgroupMmaOp::create(b, loc, accumulatorType, descriptorA,
+                                       descriptorB, b.getI64IntegerAttr(1),
+                                       UnitAttr(), b.getUnitAttr(), acc);
+}
+
+void WgmmaPipelineBuilder::setMaxRegisters(OpBuilder &b, int64_t count,
+                                           NVVM::SetMaxRegisterAction action) {
+  if (plan.entryRegisters)
+    NVVM::SetMaxRegisterOp::create(b, loc, count, action);
+}
+
+/// One warpgroup loads and multiplies: S - 1 stages ahead, each step
+/// refilling the stage the previous group read; the accumulators go to the
+/// tile over the stages after the loop.
+void WgmmaPipelineBuilder::buildOneWarpgroup(OpBuilder &b, Value tile) {
+  int64_t stages = plan.stages;
+  track(gpu::BarrierOp::create(b, loc));
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    issueLoads(b, index(b, s), index(b, s), leader);
+  Value zero = track(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+                         b, loc, accumulatorType))
+                   ->getResult(0);
+  scf::ForOp mainLoop = forEachStep(b, zero);
+  track(mainLoop);
+  OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
+  Value step = mainLoop.getInductionVar();
+  Value acc =
+      multiplyStage(lb, step, mainLoop.getRegionIterArgs()[0], index(lb, 0));
+  // Every thread is past its wait for group i - 1: its stage is free.
+  gpu::BarrierOp::create(lb, loc);
+  Value next = arith::AddIOp::create(lb, loc, step, index(lb, stages - 1));
+  Value inRange = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
+                                        next, index(lb, plan.steps));
+  issueLoads(lb, next, stageOf(lb, next),
+             arith::AndIOp::create(lb, loc, leader, inRange));
+  scf::YieldOp::create(lb, loc, acc);
+  track(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
+  // The accumulator tile overlays the stages: every read of them is done.
+  track(gpu::BarrierOp::create(b, loc));
+  track(
+      nvgpu::WarpgroupMmaStoreOp::create(b, loc, mainLoop.getResult(0), tile));
+  track(gpu::BarrierOp::create(b, loc));
+}
+
+/// The producer warpgroup: at few registers, one thread issues every step's
+/// loads, from the second use of a stage on once the consumers released
+/// the previous use.
+void WgmmaPipelineBuilder::buildProducer(OpBuilder &b,
+                                         Value producerWarpgroup) {
+  int64_t consumerThreads = plan.consumerThreads();
+  auto produce = cast<scf::IfOp>(
+      track(scf::IfOp::create(b, loc, producerWarpgroup, false)));
+  OpBuilder pb = produce.getThenBodyBuilder();
+  setMaxRegisters(pb, plan.producerRegisters,
+                  NVVM::SetMaxRegisterAction::decrease);
+  Value producer = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq,
+                                         tid(), index(pb, consumerThreads));
+  auto loads = scf::IfOp::create(pb, loc, producer, false);
+  OpBuilder ib = loads.getThenBodyBuilder();
+  scf::ForOp producerLoop = forEachStep(ib, ValueRange());
+  OpBuilder lb = OpBuilder::atBlockBegin(producerLoop.getBody());
+  Value step = producerLoop.getInductionVar();
+  Value reused = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, step,
+                                       index(lb, plan.stages));
+  auto wait = scf::IfOp::create(lb, loc, reused, false);
+  OpBuilder wb = wait.getThenBodyBuilder();
+  waitPhase(wb, empty, step, 1);
+  issueLoads(lb, step, stageOf(lb, step),
+             arith::ConstantIntOp::create(lb, loc, 1, 1).getResult());
+}
+
+/// Consumer warpgroup c multiplies rows 64 c.., releasing each stage on the
+/// `empty` barrier (one arrival per warp) once the group that read it is
+/// complete, then stores its accumulators into the tile over the stages.
+void WgmmaPipelineBuilder::buildConsumers(OpBuilder &b) {
+  int64_t consumerThreads = plan.consumerThreads();
+  Value consumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         tid(), index(b, consumerThreads));
+  auto consumeIf =
+      cast<scf::IfOp>(track(scf::IfOp::create(b, loc, consumer, false)));
+  OpBuilder cb = consumeIf.getThenBodyBuilder();
+  setMaxRegisters(cb, plan.consumerRegisters,
+                  NVVM::SetMaxRegisterAction::increase);
+  Value firstRow = arith::MulIOp::create(
+      cb, loc,
+      arith::DivUIOp::create(cb, loc, tid(), index(cb, kWarpgroupThreads)),
+      index(cb, rows));
+  Value warpLeader = arith::CmpIOp::create(
+      cb, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(cb, loc, tid(), index(cb, kWarpThreads)),
+      index(cb, 0));
+  Value zero =
+      nvgpu::WarpgroupMmaInitAccumulatorOp::create(cb, loc, accumulatorType);
+  scf::ForOp mainLoop = forEachStep(cb, zero);
+  OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
+  Value step = mainLoop.getInductionVar();
+  Value acc =
+      multiplyStage(lb, step, mainLoop.getRegionIterArgs()[0], firstRow);
+  // Group step - 1 is complete: release its stage.
+  Value released = arith::AndIOp::create(
+      lb, loc,
+      arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, step,
+                            index(lb, 1)),
+      warpLeader);
+  auto release = scf::IfOp::create(lb, loc, released, false);
+  OpBuilder rb = release.getThenBodyBuilder();
+  Value previous =
+      stageOf(rb, arith::SubIOp::create(rb, loc, step, index(rb, 1)));
+  nvgpu::MBarrierArriveOp::create(rb, loc, nvgpu::MBarrierTokenType::get(ctx),
+                                  empty, previous);
+  scf::YieldOp::create(lb, loc, acc);
+  cb.setInsertionPointAfter(mainLoop);
+  NVVM::WgmmaWaitGroupSyncOp::create(cb, loc, 0);
+  // Every load was waited for; once every consumer is past its last wait (a
+  // named barrier over the consumers' threads), every product read its
+  // stage: the tile over the stages is free. nvgpu's store places a warp's
+  // 16 rows by its warp index in the block (thread id / 32), so consumer c's
+  // rows land at 64 c.. of the view it is given: every consumer stores
+  // through a view of the tile's first `rows` rows (the accumulator's shape,
+  // which the op requires), the others' rows follow in the tile.
+  NVVM::BarrierOp::create(
+      cb, loc, TypeRange(),
+      arith::ConstantIntOp::create(cb, loc, kConsumerBarrier, 32),
+      arith::ConstantIntOp::create(cb, loc, consumerThreads, 32),
+      NVVM::BarrierReductionAttr(), Value());
+  Value fragmentView =
+      view(cb, base, sharedMatrix(rows, plan.bn, cb.getF32Type()));
+  nvgpu::WarpgroupMmaStoreOp::create(cb, loc, mainLoop.getResult(0),
+                                     fragmentView);
+  setMaxRegisters(cb, plan.entryRegisters,
+                  NVVM::SetMaxRegisterAction::decrease);
+}
+
+/// Warp specialization: the consumer warpgroups first (the accumulator
+/// store numbers warps from thread 0), then a producer warpgroup. The
+/// producer gives up the registers its one thread does not need and the
+/// consumers take them; both return to the entry count before the
+/// epilogue, which every thread runs. The producer takes its registers back
+/// only after the barrier that follows the consumers' release: an `inc`
+/// waits until the block has the registers, and taken earlier they would be
+/// the ones the consumers' `inc` waits for.
+void WgmmaPipelineBuilder::buildWarpSpecialized(OpBuilder &b) {
+  // One arrival per consumer warp (its first lane, once the whole warp is
+  // past the aligned wait): 32 times fewer shared-memory atomics per step
+  // than one per thread.
+  empty = createBarriers(b, plan.consumerThreads() / kWarpThreads);
+  track(gpu::BarrierOp::create(b, loc));
+  Value producerWarpgroup =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tid(),
+                            index(b, plan.consumerThreads()));
+  buildProducer(b, producerWarpgroup);
+  buildConsumers(b);
+  track(gpu::BarrierOp::create(b, loc));
+  if (plan.entryRegisters) {
+    auto restore = cast<scf::IfOp>(
+        track(scf::IfOp::create(b, loc, producerWarpgroup, false)));
+    OpBuilder rb = restore.getThenBodyBuilder();
+    setMaxRegisters(rb, plan.entryRegisters,
+                    NVVM::SetMaxRegisterAction::increase);
+  }
+}
+
+/// The epilogue reads the accumulator tile where the loop's buffer was.
+void WgmmaPipelineBuilder::replaceAccumulator(OpBuilder &b, Value tile) {
   Value generic = memref::MemorySpaceCastOp::create(
       b, loc, plan.accumulator.getType(), tile);
   plan.accumulator.replaceAllUsesWith(generic);
   plan.fill.erase();
-  loop.erase();
+  plan.loop.erase();
   plan.accumulator.erase();
   if (plan.inPlaceEpilogue) {
     plan.inPlaceEpilogue.replaceAllUsesWith(generic);
     plan.inPlaceEpilogue.erase();
   }
+}
+
+SmallVector<Operation *> WgmmaPipelineBuilder::build() {
+  OpBuilder hb(launch);
+  descA = createTmaDescriptor(hb, plan.globalA, plan.bm);
+  descB = createTmaDescriptor(hb, plan.globalB, plan.bk);
+  // The kernel code goes where the loop was.
+  OpBuilder b(plan.loop);
+  createSharedBase(b);
+  leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid(),
+                                 index(b, 0));
+  // The loads complete on `full`, each with its stage's bytes.
+  full = createBarriers(b, 1);
+  accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({rows, plan.bn}, b.getF32Type()));
+  Value tile = view(b, base, sharedMatrix(plan.bm, plan.bn, b.getF32Type()));
+  if (plan.warpSpecialized)
+    buildWarpSpecialized(b);
+  else
+    buildOneWarpgroup(b, tile);
+  replaceAccumulator(b, tile);
   return emitted;
+}
+
+SmallVector<Operation *> mlir::smap::lowerWgmma(gpu::LaunchOp launch,
+                                                WgmmaPlan &plan) {
+  return WgmmaPipelineBuilder(launch, plan).build();
 }
