@@ -81,6 +81,20 @@ public:
 
 private:
   LogicalResult buildKernel(func::FuncOp kernelFn);
+  /// The kernel function's arguments as 1-D memrefs (the graph inputs'
+  /// into `flat`); returns the outputs'.
+  FailureOr<SmallVector<Value>> flattenArguments(OpBuilder &hb, Block *entry);
+  gpu::LaunchOp createLaunch(OpBuilder &hb);
+  void locateThread(OpBuilder &kb, gpu::LaunchOp launch);
+  void locateChunks(OpBuilder &kb);
+  /// The index of this thread's chunk `k` in a value of `shape`.
+  Value chunkIndex(OpBuilder &kb, Shape shape, int64_t k);
+  void loadInput(OpBuilder &kb, BlockArgument arg);
+  LogicalResult ensureComputed(OpBuilder &kb, Value v);
+  LogicalResult evaluateGraph(OpBuilder &kb);
+  void storeOutput(OpBuilder &kb, const KernelValue &value, Value memref,
+                   Value zero);
+  void recordKernel(func::FuncOp kernelFn);
 
 private:
   FailureOr<Shape> shapeOf(Value v);
@@ -129,7 +143,11 @@ private:
   DenseMap<Value, KernelValue> values;
   Value row, tid, lane, warp, smem;
   DenseMap<Value, Value> flat; // graph input -> its flattened memref
-  SmallVector<Value> chunkValid;
+  // The row's length and first element; each chunk's column, and whether
+  // it is in the row.
+  Value nValue, rowBase;
+  SmallVector<Value> chunkStart, chunkValid;
+  DenseSet<Operation *> evaluated; // graph members computed so far
   int64_t reductionsDone = 0;         // cross-warp reductions built so far
   DenseSet<Value> rowUniform;         // kernel values equal for the whole row
   DenseMap<Value, Value> reciprocals; // row-uniform divisor -> 1 / divisor
@@ -456,32 +474,36 @@ LogicalResult RowKernelBuilder::build() {
   return success();
 }
 
-LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
-  MLIRContext *ctx = fn.getContext();
-  Location loc = fn.getLoc();
-  kernelFn->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
-  Block *entry = kernelFn.addEntryBlock();
-  OpBuilder hb = OpBuilder::atBlockBegin(entry);
+/// `memref` as a 1-D memref: collapsed, or a rank-0 one (a full
+/// reduction's result) expanded to a vector of one.
+static Value flattenTo1D(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() == 1)
+    return memref;
+  if (type.getRank() == 0)
+    return memref::ExpandShapeOp::create(
+        b, loc, MemRefType::get({1}, type.getElementType()), memref,
+        ArrayRef<ReassociationIndices>{});
+  ReassociationIndices all;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    all.push_back(i);
+  return memref::CollapseShapeOp::create(b, loc, memref,
+                                         ArrayRef<ReassociationIndices>{all});
+}
 
-  // Flattened views, and which memref each graph value comes from.
-  auto flatten = [&](Value memref) -> Value {
-    auto type = cast<MemRefType>(memref.getType());
-    if (type.getRank() == 1)
-      return memref;
-    // A rank-0 result (a full reduction) is a vector of one.
-    if (type.getRank() == 0)
-      return memref::ExpandShapeOp::create(
-          hb, loc, MemRefType::get({1}, type.getElementType()), memref,
-          ArrayRef<ReassociationIndices>{});
-    ReassociationIndices all;
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      all.push_back(i);
-    return memref::CollapseShapeOp::create(hb, loc, memref,
-                                           ArrayRef<ReassociationIndices>{all});
-  };
+/// The alignment of a vector access of `vec` elements: indices are
+/// multiples of vec and rows start at multiples of n, so the access is
+/// aligned to its size when the buffer is.
+static llvm::Align vectorAlignment(int64_t vec, Type elementType) {
+  return llvm::Align(vec *
+                     std::max(1u, elementType.getIntOrFloatBitWidth() / 8));
+}
+
+FailureOr<SmallVector<Value>>
+RowKernelBuilder::flattenArguments(OpBuilder &hb, Block *entry) {
   SmallVector<Value> flatArgs;
   for (BlockArgument arg : entry->getArguments())
-    flatArgs.push_back(flatten(arg));
+    flatArgs.push_back(flattenTo1D(hb, fn.getLoc(), arg));
   // Graph inputs map to function arguments through the graph's operands.
   for (auto [graphArg, operand] :
        llvm::zip(graph.getBody().getArguments(), graph.getInputs())) {
@@ -492,9 +514,15 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
     }
     flat[graphArg] = flatArgs[fnArg.getArgNumber()];
   }
-  SmallVector<Value> outFlat(flatArgs.begin() + fn.getNumArguments(),
-                             flatArgs.end());
+  return SmallVector<Value>(flatArgs.begin() + fn.getNumArguments(),
+                            flatArgs.end());
+}
 
+/// A block of `rowsPerBlock` rows of `threads` threads each per row; shared
+/// memory only carries partials across the warps of a row.
+gpu::LaunchOp RowKernelBuilder::createLaunch(OpBuilder &hb) {
+  MLIRContext *ctx = fn.getContext();
+  Location loc = fn.getLoc();
   Value one = arith::ConstantIndexOp::create(hb, loc, 1);
   Value gridX = arith::ConstantIndexOp::create(hb, loc, rows / rowsPerBlock);
   Value blockX =
@@ -502,16 +530,17 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   auto smemType = MemRefType::get(
       {32}, Float32Type::get(ctx), AffineMap(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-  // Shared memory only carries partials across the warps of a row.
   SmallVector<Type> workgroup;
   if (threads > 32)
     workgroup.push_back(smemType);
-  auto launch = gpu::LaunchOp::create(hb, loc, gridX, one, one, blockX, one,
-                                      one, nullptr, nullptr, {}, workgroup);
-  func::ReturnOp::create(hb, loc);
+  return gpu::LaunchOp::create(hb, loc, gridX, one, one, blockX, one, one,
+                               nullptr, nullptr, {}, workgroup);
+}
 
-  OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
-  kernelEntry = &launch.getBody().front();
+/// The thread's row and its position within the row (`tid`); with more
+/// than a warp per row, its lane and warp too.
+void RowKernelBuilder::locateThread(OpBuilder &kb, gpu::LaunchOp launch) {
+  Location loc = fn.getLoc();
   row = launch.getBlockIds().x;
   tid = launch.getThreadIds().x;
   if (threads > 32)
@@ -533,11 +562,14 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
     lane = arith::RemUIOp::create(kb, loc, tid, c32);
     warp = arith::DivUIOp::create(kb, loc, tid, c32);
   }
-  Value nValue = arith::ConstantIndexOp::create(kb, loc, n);
-  Value rowBase = arith::MulIOp::create(kb, loc, row, nValue);
-  // Element e = k * vec + v of this thread sits at column
-  // (k * threads + tid) * vec + v.
-  SmallVector<Value> chunkStart;
+}
+
+/// Element e = k * vec + v of this thread sits at column
+/// (k * threads + tid) * vec + v of its row.
+void RowKernelBuilder::locateChunks(OpBuilder &kb) {
+  Location loc = fn.getLoc();
+  nValue = arith::ConstantIndexOp::create(kb, loc, n);
+  rowBase = arith::MulIOp::create(kb, loc, row, nValue);
   for (int64_t k = 0; k < chunks; ++k) {
     Value kt = arith::AddIOp::create(
         kb, loc, arith::ConstantIndexOp::create(kb, loc, k * threads), tid);
@@ -556,150 +588,149 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
     }
     chunkValid.push_back(valid);
   }
+}
 
-  // Inputs are loaded, and members evaluated, on first use from the outputs
-  // backwards. A row's per-column parameters (gamma, beta) would then be
-  // loaded only once the reductions that precede their use are done: fewer
-  // live registers, but their L2 latency adds to every row's critical path.
+Value RowKernelBuilder::chunkIndex(OpBuilder &kb, Shape shape, int64_t k) {
+  return shape == Shape::Full
+             ? arith::AddIOp::create(kb, fn.getLoc(), rowBase, chunkStart[k])
+             : chunkStart[k];
+}
+
+void RowKernelBuilder::loadInput(OpBuilder &kb, BlockArgument arg) {
+  Location loc = fn.getLoc();
+  Value memref = flat.lookup(arg);
+  Type elementType = cast<RankedTensorType>(arg.getType()).getElementType();
+  Shape shape = *shapeOf(arg);
+  KernelValue value{shape, {}};
+  if (shape == Shape::Row || shape == Shape::Scalar) {
+    Value index = shape == Shape::Row
+                      ? row
+                      : arith::ConstantIndexOp::create(kb, loc, 0);
+    value.elements.push_back(
+        memref::LoadOp::create(kb, loc, memref, ValueRange{index}));
+    values[arg] = value;
+    return;
+  }
+  auto vecType = VectorType::get({vec}, elementType);
+  for (int64_t k = 0; k < chunks; ++k) {
+    Value index = chunkIndex(kb, shape, k);
+    // A row's per-column parameters are read by every row while the rows
+    // stream past once: evict_last keeps them in L1 and L2. Only with a
+    // warp per row: with a block per row, the address arithmetic costs
+    // registers past an occupancy step (bench/results/rows-cache-hints.md).
+    if (columnCacheHints && threads == 32 && shape == Shape::Column) {
+      SmallVector<Value> elements = loadEvictLast(kb, memref, index, vecType);
+      if (!elements.empty()) {
+        llvm::append_range(value.elements, elements);
+        continue;
+      }
+    }
+    Value loaded = vector::LoadOp::create(
+        kb, loc, vecType, memref, ValueRange{index},
+        /*nontemporal=*/false, vectorAlignment(vec, elementType));
+    for (int64_t v = 0; v < vec; ++v)
+      value.elements.push_back(
+          vector::ExtractOp::create(kb, loc, loaded, ArrayRef<int64_t>{v}));
+  }
+  values[arg] = value;
+}
+
+/// Computes `v` in the kernel, its operands first (inputs are loaded, and
+/// members evaluated, on first use).
+LogicalResult RowKernelBuilder::ensureComputed(OpBuilder &kb, Value v) {
+  if (values.count(v))
+    return success();
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() == &graph.getBody().front())
+      loadInput(kb, arg);
+    return success();
+  }
+  Operation *op = v.getDefiningOp();
+  if (!op || op->getBlock() != &graph.getBody().front() ||
+      !evaluated.insert(op).second)
+    return success();
+  for (Value operand : op->getOperands())
+    if (failed(ensureComputed(kb, operand)))
+      return failure();
+  if (failed(evaluate(kb, op))) {
+    whyNot =
+        "cannot evaluate '" + op->getName().getStringRef().str() + "' per row";
+    return failure();
+  }
+  return success();
+}
+
+/// Evaluates the graph from its outputs backwards. A row's per-column
+/// parameters (gamma, beta) are then loaded only once the reductions that
+/// precede their use are done: fewer live registers, but their L2 latency
+/// adds to every row's critical path; with hoistColumnLoads they are
+/// loaded first instead, so that their latency overlaps the reductions.
+LogicalResult RowKernelBuilder::evaluateGraph(OpBuilder &kb) {
   for (BlockArgument arg : graph.getBody().getArguments())
     if (!arg.use_empty() && !isa<RankedTensorType>(arg.getType())) {
       whyNot = "scalar graph inputs are not supported on the GPU yet";
       return failure();
     }
-  auto loadInput = [&](BlockArgument arg) {
-    Value memref = flat.lookup(arg);
-    Type elementType = cast<RankedTensorType>(arg.getType()).getElementType();
-    Shape shape = *shapeOf(arg);
-    KernelValue value{shape, {}};
-    if (shape == Shape::Row || shape == Shape::Scalar) {
-      Value index = shape == Shape::Row
-                        ? row
-                        : arith::ConstantIndexOp::create(kb, loc, 0);
-      value.elements.push_back(
-          memref::LoadOp::create(kb, loc, memref, ValueRange{index}));
-    } else {
-      auto vecType = VectorType::get({vec}, elementType);
-      for (int64_t k = 0; k < chunks; ++k) {
-        Value index =
-            shape == Shape::Full
-                ? arith::AddIOp::create(kb, loc, rowBase, chunkStart[k])
-                : chunkStart[k];
-        // Indices are multiples of vec and rows start at multiples of n:
-        // the access is aligned to its size when the buffer is.
-        // A row's per-column parameters are read by every row while the
-        // rows stream past once: evict_last keeps them in L1 and L2. Only
-        // with a warp per row: with a block per row, the address arithmetic
-        // costs registers past an occupancy step (LayerNorm over 5000 f16
-        // on 512 threads: 40 -> 44 registers, 3 -> 2 blocks per SM, 22%
-        // slower on the H200).
-        if (columnCacheHints && threads == 32 && shape == Shape::Column) {
-          SmallVector<Value> elements =
-              loadEvictLast(kb, memref, index, vecType);
-          if (!elements.empty()) {
-            llvm::append_range(value.elements, elements);
-            continue;
-          }
-        }
-        Value loaded = vector::LoadOp::create(
-            kb, loc, vecType, memref, ValueRange{index},
-            /*nontemporal=*/false,
-            llvm::Align(vec *
-                        std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
-        for (int64_t v = 0; v < vec; ++v)
-          value.elements.push_back(
-              vector::ExtractOp::create(kb, loc, loaded, ArrayRef<int64_t>{v}));
-      }
-    }
-    values[arg] = value;
-  };
-  DenseSet<Operation *> evaluated;
-  std::function<LogicalResult(Value)> ensure = [&](Value v) -> LogicalResult {
-    if (values.count(v))
-      return success();
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == &graph.getBody().front())
-        loadInput(arg);
-      return success();
-    }
-    Operation *op = v.getDefiningOp();
-    if (!op || op->getBlock() != &graph.getBody().front() ||
-        !evaluated.insert(op).second)
-      return success();
-    for (Value operand : op->getOperands())
-      if (failed(ensure(operand)))
-        return failure();
-    if (failed(evaluate(kb, op))) {
-      whyNot = "cannot evaluate '" + op->getName().getStringRef().str() +
-               "' per row";
-      return failure();
-    }
-    return success();
-  };
-  // With hoistColumnLoads, the per-column parameters are loaded first
-  // instead, so that their latency overlaps the row's reductions.
   if (hoistColumnLoads && threads == 32)
     for (BlockArgument arg : graph.getBody().getArguments())
       if (FailureOr<Shape> shape = shapeOf(arg);
           !arg.use_empty() && succeeded(shape) && *shape == Shape::Column)
-        loadInput(arg);
+        loadInput(kb, arg);
   // Scalar constants are captured by the members' bodies, not operands.
   for (Operation &op : graph.getBody().front().without_terminator())
     if (isa<arith::ConstantOp>(op))
-      if (failed(ensure(op.getResult(0))))
+      if (failed(ensureComputed(kb, op.getResult(0))))
         return failure();
   for (Value output : graph.getYield().getValues())
-    if (failed(ensure(output)))
+    if (failed(ensureComputed(kb, output)))
       return failure();
+  return success();
+}
 
-  // Stores of the outputs.
-  Value zero = arith::ConstantIndexOp::create(kb, loc, 0);
-  for (auto [i, output] : llvm::enumerate(graph.getYield().getValues())) {
-    auto it = values.find(output);
-    if (it == values.end()) {
-      whyNot = "an output is not computed in the kernel";
-      return failure();
-    }
-    const KernelValue &value = it->second;
-    Value memref = outFlat[i];
-    if (value.shape == Shape::Row || value.shape == Shape::Scalar) {
-      Value isFirst =
-          arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq, tid, zero);
-      scf::IfOp::create(kb, loc, isFirst, [&](OpBuilder &then, Location l) {
-        memref::StoreOp::create(
-            then, l, value.elements[0], memref,
-            ValueRange{value.shape == Shape::Row ? row : zero});
-        scf::YieldOp::create(then, l);
-      });
+/// Stores a per-row (or scalar) output from the row's first thread, and a
+/// row of elements vector by vector, the chunks past a ragged row's end
+/// skipped.
+void RowKernelBuilder::storeOutput(OpBuilder &kb, const KernelValue &value,
+                                   Value memref, Value zero) {
+  Location loc = fn.getLoc();
+  if (value.shape == Shape::Row || value.shape == Shape::Scalar) {
+    Value isFirst =
+        arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq, tid, zero);
+    scf::IfOp::create(kb, loc, isFirst, [&](OpBuilder &then, Location l) {
+      memref::StoreOp::create(
+          then, l, value.elements[0], memref,
+          ValueRange{value.shape == Shape::Row ? row : zero});
+      scf::YieldOp::create(then, l);
+    });
+    return;
+  }
+  Type elementType = cast<MemRefType>(memref.getType()).getElementType();
+  auto vecType = VectorType::get({vec}, elementType);
+  for (int64_t k = 0; k < chunks; ++k) {
+    SmallVector<Value> lanes(value.elements.begin() + k * vec,
+                             value.elements.begin() + (k + 1) * vec);
+    Value packed = vector::FromElementsOp::create(kb, loc, vecType, lanes);
+    Value index = chunkIndex(kb, value.shape, k);
+    auto store = [&](OpBuilder &sb) {
+      vector::StoreOp::create(sb, loc, packed, memref, ValueRange{index},
+                              /*nontemporal=*/false,
+                              vectorAlignment(vec, elementType));
+    };
+    if (!chunkValid[k]) {
+      store(kb);
       continue;
     }
-    Type elementType = cast<MemRefType>(memref.getType()).getElementType();
-    auto vecType = VectorType::get({vec}, elementType);
-    for (int64_t k = 0; k < chunks; ++k) {
-      SmallVector<Value> lanes(value.elements.begin() + k * vec,
-                               value.elements.begin() + (k + 1) * vec);
-      Value packed = vector::FromElementsOp::create(kb, loc, vecType, lanes);
-      Value index = value.shape == Shape::Full
-                        ? arith::AddIOp::create(kb, loc, rowBase, chunkStart[k])
-                        : chunkStart[k];
-      auto store = [&](OpBuilder &sb) {
-        vector::StoreOp::create(
-            sb, loc, packed, memref, ValueRange{index}, /*nontemporal=*/false,
-            llvm::Align(vec *
-                        std::max(1u, elementType.getIntOrFloatBitWidth() / 8)));
-      };
-      if (!chunkValid[k]) {
-        store(kb);
-        continue;
-      }
-      scf::IfOp::create(kb, loc, chunkValid[k],
-                        [&](OpBuilder &then, Location l) {
-                          store(then);
-                          scf::YieldOp::create(then, l);
-                        });
-    }
+    scf::IfOp::create(kb, loc, chunkValid[k], [&](OpBuilder &then, Location l) {
+      store(then);
+      scf::YieldOp::create(then, l);
+    });
   }
-  gpu::TerminatorOp::create(kb, loc);
+}
 
+/// The host function lists its kernels, as the block lowering's do, and
+/// the remark says what was built.
+void RowKernelBuilder::recordKernel(func::FuncOp kernelFn) {
+  MLIRContext *ctx = fn.getContext();
   Builder b(ctx);
   SmallVector<NamedAttribute> parts = {
       b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
@@ -708,7 +739,6 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
       b.getNamedAttr("chunks", b.getI64IntegerAttr(chunks))};
   if (ragged)
     parts.push_back(b.getNamedAttr("ragged", b.getI64IntegerAttr(1)));
-  // The host function lists its kernels, as the block lowering's do.
   KernelAttr kernel = KernelAttr::get(
       ctx, KernelStrategy::Rows, plan.getBlocks(), plan.getBlockThreads(),
       plan.getSharedMemoryBytes(), /*scratch=*/0, b.getDictionaryAttr(parts));
@@ -716,6 +746,36 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
       kernelFn, b.getArrayAttr({kernel.toDictionary()}));
   remark::passed(graph.getLoc(), remarkOpts("lower-to-gpu", "row-kernel"))
       << ("lowered to one kernel: " + kernel.describe());
+}
+
+LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
+  Location loc = fn.getLoc();
+  kernelFn->setAttr("llvm.emit_c_interface", UnitAttr::get(fn.getContext()));
+  Block *entry = kernelFn.addEntryBlock();
+  OpBuilder hb = OpBuilder::atBlockBegin(entry);
+  FailureOr<SmallVector<Value>> outFlat = flattenArguments(hb, entry);
+  if (failed(outFlat))
+    return failure();
+  gpu::LaunchOp launch = createLaunch(hb);
+  func::ReturnOp::create(hb, loc);
+
+  OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
+  kernelEntry = &launch.getBody().front();
+  locateThread(kb, launch);
+  locateChunks(kb);
+  if (failed(evaluateGraph(kb)))
+    return failure();
+  Value zero = arith::ConstantIndexOp::create(kb, loc, 0);
+  for (auto [i, output] : llvm::enumerate(graph.getYield().getValues())) {
+    auto it = values.find(output);
+    if (it == values.end()) {
+      whyNot = "an output is not computed in the kernel";
+      return failure();
+    }
+    storeOutput(kb, it->second, (*outFlat)[i], zero);
+  }
+  gpu::TerminatorOp::create(kb, loc);
+  recordKernel(kernelFn);
   return success();
 }
 
