@@ -396,142 +396,156 @@ SmallVector<Value> MmaFragmentLoader::loadB(OpBuilder &b, Value col0, Value k0,
 /// `nvgpu.mma.sync` m16n8k16 along k with operand fragments from
 /// MmaFragmentLoader (lane = 4 * group + thread-in-group), and stores the
 /// fragments back.
-scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
-    linalg::LinalgOp op, const MmaContraction &mma, scf::ForOp stateLoop,
-    const std::function<void(OpBuilder &)> &afterStep) {
-  Location loc = op.getLoc();
-  // With `stateLoop`, the per-lane setup goes before that loop, which then
-  // carries the accumulators.
-  OpBuilder b(stateLoop ? stateLoop.getOperation() : op.getOperation());
-  auto index = [&](OpBuilder &builder, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, v);
-  };
-  auto add = [&](OpBuilder &ab, Value x, Value y) -> Value {
-    return arith::AddIOp::create(ab, loc, x, y);
-  };
-  Value lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
-  Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
-  MmaFragmentLoader loader(b, op, mma, lane);
-  ldmatrixOperands += loader.ldmatrixOperands();
-  Value group = loader.group, pairCol = loader.pairCol;
+namespace {
+/// The warp-level mma.sync code of one contraction: warp tiles of
+/// 16 x 8 nTiles (row-major over the output), their accumulators loaded
+/// from and stored to the contraction's init, and k-steps of 16 in which
+/// each A and B fragment is loaded once.
+class MmaSyncTiles {
+public:
+  MmaSyncTiles(OpBuilder &b, linalg::LinalgOp op, const MmaContraction &mma,
+               Value lane)
+      : mma(mma), loc(op.getLoc()), loader(b, op, mma, lane),
+        nTiles(mma.nTiles), tilesN(mma.extentN / (8 * mma.nTiles)),
+        numLoops(op.getNumLoops()),
+        cType(VectorType::get({2, 2}, b.getF32Type())),
+        init(op.getDpsInitOperand(0)->get()),
+        outMap(op.getMatchingIndexingMap(op.getDpsInitOperand(0))) {}
 
-  int64_t nTiles = mma.nTiles, warpTiles = mma.warpTiles;
-  int64_t tilesN = mma.extentN / (8 * nTiles);
-  unsigned numLoops = op.getNumLoops();
-  auto cType = VectorType::get({2, 2}, b.getF32Type());
-  Value init = op.getDpsInitOperand(0)->get();
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  auto indicesAt = [&](OpBuilder &ib, Value m, Value n) {
-    SmallVector<Value> indices(numLoops, index(ib, 0));
-    indices[mma.m] = m;
-    indices[mma.n] = n;
-    return indices;
-  };
-
-  // The warp tile `tile` (row-major over 16 x 8 nTiles tiles): its origin,
-  // then what loads, advances along k, and stores its accumulators.
-  auto tileOrigin = [&](OpBuilder &tb, Value tile) {
-    Value row0 = arith::MulIOp::create(
-        tb, loc, arith::DivUIOp::create(tb, loc, tile, index(tb, tilesN)),
-        index(tb, 16));
-    Value col0 = arith::MulIOp::create(
-        tb, loc, arith::RemUIOp::create(tb, loc, tile, index(tb, tilesN)),
-        index(tb, 8 * nTiles));
-    return std::make_pair(row0, col0);
-  };
-  // Accumulator element (i, e) of n-tile j: row group + 8i, column
-  // 2 * inGroup + e.
-  auto cIndices = [&](OpBuilder &cb, Value row0, Value col0, int64_t j,
-                      int64_t i, int64_t e) {
-    Value m = add(cb, row0, add(cb, group, index(cb, 8 * i)));
-    Value n = add(cb, col0, add(cb, pairCol, index(cb, 8 * j + e)));
-    return applyMap(cb, loc, outMap, indicesAt(cb, m, n));
-  };
-  auto loadAccumulators = [&](OpBuilder &tb, Value row0, Value col0) {
-    SmallVector<Value> accs;
-    for (int64_t j = 0; j < nTiles; ++j) {
-      SmallVector<Value> elements;
-      for (int64_t i = 0; i < 2; ++i)
-        for (int64_t e = 0; e < 2; ++e)
-          elements.push_back(memref::LoadOp::create(
-              tb, loc, init, cIndices(tb, row0, col0, j, i, e)));
-      accs.push_back(vector::FromElementsOp::create(tb, loc, cType, elements));
-    }
-    return accs;
-  };
-  auto storeAccumulators = [&](OpBuilder &tb, Value row0, Value col0,
-                               ValueRange accs) {
-    for (int64_t j = 0; j < nTiles; ++j)
-      for (int64_t i = 0; i < 2; ++i)
-        for (int64_t e = 0; e < 2; ++e) {
-          Value v = vector::ExtractOp::create(tb, loc, accs[j],
-                                              ArrayRef<int64_t>{i, e});
-          memref::StoreOp::create(tb, loc, v, init,
-                                  cIndices(tb, row0, col0, j, i, e));
-        }
-  };
-  // One k-step of 16 for the tiles at `rows` x `cols` (origins), each A
-  // and B fragment loaded once; `accs` are the tiles' accumulators, row
-  // by row, nTiles per tile.
-  auto step = [&](OpBuilder &kb, Value k0, ArrayRef<Value> rows,
-                  ArrayRef<Value> cols, ValueRange accs) {
-    SmallVector<Value> aFragments;
-    for (Value row0 : rows)
-      aFragments.push_back(loader.loadA(kb, row0, k0));
-    SmallVector<SmallVector<Value>> bFragments;
-    for (Value col0 : cols)
-      bFragments.push_back(loader.loadB(kb, col0, k0, nTiles));
-    SmallVector<Value> next;
-    for (auto [r, aFragment] : llvm::enumerate(aFragments))
-      for (auto [c, fragments] : llvm::enumerate(bFragments))
-        for (int64_t j = 0; j < nTiles; ++j)
-          next.push_back(
-              createMmaSync(kb, loc, aFragment, fragments[j],
-                            accs[(r * cols.size() + c) * nTiles + j]));
-    return next;
-  };
-  // The whole k range. A short one is straight-line code, so that ptxas can
-  // load the next k-step's fragments while the tensor cores work on this
-  // one's (a loop of two iterations is not unrolled by the backend).
-  auto accumulate = [&](OpBuilder &tb, ArrayRef<Value> rows,
-                        ArrayRef<Value> cols,
-                        ValueRange accs) -> SmallVector<Value> {
-    if (mma.extentK / 16 <= kUnrolledKSteps) {
-      SmallVector<Value> current(accs);
-      for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16)
-        current = step(tb, index(tb, k0), rows, cols, current);
-      return current;
-    }
-    auto kLoop = scf::ForOp::create(
-        tb, loc, index(tb, 0), index(tb, mma.extentK), index(tb, 16), accs,
-        [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
-          scf::YieldOp::create(kb, loc, step(kb, k0, rows, cols, iterAccs));
-        });
-    return SmallVector<Value>(kLoop.getResults());
-  };
-
-  if (!stateLoop) {
-    scf::ForOp::create(
-        b, loc, warp, index(b, warpTiles), index(b, threads / 32), ValueRange(),
-        [&](OpBuilder &tb, Location, Value tile, ValueRange) {
-          auto [row0, col0] = tileOrigin(tb, tile);
-          SmallVector<Value> accs = loadAccumulators(tb, row0, col0);
-          storeAccumulators(tb, row0, col0, accumulate(tb, row0, col0, accs));
-          scf::YieldOp::create(tb, loc);
-        });
-    gpu::BarrierOp::create(b, loc);
-    op->erase();
-    return nullptr;
+  unsigned ldmatrixOperands() const { return loader.ldmatrixOperands(); }
+  Value index(OpBuilder &b, int64_t v) const {
+    return arith::ConstantIndexOp::create(b, loc, v);
   }
+  Value add(OpBuilder &b, Value x, Value y) const {
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  /// The origin (row, column) of warp tile `tile`.
+  std::pair<Value, Value> tileOrigin(OpBuilder &b, Value tile) const;
+  /// The accumulators of the tile at (row0, col0), one per n-tile.
+  SmallVector<Value> loadAccumulators(OpBuilder &b, Value row0, Value col0);
+  void storeAccumulators(OpBuilder &b, Value row0, Value col0,
+                         ValueRange accs);
+  /// The whole k range for the tiles at `rows` x `cols` (origins), their
+  /// accumulators `accs` row by row, nTiles per tile. A short range is
+  /// straight-line code, so that ptxas can load the next k-step's fragments
+  /// while the tensor cores work on this one's (a loop of two iterations is
+  /// not unrolled by the backend).
+  SmallVector<Value> accumulate(OpBuilder &b, ArrayRef<Value> rows,
+                                ArrayRef<Value> cols, ValueRange accs);
 
-  // The accumulators of the warp's tiles live in registers for the whole
-  // temporal loop: loaded before it, advanced in each step where the
-  // contraction was, stored after it. The warps form a grid over the tiles,
-  // each owning R x C of them, so that per k-step a warp loads R A fragments
-  // and C B fragment groups for R x C x nTiles mma.sync (shared-memory
-  // bandwidth, not the tensor cores, bounds a warp that reloads them per
-  // tile).
-  int64_t warps = threads / 32, rowGroups = mma.extentM / 16;
+  const MmaContraction &mma;
+  Location loc;
+
+private:
+  /// Accumulator element (i, e) of n-tile j: row group + 8i, column
+  /// 2 * inGroup + e.
+  SmallVector<Value> cIndices(OpBuilder &b, Value row0, Value col0, int64_t j,
+                              int64_t i, int64_t e);
+  /// One k-step of 16 at `k0`.
+  SmallVector<Value> step(OpBuilder &b, Value k0, ArrayRef<Value> rows,
+                          ArrayRef<Value> cols, ValueRange accs);
+
+  MmaFragmentLoader loader;
+  int64_t nTiles, tilesN;
+  unsigned numLoops;
+  VectorType cType;
+  Value init;
+  AffineMap outMap;
+};
+} // namespace
+
+std::pair<Value, Value> MmaSyncTiles::tileOrigin(OpBuilder &b,
+                                                 Value tile) const {
+  Value row0 = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, tile, index(b, tilesN)),
+      index(b, 16));
+  Value col0 = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, tile, index(b, tilesN)),
+      index(b, 8 * nTiles));
+  return std::make_pair(row0, col0);
+}
+
+SmallVector<Value> MmaSyncTiles::cIndices(OpBuilder &b, Value row0, Value col0,
+                                          int64_t j, int64_t i, int64_t e) {
+  Value m = add(b, row0, add(b, loader.group, index(b, 8 * i)));
+  Value n = add(b, col0, add(b, loader.pairCol, index(b, 8 * j + e)));
+  SmallVector<Value> indices(numLoops, index(b, 0));
+  indices[mma.m] = m;
+  indices[mma.n] = n;
+  return applyMap(b, loc, outMap, indices);
+}
+
+SmallVector<Value> MmaSyncTiles::loadAccumulators(OpBuilder &b, Value row0,
+                                                  Value col0) {
+  SmallVector<Value> accs;
+  for (int64_t j = 0; j < nTiles; ++j) {
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t e = 0; e < 2; ++e)
+        elements.push_back(memref::LoadOp::create(
+            b, loc, init, cIndices(b, row0, col0, j, i, e)));
+    accs.push_back(vector::FromElementsOp::create(b, loc, cType, elements));
+  }
+  return accs;
+}
+
+void MmaSyncTiles::storeAccumulators(OpBuilder &b, Value row0, Value col0,
+                                     ValueRange accs) {
+  for (int64_t j = 0; j < nTiles; ++j)
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value v = vector::ExtractOp::create(b, loc, accs[j],
+                                            ArrayRef<int64_t>{i, e});
+        memref::StoreOp::create(b, loc, v, init,
+                                cIndices(b, row0, col0, j, i, e));
+      }
+}
+
+SmallVector<Value> MmaSyncTiles::step(OpBuilder &b, Value k0,
+                                      ArrayRef<Value> rows,
+                                      ArrayRef<Value> cols, ValueRange accs) {
+  SmallVector<Value> aFragments;
+  for (Value row0 : rows)
+    aFragments.push_back(loader.loadA(b, row0, k0));
+  SmallVector<SmallVector<Value>> bFragments;
+  for (Value col0 : cols)
+    bFragments.push_back(loader.loadB(b, col0, k0, nTiles));
+  SmallVector<Value> next;
+  for (auto [r, aFragment] : llvm::enumerate(aFragments))
+    for (auto [c, fragments] : llvm::enumerate(bFragments))
+      for (int64_t j = 0; j < nTiles; ++j)
+        next.push_back(createMmaSync(b, loc, aFragment, fragments[j],
+                                     accs[(r * cols.size() + c) * nTiles + j]));
+  return next;
+}
+
+SmallVector<Value> MmaSyncTiles::accumulate(OpBuilder &b, ArrayRef<Value> rows,
+                                            ArrayRef<Value> cols,
+                                            ValueRange accs) {
+  if (mma.extentK / 16 <= kUnrolledKSteps) {
+    SmallVector<Value> current(accs);
+    for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16)
+      current = step(b, index(b, k0), rows, cols, current);
+    return current;
+  }
+  auto kLoop = scf::ForOp::create(
+      b, loc, index(b, 0), index(b, mma.extentK), index(b, 16), accs,
+      [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
+        scf::YieldOp::create(kb, loc, step(kb, k0, rows, cols, iterAccs));
+      });
+  return SmallVector<Value>(kLoop.getResults());
+}
+
+/// The warps' grid over the warp tiles whose accumulators stay in registers
+/// across a loop: each warp owns R x C tiles, so that per k-step it loads R
+/// A fragments and C B fragment groups for R x C x nTiles mma.sync
+/// (shared-memory bandwidth, not the tensor cores, bounds a warp that
+/// reloads them per tile); the grid with the fewest loads. {0, 0} when no
+/// grid divides the tiles.
+static std::pair<int64_t, int64_t> chooseWarpGrid(int64_t warps,
+                                                  int64_t rowGroups,
+                                                  int64_t tilesN,
+                                                  int64_t nTiles) {
   int64_t gridM = 0, gridN = 0, bestLoads = 0;
   for (int64_t wm = 1; wm <= warps; ++wm) {
     if (warps % wm || rowGroups % wm || tilesN % (warps / wm))
@@ -543,23 +557,73 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
       bestLoads = loads;
     }
   }
+  return {gridM, gridN};
+}
+
+/// The origins of `perRow` x 16 rows (or `perCol` x 8 nTiles columns) of
+/// the warp at `position` in its grid row (column).
+static SmallVector<Value> warpOrigins(OpBuilder &b, const MmaSyncTiles &tiles,
+                                      Value position, int64_t count,
+                                      int64_t span) {
+  SmallVector<Value> origins;
+  for (int64_t r = 0; r < count; ++r)
+    origins.push_back(arith::MulIOp::create(
+        b, tiles.loc,
+        tiles.add(b,
+                  arith::MulIOp::create(b, tiles.loc, position,
+                                        tiles.index(b, count)),
+                  tiles.index(b, r)),
+        tiles.index(b, span)));
+  return origins;
+}
+
+scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
+    linalg::LinalgOp op, const MmaContraction &mma, scf::ForOp stateLoop,
+    const std::function<void(OpBuilder &)> &afterStep) {
+  Location loc = op.getLoc();
+  // With `stateLoop`, the per-lane setup goes before that loop, which then
+  // carries the accumulators.
+  OpBuilder b(stateLoop ? stateLoop.getOperation() : op.getOperation());
+  auto index = [&](OpBuilder &builder, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  Value lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
+  Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
+  MmaSyncTiles tiles(b, op, mma, lane);
+  ldmatrixOperands += tiles.ldmatrixOperands();
+  int64_t nTiles = mma.nTiles, warps = threads / 32;
+
+  if (!stateLoop) {
+    // Each warp takes every warps-th tile in turn.
+    scf::ForOp::create(
+        b, loc, warp, index(b, mma.warpTiles), index(b, warps), ValueRange(),
+        [&](OpBuilder &tb, Location, Value tile, ValueRange) {
+          auto [row0, col0] = tiles.tileOrigin(tb, tile);
+          SmallVector<Value> accs = tiles.loadAccumulators(tb, row0, col0);
+          tiles.storeAccumulators(tb, row0, col0,
+                                  tiles.accumulate(tb, row0, col0, accs));
+          scf::YieldOp::create(tb, loc);
+        });
+    gpu::BarrierOp::create(b, loc);
+    op->erase();
+    return nullptr;
+  }
+
+  // The accumulators of the warp's tiles live in registers for the whole
+  // temporal loop: loaded before it, advanced in each step where the
+  // contraction was, stored after it, the warps in a grid over the tiles
+  // when one divides them.
+  int64_t tilesN = mma.extentN / (8 * nTiles);
+  int64_t gridM, gridN;
+  std::tie(gridM, gridN) =
+      chooseWarpGrid(warps, mma.extentM / 16, tilesN, nTiles);
   SmallVector<Value> rowOrigins, colOrigins;
   if (gridM) {
-    int64_t perRow = rowGroups / gridM, perCol = tilesN / gridN;
     Value warpRow = arith::DivUIOp::create(b, loc, warp, index(b, gridN));
     Value warpCol = arith::RemUIOp::create(b, loc, warp, index(b, gridN));
-    for (int64_t r = 0; r < perRow; ++r)
-      rowOrigins.push_back(arith::MulIOp::create(
-          b, loc,
-          add(b, arith::MulIOp::create(b, loc, warpRow, index(b, perRow)),
-              index(b, r)),
-          index(b, 16)));
-    for (int64_t c = 0; c < perCol; ++c)
-      colOrigins.push_back(arith::MulIOp::create(
-          b, loc,
-          add(b, arith::MulIOp::create(b, loc, warpCol, index(b, perCol)),
-              index(b, c)),
-          index(b, 8 * nTiles)));
+    rowOrigins =
+        warpOrigins(b, tiles, warpRow, mma.extentM / 16 / gridM, 16);
+    colOrigins = warpOrigins(b, tiles, warpCol, tilesN / gridN, 8 * nTiles);
   }
   SmallVector<std::pair<Value, Value>> origins;
   if (gridM) {
@@ -567,13 +631,14 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
       for (Value col0 : colOrigins)
         origins.push_back({row0, col0});
   } else {
-    for (int64_t w = 0; w < warpTiles / warps; ++w)
-      origins.push_back(tileOrigin(b, add(b, warp, index(b, w * warps))));
+    for (int64_t w = 0; w < mma.warpTiles / warps; ++w)
+      origins.push_back(
+          tiles.tileOrigin(b, tiles.add(b, warp, index(b, w * warps))));
   }
   int64_t perWarp = origins.size();
   SmallVector<Value> inits;
   for (auto [row0, col0] : origins)
-    llvm::append_range(inits, loadAccumulators(b, row0, col0));
+    llvm::append_range(inits, tiles.loadAccumulators(b, row0, col0));
   IRRewriter rewriter(b.getContext());
   auto newLoop = cast<scf::ForOp>(
       *cast<LoopLikeOpInterface>(stateLoop.getOperation())
@@ -582,13 +647,13 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
                [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args) {
                  SmallVector<Value> next;
                  if (gridM)
-                   next =
-                       accumulate(yb, rowOrigins, colOrigins, ValueRange(args));
+                   next = tiles.accumulate(yb, rowOrigins, colOrigins,
+                                           ValueRange(args));
                  for (int64_t w = 0; !gridM && w < perWarp; ++w)
                    llvm::append_range(
-                       next,
-                       accumulate(yb, origins[w].first, origins[w].second,
-                                  ValueRange(args).slice(w * nTiles, nTiles)));
+                       next, tiles.accumulate(
+                                 yb, origins[w].first, origins[w].second,
+                                 ValueRange(args).slice(w * nTiles, nTiles)));
                  // The next step overwrites the staged operands (with
                  // cp.async, the next step's first barrier orders that).
                  if (!asyncPrefetch)
@@ -601,8 +666,8 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   after.setInsertionPointAfter(newLoop);
   ValueRange results = newLoop.getResults().take_back(perWarp * nTiles);
   for (int64_t w = 0; w < perWarp; ++w)
-    storeAccumulators(after, origins[w].first, origins[w].second,
-                      results.slice(w * nTiles, nTiles));
+    tiles.storeAccumulators(after, origins[w].first, origins[w].second,
+                            results.slice(w * nTiles, nTiles));
   gpu::BarrierOp::create(after, loc);
   op->erase();
   return newLoop;
