@@ -374,34 +374,66 @@ static bool planWgmmaRows(ArrayRef<Operation *> ops, RowSlabPlan &plan,
   return true;
 }
 
-std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
-                                                    int64_t threads,
-                                                    std::string &why) {
-  // The ops of the body and of its temporal loop (at most one).
+namespace {
+/// Decides whether a block body runs as row slabs, and how (planRowSlabs).
+class RowSlabPlanner {
+public:
+  RowSlabPlanner(Block &body, std::string &why) : body(body), why(why) {}
+
+  std::optional<RowSlabPlan> plan(bool tryWgmma, int64_t threads);
+
+private:
+  LogicalResult fail(const Twine &reason) {
+    why = reason.str();
+    return failure();
+  }
+  LogicalResult fail(Operation *op, const Twine &reason) {
+    return fail("'" + op->getName().getStringRef() + "' " + reason);
+  }
+  LogicalResult collectOps();
+  LogicalResult findRows();
+  void promoteRowBuffers();
+  bool isBlockBuffer(Value v) const;
+  LogicalResult checkOp(Operation *op);
+  LogicalResult checkContraction(linalg::LinalgOp op,
+                                 const MmaContraction &mma);
+  LogicalResult checkRowOp(linalg::LinalgOp op);
+  LogicalResult sizeSlabs(int64_t threads);
+
+  Block &body;
+  std::string &why;
+  /// The ops of the body and of its temporal loop (at most one).
   SmallVector<Operation *> ops;
   scf::ForOp loop;
+  RowSlabPlan result;
+  /// Whether an op keeps a row tile in registers for another (else there is
+  /// nothing to fuse).
+  bool fuses = false;
+};
+} // namespace
+
+LogicalResult RowSlabPlanner::collectOps() {
   for (Operation &op : body) {
-    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      if (loop) {
-        why = "more than one loop in the block";
-        return std::nullopt;
-      }
-      loop = forOp;
-      for (Operation &inner : forOp.getBody()->without_terminator()) {
-        if (isa<scf::ForOp>(inner)) {
-          why = "nested loops in the block";
-          return std::nullopt;
-        }
-        ops.push_back(&inner);
-      }
+    auto forOp = dyn_cast<scf::ForOp>(op);
+    if (!forOp) {
+      ops.push_back(&op);
       continue;
     }
-    ops.push_back(&op);
+    if (loop)
+      return fail("more than one loop in the block");
+    loop = forOp;
+    for (Operation &inner : forOp.getBody()->without_terminator()) {
+      if (isa<scf::ForOp>(inner))
+        return fail("nested loops in the block");
+      ops.push_back(&inner);
+    }
   }
+  return success();
+}
 
-  // The rows: those of the first tensor-core contraction's block-local
-  // output.
-  RowSlabPlan plan;
+/// The rows: those of the first tensor-core contraction's block-local
+/// output.
+LogicalResult RowSlabPlanner::findRows() {
   for (Operation *op : ops) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
@@ -410,170 +442,193 @@ std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
     Value out = linalgOp.getDpsInitOperand(0)->get();
     if (out.getDefiningOp<memref::AllocOp>())
       if (std::optional<RowLayout> layout = rowLayoutOf(out.getType()))
-        plan.rows = layout->rows;
+        result.rows = layout->rows;
     break;
   }
-  if (!plan.rows) {
-    why = "no tensor-core contraction into a block-local tile";
-    return std::nullopt;
-  }
-  if (plan.rows % 16 || plan.rows > kMaxRows) {
-    why = "the block has " + std::to_string(plan.rows) +
-          " rows (a multiple of 16, at most " + std::to_string(kMaxRows) +
-          ", is needed)";
-    return std::nullopt;
-  }
+  if (!result.rows)
+    return fail("no tensor-core contraction into a block-local tile");
+  if (result.rows % 16 || result.rows > kMaxRows)
+    return fail("the block has " + std::to_string(result.rows) +
+                " rows (a multiple of 16, at most " + std::to_string(kMaxRows) +
+                ", is needed)");
+  return success();
+}
 
-  // Candidates: block buffers of those rows used only by linalg ops and
-  // copies, never as the B operand of a contraction.
+/// The buffers kept in registers: block buffers of the rows used only by
+/// linalg ops and copies, never as the B operand of a contraction.
+void RowSlabPlanner::promoteRowBuffers() {
+  auto usable = [&](Operation *user, memref::AllocOp alloc) {
+    if (isa<memref::CopyOp>(user))
+      return true;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+      return false;
+    if (std::optional<MmaContraction> mma = matchMmaContraction(linalgOp))
+      return mma->b->get() != alloc.getResult();
+    return true;
+  };
   for (Operation *op : ops) {
     auto alloc = dyn_cast<memref::AllocOp>(op);
     if (!alloc)
       continue;
     std::optional<RowLayout> layout = rowLayoutOf(alloc.getType());
-    if (!layout || layout->rows != plan.rows)
+    if (!layout || layout->rows != result.rows)
       continue;
-    bool usable = llvm::all_of(alloc->getUsers(), [&](Operation *user) {
-      if (isa<memref::CopyOp>(user))
-        return true;
-      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-      if (!linalgOp || !linalgOp.hasPureBufferSemantics())
-        return false;
-      if (std::optional<MmaContraction> mma = matchMmaContraction(linalgOp))
-        return mma->b->get() != alloc.getResult();
-      return true;
-    });
-    if (!usable)
-      continue;
-    plan.promoted.insert(alloc.getResult());
+    if (llvm::all_of(alloc->getUsers(),
+                     [&](Operation *user) { return usable(user, alloc); }))
+      result.promoted.insert(alloc.getResult());
   }
-  // Every op must have a row-slab form.
-  bool fuses = false;
-  // A buffer the block allocates (through views of it), not a global one:
-  // a buffer allocated outside the block (the scratch between the kernels
-  // of a partition) is global memory.
-  auto isBlockBuffer = [&](Value v) {
-    while (Operation *def = v.getDefiningOp()) {
-      if (isa<memref::AllocOp>(def))
-        return body.getParentOp()->isAncestor(def);
-      if (!isa<ViewLikeOpInterface>(def))
-        return false;
-      v = cast<ViewLikeOpInterface>(def).getViewSource();
-    }
-    return false;
+}
+
+/// A buffer the block allocates (through views of it), not a global one: a
+/// buffer allocated outside the block (the scratch between the kernels of a
+/// partition) is global memory.
+bool RowSlabPlanner::isBlockBuffer(Value v) const {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<memref::AllocOp>(def))
+      return body.getParentOp()->isAncestor(def);
+    if (!isa<ViewLikeOpInterface>(def))
+      return false;
+    v = cast<ViewLikeOpInterface>(def).getViewSource();
+  }
+  return false;
+}
+
+/// Every op must have a row-slab form.
+LogicalResult RowSlabPlanner::checkOp(Operation *op) {
+  bool inLoop = loop && loop->isAncestor(op);
+  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+    bool promoted = result.promoted.contains(copy.getSource()) ||
+                    result.promoted.contains(copy.getTarget());
+    if (!promoted && inLoop && copy.getSource() != copy.getTarget())
+      return fail(op, "copies non-row buffers inside the loop");
+    return success();
+  }
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp) {
+    if (isa<memref::AllocOp, scf::ForOp>(op) || isPure(op) ||
+        op->hasTrait<OpTrait::IsTerminator>())
+      return success();
+    return fail(op, "has effects the row-slab lowering does not know");
+  }
+  if (!linalgOp.hasPureBufferSemantics() ||
+      llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic))
+    return fail(op, "is not a static op on buffers");
+  bool touchesPromoted = llvm::any_of(op->getOperands(), [&](Value v) {
+    return result.promoted.contains(v);
+  });
+  if (isa<linalg::CopyOp, linalg::FillOp>(op)) {
+    if (!touchesPromoted && inLoop && isa<linalg::FillOp>(op))
+      return fail(op, "fills a non-row buffer inside the loop");
+    return success();
+  }
+  if (std::optional<MmaContraction> mma = matchMmaContraction(linalgOp))
+    return checkContraction(linalgOp, *mma);
+  return checkRowOp(linalgOp);
+}
+
+/// A contraction accumulates into a row tile whose rows and columns are
+/// its m and n (a promoted A's are m and k).
+LogicalResult RowSlabPlanner::checkContraction(linalg::LinalgOp op,
+                                               const MmaContraction &mma) {
+  Value out = op.getDpsInitOperand(0)->get();
+  if (!result.promoted.contains(out))
+    return fail(op, "accumulates into a buffer that is not a row tile");
+  if (mma.extentK > 256)
+    return fail(op, "reduces over more than 256 elements");
+  auto dimsAre = [&](OpOperand *operand, unsigned row, unsigned col) {
+    RowLayout layout = *rowLayoutOf(operand->get().getType());
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    auto rowExpr = dyn_cast<AffineDimExpr>(map.getResult(layout.rowPos));
+    auto colExpr = layout.colPos
+                       ? dyn_cast<AffineDimExpr>(map.getResult(*layout.colPos))
+                       : nullptr;
+    return rowExpr && colExpr && rowExpr.getPosition() == row &&
+           colExpr.getPosition() == col && layout.rows == result.rows;
   };
-  for (Operation *op : ops) {
-    auto fail = [&](const Twine &reason) {
-      why = ("'" + op->getName().getStringRef() + "' " + reason).str();
-      return std::nullopt;
-    };
-    bool inLoop = loop && loop->isAncestor(op);
-    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-      bool p = plan.promoted.contains(copy.getSource()) ||
-               plan.promoted.contains(copy.getTarget());
-      if (!p && inLoop && copy.getSource() != copy.getTarget())
-        return fail("copies non-row buffers inside the loop");
-      continue;
-    }
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    if (!linalgOp) {
-      if (isa<memref::AllocOp, scf::ForOp>(op) || isPure(op) ||
-          op->hasTrait<OpTrait::IsTerminator>())
-        continue;
-      return fail("has effects the row-slab lowering does not know");
-    }
-    if (!linalgOp.hasPureBufferSemantics() ||
-        llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic))
-      return fail("is not a static op on buffers");
-    bool touchesPromoted = llvm::any_of(
-        op->getOperands(), [&](Value v) { return plan.promoted.contains(v); });
-    if (isa<linalg::CopyOp, linalg::FillOp>(op)) {
-      if (!touchesPromoted && inLoop && isa<linalg::FillOp>(op))
-        return fail("fills a non-row buffer inside the loop");
-      continue;
-    }
-    if (std::optional<MmaContraction> mma = matchMmaContraction(linalgOp)) {
-      Value out = linalgOp.getDpsInitOperand(0)->get();
-      if (!plan.promoted.contains(out))
-        return fail("accumulates into a buffer that is not a row tile");
-      if (mma->extentK > 256)
-        return fail("reduces over more than 256 elements");
-      // The output's rows and columns are m and n; a promoted A's are m
-      // and k.
-      auto dimsAre = [&](OpOperand *operand, unsigned row, unsigned col) {
-        RowLayout layout = *rowLayoutOf(operand->get().getType());
-        AffineMap map = linalgOp.getMatchingIndexingMap(operand);
-        auto rowExpr = dyn_cast<AffineDimExpr>(map.getResult(layout.rowPos));
-        auto colExpr =
-            layout.colPos
-                ? dyn_cast<AffineDimExpr>(map.getResult(*layout.colPos))
-                : nullptr;
-        return rowExpr && colExpr && rowExpr.getPosition() == row &&
-               colExpr.getPosition() == col && layout.rows == plan.rows;
-      };
-      if (!dimsAre(linalgOp.getDpsInitOperand(0), mma->m, mma->n))
-        return fail("does not map the rows of its output to its m dim");
-      if (plan.promoted.contains(mma->a->get())) {
-        if (!dimsAre(mma->a, mma->m, mma->k))
-          return fail("reads a row tile whose columns are not its k dim");
-        fuses = true;
-      }
-      // B as [n, k]: no other lowering runs it on wgmma (see
-      // readsBothOperandsKMajor).
-      fuses |= readsBothOperandsKMajor(linalgOp);
-      continue;
-    }
-    std::optional<LoopRoles> roles =
-        loopRolesOf(linalgOp, plan.promoted, plan.rows);
-    if (!roles)
-      return fail("does not index its row buffers by one row dim");
-    bool reduces =
-        roles->col && linalgOp.getIteratorTypesArray()[*roles->col] ==
-                          utils::IteratorType::reduction;
-    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
-      if (plan.promoted.contains(init.get())) {
-        bool tile = rowLayoutOf(init.get().getType())->colPos.has_value();
-        if (tile != (roles->col && !reduces))
-          return fail("writes a row buffer of another shape than its loops");
-        fuses = true;
-        continue;
-      }
-      if (reduces || isBlockBuffer(init.get()))
-        return fail("writes a block buffer that is not a row tile");
-    }
-    if (reduces && !reductionCombiner(linalgOp))
-      return fail("reduces with a combiner other than add, mul, max or min");
+  if (!dimsAre(op.getDpsInitOperand(0), mma.m, mma.n))
+    return fail(op, "does not map the rows of its output to its m dim");
+  if (result.promoted.contains(mma.a->get())) {
+    if (!dimsAre(mma.a, mma.m, mma.k))
+      return fail(op, "reads a row tile whose columns are not its k dim");
+    fuses = true;
   }
+  // B as [n, k]: no other lowering runs it on wgmma (see
+  // readsBothOperandsKMajor).
+  fuses |= readsBothOperandsKMajor(op);
+  return success();
+}
+
+/// Any other op indexes its row buffers by one row dim and writes row
+/// buffers of its loops' shape (a row reduction: a vector of the rows).
+LogicalResult RowSlabPlanner::checkRowOp(linalg::LinalgOp op) {
+  std::optional<LoopRoles> roles =
+      loopRolesOf(op, result.promoted, result.rows);
+  if (!roles)
+    return fail(op, "does not index its row buffers by one row dim");
+  bool reduces = roles->col && op.getIteratorTypesArray()[*roles->col] ==
+                                   utils::IteratorType::reduction;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (result.promoted.contains(init.get())) {
+      bool tile = rowLayoutOf(init.get().getType())->colPos.has_value();
+      if (tile != (roles->col && !reduces))
+        return fail(op, "writes a row buffer of another shape than its loops");
+      fuses = true;
+      continue;
+    }
+    if (reduces || isBlockBuffer(init.get()))
+      return fail(op, "writes a block buffer that is not a row tile");
+  }
+  if (reduces && !reductionCombiner(op))
+    return fail(op, "reduces with a combiner other than add, mul, max or min");
+  return success();
+}
+
+/// The schedule's threads fix the 16-row slabs per warp (rows / (16 slabs)
+/// warps): the cost model chose two when their registers fit, so that each
+/// B fragment feeds two mma.sync (FlashAttention-2's 32 rows per warp).
+LogicalResult RowSlabPlanner::sizeSlabs(int64_t threads) {
+  int64_t rows = result.rows;
+  result.slabs =
+      threads > 0 && (2 * rows) % threads == 0 ? 2 * rows / threads : 0;
+  if ((result.slabs != 1 && result.slabs != 2) ||
+      rows % (16 * result.slabs) != 0)
+    return fail("its " + std::to_string(threads) + " threads do not hold " +
+                std::to_string(rows) + " rows as 16- or 32-row warp slabs");
+  int64_t registers = peakRegisters(ops, loop, result.promoted, result.slabs);
+  if (registers > kRowFragmentRegisterBudget)
+    return fail("the row tiles need " + std::to_string(registers) +
+                " registers per lane (at most " +
+                std::to_string(kRowFragmentRegisterBudget) + ")");
+  return success();
+}
+
+std::optional<RowSlabPlan> RowSlabPlanner::plan(bool tryWgmma,
+                                                int64_t threads) {
+  if (failed(collectOps()) || failed(findRows()))
+    return std::nullopt;
+  promoteRowBuffers();
+  for (Operation *op : ops)
+    if (failed(checkOp(op)))
+      return std::nullopt;
   if (!fuses) {
     why = "nothing to fuse in registers (a single contraction)";
     return std::nullopt;
   }
-  // The schedule's threads fix the 16-row slabs per warp (rows / (16 slabs)
-  // warps): the cost model chose two when their registers fit, so that each
-  // B fragment feeds two mma.sync (FlashAttention-2's 32 rows per warp).
-  plan.slabs = threads > 0 && (2 * plan.rows) % threads == 0
-                   ? 2 * plan.rows / threads
-                   : 0;
-  if ((plan.slabs != 1 && plan.slabs != 2) ||
-      plan.rows % (16 * plan.slabs) != 0) {
-    why = "its " + std::to_string(threads) + " threads do not hold " +
-          std::to_string(plan.rows) + " rows as 16- or 32-row warp slabs";
+  if (failed(sizeSlabs(threads)))
     return std::nullopt;
-  }
-  int64_t registers = peakRegisters(ops, loop, plan.promoted, plan.slabs);
-  if (registers > kRowFragmentRegisterBudget) {
-    why = "the row tiles need " + std::to_string(registers) +
-          " registers per lane (at most " +
-          std::to_string(kRowFragmentRegisterBudget) + ")";
-    return std::nullopt;
-  }
-
   // On Hopper, wgmma with one slab per warp (the warpgroup's 64 rows are
   // its four warps' slabs, in the same accumulator layout).
-  if (tryWgmma && plan.slabs == 1 &&
-      planWgmmaRows(ops, plan, plan.whyNotWgmma))
-    plan.wgmma = true;
-  return plan;
+  if (tryWgmma && result.slabs == 1 &&
+      planWgmmaRows(ops, result, result.whyNotWgmma))
+    result.wgmma = true;
+  return result;
+}
+
+std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
+                                                    int64_t threads,
+                                                    std::string &why) {
+  return RowSlabPlanner(body, why).plan(tryWgmma, threads);
 }
 
 namespace {
