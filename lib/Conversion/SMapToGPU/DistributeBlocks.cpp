@@ -1390,11 +1390,28 @@ static LogicalResult emitOutsideGraphsError(ArrayRef<Operation *> left,
 }
 
 namespace {
+/// What smap-distribute-blocks builds for one block: the schedule's
+/// strategy, with the plan of its tensor-core code checked against the
+/// bufferized block.
+struct BlockKernelPlan {
+  ScheduleAttr schedule;
+  KernelStrategy strategy = KernelStrategy::None;
+  int64_t blocks = 0, threads = 0, smemLimit = 0;
+  std::optional<WgmmaPlan> wgmma;
+  std::optional<RowSlabPlan> rowSlabs;
+};
+
 struct DistributeBlocksPass
     : public smap::impl::SMapDistributeBlocksBase<DistributeBlocksPass> {
   using Base::Base;
 
   LogicalResult lowerForall(scf::ForallOp forall);
+  /// The schedule's strategy for `forall`, checked against its body;
+  /// fails with an error naming why it cannot be built.
+  FailureOr<BlockKernelPlan> planBlockKernel(scf::ForallOp forall);
+  /// Places the buffers of the launch that replaced the forall and
+  /// distributes its ops over the threads, as `plan` says.
+  LogicalResult buildBlockKernel(gpu::LaunchOp launch, BlockKernelPlan &plan);
   LogicalResult lowerHostBuffers(func::FuncOp fn);
   LogicalResult lowerFunction(func::FuncOp fn, bool &lowered);
 
@@ -1630,7 +1647,8 @@ static KernelAttr buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy,
                                        : b.getDictionaryAttr(parts));
 }
 
-LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
+FailureOr<BlockKernelPlan>
+DistributeBlocksPass::planBlockKernel(scf::ForallOp forall) {
   Location loc = forall.getLoc();
   if (forall.getRank() != 1 || !forall.getOutputs().empty() ||
       !forall.getStaticUpperBound()[0] ||
@@ -1638,11 +1656,12 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
     return forall.emitError("smap-distribute-blocks: expected a bufferized "
                             "1-d scf.forall over a static number of blocks");
   }
-  int64_t blocks = forall.getStaticUpperBound()[0];
+  BlockKernelPlan plan;
+  plan.blocks = forall.getStaticUpperBound()[0];
   // CUDA's grid: at most 2^31 - 1 blocks along x.
-  if (blocks > std::numeric_limits<int32_t>::max())
+  if (plan.blocks > std::numeric_limits<int32_t>::max())
     return forall.emitError("smap-distribute-blocks: ")
-           << blocks << " blocks exceed CUDA's grid limit of 2^31 - 1";
+           << plan.blocks << " blocks exceed CUDA's grid limit of 2^31 - 1";
   SMapDialect *smap = getSMapDialect(forall.getContext());
   ScheduleAttr schedule = smap->getScheduleAttrHelper().getAttr(forall);
   TargetAttr target = smap->getTargetAttrHelper().getAttr(forall);
@@ -1661,6 +1680,10 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                             "block strategy (smap.schedule, from "
                             "smap-schedule), got ")
            << target.getName() << " and " << stringifyKernelStrategy(strategy);
+  plan.schedule = schedule;
+  plan.strategy = strategy;
+  plan.threads = schedule.getThreads();
+  plan.smemLimit = target.getSmemPerBlock();
   auto cannotBuild = [&](const Twine &why) {
     return forall.emitError("smap-distribute-blocks: the schedule's strategy ")
            << stringifyKernelStrategy(strategy) << " cannot be built: " << why;
@@ -1668,38 +1691,41 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   if (std::optional<TargetFeature> missing = missingFeature(strategy, target))
     return cannotBuild("target '" + target.getName() + "' lacks " +
                        stringifyTargetFeature(*missing));
-  int64_t threads = schedule.getThreads();
-  int64_t smemLimit = target.getSmemPerBlock();
-
   std::string why;
-  std::optional<WgmmaPlan> wgmmaPlan;
   if (isWgmmaStrategy(strategy)) {
-    FailureOr<WgmmaPlan> plan = planWgmmaBlock(forall, schedule, target, why);
-    if (failed(plan))
+    FailureOr<WgmmaPlan> wgmma = planWgmmaBlock(forall, schedule, target, why);
+    if (failed(wgmma))
       return cannotBuild(why);
-    wgmmaPlan = *plan;
+    plan.wgmma = *wgmma;
   }
-  std::optional<RowSlabPlan> rowSlabs;
   if (isRowFragmentStrategy(strategy)) {
-    FailureOr<RowSlabPlan> plan =
-        planRowFragmentBlock(forall, schedule, smemLimit, why);
-    if (failed(plan))
+    FailureOr<RowSlabPlan> rowSlabs =
+        planRowFragmentBlock(forall, schedule, plan.smemLimit, why);
+    if (failed(rowSlabs))
       return cannotBuild(why);
-    rowSlabs = *plan;
+    plan.rowSlabs = *rowSlabs;
   }
-  int64_t built = wgmmaPlan  ? wgmmaPlan->threads()
-                  : rowSlabs ? rowSlabs->rows * 2 / rowSlabs->slabs
-                             : threads;
-  if (built != threads)
+  int64_t built = plan.wgmma      ? plan.wgmma->threads()
+                  : plan.rowSlabs ? plan.rowSlabs->rows * 2 /
+                                        plan.rowSlabs->slabs
+                                  : plan.threads;
+  if (built != plan.threads)
     return cannotBuild("it takes " + std::to_string(built) +
                        " threads per block, the schedule " +
-                       std::to_string(threads));
+                       std::to_string(plan.threads));
+  return plan;
+}
 
+/// A launch of `blocks` blocks of `threads` threads in place of `forall`,
+/// the block's body moved into it; its dynamic shared memory size is a
+/// placeholder until the buffers are placed.
+static gpu::LaunchOp replaceWithLaunch(scf::ForallOp forall, int64_t blocks,
+                                       int64_t threads) {
+  Location loc = forall.getLoc();
   OpBuilder b(forall);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value grid = arith::ConstantIndexOp::create(b, loc, blocks);
   Value block = arith::ConstantIndexOp::create(b, loc, threads);
-  // The size is set once the buffers are placed.
   Value smemPlaceholder = arith::ConstantIntOp::create(b, loc, 0, 32);
   auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one,
                                       smemPlaceholder);
@@ -1711,19 +1737,26 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   OpBuilder kb = OpBuilder::atBlockEnd(&kernel);
   gpu::TerminatorOp::create(kb, loc);
   forall.erase();
+  return launch;
+}
 
+LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
+                                                     BlockKernelPlan &plan) {
+  Location loc = launch.getLoc();
+  Block &kernel = launch.getBody().front();
+  ScheduleAttr schedule = plan.schedule;
   SmallVector<Operation *> wgmmaCode;
-  if (wgmmaPlan)
-    wgmmaCode = lowerWgmma(launch, *wgmmaPlan);
+  if (plan.wgmma)
+    wgmmaCode = lowerWgmma(launch, *plan.wgmma);
   // Buffers first, so that the distribution sees which operands live in
   // shared memory (tensor-core fragments load those with ldmatrix).
-  FailureOr<BufferPlacement> placement =
-      placeBuffers(launch, smemLimit,
-                   rowSlabs ? rowSlabs->promoted : llvm::DenseSet<Value>(),
-                   asyncStages > 1 ? stagedTileAllocs(kernel)
-                                   : llvm::DenseSet<Operation *>(),
-                   cpAsyncStages(schedule),
-                   wgmmaPlan ? wgmmaPlan->sharedBytes : 0, why);
+  std::string why;
+  FailureOr<BufferPlacement> placement = placeBuffers(
+      launch, plan.smemLimit,
+      plan.rowSlabs ? plan.rowSlabs->promoted : llvm::DenseSet<Value>(),
+      asyncStages > 1 ? stagedTileAllocs(kernel)
+                      : llvm::DenseSet<Operation *>(),
+      cpAsyncStages(schedule), plan.wgmma ? plan.wgmma->sharedBytes : 0, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
   // The schedule's shared memory is exact for every strategy but simt,
@@ -1734,39 +1767,52 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
                             "take ")
            << placement->sharedBytes << " bytes of shared memory, more than "
            << "the " << schedule.getSmemBytes() << " its schedule predicted";
-  bool tensorCores = strategy != KernelStrategy::Simt;
-  BlockDistributor distributor(launch.getThreadIds().x, threads, tensorCores,
-                               approxMath);
+  bool tensorCores = plan.strategy != KernelStrategy::Simt;
+  BlockDistributor distributor(launch.getThreadIds().x, plan.threads,
+                               tensorCores, approxMath);
   distributor.stages = placement->stages;
   distributor.alreadyDistributed.insert(wgmmaCode.begin(), wgmmaCode.end());
-  if (failed(rowSlabs ? distributor.distributeRowSlabs(kernel, *rowSlabs)
-                      : distributor.distribute(kernel)))
+  if (failed(plan.rowSlabs
+                 ? distributor.distributeRowSlabs(kernel, *plan.rowSlabs)
+                 : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
   // The schedule priced the staged tiles in cp.async stages and placed
   // their copies; a loop built without them would waste that memory and
   // run at another speed than predicted.
-  if (!wgmmaPlan && cpAsyncStages(schedule) > 1 && !distributor.asyncLoops)
+  if (!plan.wgmma && cpAsyncStages(schedule) > 1 && !distributor.asyncLoops)
     return launch.emitError("smap-distribute-blocks: the schedule's ")
            << cpAsyncStages(schedule)
            << " cp.async stages cannot be built: the staged tiles that move "
               "with the temporal loop are not copied in 16-byte chunks that "
               "its threads split evenly";
-  if (strategy == KernelStrategy::MmaSync && !distributor.mmaContractions)
+  if (plan.strategy == KernelStrategy::MmaSync &&
+      !distributor.mmaContractions)
     return launch.emitError("smap-distribute-blocks: the schedule's strategy "
                             "mma_sync cannot be built: no contraction of the "
                             "block fits mma.sync");
+  Value smemPlaceholder = launch.getDynamicSharedMemorySize();
   OpBuilder sb(launch);
   Value smem =
       arith::ConstantIntOp::create(sb, loc, placement->sharedBytes, 32);
   launch.getDynamicSharedMemorySizeMutable().assign(smem);
   smemPlaceholder.getDefiningOp()->erase();
-  KernelAttr record =
-      buildKernelAttr(launch.getContext(), strategy, blocks, threads,
-                      *placement, wgmmaPlan, rowSlabs, distributor);
-  smap->getKernelAttrHelper().setAttr(launch, record);
+  KernelAttr record = buildKernelAttr(
+      launch.getContext(), plan.strategy, plan.blocks, plan.threads,
+      *placement, plan.wgmma, plan.rowSlabs, distributor);
+  getSMapDialect(launch.getContext())
+      ->getKernelAttrHelper()
+      .setAttr(launch, record);
   remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel"))
       << ("lowered to one kernel: " + record.describe());
   return success();
+}
+
+LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
+  FailureOr<BlockKernelPlan> plan = planBlockKernel(forall);
+  if (failed(plan))
+    return failure();
+  gpu::LaunchOp launch = replaceWithLaunch(forall, plan->blocks, plan->threads);
+  return buildBlockKernel(launch, *plan);
 }
 
 /// Buffers the host code allocates (intermediates between kernels) live on
