@@ -41,12 +41,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 OUTCOMES = ["pass", "wrong", "reject", "crash", "invalid-ir", "mispredicted", "timeout"]
 FAILURES = {"wrong", "crash", "invalid-ir", "mispredicted", "timeout"}
 
-# The block lowering refusing the strategy smap-schedule chose, or a block
-# taking more shared memory than its schedule says: the cost model
-# predicted a kernel that cannot be built as predicted (a bug, not a clean
-# refusal).
+# The block lowering refusing the strategy smap-schedule chose, a block
+# taking more shared memory than its schedule says or built without its
+# cp.async stages, or the temporal slicer failing on a dim its plan
+# accepted: the schedule predicted a kernel that cannot be built as
+# predicted (a bug, not a clean refusal).
 MISPREDICTED = re.compile(r"the schedule's strategy \w+ cannot be built|"
-                          r"more than the \d+ its schedule predicted")
+                          r"more than the \d+ its schedule predicted|"
+                          r"cp\.async stages cannot be built|"
+                          r"failed after its plan accepted it")
 STAGES = ["cse", "analyze", "run", "forced-1", "forced-2", "gpu"]
 GPU_PIPELINE = "--spacefusion-pipeline=target=sm_90a"
 ANALYZE = ["--smap-form-graphs", "--smap-set-target=target=cpu", "--smap-analyze"]

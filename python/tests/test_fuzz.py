@@ -127,6 +127,16 @@ def test_shared_memory_over_the_prediction_is_a_misprediction():
     assert outcome == "mispredicted"
 
 
+def test_unbuilt_stages_and_a_failed_planned_slice_are_mispredictions():
+    unbuilt = ("<stdin>:3:5: error: smap-distribute-blocks: the schedule's 2 cp.async stages "
+               "cannot be built: the staged tiles that move with the temporal loop are not "
+               "copied in 16-byte chunks that its threads split evenly\n")
+    assert fuzz.classify(result(1, stderr=unbuilt), verified=True)[0] == "mispredicted"
+    sliced = ("<stdin>:3:5: error: smap-temporal-slice: the rewrite of dim 'l' failed after "
+              "its plan accepted it: a member could not be rewritten\n")
+    assert fuzz.classify(result(1, stderr=sliced), verified=True)[0] == "mispredicted"
+
+
 def test_clean_diagnostic_is_a_reject_with_a_normalized_reason():
     outcome, reason = fuzz.classify(result(2, stderr=DIAGNOSTIC), verified=True)
     assert outcome == "reject"
