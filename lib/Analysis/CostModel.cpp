@@ -477,14 +477,25 @@ struct StagedInputs {
 };
 } // namespace
 
-/// Whether the staged tiles that move with the temporal step can arrive by
-/// cp.async on `threads` threads: each in 16-byte chunks that the threads
-/// split evenly (Staging.cpp builds the copies so).
-static bool movesByCpAsync(const StagedInputs &staged, int64_t threads) {
-  return llvm::all_of(staged.tiles, [&](const StagedInputs::Tile &tile) {
-    return !tile.moves ||
-           splitsEvenly(tile.chunks, threads, kMaxAsyncCopyChunks);
-  });
+/// The cp.async depth of the staged tiles that move with the temporal step
+/// (chooseCpAsyncStages, beside `onceBytes` of other shared memory), or
+/// none when they cannot be pipelined: the options allow no pipeline, or a
+/// tile does not arrive in 16-byte chunks that the block's `threads` split
+/// evenly (Staging.cpp builds the copies so).
+static std::optional<int64_t> cpAsyncDepth(const CandidateView &view,
+                                           const StagedInputs &staged,
+                                           int64_t onceBytes,
+                                           int64_t threads) {
+  int64_t maxStages = std::min(view.options.maxStages, kMaxCpAsyncStages);
+  bool evenCopies =
+      llvm::all_of(staged.tiles, [&](const StagedInputs::Tile &tile) {
+        return !tile.moves ||
+               splitsEvenly(tile.chunks, threads, kMaxAsyncCopyChunks);
+      });
+  if (maxStages <= 1 || !evenCopies)
+    return std::nullopt;
+  return chooseCpAsyncStages(onceBytes, static_cast<int64_t>(staged.moving),
+                             maxStages, view.target.getSmemPerBlock());
 }
 
 /// Prices a row-fragment block (RowFragments.cpp): two slabs per warp when
@@ -509,13 +520,10 @@ static double priceRowFragments(const CandidateView &view,
                            : KernelStrategy::RowFragments;
   est.threads = fit.rows * 2 / slabs;
   est.regsPerThread = kBaseRegisters + slabs * fit.registers;
-  int64_t maxStages = std::min(view.options.maxStages, kMaxCpAsyncStages);
-  est.stages =
-      maxStages > 1 && movesByCpAsync(staged, est.threads)
-          ? chooseCpAsyncStages(slack + static_cast<int64_t>(staged.once),
-                                static_cast<int64_t>(staged.moving), maxStages,
-                                view.target.getSmemPerBlock())
-          : 1;
+  est.stages = cpAsyncDepth(view, staged,
+                            slack + static_cast<int64_t>(staged.once),
+                            est.threads)
+                   .value_or(1);
   return slack + staged.once + (est.stages - 1) * staged.moving;
 }
 
@@ -582,10 +590,10 @@ static int64_t sixteenByteChunks(const CandidateView &view, Value input,
                                  int64_t rows, int64_t columns) {
   auto type = cast<RankedTensorType>(input.getType());
   std::optional<unsigned> t = view.candidate.temporalDim;
-  bool raggedAlongRows =
+  bool raggedAlongLastDim =
       t && llvm::is_contained(view.smg.getValueDims(input).back(), *t) &&
       view.smg.getDims()[*t].extent % view.candidate.sliceSize != 0;
-  if (columns % 8 || type.getShape().back() % 8 || raggedAlongRows)
+  if (columns % 8 || type.getShape().back() % 8 || raggedAlongLastDim)
     return 0;
   return rows * columns / 8;
 }
@@ -682,14 +690,9 @@ static double priceSharedMemoryBlock(const CandidateView &view,
         intermediates += static_cast<double>(llvm::alignTo(
             static_cast<int64_t>(view.stepBytes(r)), 16));
   }
-  int64_t maxStages = std::min(view.options.maxStages, kMaxCpAsyncStages);
   int64_t once = static_cast<int64_t>(staged.once + intermediates);
-  est.stages = maxStages > 1 && staged.moving &&
-                       movesByCpAsync(staged, est.threads)
-                   ? chooseCpAsyncStages(once,
-                                         static_cast<int64_t>(staged.moving),
-                                         maxStages,
-                                         view.target.getSmemPerBlock())
+  est.stages = staged.moving
+                   ? cpAsyncDepth(view, staged, once, est.threads).value_or(0)
                    : 0;
   return once + (std::max<int64_t>(est.stages, 1) - 1) * staged.moving;
 }

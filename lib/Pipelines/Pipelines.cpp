@@ -296,7 +296,6 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   pm.addPass(createCSEPass());
   smap::SMapDistributeBlocksOptions distributeOptions;
   distributeOptions.approxMath = options.approxMath;
-  distributeOptions.asyncStages = options.asyncStages;
   pm.addPass(smap::createSMapDistributeBlocks(distributeOptions));
   // Entry points reject descriptors of other sizes before launching.
   pm.addPass(smap::createSMapCheckEntryShapes());

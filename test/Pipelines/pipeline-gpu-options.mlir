@@ -50,7 +50,7 @@
 // GPUOPTS: smap-schedule{async-stages=2 {{.*}}rows-per-block=4 {{.*}}tensor-cores=false
 // GPUOPTS: smap-lower-to-gpu{approx-math=false
 // GPUOPTS: smap-lower-to-loops{blocks-as-forall=true raster-group=8}
-// GPUOPTS: smap-distribute-blocks{approx-math=false async-stages=2}
+// GPUOPTS: smap-distribute-blocks{approx-math=false}
 // GPUOPTS: gpu-module-to-binary{format=isa
 //
 // ... and --spacefusion-lower-gpu takes the grouping options (it rejected

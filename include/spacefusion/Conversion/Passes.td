@@ -310,8 +310,8 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       and k = 64 (what the upstream nvgpu lowering supports). One warpgroup
       (128 threads) runs it: the host encodes one TMA descriptor per operand
       (`nvgpu.tma.create.descriptor`, 128-byte swizzle, B in 64-column
-      boxes); two to four stages of shared memory (`async-stages`, at least
-      two; a block whose other buffers leave no room for two is an error),
+      boxes); two to four stages of shared memory (the schedule's `stages`;
+      a block whose other buffers leave no room for them is an error),
       1024-byte aligned at run time, are filled by thread 0 with
       `nvgpu.tma.async.load` completing on one `nvgpu.mbarrier` per stage
       (`arrive.expect_tx` with the stage's bytes); step i waits on its
@@ -340,13 +340,14 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
       rounded to f16;
     * in a temporal loop, tiles staged from global memory at offsets that
       move with the step arrive by a cp.async pipeline (`cp.async=S`): S
-      copies of each staged buffer (up to `async-stages`, as many as shared
-      memory holds), the first S - 1 steps issued before the loop, each step
-      waiting for its own group, synchronizing once and issuing the group
-      S - 1 steps ahead (`prefetch=`); with `async-stages=1` the next step's
-      tile is loaded into registers at the start of the step and stored
-      after the step's last reader; copies with few chunks per thread issue
-      all their loads before their stores;
+      copies of each staged buffer (S = the schedule's `stages`, which
+      smap-schedule chose, bounded by its `async-stages`; the pass fails
+      when it cannot build them), the first S - 1 steps issued before the
+      loop, each step waiting for its own group, synchronizing once and
+      issuing the group S - 1 steps ahead (`prefetch=`); with one stage the
+      next step's tile is loaded into registers at the start of the step
+      and stored after the step's last reader; copies with few chunks per
+      thread issue all their loads before their stores;
     * every other `linalg` op is distributed over the threads: its parallel
       iterations, linearized with the output's last dim fastest
       (coalesced), strided by the thread count; each thread runs the
@@ -384,12 +385,6 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"asyncStages", "async-stages", "int64_t", /*default=*/"3",
-           "Stage the tiles a temporal loop reads with a cp.async pipeline "
-           "(nvgpu.device_async_copy, L1 bypassed) over the copies of their "
-           "buffers the schedule's stages give (smap-schedule's option of the "
-           "same name bounds them); 1 loads them one step ahead through "
-           "registers instead">,
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",
            "f32 exp and tanh on the hardware's approximate instructions "
            "(as the row kernels and FlashAttention do; exp(x - c) as "

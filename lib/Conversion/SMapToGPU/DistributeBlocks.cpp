@@ -1705,12 +1705,10 @@ DistributeBlocksPass::planBlockKernel(scf::ForallOp forall) {
       return cannotBuild(why);
     plan.rowSlabs = *rowSlabs;
   }
-  int64_t built = plan.wgmma      ? plan.wgmma->threads()
-                  : plan.rowSlabs ? plan.rowSlabs->rows * 2 /
-                                        plan.rowSlabs->slabs
-                                  : plan.threads;
-  if (built != plan.threads)
-    return cannotBuild("it takes " + std::to_string(built) +
+  // The other strategies build the block on the schedule's threads (the
+  // row slabs are sized from them); a wgmma tile fixes its warpgroups.
+  if (plan.wgmma && plan.wgmma->threads() != plan.threads)
+    return cannotBuild("it takes " + std::to_string(plan.wgmma->threads()) +
                        " threads per block, the schedule " +
                        std::to_string(plan.threads));
   return plan;
@@ -1754,8 +1752,7 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   FailureOr<BufferPlacement> placement = placeBuffers(
       launch, plan.smemLimit,
       plan.rowSlabs ? plan.rowSlabs->promoted : llvm::DenseSet<Value>(),
-      asyncStages > 1 ? stagedTileAllocs(kernel)
-                      : llvm::DenseSet<Operation *>(),
+      stagedTileAllocs(kernel),
       cpAsyncStages(schedule), plan.wgmma ? plan.wgmma->sharedBytes : 0, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;

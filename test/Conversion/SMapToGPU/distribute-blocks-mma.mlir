@@ -91,11 +91,11 @@ func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64
 // ASYNC:         memref.store %{{.*}} : memref<32x32xf32>
 // ASYNC:         nvgpu.device_async_wait %[[G1]] {numGroups = 0 : i32}
 
-// With async-stages=1, the tiles of step 0 are staged before the loop, and
+// With one stage in the schedule, the tiles of step 0 are staged before the loop, and
 // each step loads the next step's tiles into registers first and stores
 // them after its mma.sync.
 // RUN: sed -e 's/smem = 12544, regs = 0, strategy = mma_sync, stages = 3>/smem = 6912, regs = 0, strategy = mma_sync>/' %s \
-// RUN:   | spacefusion-opt --smap-distribute-blocks=async-stages=1 -split-input-file | FileCheck %s --check-prefix=LOOP
+// RUN:   | spacefusion-opt --smap-distribute-blocks -split-input-file | FileCheck %s --check-prefix=LOOP
 // LOOP-LABEL: func.func @gemm_k_loop
 // LOOP-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, smem = 6912 : i64, strategy = "mma_sync", threads = 64 : i64}]
 // LOOP:         gpu.launch

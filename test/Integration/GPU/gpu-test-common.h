@@ -1,4 +1,4 @@
-/* What the GPU integration tests' host drivers share: f16 memref
+/* What the GPU integration tests' host drivers share: f16 and f32 memref
  * descriptors, the runtime's mgpu* functions, random inputs, and the check
  * of a result against its double-precision reference. */
 #ifndef SPACEFUSION_TEST_INTEGRATION_GPU_COMMON_H
@@ -26,9 +26,19 @@ typedef struct {
   int64_t offset, sizes[4], strides[4];
 } Memref4D;
 
+typedef struct {
+  float *allocated, *aligned;
+  int64_t offset, sizes[1], strides[1];
+} FloatMemref1D;
+typedef struct {
+  float *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+} FloatMemref2D;
+
 void *mgpuStreamCreate(void);
 void mgpuStreamSynchronize(void *stream);
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
+void mgpuMemFree(void *ptr, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 
 /* `count` halves uniform in [-scale, scale]. */

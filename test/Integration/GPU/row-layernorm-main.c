@@ -1,32 +1,12 @@
 /* Host driver of row-layernorm.mlir: device buffers through the runtime's
  * mgpu* functions, the compiled entry point on memref descriptors of device
  * pointers, and a double-precision reference on the host. */
-#include "spacefusion-runtime/Runtime.h"
-
-#include <math.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "gpu-test-common.h"
 
 enum { ROWS = 301, COLS = 1000 };
 
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, size, stride;
-} Memref1D;
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} Memref2D;
-
-void *mgpuStreamCreate(void);
-void mgpuStreamSynchronize(void *stream);
-void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
-void mgpuMemFree(void *ptr, void *stream);
-void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
-void _mlir_ciface_layernorm(Memref2D *x, Memref1D *gamma, Memref1D *beta,
-                            Memref2D *y);
+void _mlir_ciface_layernorm(FloatMemref2D *x, FloatMemref1D *gamma,
+                            FloatMemref1D *beta, FloatMemref2D *y);
 
 static float *toDevice(void *stream, const float *host, size_t count) {
   float *device = mgpuMemAlloc(count * sizeof(float), stream, false);
@@ -54,9 +34,9 @@ int main(void) {
   mgpuMemcpy(dy, y, sizeof(y), stream);
   mgpuStreamSynchronize(stream);
 
-  Memref2D mx = {dx, dx, 0, {ROWS, COLS}, {COLS, 1}};
-  Memref2D my = {dy, dy, 0, {ROWS, COLS}, {COLS, 1}};
-  Memref1D mg = {dg, dg, 0, COLS, 1}, mb = {db, db, 0, COLS, 1};
+  FloatMemref2D mx = {dx, dx, 0, {ROWS, COLS}, {COLS, 1}};
+  FloatMemref2D my = {dy, dy, 0, {ROWS, COLS}, {COLS, 1}};
+  FloatMemref1D mg = {dg, dg, 0, {COLS}, {1}}, mb = {db, db, 0, {COLS}, {1}};
   _mlir_ciface_layernorm(&mx, &mg, &mb, &my);
   mgpuMemcpy(y, dy, sizeof(y), stream);
   mgpuStreamSynchronize(stream);
@@ -87,7 +67,7 @@ int main(void) {
   for (int i = 0; i < ROWS * COLS; ++i)
     y[i] = NAN;
   mgpuMemcpy(dy, y, sizeof(y), stream);
-  Memref2D shortX = {dx, dx, 0, {ROWS - 1, COLS}, {COLS, 1}};
+  FloatMemref2D shortX = {dx, dx, 0, {ROWS - 1, COLS}, {COLS, 1}};
   _mlir_ciface_layernorm(&shortX, &mg, &mb, &my);
   mgpuMemcpy(y, dy, sizeof(y), stream);
   mgpuStreamSynchronize(stream);
