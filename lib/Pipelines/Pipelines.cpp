@@ -281,6 +281,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // can run the whole GPU path.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(smap::createSMapPrivatizeFills());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;

@@ -56,26 +56,51 @@ static SmallVector<OpFoldResult> tileOffsets(OpBuilder &b, ArrayAttr names,
   return at;
 }
 
-/// Whether `op`'s payload is `out + f(ins)`: accumulating into its output
-/// from any starting value gives that value plus what it adds from zero.
-static bool accumulatesIntoOutput(linalg::LinalgOp op) {
+/// The op that combines the final value of a payload block: an addf, or a
+/// float max or min (the combiners whose partial starts from a fill).
+static Operation *finalCombine(Block *body) {
+  Operation *def = body->getTerminator()->getOperand(0).getDefiningOp();
+  return isa_and_nonnull<arith::AddFOp, arith::MaximumFOp, arith::MinimumFOp,
+                         arith::MaxNumFOp, arith::MinNumFOp>(def)
+             ? def
+             : nullptr;
+}
+
+/// Whether `fill` fills with the identity of `combine` (0 for a sum, -inf
+/// for a max, +inf for a min), so that combining into any other start
+/// gives that start combined with what the op computes from the fill.
+static bool fillsWithIdentity(linalg::FillOp fill, Operation *combine) {
+  APFloat value(0.0);
+  if (!matchPattern(fill.getInputs()[0], m_ConstantFloat(&value)))
+    return false;
+  if (isa<arith::AddFOp>(combine))
+    return value.isZero();
+  bool max = isa<arith::MaximumFOp, arith::MaxNumFOp>(combine);
+  return value.isInfinity() && value.isNegative() == max;
+}
+
+/// Whether `op`'s payload is `combine(out, f(ins))` by the same kind of op
+/// as `combine`: accumulating into its output from any starting value gives
+/// that value combined with what it computes from the combiner's identity.
+static bool accumulatesIntoOutput(linalg::LinalgOp op, Operation *combine) {
   if (op.getNumDpsInits() != 1)
     return false;
   Block *body = op.getBlock();
-  auto add =
-      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  Operation *last = finalCombine(body);
   Value out = body->getArgument(op.getNumDpsInputs());
-  return add && (add.getLhs() == out) != (add.getRhs() == out) &&
+  return last && last->getName() == combine->getName() &&
+         (last->getOperand(0) == out) != (last->getOperand(1) == out) &&
          !llvm::any_of(out.getUsers(),
-                       [&](Operation *user) { return user != add; });
+                       [&](Operation *user) { return user != last; });
 }
 
 /// A new state `g(state, ...) + X`, where X accumulates from a zero fill (a
 /// slice's GEMM into a fresh zero tile, added to the running sum by the
 /// update, possibly after rescaling it as online softmax does), becomes X
 /// accumulating directly into `g(state, ...)`: no zero tile and no second
-/// pass over the state (for a plain sum, g is the state itself). Returns the
-/// rewritten value or null.
+/// pass over the state (for a plain sum, g is the state itself). The same
+/// for a max or min whose X starts from -inf or +inf. Returns the rewritten
+/// value or null.
 static Value accumulateInPlace(Value next, Value state) {
   auto update = next.getDefiningOp<linalg::GenericOp>();
   // Called before the loop yields it: nothing else may read the update.
@@ -102,31 +127,31 @@ static Value accumulateInPlace(Value next, Value state) {
                });
   };
   Block *body = update.getBlock();
-  auto add =
-      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
+  Operation *combine = finalCombine(body);
+  if (!combine)
     return nullptr;
+  Value lhs = combine->getOperand(0), rhs = combine->getOperand(1);
   // The contribution: an input read at the output's index that only this
-  // final add uses.
+  // final combination uses.
   OpOperand *contribution = nullptr;
   Value rest;
   for (OpOperand *input : update.getDpsInputOperands()) {
     BlockArgument arg = body->getArgument(input->getOperandNumber());
     if (!sameElement(update.getMatchingIndexingMap(input)) ||
-        !arg.hasOneUse() || (add.getLhs() != arg && add.getRhs() != arg))
+        !arg.hasOneUse() || (lhs != arg && rhs != arg))
       continue;
     contribution = input;
-    rest = add.getLhs() == arg ? add.getRhs() : add.getLhs();
+    rest = lhs == arg ? rhs : lhs;
   }
   if (!contribution || !contribution->get().hasOneUse() ||
       contribution->get().getType() != state.getType())
     return nullptr;
   auto producer = contribution->get().getDefiningOp<linalg::LinalgOp>();
-  if (!producer || !accumulatesIntoOutput(producer))
+  if (!producer || !accumulatesIntoOutput(producer, combine))
     return nullptr;
   OpOperand *init = producer.getDpsInitOperand(0);
   auto fill = init->get().getDefiningOp<linalg::FillOp>();
-  if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+  if (!fill || !fillsWithIdentity(fill, combine))
     return nullptr;
 
   Value start;
@@ -169,7 +194,7 @@ static Value accumulateInPlace(Value next, Value state) {
           }
           mapping.map(body->getArgument(update.getNumDpsInputs()), args.back());
           for (Operation &op : body->without_terminator())
-            if (&op != add.getOperation())
+            if (&op != combine)
               nb.clone(op, mapping);
           linalg::YieldOp::create(nb, loc, mapping.lookup(rest));
         });

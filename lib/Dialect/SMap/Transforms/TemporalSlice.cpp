@@ -257,6 +257,15 @@ Value TemporalSlicer::identityFill(OpBuilder &b, Location loc, Type type,
       .getResult(0);
 }
 
+/// The scalar `value` is a linalg.fill of an empty tensor with, if it is
+/// one.
+static std::optional<Value> filledScalar(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+    return std::nullopt;
+  return fill.getInputs()[0];
+}
+
 /// The float constant `value` is a linalg.fill of, if it is one.
 static std::optional<APFloat> getFillConstant(Value value) {
   auto fill = value.getDefiningOp<linalg::FillOp>();
@@ -553,10 +562,18 @@ FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
       continue;
     }
     Value sliced;
+    auto type = cast<RankedTensorType>(sliceType(v));
     if (auto empty = v.getDefiningOp<tensor::EmptyOp>()) {
-      auto type = cast<RankedTensorType>(sliceType(v));
       sliced = tensor::EmptyOp::create(b, loc, type.getShape(),
                                        type.getElementType());
+    } else if (std::optional<Value> scalar = filledScalar(v)) {
+      // A fill is made again per slice: a slice of the whole filled tensor
+      // would keep that tensor alive in the block's memory and copy it.
+      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType());
+      sliced = linalg::FillOp::create(b, loc, ValueRange{*scalar},
+                                      ValueRange{empty})
+                   .getResult(0);
     } else {
       sliced = extractSlice(b, v, v, offset);
     }

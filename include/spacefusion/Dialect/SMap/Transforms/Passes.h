@@ -33,6 +33,10 @@ void populateFuseConversionsPatterns(RewritePatternSet &patterns);
 /// Turns fill-like generics back into linalg.fill (smap-specialize-fills).
 void populateSpecializeFillsPatterns(RewritePatternSet &patterns);
 
+/// Gives every write of a shared fill of an empty tensor its own fill
+/// (smap-privatize-fills).
+void populatePrivatizeFillsPatterns(RewritePatternSet &patterns);
+
 /// Accumulates 16-bit contractions in f32 and rounds their results
 /// (smap-widen-accumulators).
 void populateWidenAccumulatorsPatterns(RewritePatternSet &patterns,

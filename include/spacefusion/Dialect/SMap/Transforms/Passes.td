@@ -122,6 +122,37 @@ def SMapSpecializeFills : Pass<"smap-specialize-fills"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SMapPrivatizeFills : Pass<"smap-privatize-fills"> {
+  let summary = "Give each writer of a fill inside a loop a fill of its own";
+  let description = [{
+    `cse` merges equal fills: after the temporal slicer, the fill that
+    starts a loop's state (before the loop) and the fill that starts the
+    partial of each slice (inside it) become one value, written by both.
+    One-shot bufferization then keeps the filled buffer and copies it on
+    every iteration: a buffer more in the block's shared memory and a copy
+    per slice. This pass gives each op inside a loop (any region below the
+    fill's block) that writes the fill (the init of a destination-style op
+    or of a loop) a fill of its own right before it. Writers and readers in
+    the fill's block keep it: bufferization copies at most once there. It
+    runs on the GPU path right before bufferization.
+
+    ```mlir
+    // Before
+    %f = linalg.fill ins(%inf : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+    %r = scf.for %i = %c0 to %c512 step %c128 iter_args(%s = %f) -> (tensor<64xf32>) {
+      %p = linalg.generic {...} ins(%x : tensor<64x128xf32>) outs(%f : tensor<64xf32>) {...}
+      ...
+    }
+    // After: the partial's init is a fill of its own.
+      %e2 = tensor.empty() : tensor<64xf32>
+      %f2 = linalg.fill ins(%inf : f32) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
+      %p = linalg.generic {...} ins(%x : tensor<64x128xf32>) outs(%f2 : tensor<64xf32>) {...}
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SMapWidenAccumulators : Pass<"smap-widen-accumulators"> {
   let summary = "Accumulate contractions of 16-bit storage type in f32";
   let description = [{
