@@ -303,6 +303,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // Constants the blocks use stay constants in the kernels (loop bounds,
   // strides, fill values), instead of becoming kernel parameters.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  if (!options.dumpKernelsTo.empty())
+    pm.addPass(smap::createSMapDumpKernels({options.dumpKernelsTo, "gpu"}));
 
   // Before NVVM's serialization, which needs the host's registrations.
   pm.addPass(std::make_unique<CheckGPUDependenciesPass>());
@@ -315,6 +317,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
   if (options.reproducible)
     pm.addPass(smap::createSMapDropBinaryTimings());
+  if (!options.dumpKernelsTo.empty())
+    pm.addPass(smap::createSMapDumpKernels({options.dumpKernelsTo, "binary"}));
   if (!options.kernelManifest.empty()) {
     smap::SMapWriteKernelManifestOptions manifest;
     manifest.output = options.kernelManifest;

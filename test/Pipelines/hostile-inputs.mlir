@@ -18,7 +18,7 @@
 // RUN: spacefusion-run %S/Inputs/returned-twice.mlir --reps=1 | FileCheck %s --check-prefix=PASS
 // TWICE: %[[G:.+]]:2 = smap.graph
 // TWICE: return %[[G]]#0, %[[G]]#1
-// TWICE-GPU: gpu.binary @twice_kernel
+// TWICE-GPU: gpu.binary @twice_rows_f32
 //
 // A view chain of another factorization (32x16 -> 512 -> 16x32, as torch's
 // view writes it): the SMG cannot align the dims, which failed the whole
@@ -31,14 +31,14 @@
 // VIEW: remark: [Missed] undescribable | Category:smap:form-graphs | Remark="'tensor.expand_shape' left outside any smap.graph: 'tensor.expand_shape' op cannot align the dims of source dimension 0 with the expanded dims"
 // VIEW: remark: [Passed] formed | Category:smap:form-graphs | Remark="formed smap.graph of 2 ops (generic, collapse_shape)
 // VIEW: remark: [Passed] formed | Category:smap:form-graphs | Remark="formed smap.graph of 1 ops (generic)
-// VIEW-GPU: gpu.binary @view_kernel
+// VIEW-GPU: gpu.binary @view_0_simt_f32
 // PASS: PASS
 //
 // A reduction to a rank-0 tensor: the row kernel stored to the scalar with
 // one index (invalid IR). The scalar is a vector of one.
 // RUN: spacefusion-opt %S/Inputs/rank0-reduction.mlir --spacefusion-pipeline="target=sm_90a" | FileCheck %s --check-prefix=RANK0
 // RUN: spacefusion-run %S/Inputs/rank0-reduction.mlir --reps=1 | FileCheck %s --check-prefix=PASS
-// RANK0: gpu.binary @rank0_kernel
+// RANK0: gpu.binary @rank0_rows_f32
 //
 // 8-bit floats: an unrealized_conversion_cast was left on the GPU path. They
 // stay outside every graph; on the GPU path that is an error naming them.

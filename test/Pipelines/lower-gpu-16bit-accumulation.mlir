@@ -13,7 +13,7 @@
 //
 // CHECK-LABEL: llvm.func @mm_f16(
 // CHECK-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "wgmma_tma", threads = 128 : i64}]
-// CHECK: gpu.binary @mm_f16_kernel
+// CHECK: gpu.binary @mm_f16_wgmma_tma_128x128x64_f16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // PIPELINE-LABEL: llvm.func @mm_f16(
 // PIPELINE-SAME: strategy = "wgmma_tma"

@@ -6,7 +6,7 @@
 // RUN: spacefusion-opt %s -split-input-file --spacefusion-lower-gpu=format=isa | FileCheck %s
 // RUN: spacefusion-opt %s -split-input-file --spacefusion-pipeline="target=sm_90a" -o /dev/null
 
-// CHECK-LABEL: gpu.binary @softmax_bf16_kernel
+// CHECK-LABEL: gpu.binary @softmax_bf16_rows_bf16
 // CHECK-SAME: cvt.f32.bf16
 // CHECK-SAME: shfl.sync.bfly.b32
 // CHECK-SAME: cvt.rn.bf16.f32
@@ -18,7 +18,7 @@ func.func @softmax_bf16(%x: tensor<7xbf16>) -> tensor<7xbf16> {
 
 // -----
 
-// CHECK-LABEL: gpu.binary @softmax_f16_kernel
+// CHECK-LABEL: gpu.binary @softmax_f16_rows_f16
 // CHECK-SAME: cvt.f32.f16
 // CHECK-SAME: shfl.sync.bfly.b32
 // CHECK-SAME: cvt.rn.f16.f32
@@ -32,7 +32,7 @@ func.func @softmax_f16(%x: tensor<4x300xf16>) -> tensor<4x300xf16> {
 
 // f16 data summed into an f32 accumulator, and an f16 sum accumulated in
 // f16 (issue 17: f16 accumulators stored to f32 buffers, shuffles of f16).
-// CHECK-LABEL: gpu.binary @sums_kernel
+// CHECK-LABEL: gpu.binary @sums_0_simt_f16
 #rc = affine_map<(r, c) -> (r, c)>
 #r = affine_map<(r, c) -> (r)>
 func.func @sums(%x: tensor<64x256xf16>) -> (tensor<64xf32>, tensor<64xf16>) {

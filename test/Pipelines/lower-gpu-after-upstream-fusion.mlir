@@ -13,5 +13,5 @@
 
 // CHECK-LABEL: llvm.func @attention(
 // CHECK-SAME: smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, {{.*}}wgmma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
-// CHECK: gpu.binary @attention_kernel
+// CHECK: gpu.binary @attention_row_fragments_wgmma_64x128_f16
 // CHECK-NOT: gpu.binary

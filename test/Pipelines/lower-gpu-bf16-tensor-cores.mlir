@@ -7,7 +7,7 @@
 // A named linalg.matmul of bf16 operands into f32, rounded to bf16.
 // CHECK-LABEL: llvm.func @linear_bf16(
 // CHECK-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "wgmma_tma", threads = 128 : i64}]
-// CHECK: gpu.binary @linear_bf16_kernel
+// CHECK: gpu.binary @linear_bf16_wgmma_tma_128x128x64_bf16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-NOT: fma.rn.f32
 func.func @linear_bf16(%x: tensor<2048x1024xbf16>, %w: tensor<1024x1024xbf16>) -> tensor<2048x1024xbf16> {
@@ -30,7 +30,7 @@ func.func @linear_bf16(%x: tensor<2048x1024xbf16>, %w: tensor<1024x1024xbf16>) -
 // A GEMM too small to fill wgmma blocks: mma.sync on bf16 fragments.
 // CHECK-LABEL: llvm.func @gemm(
 // CHECK-SAME: strategy = "mma_sync"
-// CHECK: gpu.binary @gemm_kernel
+// CHECK: gpu.binary @gemm_mma_sync_16x16_bf16
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 func.func @gemm(%a: tensor<256x128xbf16>, %b: tensor<128x384xbf16>) -> tensor<256x384xbf16> {
   %e1 = tensor.empty() : tensor<256x128xf32>
@@ -74,7 +74,7 @@ func.func @gemm(%a: tensor<256x128xbf16>, %b: tensor<128x384xbf16>) -> tensor<25
 // wgmma with bf16 operands.
 // CHECK-LABEL: llvm.func @attention(
 // CHECK-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "row_fragments_wgmma", threads = 256 : i64}]
-// CHECK: gpu.binary @attention_kernel
+// CHECK: gpu.binary @attention_row_fragments_wgmma_128x128_bf16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 func.func @attention(%q: tensor<2x8x1024x64xbf16>, %k: tensor<2x8x1024x64xbf16>, %v: tensor<2x8x1024x64xbf16>) -> tensor<2x8x1024x64xbf16> {
   %c1 = arith.constant 0.000000000e+00 : f32

@@ -32,9 +32,9 @@
 // CHECK-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {fma = 3 : i64}, smem = 18432 : i64, strategy = "simt", threads = 256 : i64}]
 // CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(18432 : i32) : i32
 // CHECK:         %[[GRID:.*]] = llvm.mlir.constant(128 : index) : i64
-// CHECK:         gpu.launch_func @gemm_chain_kernel::@gemm_chain_kernel blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %[[SMEM]]
+// CHECK:         gpu.launch_func @gemm_chain_simt_16x64x32_f32::@gemm_chain_simt_16x64x32_f32 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %[[SMEM]]
 // CHECK:       llvm.func @_mlir_ciface_gemm_chain(
-// CHECK:       gpu.binary @gemm_chain_kernel
+// CHECK:       gpu.binary @gemm_chain_simt_16x64x32_f32
 // CHECK-SAME:    .target sm_90a
 // CHECK-SAME:    .shared .align 16 .b8 __dynamic_shmem__0
 // CHECK-SAME:    st.shared.b32
@@ -45,7 +45,7 @@
 
 // --spacefusion-pipeline goes the same way with lower-to-gpu, for a GPU target.
 // PIPELINE:    llvm.func @_mlir_ciface_gemm_chain(
-// PIPELINE:    gpu.binary @gemm_chain_kernel
+// PIPELINE:    gpu.binary @gemm_chain_simt_16x64x32_f32
 // PIPELINE-SAME: chip = "sm_90a"
 // NOTGPU: error: spacefusion-lower-gpu: the GPU path needs a GPU target (sm_90a, sm_80), not 'cpu'
 
@@ -60,7 +60,7 @@
 // WGMMA:       llvm.func @gemm(
 // WGMMA-SAME:    smap.kernels = [{blocks = 6 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // WGMMA-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref(
-// WGMMA:       gpu.binary @gemm_kernel
+// WGMMA:       gpu.binary @gemm_wgmma_tma_128x128x64_f16
 // WGMMA-SAME:    mbarrier.init.shared.b64
 // WGMMA-SAME:    mbarrier.arrive.expect_tx.shared.b64
 // WGMMA-SAME:    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -79,7 +79,7 @@
 // block barrier does the producer take its registers back.
 // WS:          llvm.func @gemm(
 // WS-SAME:       smap.kernels = [{blocks = 6 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
-// WS:          gpu.binary @gemm_kernel
+// WS:          gpu.binary @gemm_wgmma_tma_ws_128x128x64_f16
 // WS-SAME:       .maxntid 384, 1, 1
 // WS-SAME:       setmaxnreg.dec.sync.aligned.u32 \0940;
 // WS-SAME:       cp.async.bulk.tensor.2d
@@ -92,7 +92,7 @@
 
 // MMA:         llvm.func @gemm(
 // MMA-SAME:      smap.kernels = [{blocks = {{[0-9]+}} : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}]
-// MMA:         gpu.binary @gemm_kernel
+// MMA:         gpu.binary @gemm_mma_sync_16x32_f16
 // MMA-SAME:      ld.global.v4.b32
 // MMA-SAME:      st.shared.v4.b32
 // MMA-SAME:      ldmatrix.sync.aligned.m8n8.x4
@@ -106,7 +106,7 @@
 // accumulators are read only after the group's wait.
 // FLASH:       llvm.func @attention(
 // FLASH-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 83968 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
-// FLASH:       gpu.binary @attention_kernel
+// FLASH:       gpu.binary @attention_row_fragments_wgmma_64x128_f16
 // FLASH-SAME:    fence.proxy.async.shared::cta
 // FLASH-SAME:    cp.async.cg.shared.global
 // FLASH-SAME:    cp.async.commit_group
@@ -129,7 +129,7 @@
 // K given as [k, l]: the K tile's contiguous dim is the scores' n (l), so
 // Q K^T reads it through a transposed (N-major) descriptor too.
 // KT:          smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 81920 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
-// KT:          gpu.binary @attention_kt_kernel
+// KT:          gpu.binary @attention_kt_row_fragments_wgmma_64x128_f16
 // KT-SAME:       wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[{][^}]*[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
 // KT-SAME:       wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{][^}]*[}]}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 
@@ -149,7 +149,7 @@
 // then per step one wait, one barrier and the group one step ahead.
 // FLASH-SYNC:       llvm.func @attention(
 // FLASH-SYNC-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64}, smem = 82944 : i64, strategy = "row_fragments", threads = 128 : i64}]
-// FLASH-SYNC:       gpu.binary @attention_kernel
+// FLASH-SYNC:       gpu.binary @attention_row_fragments_64x128_f16
 // FLASH-SYNC-SAME:    ld.global.v4.b32
 // FLASH-SYNC-SAME:    cp.async.cg.shared.global
 // FLASH-SYNC-SAME:    cp.async.commit_group
@@ -179,5 +179,5 @@
 // RAGGED: error: invalid schedule: size 100000 of dim 'm' is not in [1, 
 // NOASYNC:     llvm.func @attention(
 // NOASYNC-SAME:  smap.kernels = [{blocks = 128 : i64, parts = {prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 47104 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
-// NOASYNC:     gpu.binary @attention_kernel
+// NOASYNC:     gpu.binary @attention_row_fragments_wgmma_64x128_f16
 // NOASYNC-NOT:   cp.async

@@ -10,7 +10,7 @@
 //
 // CHECK-LABEL: llvm.func @linear_f32_result(
 // CHECK-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
-// CHECK: gpu.binary @linear_f32_result_kernel
+// CHECK: gpu.binary @linear_f32_result_wgmma_tma_128x128x64_f16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>

@@ -12,14 +12,14 @@
 //
 // D96-LABEL: llvm.func @attention(
 // D96-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "row_fragments_wgmma", threads = 128 : i64}]
-// D96: gpu.binary @attention_kernel
+// D96: gpu.binary @attention_row_fragments_wgmma_64x128_f16
 // D96-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // D96-SAME: wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16
 // D96-NOT: mma.sync.aligned.m16n8k16
 //
 // D80-LABEL: llvm.func @attention(
 // D80-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "row_fragments_wgmma", threads = 128 : i64}]
-// D80: gpu.binary @attention_kernel
+// D80: gpu.binary @attention_row_fragments_wgmma_64x128_bf16
 // D80-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // D80-SAME: wgmma.mma_async.sync.aligned.m64n80k16.f32.bf16.bf16
 // D80-NOT: mma.sync.aligned.m16n8k16

@@ -16,7 +16,7 @@
 // CHECK: remark: [Passed] chosen | Category:smap:schedule | Function=linear | Remark="scheduled for sm_90a: spatial [b=1, m=128, n=128] temporal [k={{[0-9]+}}], strategy row_fragments_wgmma
 // CHECK-LABEL: llvm.func @linear(
 // CHECK-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "row_fragments_wgmma", threads = 256 : i64}]
-// CHECK: gpu.binary @linear_kernel
+// CHECK: gpu.binary @linear_row_fragments_wgmma_128x128x256_f16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 #map = affine_map<(d0, d1) -> (d1, d0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -13,7 +13,7 @@
 // schedule's threads.
 // CHECK-LABEL: llvm.func @flat(
 // CHECK-SAME: smap.kernels = [{blocks = 1 : i64{{.*}}strategy = "{{[a-z_]+}}", threads = 256 : i64
-// CHECK: gpu.binary @flat_kernel
+// CHECK: gpu.binary @flat_simt_f32
 // REMARK: remark: [Passed] chosen | Category:smap:schedule | Function=flat | Remark="scheduled for sm_90a: spatial [] temporal [], strategy simt, 1 blocks x 256 threads
 // REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=simt blocks=1 threads=256
 

@@ -9,7 +9,7 @@
 // FORMAT: error: spacefusion-lower-gpu: format=bogus is not one of auto, bin, isa, fatbin
 // THREADS: error: spacefusion-lower-gpu: row-threads=7 is neither 0 (automatic) nor a power of two from 32 to 512
 // THREADS1024: error: spacefusion-lower-gpu: row-threads=1024 is neither 0 (automatic) nor a power of two from 32 to 512
-// OK: gpu.binary @rows_kernel
+// OK: gpu.binary @rows_rows_f32
 
 #rc = affine_map<(r, c) -> (r, c)>
 #r = affine_map<(r, c) -> (r)>

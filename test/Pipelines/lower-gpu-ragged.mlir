@@ -10,7 +10,7 @@
 //
 // CHECK-LABEL: llvm.func @attention(
 // CHECK-SAME: smap.kernels = [{blocks = 128 : i64, {{.*}}strategy = "row_fragments_wgmma", threads = 128 : i64}]
-// CHECK: gpu.binary @attention_kernel
+// CHECK: gpu.binary @attention_row_fragments_wgmma_64x16x128_f16
 // CHECK-SAME: min.u64 {{[^;]*}}, 133;
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n
 func.func @attention(%q: tensor<2x4x197x64xf16>, %k: tensor<2x4x197x64xf16>, %v: tensor<2x4x197x64xf16>) -> tensor<2x4x197x64xf16> {

@@ -10,9 +10,9 @@
 // (no unresolved `__nv_` calls left).
 
 // CHECK:       llvm.func @softmax(
-// CHECK:         gpu.launch_func @softmax_kernel::@softmax_kernel
+// CHECK:         gpu.launch_func @softmax_rows_f32::@softmax_rows_f32
 // CHECK:       llvm.func @_mlir_ciface_softmax(
-// CHECK:       gpu.binary @softmax_kernel
+// CHECK:       gpu.binary @softmax_rows_f32
 // CHECK-SAME:    #nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">
 // CHECK-SAME:    assembly = "
 // CHECK-SAME:    .target sm_80
@@ -20,13 +20,13 @@
 // CHECK-SAME:    ex2.approx
 // CHECK-NOT:     __nv_expf
 
-// HOPPER:      gpu.binary @softmax_kernel
+// HOPPER:      gpu.binary @softmax_rows_f32
 // HOPPER-SAME:   chip = "sm_90a"
 // HOPPER-SAME:   .target sm_90a
 
 // linalg.softmax is decomposed before the row lowering.
 // NAMED:       llvm.func @_mlir_ciface_softmax_named(
-// NAMED:       gpu.binary @softmax_named_kernel
+// NAMED:       gpu.binary @softmax_named_rows_f32
 // NAMED-SAME:    shfl.sync.bfly
 
 func.func @softmax(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {

@@ -12,7 +12,7 @@
 
 // CHECK-LABEL: llvm.func @softmax_last(
 // CHECK:         llvm.call @spacefusionRuntimeArgumentMismatch
-// CHECK:         gpu.launch_func @[[K:[a-z_]+]]::@[[K]] blocks in
+// CHECK:         gpu.launch_func @[[K:[a-z0-9_]+]]::@[[K]] blocks in
 // CHECK:       llvm.func @_mlir_ciface_softmax_last(
 // CHECK:       gpu.binary @[[K]]
 // CHECK-SAME:    #nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">

@@ -7,9 +7,9 @@
 // RUN:   | FileCheck %s --check-prefix=REPRO
 // RUN: spacefusion-opt %S/../../examples/layernorm.mlir '--spacefusion-pipeline=target=sm_90a format=isa reproducible=true' \
 // RUN:   | FileCheck %s --check-prefix=REPRO
-// TIMED: gpu.binary @layernorm_kernel
+// TIMED: gpu.binary @layernorm_rows_f32
 // TIMED-SAME: properties = {LLVMIRToISATimeInMs = {{[0-9]+}} : i64, O = 3 : i32}
-// REPRO: gpu.binary @layernorm_kernel
+// REPRO: gpu.binary @layernorm_rows_f32
 // REPRO-SAME: properties = {O = 3 : i32}
 // REPRO-NOT: TimeInMs
 //

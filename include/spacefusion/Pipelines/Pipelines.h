@@ -145,6 +145,11 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("Write the kernels each function launches to this JSON "
                      "file (smap-write-kernel-manifest); empty: none"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> dumpKernelsTo{
+      *this, "dump-kernels-to",
+      llvm::cl::desc("Write each GPU kernel's IR, record (JSON) and code to "
+                     "this directory (smap-dump-kernels); empty: none"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> tensorCores{
       *this, "tensor-cores",
       llvm::cl::desc("Allow the strategies that run contractions on tensor "

@@ -1389,6 +1389,36 @@ static LogicalResult emitOutsideGraphsError(ArrayRef<Operation *> left,
             "remarks); the GPU path compiles fusion graphs only";
 }
 
+/// The element type a function's kernels are named with: its first
+/// argument's (the graph's first input).
+static std::string elementTypeName(func::FuncOp fn) {
+  if (fn.getNumArguments() == 0)
+    return "";
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  getElementTypeOrSelf(fn.getArgument(0).getType()).print(os);
+  return name;
+}
+
+/// Names `fn`'s launches `<function>_<strategy>_<tiles>_<element type>`,
+/// numbered when there are several, so that outlining, the PTX, a profiler
+/// and smap-dump-kernels say which kernel is which.
+static void nameKernels(func::FuncOp fn) {
+  SmallVector<gpu::LaunchOp> launches;
+  fn.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+  std::string type = elementTypeName(fn);
+  for (auto [i, launch] : llvm::enumerate(launches)) {
+    std::string name = fn.getName().str();
+    if (launches.size() > 1)
+      name += "_" + std::to_string(i);
+    if (std::optional<StringRef> tag = launch.getFunction())
+      name += "_" + tag->str();
+    if (!type.empty())
+      name += "_" + type;
+    launch.setFunctionAttr(FlatSymbolRefAttr::get(fn.getContext(), name));
+  }
+}
+
 namespace {
 /// What smap-distribute-blocks builds for one block: the schedule's
 /// strategy, with the plan of its tensor-core code checked against the
@@ -1468,6 +1498,7 @@ LogicalResult DistributeBlocksPass::lowerFunction(func::FuncOp fn,
       return failure();
   if (failed(lowerHostBuffers(fn)))
     return failure();
+  nameKernels(fn);
   // Outlining drops the launches' attributes: the function keeps them.
   SmallVector<Attribute> kernels;
   fn.walk([&](gpu::LaunchOp launch) {
@@ -1804,13 +1835,36 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   return success();
 }
 
+/// What a block kernel of `schedule` is, for its name: the strategy, then
+/// the tiles of the sliced dims larger than 1 and the temporal slice
+/// (`row_fragments_wgmma_64x128` for attention's 64 rows by 128 keys).
+static std::string kernelTag(ScheduleAttr schedule) {
+  std::string tag = stringifyKernelStrategy(schedule.getStrategy()).str();
+  std::string tiles;
+  for (ArrayRef<SliceSize> sizes :
+       {schedule.getSpatial(), schedule.getTemporal()})
+    for (const SliceSize &size : sizes)
+      if (size.size > 1)
+        tiles += (tiles.empty() ? "" : "x") + std::to_string(size.size);
+  return tiles.empty() ? tag : tag + "_" + tiles;
+}
+
 LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   FailureOr<BlockKernelPlan> plan = planBlockKernel(forall);
   if (failed(plan))
     return failure();
   gpu::LaunchOp launch = replaceWithLaunch(forall, plan->blocks, plan->threads);
+  // Outlining names the kernel after this (nameKernels completes it); the
+  // schedule stays with the launch for smap-dump-kernels (outlining drops
+  // it with the launch's other attributes).
+  launch.setFunctionAttr(
+      FlatSymbolRefAttr::get(launch.getContext(), kernelTag(plan->schedule)));
+  getSMapDialect(launch.getContext())
+      ->getScheduleAttrHelper()
+      .setAttr(launch, plan->schedule);
   return buildBlockKernel(launch, *plan);
 }
+
 
 /// Buffers the host code allocates (intermediates between kernels) live on
 /// the device; host copies become device copies. Anything else the host

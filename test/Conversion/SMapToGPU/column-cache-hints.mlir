@@ -40,14 +40,14 @@
 // PLAIN-LABEL: func.func @rms_ragged(
 // PLAIN-NOT:     llvm.inline_asm
 
-// PTX-LABEL: gpu.binary @layernorm_kernel
+// PTX-LABEL: gpu.binary @layernorm_rows_f16
 // PTX:         createpolicy.fractional.L2::evict_last.b64 [[POL:%rd[0-9]+]], 1.0;
 // PTX:         ld.global.L1::evict_last.L2::cache_hint.v4.b32 {w0, w1, w2, w3}, [%rd{{[0-9]+}}], [[POL]];
 // PTX-SAME:    \0Amov.b32 {%rs{{[0-9]+}}, %rs{{[0-9]+}}}, w0;
 // PTX:         ld.global.v4.b32
-// PTX-LABEL: gpu.binary @rms_ragged_kernel
+// PTX-LABEL: gpu.binary @rms_ragged_rows_f16
 // PTX:         ld.global.L1::evict_last.L2::cache_hint.v2.b32 {w0, w1}, [%rd{{[0-9]+}}], %rd{{[0-9]+}};
-// PTX-LABEL: gpu.binary @rms_f32_kernel
+// PTX-LABEL: gpu.binary @rms_f32_rows_f32
 // PTX:         ld.global.L1::evict_last.L2::cache_hint.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}], %rd{{[0-9]+}};
 
 // f32 parameters load straight into their registers, one per element.
@@ -59,7 +59,7 @@
 // Chips before sm_80 have no createpolicy: plain loads.
 // OLDCHIP-NOT: createpolicy
 // OLDCHIP-NOT: cache_hint
-// OLDCHIP:     gpu.binary @rms_ragged_kernel
+// OLDCHIP:     gpu.binary @rms_ragged_rows_f16
 
 func.func @layernorm(%x: tensor<16x1024xf16>, %gamma: tensor<1024xf16>, %beta: tensor<1024xf16>) -> tensor<16x1024xf16> {
   %zero = arith.constant 0.0 : f32

@@ -10,9 +10,9 @@
 // shuffles, and a host function with a C interface that launches it.
 
 // CHECK:       llvm.func @layernorm(
-// CHECK:         gpu.launch_func @layernorm_kernel::@layernorm_kernel
+// CHECK:         gpu.launch_func @layernorm_rows_f16::@layernorm_rows_f16
 // CHECK:       llvm.func @_mlir_ciface_layernorm(
-// CHECK:       gpu.binary @layernorm_kernel
+// CHECK:       gpu.binary @layernorm_rows_f16
 // CHECK-SAME:    #nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
 // CHECK-SAME:    .target sm_90a
 // 768 / (32 lanes * 8) = 3 loads of x per lane, and 3 each of gamma and beta.

@@ -11,6 +11,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/JSON.h"
 
 using namespace mlir;
 using namespace mlir::smap;
@@ -418,6 +419,19 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << "' must be a non-negative integer";
   }
   return success();
+}
+
+llvm::json::Object KernelAttr::toJSON() const {
+  llvm::json::Object parts;
+  for (StringRef key : getPartKeys())
+    if (int64_t value = getPart(key))
+      parts[key] = value;
+  return llvm::json::Object{{"strategy", stringifyKernelStrategy(getStrategy())},
+                            {"blocks", getBlocks()},
+                            {"threads", getThreads()},
+                            {"smem", getSmem()},
+                            {"scratch", getScratch()},
+                            {"parts", std::move(parts)}};
 }
 
 DictionaryAttr KernelAttr::toDictionary() const {

@@ -24,20 +24,6 @@ namespace smap {
 using namespace mlir;
 using namespace mlir::smap;
 
-static llvm::json::Object kernelToJSON(KernelAttr kernel) {
-  llvm::json::Object parts;
-  for (StringRef key : KernelAttr::getPartKeys())
-    if (int64_t value = kernel.getPart(key))
-      parts[key] = value;
-  return llvm::json::Object{
-      {"strategy", stringifyKernelStrategy(kernel.getStrategy())},
-      {"blocks", kernel.getBlocks()},
-      {"threads", kernel.getThreads()},
-      {"smem", kernel.getSmem()},
-      {"scratch", kernel.getScratch()},
-      {"parts", std::move(parts)}};
-}
-
 namespace {
 struct WriteKernelManifestPass
     : public smap::impl::SMapWriteKernelManifestBase<WriteKernelManifestPass> {
@@ -58,7 +44,7 @@ struct WriteKernelManifestPass
         FailureOr<KernelAttr> kernel = KernelAttr::fromDictionary(
             cast<DictionaryAttr>(record), [&] { return op->emitError(); });
         if (succeeded(kernel))
-          list.push_back(kernelToJSON(*kernel));
+          list.push_back(kernel->toJSON());
       }
       functions.push_back(llvm::json::Object{{"name", name.getValue()},
                                              {"kernels", std::move(list)}});

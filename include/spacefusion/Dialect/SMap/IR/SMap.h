@@ -17,6 +17,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Support/JSON.h"
 
 namespace mlir {
 namespace smap {

@@ -341,6 +341,10 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
     /// as i64), the form host functions carry in `smap.kernels` so that
     /// tools without the smap dialect (mlir-translate) read the IR.
     ::mlir::DictionaryAttr toDictionary() const;
+    /// The record as JSON (the kernel manifest's and smap-dump-kernels'
+    /// form): strategy, blocks, threads, smem, scratch and the parts
+    /// present.
+    ::llvm::json::Object toJSON() const;
     /// The record a dictionary of toDictionary's form describes; fails with
     /// a diagnostic when it is not one.
     static ::mlir::FailureOr<KernelAttr>

@@ -634,4 +634,41 @@ def SMapWriteKernelManifest : Pass<"smap-write-kernel-manifest",
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// smap-dump-kernels
+//===----------------------------------------------------------------------===//
+
+def SMapDumpKernels : Pass<"smap-dump-kernels", "::mlir::ModuleOp"> {
+  let summary = "Write each GPU kernel's IR, code and record to a directory";
+  let description = [{
+    For a compiler engineer looking at one kernel, as IREE's
+    `--iree-hal-dump-executable-*-to`. Files are named after the kernel
+    (`smap-distribute-blocks` names block kernels
+    `<function>[_<i>]_<strategy>_<tiles>_<element type>`, row kernels
+    `<function>_rows_<element type>`):
+
+    * `stage=gpu` (after the block lowering, before NVVM): `<kernel>.gpu.mlir`,
+      the kernel's GPU IR (the `gpu.launch` with its buffers placed and its
+      ops distributed over the threads, or the outlined `gpu.module` of a row
+      kernel), and `<kernel>.json`: the host function, the source location
+      the kernel was built for, the built record (`#smap.kernel`: strategy,
+      blocks, threads, shared memory, parts) and the schedule it was
+      predicted by (`#smap.schedule`, with its strategy, tiles, stages and
+      resources).
+    * `stage=binary` (after `gpu-module-to-binary`): the kernel's code, one
+      file per `#gpu.object`: `<kernel>.ptx` (format `isa`), `.cubin`
+      (`bin`), `.fatbin` or `.bc` (LLVM bitcode, `offload`).
+
+    `--spacefusion-pipeline="target=sm_90a dump-kernels-to=DIR"` runs both.
+    The IR is left unchanged; a directory that cannot be written is an
+    error.
+  }];
+  let options = [
+    Option<"directory", "dir", "std::string", /*default=*/"\"\"",
+           "The directory to write to (created if missing)">,
+    Option<"stage", "stage", "std::string", /*default=*/"\"gpu\"",
+           "What to write: gpu (IR and records) or binary (code)">
+  ];
+}
+
 #endif // SPACEFUSION_DIALECT_SMAP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,212 @@
+//===- DumpKernels.cpp - Each GPU kernel's IR, code and record as files ---===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// One kernel at a time, as a compiler engineer looks at it: its GPU IR and
+// the record of what was predicted and built (stage=gpu), then its code
+// (stage=binary), in files named after the kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spacefusion/Dialect/SMap/IR/SMap.h"
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir {
+namespace smap {
+#define GEN_PASS_DEF_SMAPDUMPKERNELS
+#include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
+} // namespace smap
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::smap;
+
+/// "file:line:col" of the first file location in `loc`, or its printed form.
+static std::string describeLocation(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return llvm::formatv("{0}:{1}:{2}", file.getFilename().getValue(),
+                         file.getLine(), file.getColumn())
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+/// The schedule as JSON: its printed form and the fields tools read.
+static llvm::json::Object scheduleToJSON(ScheduleAttr schedule) {
+  auto sizes = [](ArrayRef<SliceSize> list) {
+    llvm::json::Object object;
+    for (const SliceSize &size : list)
+      object[size.dim.getValue()] = size.size;
+    return object;
+  };
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  Attribute(schedule).print(os);
+  return llvm::json::Object{
+      {"attribute", text},
+      {"strategy", stringifyKernelStrategy(schedule.getStrategy())},
+      {"spatial", sizes(schedule.getSpatial())},
+      {"temporal", sizes(schedule.getTemporal())},
+      {"threads", schedule.getThreads()},
+      {"smem", schedule.getSmemBytes()},
+      {"regs", schedule.getRegsPerThread()},
+      {"stages", schedule.getStages()}};
+}
+
+namespace {
+struct DumpKernelsPass
+    : public smap::impl::SMapDumpKernelsBase<DumpKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (directory.empty()) {
+      emitError(getOperation().getLoc(),
+                "smap-dump-kernels: no directory (dir=...)");
+      return signalPassFailure();
+    }
+    if (std::error_code error = llvm::sys::fs::create_directories(directory)) {
+      emitError(getOperation().getLoc(), "smap-dump-kernels: cannot create '")
+          << directory << "': " << error.message();
+      return signalPassFailure();
+    }
+    LogicalResult written = failure();
+    if (stage == "gpu")
+      written = dumpGPU();
+    else if (stage == "binary")
+      written = dumpBinaries();
+    else
+      emitError(getOperation().getLoc(), "smap-dump-kernels: unknown stage '")
+          << stage << "' (gpu or binary)";
+    if (failed(written))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+
+private:
+  LogicalResult write(StringRef name, StringRef extension,
+                      function_ref<void(raw_ostream &)> print);
+  LogicalResult writeRecord(StringRef name, func::FuncOp host, Location loc,
+                            KernelAttr kernel, ScheduleAttr schedule);
+  LogicalResult dumpGPU();
+  LogicalResult dumpBinaries();
+};
+} // namespace
+
+LogicalResult DumpKernelsPass::write(StringRef name, StringRef extension,
+                                     function_ref<void(raw_ostream &)> print) {
+  SmallString<128> path(directory);
+  llvm::sys::path::append(path, name + extension);
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  if (error)
+    return emitError(getOperation().getLoc(),
+                     "smap-dump-kernels: cannot write '")
+           << path << "': " << error.message();
+  print(os);
+  return success();
+}
+
+LogicalResult DumpKernelsPass::writeRecord(StringRef name, func::FuncOp host,
+                                           Location loc, KernelAttr kernel,
+                                           ScheduleAttr schedule) {
+  llvm::json::Object record{{"kernel", name},
+                            {"function", host.getName()},
+                            {"location", describeLocation(loc)}};
+  if (kernel)
+    record["built"] = kernel.toJSON();
+  if (schedule)
+    record["schedule"] = scheduleToJSON(schedule);
+  return write(name, ".json", [&](raw_ostream &os) {
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(record))) << "\n";
+  });
+}
+
+/// Block kernels are still gpu.launch ops (named by smap-distribute-blocks,
+/// carrying their record and schedule); row kernels are outlined already.
+LogicalResult DumpKernelsPass::dumpGPU() {
+  SMapDialect *smap = getContext().getOrLoadDialect<SMapDialect>();
+  ModuleOp module = getOperation();
+  OpPrintingFlags flags;
+  flags.useLocalScope();
+  for (func::FuncOp host : module.getOps<func::FuncOp>()) {
+    WalkResult result = host.walk([&](Operation *op) {
+      if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+        std::optional<StringRef> name = launch.getFunction();
+        if (!name)
+          return WalkResult::advance();
+        if (failed(write(*name, ".gpu.mlir",
+                         [&](raw_ostream &os) { launch->print(os, flags); })) ||
+            failed(writeRecord(*name, host, launch.getLoc(),
+                               smap->getKernelAttrHelper().getAttr(launch),
+                               smap->getScheduleAttrHelper().getAttr(launch))))
+          return WalkResult::interrupt();
+      }
+      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+        auto kernels = smap->getKernelsAttrHelper().getAttr(host);
+        auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(
+            launch.getKernelModuleName());
+        if (!gpuModule)
+          return WalkResult::advance();
+        FailureOr<KernelAttr> kernel =
+            kernels && kernels.size() == 1
+                ? KernelAttr::fromDictionary(
+                      cast<DictionaryAttr>(kernels[0]),
+                      [&] { return host->emitError(); })
+                : FailureOr<KernelAttr>(KernelAttr());
+        StringRef name = launch.getKernelName().getValue();
+        if (failed(kernel) ||
+            failed(write(name, ".gpu.mlir",
+                         [&](raw_ostream &os) { gpuModule->print(os, flags); })) ||
+            failed(writeRecord(name, host, host.getLoc(), *kernel, {})))
+          return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
+/// The extension of an object of `format`.
+static StringRef objectExtension(gpu::CompilationTarget format) {
+  switch (format) {
+  case gpu::CompilationTarget::Assembly:
+    return ".ptx";
+  case gpu::CompilationTarget::Binary:
+    return ".cubin";
+  case gpu::CompilationTarget::Fatbin:
+    return ".fatbin";
+  case gpu::CompilationTarget::Offload:
+    return ".bc";
+  }
+  return ".bin";
+}
+
+LogicalResult DumpKernelsPass::dumpBinaries() {
+  for (auto binary : getOperation().getOps<gpu::BinaryOp>())
+    for (Attribute attr : binary.getObjects()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      if (failed(write(binary.getName(), objectExtension(object.getFormat()),
+                       [&](raw_ostream &os) {
+                         os << object.getObject().getValue();
+                       })))
+        return failure();
+    }
+  return success();
+}

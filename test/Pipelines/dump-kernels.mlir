@@ -1,0 +1,68 @@
+// RUN: rm -rf %t && spacefusion-opt %examples/lstm_cell.mlir -o /dev/null \
+// RUN:   "--spacefusion-pipeline=target=sm_90a format=isa dump-kernels-to=%t"
+// RUN: ls %t | FileCheck %s --check-prefix=FILES
+// RUN: FileCheck %s --check-prefix=RECORD < %t/lstm_cell_0_simt_32x32_f32.json
+// RUN: FileCheck %s --check-prefix=GPU < %t/lstm_cell_0_simt_32x32_f32.gpu.mlir
+// RUN: FileCheck %s --check-prefix=PTX < %t/lstm_cell_0_simt_32x32_f32.ptx
+// RUN: rm -rf %t.rows && spacefusion-opt %examples/layernorm.mlir -o /dev/null \
+// RUN:   "--spacefusion-pipeline=target=sm_90a dump-kernels-to=%t.rows"
+// RUN: ls %t.rows | FileCheck %s --check-prefix=ROWS
+// RUN: FileCheck %s --check-prefix=ROWS-RECORD < %t.rows/layernorm_rows_f32.json
+// RUN: not spacefusion-opt %examples/layernorm.mlir -o /dev/null \
+// RUN:   "--spacefusion-pipeline=target=sm_90a dump-kernels-to=/proc/spacefusion-no-such-dir" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NODIR
+// RUN: not spacefusion-opt %s --smap-dump-kernels 2>&1 | FileCheck %s --check-prefix=NOARG
+// RUN: not spacefusion-opt %s "--smap-dump-kernels=dir=%t.stage stage=ptx" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STAGE
+
+// Each kernel in files named after it (function, kernel number when the
+// function has several, strategy, tiles, element type): its GPU IR, the
+// record of what was built next to the schedule that predicted it, and its
+// code (PTX with format=isa, a cubin by default).
+// FILES:      lstm_cell_0_simt_32x32_f32.gpu.mlir
+// FILES-NEXT: lstm_cell_0_simt_32x32_f32.json
+// FILES-NEXT: lstm_cell_0_simt_32x32_f32.ptx
+// FILES-NEXT: lstm_cell_1_simt_f32.gpu.mlir
+// FILES-NEXT: lstm_cell_1_simt_f32.json
+// FILES-NEXT: lstm_cell_1_simt_f32.ptx
+
+// RECORD:      "built": {
+// RECORD:        "blocks": 64,
+// RECORD:        "smem": [[SMEM:[0-9]+]],
+// RECORD-NEXT:   "strategy": "simt",
+// RECORD-NEXT:   "threads": 256
+// RECORD:      "function": "lstm_cell",
+// RECORD-NEXT: "kernel": "lstm_cell_0_simt_32x32_f32",
+// RECORD-NEXT: "location": "{{.*}}lstm_cell.mlir:{{[0-9]+}}:{{[0-9]+}}",
+// RECORD-NEXT: "schedule": {
+// RECORD-NEXT:   "attribute": "#smap.schedule<spatial = [m = 32, l = 32], temporal = [], grid = [2, 32], threads = 256, smem = [[SMEM]],
+// RECORD:        "smem": [[SMEM]],
+// RECORD-NEXT:   "spatial": {
+// RECORD-NEXT:     "l": 32,
+// RECORD-NEXT:     "m": 32
+// RECORD:        "strategy": "simt",
+
+// The block's GPU IR: buffers in dynamic shared memory, threads located.
+// GPU:      gpu.launch blocks
+// GPU-SAME:   dynamic_shared_memory_size
+// GPU-SAME:   function(@lstm_cell_0_simt_32x32_f32)
+// GPU:        gpu.dynamic_shared_memory
+// GPU:        memref.view
+// GPU:        gpu.barrier
+// GPU:        gpu.terminator
+
+// PTX:      .target sm_90a
+// PTX:      .entry lstm_cell_0_simt_32x32_f32(
+
+// A row kernel, outlined before the block lowering: its gpu.module, its
+// record (no schedule: the row layout is in the record's parts), a cubin.
+// ROWS:      layernorm_rows_f32.cubin
+// ROWS-NEXT: layernorm_rows_f32.gpu.mlir
+// ROWS-NEXT: layernorm_rows_f32.json
+// ROWS-RECORD:     "strategy": "rows"
+// ROWS-RECORD:     "kernel": "layernorm_rows_f32"
+// ROWS-RECORD-NOT: "schedule"
+
+// NODIR: error: smap-dump-kernels: cannot create '/proc/spacefusion-no-such-dir'
+// NOARG: error: smap-dump-kernels: no directory (dir=...)
+// STAGE: error: smap-dump-kernels: unknown stage 'ptx' (gpu or binary)
