@@ -1389,32 +1389,45 @@ static LogicalResult emitOutsideGraphsError(ArrayRef<Operation *> left,
             "remarks); the GPU path compiles fusion graphs only";
 }
 
-/// The element type a function's kernels are named with: its first
-/// argument's (the graph's first input).
-static std::string elementTypeName(func::FuncOp fn) {
-  if (fn.getNumArguments() == 0)
-    return "";
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  getElementTypeOrSelf(fn.getArgument(0).getType()).print(os);
-  return name;
+
+static SMapDialect *getSMapDialect(MLIRContext *ctx) {
+  return ctx->getOrLoadDialect<SMapDialect>();
 }
 
-/// Names `fn`'s launches `<function>_<strategy>_<tiles>_<element type>`,
-/// numbered when there are several, so that outlining, the PTX, a profiler
-/// and smap-dump-kernels say which kernel is which.
+/// What a block kernel of `schedule` is, for its name: the strategy, then
+/// the tiles of the sliced dims larger than 1 and the temporal slice
+/// (`row_fragments_wgmma_64x128` for attention's 64 rows by 128 keys).
+static std::string kernelTag(ScheduleAttr schedule) {
+  std::string tag = stringifyKernelStrategy(schedule.getStrategy()).str();
+  std::string tiles;
+  for (ArrayRef<SliceSize> sizes :
+       {schedule.getSpatial(), schedule.getTemporal()})
+    for (const SliceSize &size : sizes)
+      if (size.size > 1)
+        tiles += (tiles.empty() ? "" : "x") + std::to_string(size.size);
+  return tiles.empty() ? tag : tag + "_" + tiles;
+}
+
+/// Names `fn`'s launches for outlining (getKernelName): what each is by its
+/// schedule, numbered when there are several, with the element type of the
+/// function's first argument (the graph's first input).
 static void nameKernels(func::FuncOp fn) {
+  auto schedules = getSMapDialect(fn.getContext())->getScheduleAttrHelper();
+  // The launches this pass built (those carry their schedule).
   SmallVector<gpu::LaunchOp> launches;
-  fn.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
-  std::string type = elementTypeName(fn);
+  fn.walk([&](gpu::LaunchOp launch) {
+    if (schedules.getAttr(launch))
+      launches.push_back(launch);
+  });
+  Type elementType = fn.getNumArguments()
+                         ? getElementTypeOrSelf(fn.getArgument(0))
+                         : Type();
   for (auto [i, launch] : llvm::enumerate(launches)) {
-    std::string name = fn.getName().str();
+    std::optional<size_t> index;
     if (launches.size() > 1)
-      name += "_" + std::to_string(i);
-    if (std::optional<StringRef> tag = launch.getFunction())
-      name += "_" + tag->str();
-    if (!type.empty())
-      name += "_" + type;
+      index = i;
+    std::string name = getKernelName(
+        fn.getName(), index, kernelTag(schedules.getAttr(launch)), elementType);
     launch.setFunctionAttr(FlatSymbolRefAttr::get(fn.getContext(), name));
   }
 }
@@ -1457,10 +1470,6 @@ struct DistributeBlocksPass
   }
 };
 } // namespace
-
-static SMapDialect *getSMapDialect(MLIRContext *ctx) {
-  return ctx->getOrLoadDialect<SMapDialect>();
-}
 
 LogicalResult DistributeBlocksPass::lowerFunction(func::FuncOp fn,
                                                   bool &lowered) {
@@ -1835,30 +1844,13 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   return success();
 }
 
-/// What a block kernel of `schedule` is, for its name: the strategy, then
-/// the tiles of the sliced dims larger than 1 and the temporal slice
-/// (`row_fragments_wgmma_64x128` for attention's 64 rows by 128 keys).
-static std::string kernelTag(ScheduleAttr schedule) {
-  std::string tag = stringifyKernelStrategy(schedule.getStrategy()).str();
-  std::string tiles;
-  for (ArrayRef<SliceSize> sizes :
-       {schedule.getSpatial(), schedule.getTemporal()})
-    for (const SliceSize &size : sizes)
-      if (size.size > 1)
-        tiles += (tiles.empty() ? "" : "x") + std::to_string(size.size);
-  return tiles.empty() ? tag : tag + "_" + tiles;
-}
-
 LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   FailureOr<BlockKernelPlan> plan = planBlockKernel(forall);
   if (failed(plan))
     return failure();
   gpu::LaunchOp launch = replaceWithLaunch(forall, plan->blocks, plan->threads);
-  // Outlining names the kernel after this (nameKernels completes it); the
-  // schedule stays with the launch for smap-dump-kernels (outlining drops
-  // it with the launch's other attributes).
-  launch.setFunctionAttr(
-      FlatSymbolRefAttr::get(launch.getContext(), kernelTag(plan->schedule)));
+  // The schedule stays with the launch, for its name (nameKernels) and
+  // smap-dump-kernels (outlining drops it with the launch's attributes).
   getSMapDialect(launch.getContext())
       ->getScheduleAttrHelper()
       .setAttr(launch, plan->schedule);

@@ -757,13 +757,13 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   if (failed(outFlat))
     return failure();
   gpu::LaunchOp launch = createLaunch(hb);
-  // Outlining names the kernel so: `<function>_rows_<element type>`.
-  std::string name = kernelFn.getName().str() + "_rows";
-  if (kernelFn.getNumArguments()) {
-    llvm::raw_string_ostream os(name);
-    os << "_" << getElementTypeOrSelf(kernelFn.getArgument(0).getType());
-  }
-  launch.setFunctionAttr(FlatSymbolRefAttr::get(fn.getContext(), name));
+  // Outlining names the kernel so.
+  Type elementType = kernelFn.getNumArguments()
+                         ? getElementTypeOrSelf(kernelFn.getArgument(0))
+                         : Type();
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(
+      fn.getContext(), getKernelName(kernelFn.getName(), std::nullopt, "rows",
+                                     elementType)));
   func::ReturnOp::create(hb, loc);
 
   OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());

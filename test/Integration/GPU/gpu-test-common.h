@@ -13,27 +13,18 @@
 #include <stdlib.h>
 
 typedef _Float16 half;
-typedef struct {
-  half *allocated, *aligned;
-  int64_t offset, sizes[1], strides[1];
-} Memref1D;
-typedef struct {
-  half *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} Memref2D;
-typedef struct {
-  half *allocated, *aligned;
-  int64_t offset, sizes[4], strides[4];
-} Memref4D;
 
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, sizes[1], strides[1];
-} FloatMemref1D;
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} FloatMemref2D;
+/* The descriptor of a ranked memref of `Element` (MLIR's C interface). */
+#define GPU_TEST_MEMREF(Name, Element, Rank)                                   \
+  typedef struct {                                                             \
+    Element *allocated, *aligned;                                              \
+    int64_t offset, sizes[Rank], strides[Rank];                                \
+  } Name
+GPU_TEST_MEMREF(Memref1D, half, 1);
+GPU_TEST_MEMREF(Memref2D, half, 2);
+GPU_TEST_MEMREF(Memref4D, half, 4);
+GPU_TEST_MEMREF(FloatMemref1D, float, 1);
+GPU_TEST_MEMREF(FloatMemref2D, float, 2);
 
 void *mgpuStreamCreate(void);
 void mgpuStreamSynchronize(void *stream);

@@ -421,6 +421,19 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+std::string mlir::smap::getKernelName(StringRef host,
+                                      std::optional<size_t> index,
+                                      StringRef what, Type elementType) {
+  std::string name = host.str();
+  llvm::raw_string_ostream os(name);
+  if (index)
+    os << "_" << *index;
+  os << "_" << what;
+  if (elementType)
+    os << "_" << elementType;
+  return name;
+}
+
 llvm::json::Object KernelAttr::toJSON() const {
   llvm::json::Object parts;
   for (StringRef key : getPartKeys())

@@ -102,6 +102,8 @@ private:
                       function_ref<void(raw_ostream &)> print);
   LogicalResult writeRecord(StringRef name, func::FuncOp host, Location loc,
                             KernelAttr kernel, ScheduleAttr schedule);
+  LogicalResult dumpLaunch(func::FuncOp host, gpu::LaunchOp launch);
+  LogicalResult dumpOutlined(func::FuncOp host, gpu::LaunchFuncOp launch);
   LogicalResult dumpGPU();
   LogicalResult dumpBinaries();
 };
@@ -136,46 +138,59 @@ LogicalResult DumpKernelsPass::writeRecord(StringRef name, func::FuncOp host,
   });
 }
 
-/// Block kernels are still gpu.launch ops (named by smap-distribute-blocks,
-/// carrying their record and schedule); row kernels are outlined already.
-LogicalResult DumpKernelsPass::dumpGPU() {
+/// A block kernel: still a gpu.launch (named by smap-distribute-blocks,
+/// carrying its record and its schedule).
+LogicalResult DumpKernelsPass::dumpLaunch(func::FuncOp host,
+                                          gpu::LaunchOp launch) {
+  std::optional<StringRef> name = launch.getFunction();
+  if (!name)
+    return success();
   SMapDialect *smap = getContext().getOrLoadDialect<SMapDialect>();
-  ModuleOp module = getOperation();
   OpPrintingFlags flags;
   flags.useLocalScope();
-  for (func::FuncOp host : module.getOps<func::FuncOp>()) {
+  if (failed(write(*name, ".gpu.mlir",
+                   [&](raw_ostream &os) { launch->print(os, flags); })))
+    return failure();
+  return writeRecord(*name, host, launch.getLoc(),
+                     smap->getKernelAttrHelper().getAttr(launch),
+                     smap->getScheduleAttrHelper().getAttr(launch));
+}
+
+/// A row kernel: outlined already, its host function holding its record.
+LogicalResult DumpKernelsPass::dumpOutlined(func::FuncOp host,
+                                            gpu::LaunchFuncOp launch) {
+  auto gpuModule = getOperation().lookupSymbol<gpu::GPUModuleOp>(
+      launch.getKernelModuleName());
+  if (!gpuModule)
+    return success();
+  SMapDialect *smap = getContext().getOrLoadDialect<SMapDialect>();
+  KernelAttr kernel;
+  ArrayAttr records = smap->getKernelsAttrHelper().getAttr(host);
+  if (records && records.size() == 1) {
+    FailureOr<KernelAttr> record = KernelAttr::fromDictionary(
+        cast<DictionaryAttr>(records[0]), [&] { return host->emitError(); });
+    if (failed(record))
+      return failure();
+    kernel = *record;
+  }
+  StringRef name = launch.getKernelName().getValue();
+  OpPrintingFlags flags;
+  flags.useLocalScope();
+  if (failed(write(name, ".gpu.mlir",
+                   [&](raw_ostream &os) { gpuModule->print(os, flags); })))
+    return failure();
+  return writeRecord(name, host, host.getLoc(), kernel, {});
+}
+
+LogicalResult DumpKernelsPass::dumpGPU() {
+  for (func::FuncOp host : getOperation().getOps<func::FuncOp>()) {
     WalkResult result = host.walk([&](Operation *op) {
-      if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
-        std::optional<StringRef> name = launch.getFunction();
-        if (!name)
-          return WalkResult::advance();
-        if (failed(write(*name, ".gpu.mlir",
-                         [&](raw_ostream &os) { launch->print(os, flags); })) ||
-            failed(writeRecord(*name, host, launch.getLoc(),
-                               smap->getKernelAttrHelper().getAttr(launch),
-                               smap->getScheduleAttrHelper().getAttr(launch))))
-          return WalkResult::interrupt();
-      }
-      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
-        auto kernels = smap->getKernelsAttrHelper().getAttr(host);
-        auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(
-            launch.getKernelModuleName());
-        if (!gpuModule)
-          return WalkResult::advance();
-        FailureOr<KernelAttr> kernel =
-            kernels && kernels.size() == 1
-                ? KernelAttr::fromDictionary(
-                      cast<DictionaryAttr>(kernels[0]),
-                      [&] { return host->emitError(); })
-                : FailureOr<KernelAttr>(KernelAttr());
-        StringRef name = launch.getKernelName().getValue();
-        if (failed(kernel) ||
-            failed(write(name, ".gpu.mlir",
-                         [&](raw_ostream &os) { gpuModule->print(os, flags); })) ||
-            failed(writeRecord(name, host, host.getLoc(), *kernel, {})))
-          return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
+      LogicalResult written = success();
+      if (auto launch = dyn_cast<gpu::LaunchOp>(op))
+        written = dumpLaunch(host, launch);
+      else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
+        written = dumpOutlined(host, launch);
+      return failed(written) ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (result.wasInterrupted())
       return failure();

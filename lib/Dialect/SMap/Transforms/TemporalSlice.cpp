@@ -245,16 +245,22 @@ Value TemporalSlicer::extractSlice(OpBuilder &b, Value full, Value orig,
                                         offsets, sizes, strides);
 }
 
+/// A new tensor of `type` filled with `scalar`.
+static Value createFill(OpBuilder &b, Location loc, RankedTensorType type,
+                        Value scalar) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+  return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{empty})
+      .getResult(0);
+}
+
 Value TemporalSlicer::identityFill(OpBuilder &b, Location loc, Type type,
                                    Combiner c) {
   auto tensorType = cast<RankedTensorType>(type);
   auto elementType = cast<FloatType>(tensorType.getElementType());
   Value scalar =
       arith::ConstantOp::create(b, loc, getCombinerIdentity(b, c, elementType));
-  Value empty =
-      tensor::EmptyOp::create(b, loc, tensorType.getShape(), elementType);
-  return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{empty})
-      .getResult(0);
+  return createFill(b, loc, tensorType, scalar);
 }
 
 /// The scalar `value` is a linalg.fill of an empty tensor with, if it is
@@ -569,11 +575,7 @@ FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
     } else if (std::optional<Value> scalar = filledScalar(v)) {
       // A fill is made again per slice: a slice of the whole filled tensor
       // would keep that tensor alive in the block's memory and copy it.
-      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                            type.getElementType());
-      sliced = linalg::FillOp::create(b, loc, ValueRange{*scalar},
-                                      ValueRange{empty})
-                   .getResult(0);
+      sliced = createFill(b, loc, type, *scalar);
     } else {
       sliced = extractSlice(b, v, v, offset);
     }

@@ -52,4 +52,17 @@ inline llvm::hash_code hash_value(const SliceSize &s) {
 #define GET_OP_CLASSES
 #include "spacefusion/Dialect/SMap/IR/SMapOps.h.inc"
 
+namespace mlir {
+namespace smap {
+
+/// The name of a GPU kernel, the one outlining, the PTX and profilers show:
+/// `<host>[_<index>]_<what>[_<element type>]`, where `what` says what the
+/// kernel is (a block kernel's strategy and tiles, `rows` for a row kernel)
+/// and `index` numbers the kernels of a host function that has several.
+std::string getKernelName(StringRef host, std::optional<size_t> index,
+                          StringRef what, Type elementType);
+
+} // namespace smap
+} // namespace mlir
+
 #endif // SPACEFUSION_DIALECT_SMAP_IR_SMAP_H
