@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../PassDetail.h"
+#include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -66,17 +67,19 @@ static Operation *finalCombine(Block *body) {
              : nullptr;
 }
 
-/// Whether `fill` fills with the identity of `combine` (0 for a sum, -inf
-/// for a max, +inf for a min), so that combining into any other start
-/// gives that start combined with what the op computes from the fill.
+/// Whether `fill` fills with the identity of `combine` (getCombinerIdentity:
+/// 0 for a sum, -inf for a max, +inf for a min), so that combining into any
+/// other start gives that start combined with what the op computes from the
+/// fill.
 static bool fillsWithIdentity(linalg::FillOp fill, Operation *combine) {
-  APFloat value(0.0);
-  if (!matchPattern(fill.getInputs()[0], m_ConstantFloat(&value)))
+  FloatAttr value;
+  std::optional<Combiner> combiner =
+      matchCombiner(combine->getResult(0), combine->getOperand(0));
+  if (!combiner || !matchPattern(fill.getInputs()[0], m_Constant(&value)))
     return false;
-  if (isa<arith::AddFOp>(combine))
-    return value.isZero();
-  bool max = isa<arith::MaximumFOp, arith::MaxNumFOp>(combine);
-  return value.isInfinity() && value.isNegative() == max;
+  Builder b(fill.getContext());
+  return value == getCombinerIdentity(b, *combiner,
+                                      cast<FloatType>(value.getType()));
 }
 
 /// Whether `op`'s payload is `combine(out, f(ins))` by the same kind of op
