@@ -330,12 +330,26 @@ static bool masksEveryReduction(const SpaceMappingGraph &smg,
   return true;
 }
 
-/// Whether `op` makes its result -inf where an index predicate holds:
-/// fills `where` with forms each > 0 only where masked.
-static bool isIndexMask(const SpaceMappingGraph &smg, linalg::LinalgOp op,
-                        SmallVectorImpl<IndexForm> &where) {
+namespace {
+/// A select in a mask's body that alone makes the result -inf: masked where
+/// its condition is `whenTrue`, that is where one of `forms` is > 0
+/// (`complete`: the forms describe the whole condition; otherwise some
+/// part of it is no index predicate, and `forms` only a part of it).
+struct MaskSelect {
+  arith::SelectOp select;
+  bool whenTrue = true;
+  SmallVector<IndexForm> forms;
+  bool complete = false;
+};
+} // namespace
+
+/// The selects by which `op` (a one-result elementwise op) makes its result
+/// -inf where an index predicate holds; empty when none.
+static SmallVector<MaskSelect> findMaskSelects(const SpaceMappingGraph &smg,
+                                               linalg::LinalgOp op) {
+  SmallVector<MaskSelect> found;
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops())
-    return false;
+    return found;
   Block *body = op.getBlock();
   for (Operation &inner : body->without_terminator()) {
     auto select = dyn_cast<arith::SelectOp>(inner);
@@ -352,22 +366,38 @@ static bool isIndexMask(const SpaceMappingGraph &smg, linalg::LinalgOp op,
         continue;
       // Each select that alone makes the result -inf is a mask (nested
       // selects of -inf give one each).
-      hiddenUnion(smg, op, select.getCondition(), whenTrue, where);
+      MaskSelect mask{select, whenTrue, {}, false};
+      mask.complete = hiddenUnion(smg, op, select.getCondition(), whenTrue,
+                                  mask.forms);
+      if (!mask.forms.empty())
+        found.push_back(std::move(mask));
     }
   }
+  return found;
+}
+
+/// Whether `op` makes its result -inf where an index predicate holds:
+/// fills `where` with forms each > 0 only where masked.
+static bool isIndexMask(const SpaceMappingGraph &smg, linalg::LinalgOp op,
+                        SmallVectorImpl<IndexForm> &where) {
+  for (MaskSelect &mask : findMaskSelects(smg, op))
+    llvm::append_range(where, mask.forms);
   return !where.empty();
 }
 
-/// The key bound of `form` (coefficient +-1 on `t`): 1 - min R for +1, min
-/// R for -1, R minimized over the block's other dims.
+/// The key bound of `form` (coefficient +-1 on `t`), R being the part
+/// after index_t taken over the block's other dims: 1 - R for +1, R for -1.
+/// With R minimized, the keys hidden in every row start there (+1) or end
+/// there (-1); with R maximized, the keys visible in every row end (+1) or
+/// start (-1) there.
 static SliceBound boundOf(const SpaceMappingGraph &smg, const IndexForm &form,
-                          unsigned t, int64_t sign) {
-  int64_t minRest = form.constant;
+                          unsigned t, int64_t sign, bool maximizeRest = false) {
+  int64_t rest = form.constant;
   for (auto [d, coef] : form.dims)
-    if (d != t && coef < 0)
-      minRest += coef * (smg.getDims()[d].extent - 1);
+    if (d != t && (coef > 0) == maximizeRest)
+      rest += coef * (smg.getDims()[d].extent - 1);
   SliceBound bound;
-  bound.constant = sign > 0 ? 1 - minRest : minRest;
+  bound.constant = sign > 0 ? 1 - rest : rest;
   for (auto [input, coef] : form.inputs)
     bound.inputs.push_back({input, sign > 0 ? -coef : coef});
   return bound;
@@ -426,4 +456,46 @@ mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
     return skip;
   }
   return std::nullopt;
+}
+
+SmallVector<UnmaskedSlices, 1>
+mlir::smap::findUnmaskedSlices(const SpaceMappingGraph &smg,
+                               const TemporalSlicePlan &plan) {
+  SmallVector<UnmaskedSlices, 1> found;
+  for (Operation *op : plan.members) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !plan.inMainLoop.contains(op))
+      continue;
+    SmallVector<MaskSelect> masks = findMaskSelects(smg, linalgOp);
+    UnmaskedSlices unmasked;
+    unmasked.mask = op;
+    // Every part of every predicate must bound the key index, or some
+    // slice could need the test everywhere.
+    auto addBounds = [&](const MaskSelect &mask) {
+      if (!mask.complete)
+        return false;
+      for (const IndexForm &form : mask.forms) {
+        auto t = form.dims.find(plan.t);
+        if (t == form.dims.end() || std::abs(t->second) != 1)
+          return false;
+        (t->second > 0 ? unmasked.below : unmasked.from)
+            .push_back(boundOf(smg, form, plan.t, t->second,
+                               /*maximizeRest=*/true));
+      }
+      unmasked.selects.push_back({mask.select, mask.whenTrue});
+      return true;
+    };
+    if (masks.empty() || !llvm::all_of(masks, addBounds))
+      continue;
+    std::string text;
+    for (const SliceBound &below : unmasked.below)
+      text += (text.empty() ? "" : ", ") + ("below " + describeBound(below));
+    for (const SliceBound &from : unmasked.from)
+      text += (text.empty() ? "" : ", ") + ("from " + describeBound(from));
+    unmasked.describe = smg.nameOf(op) + " tests only the slices that reach "
+                        "beyond the keys visible in every row (" +
+                        text + ")";
+    found.push_back(std::move(unmasked));
+  }
+  return found;
 }

@@ -60,6 +60,28 @@ std::optional<SkippedSlices> findSkippedSlices(const SpaceMappingGraph &smg,
                                                const TemporalSlicePlan &plan,
                                                std::string &whyNot);
 
+/// A mask whose test a slice can leave out: one member that masks by
+/// index predicates each of which bounds the key index (t) alone. A slice
+/// of keys [o, o + size) lies where every row of the block sees every key
+/// when o + size <= each `below` and o >= each `from`; there the mask's
+/// selects yield their unmasked operand, and the test is needed only on
+/// the slices that cut the predicate (causal attention: the diagonal one).
+struct UnmaskedSlices {
+  Operation *mask = nullptr;
+  /// The selects in the mask's body (by their order there) and whether
+  /// each masks where its condition is true.
+  SmallVector<std::pair<Operation *, bool>> selects;
+  SmallVector<SliceBound> below, from;
+  /// For remarks.
+  std::string describe;
+};
+
+/// The masks among `plan`'s main-loop members whose test the slices that
+/// every row sees whole can leave out. Unlike skipping, this needs nothing
+/// of the reductions: it is exact for any use of the mask's result.
+SmallVector<UnmaskedSlices, 1> findUnmaskedSlices(const SpaceMappingGraph &smg,
+                                               const TemporalSlicePlan &plan);
+
 } // namespace smap
 } // namespace mlir
 

@@ -48,6 +48,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::smap;
@@ -1010,6 +1011,29 @@ LogicalResult RowSlabLowering::lowerContraction(linalg::LinalgOp op,
   return success();
 }
 
+/// The test by which the temporal slicer lets a slice leave out a mask
+/// (`select(cut, select(c, masked, x), x)`, or the inner select's operands
+/// swapped): an i1 from outside `op`'s payload, uniform over the block;
+/// null when the payload has none. Only this test picks between two copies
+/// of the op's code: doing so for every uniform test (the first slice's
+/// rescale too) made attention without a mask up to 29% slower
+/// (bench/results/mask-cut-slices.md).
+static Value maskCutTest(linalg::LinalgOp op) {
+  Region &payload = op->getRegion(0);
+  Value found;
+  payload.walk([&](arith::SelectOp outer) {
+    Value cut = outer.getCondition();
+    auto inner = outer.getTrueValue().getDefiningOp<arith::SelectOp>();
+    if (found || payload.isAncestor(cut.getParentRegion()) ||
+        matchPattern(cut, m_Constant()) || !inner ||
+        (inner.getTrueValue() != outer.getFalseValue() &&
+         inner.getFalseValue() != outer.getFalseValue()))
+      return;
+    found = cut;
+  });
+  return found;
+}
+
 LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
   OpBuilder b(op);
   LoopRoles roles = *loopRolesOf(op, plan.promoted, plan.rows);
@@ -1073,7 +1097,10 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
     }
     return vector::ExtractOp::create(b, loc, pair, ArrayRef<int64_t>{s % 2});
   };
-  // The payload at slot `s` with `outs` as the output arguments.
+  // The payload at slot `s` with `outs` as the output arguments (and the
+  // cut test known to be `cutTaken`, when set: its selects are resolved).
+  Value cut = maskCutTest(op);
+  std::optional<bool> cutTaken;
   auto evaluate = [&](int64_t s, ArrayRef<Value> outs) {
     IRMapping mapping;
     for (OpOperand *input : op.getDpsInputOperands())
@@ -1085,6 +1112,13 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
     for (Operation &payload : body->without_terminator()) {
       if (auto indexOp = dyn_cast<linalg::IndexOp>(payload)) {
         mapping.map(indexOp.getResult(), slotIndices[s][indexOp.getDim()]);
+        continue;
+      }
+      auto select = dyn_cast<arith::SelectOp>(payload);
+      if (cutTaken && select && select.getCondition() == cut) {
+        mapping.map(select.getResult(),
+                    mapping.lookupOrDefault(*cutTaken ? select.getTrueValue()
+                                                      : select.getFalseValue()));
         continue;
       }
       distributor.clonePayload(b, payload, mapping);
@@ -1117,6 +1151,52 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
       results.push_back(buildCombine(b, loc, combiner, acc, previous[row]));
     }
     values[init->get()] = results;
+    op->erase();
+    return success();
+  }
+
+  if (cut && llvm::all_of(op->getOperands(), [&](Value v) {
+        return !isa<MemRefType>(v.getType()) || plan.promoted.contains(v);
+      })) {
+    // In registers, the cut test picks one of two copies of the slots'
+    // code, each with the test folded: the mask's compares and selects run
+    // only on the slices that cut it.
+    for (Value v : op->getOperands())
+      if (isa<MemRefType>(v.getType()))
+        (void)valuesOf(b, v);
+    SmallVector<Type> types;
+    for (Value init : op.getDpsInits())
+      types.append(slots, cast<MemRefType>(init.getType()).getElementType());
+    auto branches = scf::IfOp::create(b, loc, types, cut,
+                                      /*withElseRegion=*/true);
+    for (bool taken : {true, false}) {
+      OpBuilder::InsertionGuard guard(b);
+      Block *branch = taken ? branches.thenBlock() : branches.elseBlock();
+      b.setInsertionPointToEnd(branch);
+      cutTaken = taken;
+      // Init i's slot s is result i x slots + s.
+      SmallVector<Value> yielded(types.size());
+      for (int64_t s = 0; s < slots; ++s) {
+        SmallVector<Value> outs;
+        for (OpOperand &init : op.getDpsInitsMutable())
+          outs.push_back(op.payloadUsesValueFromOperand(&init)
+                             ? valueAt(init, s)
+                             : Value());
+        for (auto [i, result] : llvm::enumerate(evaluate(s, outs)))
+          yielded[i * slots + s] = result;
+      }
+      scf::YieldOp::create(b, loc, yielded);
+      // The mask's compares, unused where the cut test is false.
+      for (Operation &dead : llvm::make_early_inc_range(llvm::reverse(*branch)))
+        if (isOpTriviallyDead(&dead))
+          dead.erase();
+    }
+    cutTaken.reset();
+    for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {
+      ValueRange slotValues = branches.getResults().slice(i * slots, slots);
+      values[init] = SmallVector<Value>(slotValues.begin(), slotValues.end());
+    }
+    warpCodeSinceBarrier = true;
     op->erase();
     return success();
   }

@@ -111,6 +111,8 @@ public:
   /// The slices the main loop skips, for the remark ("" when none), or why
   /// a mask skips none.
   std::string skipped, notSkipped;
+  /// The masks tested only on the slices that cut them.
+  SmallVector<UnmaskedSlices, 1> unmasked;
 
 private:
   bool hasT(Value v) const { return smg.isIndexedBy(v, t); }
@@ -151,6 +153,10 @@ private:
   /// `firstValid`, `zero` elsewhere.
   static Value keepFrom(OpBuilder &b, Location loc, unsigned index,
                         Value firstValid, Value x, Value zero);
+  /// Leaves `unmasked`'s test out of `clone` (its copy in the loop, reading
+  /// the slice at `at`) on the slices that every row sees whole.
+  void testOnlyCutSlices(OpBuilder &b, const UnmaskedSlices &unmasked,
+                         linalg::LinalgOp clone, Value at);
   void maskRepeated(OpBuilder &b, linalg::LinalgOp orig,
                     linalg::LinalgOp partial, Combiner combiner,
                     Value firstValid);
@@ -535,6 +541,41 @@ void TemporalSlicer::maskRepeated(OpBuilder &b, linalg::LinalgOp orig,
                                 yield->getOperand(0), out));
 }
 
+void TemporalSlicer::testOnlyCutSlices(OpBuilder &b,
+                                       const UnmaskedSlices &unmasked,
+                                       linalg::LinalgOp clone, Value at) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(clone);
+  Location loc = clone.getLoc();
+  // The slice holds keys [at, at + step): it cuts the predicate where it
+  // reaches a key at or past a `below`, or starts before a `from`.
+  Value end = arith::AddIOp::create(
+      b, loc, at, arith::ConstantIndexOp::create(b, loc, step));
+  Value cut;
+  auto orWith = [&](arith::CmpIPredicate pred, Value x, const SliceBound &y) {
+    Value c = arith::CmpIOp::create(b, loc, pred, x, boundValue(b, loc, y));
+    cut = cut ? arith::OrIOp::create(b, loc, cut, c).getResult() : c;
+  };
+  for (const SliceBound &below : unmasked.below)
+    orWith(arith::CmpIPredicate::sgt, end, below);
+  for (const SliceBound &from : unmasked.from)
+    orWith(arith::CmpIPredicate::slt, at, from);
+  // The clone's selects are the original's, in the same order.
+  SmallVector<arith::SelectOp> origSelects, cloneSelects;
+  cast<linalg::LinalgOp>(unmasked.mask).getBlock()->walk(
+      [&](arith::SelectOp s) { origSelects.push_back(s); });
+  clone.getBlock()->walk([&](arith::SelectOp s) { cloneSelects.push_back(s); });
+  for (auto [select, whenTrue] : unmasked.selects) {
+    auto *pos = llvm::find(origSelects, cast<arith::SelectOp>(select));
+    arith::SelectOp copy = cloneSelects[pos - origSelects.begin()];
+    OpBuilder inner(copy->getBlock(), std::next(copy->getIterator()));
+    Value unmaskedValue = whenTrue ? copy.getFalseValue() : copy.getTrueValue();
+    auto tested = arith::SelectOp::create(inner, loc, cut, copy.getResult(),
+                                          unmaskedValue);
+    copy.getResult().replaceAllUsesExcept(tested, tested);
+  }
+}
+
 FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
                                              Value offset, bool stripFactors,
                                              bool identityInit) {
@@ -709,6 +750,10 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
                                        /*identityInit=*/false);
       if (failed(v))
         return failure();
+      for (const UnmaskedSlices &mask : unmasked)
+        if (mask.mask == op)
+          testOnlyCutSlices(sb, mask,
+                            cast<linalg::LinalgOp>(v->getDefiningOp()), at);
       loopMap.map(op->getResult(0), *v);
       sliceCache[op->getResult(0)] = *v;
     } else if (role == SliceRole::Reducing) {
@@ -1153,6 +1198,7 @@ LogicalResult TemporalSlicer::rewrite() {
       lower = loopStart(b, loc, *skip->below);
     skipped = skip->describe;
   }
+  unmasked = findUnmaskedSlices(smg, plan);
   auto loop =
       TemporalSliceOp::create(b, loc, stateTypes, dim, b.getI64IntegerAttr(step),
                               lower, upper, inits);
@@ -1275,6 +1321,8 @@ static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
       slicer.skipped.empty()
           ? (slicer.notSkipped.empty() ? "" : "; " + slicer.notSkipped)
           : "; skips the slices a mask hides: " + slicer.skipped;
+  for (const UnmaskedSlices &mask : slicer.unmasked)
+    skipped += "; " + mask.describe;
   remark::passed(graph.getLoc(), remarkOpts("temporal-slice", "sliced"))
       << ("dim '" + it->name + "' sliced temporally by " +
           std::to_string(slice.size) + ": " + described + skipped);

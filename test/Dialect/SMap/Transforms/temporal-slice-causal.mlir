@@ -9,7 +9,9 @@
 // and the update's first-slice test and counts start there. A mask hiding
 // the keys before the query but nothing after it gives the start only, and
 // a graph that also sums the unmasked scores skips nothing, with a remark
-// naming the reduction that blocks it.
+// naming the reduction that blocks it. Every mask of these is tested only on
+// the slices that reach beyond the keys all rows of the block see (skipping
+// or not: leaving the test out of a slice it cannot hide is exact).
 //
 // RUN: split-file %s %t
 // RUN: spacefusion-opt %t/causal.mlir --smap-form-graphs --smap-set-target=target=cpu --smap-analyze \
@@ -25,7 +27,7 @@
 // RUN:   '--smap-schedule=spatial=m:16 temporal=n:16' --smap-spatial-slice --smap-temporal-slice \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 | FileCheck %s --check-prefix=NOSKIP
 
-// CHECK: remark: [Passed] sliced | Category:smap:temporal-slice | Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from 64 + input #[[O:[0-9]+]] on are masked in every row (select1)"
+// CHECK: remark: [Passed] sliced | Category:smap:temporal-slice | Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from 64 + input #[[O:[0-9]+]] on are masked in every row (select1); select1 tests only the slices that reach beyond the keys visible in every row (below 1 + input #[[O]])"
 // CHECK-LABEL: func.func @attention_causal(
 // CHECK: smap.graph({{.*}}%[[OFF:[a-z0-9_]+]] = %{{.*}} : index) -> (tensor<1x1x64x16xf32>)
 // CHECK: %[[SCALED:.*]] = arith.muli %[[OFF]], %c1 : index
@@ -36,8 +38,26 @@
 // CHECK: %[[WHOLE:.*]] = arith.muli %[[N]], %{{.*}} : index
 // CHECK: %[[END:.*]] = arith.minui %[[WHOLE]], %c256 : index
 // CHECK: smap.temporal_slice #smap.dim<"l", 256, temporal> step 32 upto %[[END]] inits(
+// The mask's test is left out of the slices every query row sees whole (keys
+// below the block's first query + 1): the slice [at, at + 32) cuts the mask
+// when at + 32 > offset + 1.
+// CHECK: ^bb0(%[[AT:[a-z0-9_]+]]: index,
+// CHECK: %[[SLICE_END:.*]] = arith.addi %[[AT]], %c32{{.*}} : index
+// CHECK: %[[OFF_SCALED:.*]] = arith.muli %[[OFF]], %c1{{.*}} : index
+// CHECK: %[[VISIBLE_END:.*]] = arith.addi %c1{{.*}}, %[[OFF_SCALED]] : index
+// CHECK: %[[CUT:.*]] = arith.cmpi sgt, %[[SLICE_END]], %[[VISIBLE_END]] : index
+// CHECK: linalg.generic
+// CHECK-SAME: "select1"
+// CHECK: %[[SCALED_SCORE:.*]] = arith.mulf
+// CHECK: %[[HIDE:.*]] = arith.cmpi ugt
+// CHECK: %[[MASKED:.*]] = arith.select %[[HIDE]], %{{.*}}, %[[SCALED_SCORE]] : f32
+// CHECK: %[[TESTED:.*]] = arith.select %[[CUT]], %[[MASKED]], %[[SCALED_SCORE]] : f32
+// CHECK: linalg.yield %[[TESTED]] : f32
 
-// WINDOW: Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from 64 + input #[[O:[0-9]+]] on and below -63 + input #[[O]] are masked in every row (select1)"
+// A window of 64 keys over 64-row blocks: only key `offset` is visible in
+// every row, so every slice of 32 keys is tested (from <= at fails or
+// at + 32 > below).
+// WINDOW: Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from 64 + input #[[O:[0-9]+]] on and below -63 + input #[[O]] are masked in every row (select1); select1 tests only the slices that reach beyond the keys visible in every row (below 1 + input #[[O]], from 0 + input #[[O]])"
 // WINDOW: smap.graph({{.*}}%[[OFF:[a-z0-9_]+]] = %{{.*}} : index) -> (tensor<1x1x64x16xf32>)
 // WINDOW: %[[LOW:.*]] = arith.addi %c-63, %{{.*}} : index
 // WINDOW: %[[NONNEG:.*]] = arith.maxsi %[[LOW]], %c0 : index
@@ -45,13 +65,19 @@
 // WINDOW: %[[START:.*]] = arith.muli %[[SLICES]], %c32{{.*}} : index
 // WINDOW: %[[FIRST:.*]] = arith.minui %[[START]], %c224 : index
 // WINDOW: smap.temporal_slice #smap.dim<"l", 256, temporal> step 32 from %[[FIRST]] upto %{{.*}} inits(
+// WINDOW: ^bb0(%[[AT:[a-z0-9_]+]]: index,
+// WINDOW: %[[PAST:.*]] = arith.cmpi sgt, %{{.*}}, %{{.*}} : index
+// WINDOW: %[[BEFORE:.*]] = arith.cmpi slt, %[[AT]], %{{.*}} : index
+// WINDOW: %[[CUT:.*]] = arith.ori %[[PAST]], %[[BEFORE]] : i1
+// WINDOW: %[[MASKED:.*]] = arith.select %{{.*}}, %cst{{.*}}, %[[SCORE:.*]] : f32
+// WINDOW-NEXT: arith.select %[[CUT]], %[[MASKED]], %[[SCORE]] : f32
 // WINDOW: } update {
 // WINDOW: arith.cmpi eq, %{{.*}}, %[[FIRST]] : index
 
-// LOWER: Remark="dim 'n' sliced temporally by 16: {{.*}}; skips the slices a mask hides: keys below 0 + input #{{[0-9]+}} are masked in every row (select0)"
+// LOWER: Remark="dim 'n' sliced temporally by 16: {{.*}}; skips the slices a mask hides: keys below 0 + input #{{[0-9]+}} are masked in every row (select0); select0 tests only the slices that reach beyond the keys visible in every row (from 15 + input #{{[0-9]+}})"
 // LOWER: smap.temporal_slice #smap.dim<"n", 64, temporal> step 16 from %{{[0-9a-z_]+}} inits(
 
-// NOSKIP: remark: [Passed] sliced | Category:smap:temporal-slice | Remark="dim 'n' sliced temporally by 16: {{.*}}; the mask select0 skips nothing: reduce_add{{[0-9]+}} reduces values the mask does not reach"
+// NOSKIP: remark: [Passed] sliced | Category:smap:temporal-slice | Remark="dim 'n' sliced temporally by 16: {{.*}}; the mask select0 skips nothing: reduce_add{{[0-9]+}} reduces values the mask does not reach; select0 tests only the slices that reach beyond the keys visible in every row (below 1 + input #{{[0-9]+}})"
 // NOSKIP-NOT: upto
 
 //--- causal.mlir
