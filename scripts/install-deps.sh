@@ -14,6 +14,8 @@ PACKAGES=(
   # Python for lit, and for the Python package and its tests (Debian's
   # python3 at /usr/bin/python3; no PyPI).
   python3 python3-numpy python3-pytest
+  # pip and setuptools: the install test installs the package with `pip install`.
+  python3-pip python3-setuptools
   # torch (CPU) for the tests of the torch-tensor entry points.
   python3-torch
 )

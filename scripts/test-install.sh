@@ -22,6 +22,34 @@ for path in "${expected[@]}"; do
   [ -e "$prefix/$path" ] || { echo "test-install: $path was not installed" >&2; exit 1; }
 done
 echo "test-install: ${#expected[@]} expected paths installed"
+
+# The installed Python package finds the installed compiler (run from
+# outside the checkout, with no build directory named) and compiles.
+python_check='
+import numpy as np, os, sys, spacefusion as sf
+tools = sf.find_tools()
+assert tools["spacefusion-opt"] == os.path.join(sys.argv[1], "bin", "spacefusion-opt"), tools
+source = sf.workloads.layernorm(rows=8, hidden=64, dtype="f32")
+module = sf.compile(source, target="cpu", cache_dir=sys.argv[2])
+x, gamma, beta = sf.random_inputs(module, seed=0)
+(y,) = module(x, gamma, beta)
+error = np.abs(y - sf.workloads.reference("layernorm", x, gamma, beta)).max()
+assert error < 1e-4, error
+print("test-install: python package %s from %s compiles with %s" %
+      (sf.__version__, os.path.dirname(sf.__file__), tools["spacefusion-opt"]))
+'
+(cd "$build/install-test" && env -u SPACEFUSION_BUILD_DIR PYTHONPATH="$prefix/lib/python" \
+  /usr/bin/python3 -c "$python_check" "$prefix" "$build/install-test/cache")
+# `pip install ./python` installs the package alone; it then finds the
+# compiler on PATH.
+pip_src="$build/install-test/pip-src"
+mkdir -p "$pip_src"
+cp -r "$root/python/pyproject.toml" "$root/python/spacefusion" "$pip_src"
+/usr/bin/python3 -m pip install -q --no-deps --no-build-isolation --no-index \
+  --target "$build/install-test/pip-target" "$pip_src" 2>&1 | grep -v "as the 'root' user" || true
+(cd "$build/install-test" && env -u SPACEFUSION_BUILD_DIR PATH="$prefix/bin:$PATH" \
+  PYTHONPATH="$build/install-test/pip-target" /usr/bin/python3 -c "$python_check" "$prefix" \
+  "$build/install-test/cache")
 cmake -G Ninja -S "$root/examples/custom-compiler" -B "$cc_build" \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
   -DSpaceFusion_DIR="$prefix/lib/cmake/SpaceFusion" > /dev/null

@@ -27,11 +27,23 @@ preallocated outputs; errors the CUDA runtime records raise
 does either from the command line. Both paths export the same calling
 convention: `_mlir_ciface_<function>(inputs..., outputs...)` on memref
 descriptors.
+
+Installing: `cmake --install BUILD --prefix PREFIX` puts the package under
+PREFIX/lib/python (add it to PYTHONPATH), where it finds PREFIX/bin's
+spacefusion-opt and the LLVM the project was built with; `pip install
+./python` installs the package alone, which then finds spacefusion-opt in
+SPACEFUSION_BUILD_DIR/bin or on PATH (and LLVM's tools in
+SPACEFUSION_LLVM_BIN, /usr/lib/llvm-22/bin or on PATH). Compiled CPU modules
+are cached per user (XDG_CACHE_HOME or ~/.cache, `spacefusion/`), keyed by
+the source, the options and the compiler binaries.
 """
+
+# The project's version (CMakeLists.txt's project() VERSION; a test checks).
+__version__ = "0.1.0"
 
 from .compiler import CompileError, Module, compile, find_tools
 from .memref import random_inputs
 from . import workloads
 
 __all__ = ["CompileError", "Module", "compile", "find_tools", "random_inputs",
-           "workloads"]
+           "workloads", "__version__"]

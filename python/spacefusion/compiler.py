@@ -21,30 +21,74 @@ from .memref import BF16_NAN, DTYPES, STORAGE, bf16_bits, bf16_tensor, descripto
     torch_dtype
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+try:  # written by `cmake --install` next to the installed package
+    from . import _config
+except ImportError:  # a source checkout, or `pip install ./python`
+    _config = None
 
 
 class CompileError(RuntimeError):
     """A tool failed; the message holds its diagnostics."""
 
 
+def _spacefusion_bin_dirs(build_dir):
+    """Where spacefusion-opt may be, in order: the build directory asked for
+    (argument or SPACEFUSION_BUILD_DIR), the install prefix this package
+    came with, the source checkout's build/ (then PATH)."""
+    build_dir = build_dir or os.environ.get("SPACEFUSION_BUILD_DIR")
+    if build_dir:
+        return [os.path.join(build_dir, "bin")]
+    dirs = [_config.BIN_DIR] if _config else []
+    return dirs + [os.path.join(_ROOT, "build", "bin")]
+
+
+def _llvm_bin_dirs():
+    """Where mlir-translate and clang may be: SPACEFUSION_LLVM_BIN, the LLVM
+    SpaceFusion was built with (as recorded at install), Debian's LLVM 22
+    (then PATH)."""
+    dirs = [os.environ["SPACEFUSION_LLVM_BIN"]] if os.environ.get("SPACEFUSION_LLVM_BIN") else []
+    if _config:
+        dirs.append(_config.LLVM_BIN)
+    return dirs + ["/usr/lib/llvm-22/bin"]
+
+
+def _find_tool(name, dirs, hint):
+    for d in dirs:
+        path = os.path.join(d, name)
+        if os.path.exists(path):
+            return path
+    found = shutil.which(name)
+    if not found:
+        raise CompileError("%s not found (looked in %s and PATH); %s" % (name, ", ".join(dirs), hint))
+    return found
+
+
 def find_tools(build_dir=None):
     """Paths of spacefusion-opt, mlir-translate and clang."""
-    build_dir = build_dir or os.environ.get("SPACEFUSION_BUILD_DIR") or os.path.join(_ROOT, "build")
-    tools = {
-        "spacefusion-opt": os.path.join(build_dir, "bin", "spacefusion-opt"),
-        "mlir-translate": os.path.join(_LLVM_BIN, "mlir-translate"),
-        "clang": os.path.join(_LLVM_BIN, "clang"),
-    }
-    for name, path in tools.items():
-        if not os.path.exists(path):
-            found = shutil.which(name)
-            if not found:
-                raise CompileError("%s not found (looked at %s); build SpaceFusion first "
-                                   "(scripts/build.sh) or set SPACEFUSION_BUILD_DIR" % (name, path))
-            tools[name] = found
+    hint = "build SpaceFusion first (scripts/build.sh), or set SPACEFUSION_BUILD_DIR"
+    tools = {"spacefusion-opt": _find_tool("spacefusion-opt", _spacefusion_bin_dirs(build_dir), hint)}
+    hint = "install LLVM 22, or set SPACEFUSION_LLVM_BIN"
+    for name in ("mlir-translate", "clang"):
+        tools[name] = _find_tool(name, _llvm_bin_dirs(), hint)
     tools["lib"] = os.path.join(os.path.dirname(tools["mlir-translate"]), "..", "lib")
     return tools
+
+
+def compiler_identity(tools):
+    """A digest of the tools' paths, sizes and modification times: a cached
+    module is reused only with the compiler that built it."""
+    stamp = []
+    for name in ("spacefusion-opt", "mlir-translate", "clang"):
+        info = os.stat(tools[name])
+        stamp.append("%s:%d:%d" % (os.path.realpath(tools[name]), info.st_size, info.st_mtime_ns))
+    return hashlib.sha256("|".join(stamp).encode()).hexdigest()[:16]
+
+
+def default_cache_dir():
+    """The user's cache (XDG_CACHE_HOME or ~/.cache) for compiled modules."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "spacefusion")
 
 
 _TENSOR = re.compile(r"tensor<((?:\d+x)*)(f16|bf16|f32|f64)>")
@@ -155,9 +199,10 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
     """
     tools = find_tools(build_dir)
     name, inputs, outputs = _signature(source, entry)
-    key = hashlib.sha256(("%s|%s|%s|%s|%s|%s" % (source, name, target, fused, spatial, temporal))
+    key = hashlib.sha256(("%s|%s|%s|%s|%s|%s|%s" % (source, name, target, fused, spatial, temporal,
+                                                     compiler_identity(tools)))
                          .encode()).hexdigest()[:16]
-    cache_dir = cache_dir or os.path.join(tempfile.gettempdir(), "spacefusion-cache")
+    cache_dir = cache_dir or default_cache_dir()
     os.makedirs(cache_dir, exist_ok=True)
     so = os.path.join(cache_dir, "%s-%s.so" % (name, key))
     decisions = []
