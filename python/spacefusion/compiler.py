@@ -202,7 +202,12 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
     key = hashlib.sha256(("%s|%s|%s|%s|%s|%s|%s" % (source, name, target, fused, spatial, temporal,
                                                      compiler_identity(tools)))
                          .encode()).hexdigest()[:16]
-    cache_dir = cache_dir or default_cache_dir()
+    if not cache_dir:
+        cache_dir = default_cache_dir()
+        try:
+            os.makedirs(cache_dir, exist_ok=True)
+        except OSError:  # no writable home: the user's own directory in /tmp
+            cache_dir = os.path.join(tempfile.gettempdir(), "spacefusion-cache-%d" % os.getuid())
     os.makedirs(cache_dir, exist_ok=True)
     so = os.path.join(cache_dir, "%s-%s.so" % (name, key))
     decisions = []
