@@ -14,7 +14,8 @@ cmake --install "$build" --prefix "$prefix" > /dev/null
 # built, which needs cuda.h).
 expected=(bin/spacefusion-opt bin/spacefusion-run lib/libSpaceFusion-C.so
   lib/SpaceFusionPlugin.so include/spacefusion/InitAll.h
-  include/spacefusion-c/SpaceFusion.h lib/cmake/SpaceFusion/SpaceFusionConfig.cmake)
+  include/spacefusion-c/SpaceFusion.h include/spacefusion/Version.h
+  lib/cmake/SpaceFusion/SpaceFusionConfig.cmake)
 if [ -e "$build/lib/libspacefusion_cuda_runtime.so" ]; then
   expected+=(lib/libspacefusion_cuda_runtime.so include/spacefusion-runtime)
 fi

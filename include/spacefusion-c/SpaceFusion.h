@@ -23,6 +23,9 @@
 extern "C" {
 #endif
 
+/// SpaceFusion-MLIR's version, "MAJOR.MINOR.PATCH" (a static string).
+MLIR_CAPI_EXPORTED const char *spacefusionGetVersion(void);
+
 /// The smap dialect: mlirGetDialectHandle__smap__().
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(SMap, smap);
 

@@ -9,6 +9,7 @@
 
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
 #include "spacefusion/InitAll.h"
+#include "spacefusion/Version.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
@@ -21,6 +22,8 @@
 using namespace mlir;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(SMap, smap, mlir::smap::SMapDialect)
+
+const char *spacefusionGetVersion(void) { return SPACEFUSION_VERSION_STRING; }
 
 void spacefusionRegisterDialects(MlirDialectRegistry registry) {
   spacefusion::registerAllDialects(*unwrap(registry));

@@ -57,6 +57,9 @@ int main(int argc, char **argv) {
   mlirContextAppendDialectRegistry(ctx, registry);
   mlirDialectRegistryDestroy(registry);
 
+  // CHECK: version: [[VERSION:[0-9]+\.[0-9]+\.[0-9]+]]
+  printf("version: %s\n", spacefusionGetVersion());
+
   // CHECK: dialect: smap
   MlirStringRef ns =
       mlirDialectHandleGetNamespace(mlirGetDialectHandle__smap__());

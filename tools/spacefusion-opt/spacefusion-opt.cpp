@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spacefusion/InitAll.h"
+#include "spacefusion/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -18,8 +19,14 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  // --version names the project's version after LLVM's.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "SpaceFusion-MLIR version " SPACEFUSION_VERSION_STRING "\n";
+  });
   mlir::registerAllPasses();
   mlir::spacefusion::registerAllPasses();
 

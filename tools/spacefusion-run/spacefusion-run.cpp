@@ -45,6 +45,7 @@
 
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
 #include "spacefusion/InitAll.h"
+#include "spacefusion/Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -783,6 +784,10 @@ static FailureOr<Version> makeF64Reference(ModuleOp source, StringRef name) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --version names the project's version after LLVM's.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "SpaceFusion-MLIR version " SPACEFUSION_VERSION_STRING "\n";
+  });
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   registerAllPasses();
