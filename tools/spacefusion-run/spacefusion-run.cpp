@@ -81,62 +81,71 @@ using namespace mlir::spacefusion::run;
 
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::Required);
-static cl::opt<std::string> entry("entry",
+// --help lists these, not the hundreds of options LLVM's libraries register.
+static cl::OptionCategory runOptions("spacefusion-run options");
+
+static cl::opt<std::string> inputFile(cl::cat(runOptions), cl::Positional,
+                                      cl::desc("<input.mlir>"), cl::Required);
+static cl::opt<std::string> entry(cl::cat(runOptions), "entry",
                                   cl::desc("Function to run (default: the "
                                            "first function with a body)"));
-static cl::opt<std::string> target("target", cl::desc("Target to schedule for"),
+static cl::opt<std::string> target(cl::cat(runOptions), "target",
+                                   cl::desc("Target to schedule for"),
                                    cl::init("cpu"));
 static cl::opt<std::string>
-    spatial("spatial", cl::desc("Force spatial tiles (dim:size,...)"));
+    spatial(cl::cat(runOptions), "spatial",
+            cl::desc("Force spatial tiles (dim:size,...)"));
 static cl::opt<std::string>
-    temporal("temporal", cl::desc("Force the temporal slice (dim:size)"));
-static cl::opt<bool> allowUta("allow-uta", cl::desc("Allow UTA rewrites"),
-                              cl::init(true));
+    temporal(cl::cat(runOptions), "temporal",
+             cl::desc("Force the temporal slice (dim:size)"));
+static cl::opt<bool> allowUta(cl::cat(runOptions), "allow-uta",
+                              cl::desc("Allow UTA rewrites"), cl::init(true));
 static cl::opt<bool> widenAccumulators(
-    "widen-accumulators",
+    cl::cat(runOptions), "widen-accumulators",
     cl::desc("Accumulate 16-bit contractions in f32 (smap-widen-accumulators), "
              "as the compiler pipelines do"),
     cl::init(true));
 static cl::opt<double> baselineSlack(
-    "baseline-slack",
+    cl::cat(runOptions), "baseline-slack",
     cl::desc("Against the f64 reference, let an element err by this many "
              "times the unfused program's own error there (0: off)"),
     cl::init(2.0));
 static cl::opt<double> absTolerance(
-    "atol",
+    cl::cat(runOptions), "atol",
     cl::desc("Tolerance relative to the largest reference magnitude, for "
              "every output (default per dtype: f64 4e-14, f32 2e-5, f16 "
              "2^-9, bf16 2^-6)"));
 static cl::opt<double>
-    relTolerance("rtol",
+    relTolerance(cl::cat(runOptions), "rtol",
                  cl::desc("Relative tolerance, for every output (default per "
                           "dtype: f64 2e-13, f32 1e-4, f16 2^-10, bf16 2^-7)"));
 
 enum class ReferencePrecision { F64, Native };
 static cl::opt<ReferencePrecision> referencePrecision(
-    "reference", cl::desc("Precision of the reference run"),
+    cl::cat(runOptions), "reference",
+    cl::desc("Precision of the reference run"),
     cl::values(clEnumValN(ReferencePrecision::F64, "f64",
                           "the function widened to f64 (default)"),
                clEnumValN(ReferencePrecision::Native, "native",
                           "the function's own dtypes, as the fused run")),
     cl::init(ReferencePrecision::F64));
 static cl::opt<double> maxBufferGiB(
-    "max-buffer-gib",
+    cl::cat(runOptions), "max-buffer-gib",
     cl::desc("Refuse functions whose buffers (inputs, outputs and their "
              "copies, or any one tensor of the body) exceed this many GiB"),
     cl::init(4));
-static cl::opt<unsigned> reps("reps", cl::desc("Timed runs of each version"),
+static cl::opt<unsigned> reps(cl::cat(runOptions), "reps",
+                              cl::desc("Timed runs of each version"),
                               cl::init(3));
-static cl::opt<unsigned> seed("seed", cl::desc("Random seed"), cl::init(1));
-static cl::opt<bool> printFused("print-fused",
+static cl::opt<unsigned> seed(cl::cat(runOptions), "seed",
+                              cl::desc("Random seed"), cl::init(1));
+static cl::opt<bool> printFused(cl::cat(runOptions), "print-fused",
                                 cl::desc("Print the fused IR before lowering"));
 static cl::opt<bool>
-    printReference("print-reference",
+    printReference(cl::cat(runOptions), "print-reference",
                    cl::desc("Print the reference IR before lowering"));
 static cl::opt<std::string> dumpDir(
-    "dump", cl::value_desc("dir"),
+    cl::cat(runOptions), "dump", cl::value_desc("dir"),
     cl::desc("Write the inputs, the reference and unfused outputs (raw, "
              "row-major) and manifest.json into this directory"));
 
@@ -792,6 +801,7 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTargetAsmPrinter();
   registerAllPasses();
   spacefusion::registerAllPasses();
+  cl::HideUnrelatedOptions(runOptions);
   cl::ParseCommandLineOptions(
       argc, argv,
       "spacefusion-run: run a linalg function fused and unfused on the CPU "
