@@ -51,6 +51,32 @@ cp -r "$root/python/pyproject.toml" "$root/python/spacefusion" "$pip_src"
 (cd "$build/install-test" && env -u SPACEFUSION_BUILD_DIR PATH="$prefix/bin:$PATH" \
   PYTHONPATH="$build/install-test/pip-target" /usr/bin/python3 -c "$python_check" "$prefix" \
   "$build/install-test/cache")
+# A C++-only consumer (project(... LANGUAGES CXX)) finds the package too:
+# LLVM's config probes C headers, which the package config enables C for.
+cxx_only="$build/install-test/cxx-only"
+mkdir -p "$cxx_only"
+cat > "$cxx_only/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(cxx_only LANGUAGES CXX)
+find_package(SpaceFusion REQUIRED CONFIG)
+add_executable(print-version main.cpp)
+target_link_libraries(print-version PRIVATE SpaceFusion::SpaceFusion-C)
+CMAKE
+cat > "$cxx_only/main.cpp" <<'CPP'
+#include "spacefusion-c/SpaceFusion.h"
+#include <cstdio>
+int main() { std::printf("%s\n", spacefusionGetVersion()); }
+CPP
+cmake -G Ninja -S "$cxx_only" -B "$cxx_only/build" -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DSpaceFusion_DIR="$prefix/lib/cmake/SpaceFusion" > /dev/null
+cmake --build "$cxx_only/build" > /dev/null
+version="$("$cxx_only/build/print-version")"
+header_version="$(sed -n 's/^#define SPACEFUSION_VERSION_STRING "\(.*\)"$/\1/p' \
+  "$prefix/include/spacefusion/Version.h")"
+[ "$version" = "$header_version" ] || {
+  echo "test-install: the C API says version '$version', Version.h '$header_version'" >&2; exit 1; }
+echo "test-install: a C++-only project links the installed C API, version $version"
+
 cmake -G Ninja -S "$root/examples/custom-compiler" -B "$cc_build" \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
   -DSpaceFusion_DIR="$prefix/lib/cmake/SpaceFusion" > /dev/null
