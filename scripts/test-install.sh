@@ -23,6 +23,8 @@ for path in "${expected[@]}"; do
   [ -e "$prefix/$path" ] || { echo "test-install: $path was not installed" >&2; exit 1; }
 done
 echo "test-install: ${#expected[@]} expected paths installed"
+empty="$(find "$prefix" -type d -empty)"
+[ -z "$empty" ] || { echo "test-install: empty directories installed: $empty" >&2; exit 1; }
 
 # The installed Python package finds the installed compiler (run from
 # outside the checkout, with no build directory named) and compiles.
