@@ -39,13 +39,15 @@ MLIR_CAPI_EXPORTED void spacefusionRegisterAllPasses(void);
 /// Appends the SpaceFusion pipeline to `pm`. `options` uses the textual
 /// syntax of --spacefusion-pipeline, e.g. "target=sm_80
 /// allow-online-softmax=false" (empty: defaults). Returns failure, with a
-/// message on stderr, if the options do not parse.
+/// message on stderr (a pass manager has no context to report to), if the
+/// options do not parse.
 MLIR_CAPI_EXPORTED MlirLogicalResult
 spacefusionAddPipeline(MlirOpPassManager pm, MlirStringRef options);
 
 /// Runs the SpaceFusion pipeline on `module` in place. Returns failure if the
-/// options do not parse or a pass fails (diagnostics go to the context's
-/// handlers).
+/// options do not parse or a pass fails; both are reported as diagnostics to
+/// the context's handlers (an option error at the module, with the option
+/// parser's message).
 MLIR_CAPI_EXPORTED MlirLogicalResult spacefusionRunPipeline(MlirModule module,
                                                             MlirStringRef options);
 

@@ -31,14 +31,32 @@ void spacefusionRegisterDialects(MlirDialectRegistry registry) {
 
 void spacefusionRegisterAllPasses(void) { spacefusion::registerAllPasses(); }
 
+using PipelineOptions = spacefusion::SpaceFusionPipelineOptions;
+
+/// `options` parsed, or null with the option parser's message in `error`.
+static std::unique_ptr<PipelineOptions> parseOptions(StringRef options,
+                                                     std::string &error) {
+  auto parsed = std::make_unique<PipelineOptions>();
+  llvm::raw_string_ostream os(error);
+  if (failed(parsed->parseFromString(options, os)))
+    return nullptr;
+  return parsed;
+}
+
+static std::string describeParseError(StringRef options, StringRef error) {
+  return ("spacefusion: cannot parse pipeline options '" + options + "': " +
+          StringRef(error).trim())
+      .str();
+}
+
 MlirLogicalResult spacefusionAddPipeline(MlirOpPassManager pm,
                                          MlirStringRef options) {
-  std::unique_ptr<spacefusion::SpaceFusionPipelineOptions> parsed =
-      spacefusion::SpaceFusionPipelineOptions::createFromString(
-          unwrap(options));
+  std::string error;
+  std::unique_ptr<PipelineOptions> parsed =
+      parseOptions(unwrap(options), error);
   if (!parsed) {
-    llvm::errs() << "spacefusion: cannot parse pipeline options '"
-                 << unwrap(options) << "'\n";
+    // A pass manager has no context to report to.
+    llvm::errs() << describeParseError(unwrap(options), error) << "\n";
     return mlirLogicalResultFailure();
   }
   spacefusion::buildSpaceFusionPipeline(*unwrap(pm), *parsed);
@@ -48,11 +66,15 @@ MlirLogicalResult spacefusionAddPipeline(MlirOpPassManager pm,
 MlirLogicalResult spacefusionRunPipeline(MlirModule module,
                                          MlirStringRef options) {
   ModuleOp op = unwrap(module);
+  std::string error;
+  std::unique_ptr<PipelineOptions> parsed =
+      parseOptions(unwrap(options), error);
+  if (!parsed) {
+    op.emitError(describeParseError(unwrap(options), error));
+    return mlirLogicalResultFailure();
+  }
   PassManager pm(op.getContext(), ModuleOp::getOperationName(),
                  OpPassManager::Nesting::Implicit);
-  if (mlirLogicalResultIsFailure(
-          spacefusionAddPipeline(wrap(static_cast<OpPassManager *>(&pm)),
-                                 options)))
-    return mlirLogicalResultFailure();
+  spacefusion::buildSpaceFusionPipeline(pm, *parsed);
   return wrap(pm.run(op));
 }

@@ -7,6 +7,7 @@
 
 #include "spacefusion-c/SpaceFusion.h"
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
@@ -17,6 +18,15 @@
 static void printToStdout(MlirStringRef str, void *userData) {
   (void)userData;
   fwrite(str.data, 1, str.length, stdout);
+}
+
+static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
+                                         void *userData) {
+  (void)userData;
+  printf("diagnostic: ");
+  mlirDiagnosticPrint(diagnostic, printToStdout, NULL);
+  printf("\n");
+  return mlirLogicalResultSuccess();
 }
 
 static char *readFile(const char *path) {
@@ -80,12 +90,16 @@ int main(int argc, char **argv) {
   printf("\n");
   mlirModuleDestroy(module);
 
-  /* Options that do not parse are a failure, not a crash. */
-  // CHECK: spacefusion: cannot parse pipeline options 'bogus=1'
+  /* Options that do not parse are a failure, not a crash, reported to the
+     context's diagnostic handler. */
+  // CHECK: diagnostic: spacefusion: cannot parse pipeline options 'bogus=1': {{.*}}bogus
   // CHECK: run with bogus=1: failure
   module = parse(ctx, source);
+  MlirDiagnosticHandlerID handler =
+      mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
   result =
       spacefusionRunPipeline(module, mlirStringRefCreateFromCString("bogus=1"));
+  mlirContextDetachDiagnosticHandler(ctx, handler);
   printf("run with bogus=1: %s\n",
          mlirLogicalResultIsSuccess(result) ? "success" : "failure");
   mlirModuleDestroy(module);
