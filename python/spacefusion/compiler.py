@@ -29,7 +29,22 @@ except ImportError:  # a source checkout, or `pip install ./python`
 
 
 class CompileError(RuntimeError):
-    """A tool failed; the message holds its diagnostics."""
+    """A tool failed, or the input cannot be compiled. `error` is the first
+    error (the message's first line), `diagnostics` everything the tool
+    printed (notes, the IR it was working on), `tool` the tool's name (None
+    when no tool ran)."""
+
+    def __init__(self, error, diagnostics="", tool=None):
+        self.error = error
+        self.diagnostics = diagnostics
+        self.tool = tool
+        super().__init__(error + ("\n" + diagnostics if diagnostics else ""))
+
+    @classmethod
+    def from_tool(cls, tool, stderr):
+        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+        first = next((line for line in lines if "error:" in line), lines[0] if lines else "no message")
+        return cls("%s failed: %s" % (tool, first), stderr, tool)
 
 
 def _spacefusion_bin_dirs(build_dir):
@@ -120,7 +135,7 @@ def _signature(source, entry):
 def _run(cmd, stdin=None, env=None):
     result = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env)
     if result.returncode != 0:
-        raise CompileError("%s failed:\n%s" % (os.path.basename(cmd[0]), result.stderr))
+        raise CompileError.from_tool(os.path.basename(cmd[0]), result.stderr)
     return result.stdout
 
 
@@ -148,6 +163,12 @@ class Module:
         self._lib = ctypes.CDLL(path)
         self._fn = getattr(self._lib, "_mlir_ciface_" + name)
         self._fn.restype = None
+
+    def __repr__(self):
+        def types(values):
+            return ", ".join("%s[%s]" % (dtype, "x".join(map(str, shape))) for shape, dtype in values)
+        return "<spacefusion.Module @%s (%s) -> (%s) from %s>" % (
+            self.name, types(self.inputs), types(self.outputs), self.path)
 
     def _check(self, arrays):
         """The inputs as C-contiguous host arrays of the storage dtype (bf16

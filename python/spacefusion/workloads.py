@@ -7,6 +7,10 @@ runs in f32 (an `arith.extf` per input, an `arith.truncf` per output), as
 mixed-precision kernels do.
 """
 
+import functools
+import inspect
+import numbers
+
 import numpy as np
 
 _F32 = "f32"
@@ -109,6 +113,61 @@ class _Func:
                          + ["  return %s : %s" % (", ".join(values), ", ".join(types)), "}", ""])
 
 
+# Element types the generators write, and the numpy / torch spellings of each.
+ELEMENT_TYPES = ("f16", "bf16", "f32", "f64")
+_DTYPE_ALIASES = {"float16": "f16", "half": "f16", "bfloat16": "bf16", "float32": "f32",
+                  "float": "f32", "float64": "f64", "double": "f64"}
+# Size arguments that may be left out (None).
+_OPTIONAL_SIZES = ("kv_seq", "window")
+
+
+def element_type(dtype):
+    """The MLIR element type name of `dtype`: "f16", "bf16", "f32", "f64",
+    or a numpy or torch dtype of one of them."""
+    if isinstance(dtype, str) and dtype in ELEMENT_TYPES:
+        return dtype
+    name = str(dtype)
+    if name.startswith("torch."):
+        name = name[len("torch."):]
+    elif not isinstance(dtype, (str, bool)):
+        try:
+            name = np.dtype(dtype).name
+        except TypeError:
+            pass
+    if name in _DTYPE_ALIASES:
+        return _DTYPE_ALIASES[name]
+    raise ValueError("dtype must be one of %s (or a numpy / torch dtype of one), got %r"
+                     % (", ".join(ELEMENT_TYPES), dtype))
+
+
+def _check_size(function, name, value):
+    values = value if isinstance(value, (list, tuple)) else [value]
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v <= 0:
+            raise ValueError("%s: %s must be a positive integer%s, got %r"
+                             % (function, name, " or a list of them" if value is not v else "", value))
+
+
+def _checked(generator):
+    """Validates a generator's sizes (its arguments without a default, and
+    the optional sizes when given: positive integers) and its dtype."""
+    signature = inspect.signature(generator)
+
+    @functools.wraps(generator)
+    def wrapper(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        for name, param in signature.parameters.items():
+            value = bound.arguments[name]
+            if name == "dtype":
+                bound.arguments[name] = element_type(value)
+            elif param.default is inspect.Parameter.empty or (name in _OPTIONAL_SIZES and value is not None):
+                _check_size(generator.__name__, name, value)
+        return generator(*bound.args, **bound.kwargs)
+    return wrapper
+
+
+
 def _float(value):
     if value == float("-inf"):
         return "0xFF800000"
@@ -127,6 +186,7 @@ def _contract(a, acc):
     return (["%%p = arith.mulf %s, %s : f32" % (a[0], a[1]), "%%y = arith.addf %s, %%p : f32" % acc], "%y")
 
 
+@_checked
 def gemm(m, n, k, dtype="f32", frontend=False):
     """C = A . B. `frontend` writes it the way mixed-precision frontends do
     for a matmul with an f32 result: the 16-bit operands extended inside the
@@ -141,6 +201,7 @@ def gemm(m, n, k, dtype="f32", frontend=False):
     return f.finish([(c, (m, n))], out_dtype=_F32 if inline else None)
 
 
+@_checked
 def matmul_storage(m, n, k, dtype="f16"):
     """C = A . B as one named linalg.matmul whose storage type is its compute
     type (an f16 matmul into f16, as torch-mlir writes a half-precision mm):
@@ -156,6 +217,7 @@ def matmul_storage(m, n, k, dtype="f16"):
         "}", ""])
 
 
+@_checked
 def linear_3d(batch, seq, inputs, outputs, dtype="f16"):
     """y = x . w^T on x [batch, seq, inputs], w [outputs, inputs], as
     torch-mlir writes `aten.linear` without a bias: the weight transposed by
@@ -197,6 +259,7 @@ def _softmax_rows(f, x, rows, cols):
                      _binary("divf"))
 
 
+@_checked
 def softmax(rows, cols, dtype="f32"):
     f = _Func("softmax", dtype)
     x = f.arg("x", (rows, cols))
@@ -213,6 +276,7 @@ def _mean(f, x, rows, cols, square=False):
                      lambda a, acc: (["%%y = arith.divf %s, %s : f32" % (a[0], n)], "%y"))
 
 
+@_checked
 def layernorm(rows, hidden, dtype="f32", eps=1e-5):
     f = _Func("layernorm", dtype)
     x, g, b = f.arg("x", (rows, hidden)), f.arg("gamma", (hidden,)), f.arg("beta", (hidden,))
@@ -231,6 +295,7 @@ def layernorm(rows, hidden, dtype="f32", eps=1e-5):
     return f.finish([(y, (rows, hidden))])
 
 
+@_checked
 def rmsnorm(rows, hidden, dtype="f32", eps=1e-6):
     f = _Func("rmsnorm", dtype)
     x, g = f.arg("x", (rows, hidden)), f.arg("gamma", (hidden,))
@@ -255,6 +320,7 @@ def _contract_extended(dtype):
     return body
 
 
+@_checked
 def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, k_transposed=False,
               frontend=False, kv_seq=None, causal=False, window=None):
     """Scaled dot-product attention; `k_transposed` gives K as [b, h, k, l]
@@ -337,6 +403,7 @@ def _linear(f, x, w, bias, m, n, k):
     return f.generic(["m", "n"], [(y, (m, n), ["m", "n"]), (bias, (n,), ["n"])], (m, n), ["m", "n"], _binary("addf"))
 
 
+@_checked
 def mlp(tokens, hidden, inner, dtype="f32"):
     f = _Func("mlp", dtype)
     x = f.arg("x", (tokens, hidden))
@@ -358,6 +425,7 @@ def mlp(tokens, hidden, inner, dtype="f32"):
     return f.finish([(_linear(f, gelu, w2, b2, tokens, hidden, inner), (tokens, hidden))])
 
 
+@_checked
 def gemm_chain(m, dims, dtype="f32"):
     """A . B1 . B2 ... with A [m, dims[0]] and Bi [dims[i-1], dims[i]]."""
     f = _Func("gemm_chain", dtype)
@@ -368,6 +436,7 @@ def gemm_chain(m, dims, dtype="f32"):
     return f.finish([(x, (m, dims[-1]))])
 
 
+@_checked
 def lstm_cell(batch, inputs, hidden, dtype="f32"):
     f = _Func("lstm_cell", dtype)
     x, wx = f.arg("x", (batch, inputs)), f.arg("wx", (inputs, 4 * hidden))

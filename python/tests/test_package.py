@@ -49,3 +49,44 @@ def test_cache_is_per_user_and_keyed_by_the_compiler(tmp_path, monkeypatch):
     module = sf.compile(sf.workloads.softmax(4, 32))
     cached = os.listdir(tmp_path / "spacefusion")
     assert len(cached) == 1 and cached[0].startswith("softmax-")
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: sf.workloads.layernorm(rows=-1, hidden=64), r"layernorm: rows must be a positive integer, got -1"),
+    (lambda: sf.workloads.gemm(0, 4, 4), r"gemm: m must be a positive integer, got 0"),
+    (lambda: sf.workloads.attention(1, 2, 3.5, 4), r"attention: seq must be a positive integer, got 3.5"),
+    (lambda: sf.workloads.attention(1, 2, 8, 4, window=0), r"attention: window must be a positive integer"),
+    (lambda: sf.workloads.gemm_chain(4, [4, -1]), r"gemm_chain: dims must be a positive integer or a list"),
+    (lambda: sf.workloads.softmax(4, 4, dtype="f33"), r"dtype must be one of f16, bf16, f32, f64"),
+    (lambda: sf.workloads.softmax(4, 4, dtype="f8"), r"dtype must be one of .*got 'f8'"),
+])
+def test_generators_reject_bad_arguments(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_generators_take_numpy_and_torch_dtypes():
+    import numpy as np
+    assert sf.workloads.element_type(np.float16) == "f16"
+    assert sf.workloads.element_type(np.dtype("float32")) == "f32"
+    assert sf.workloads.gemm(4, 4, 4, dtype=np.float16) == sf.workloads.gemm(4, 4, 4, dtype="f16")
+    torch = pytest.importorskip("torch")
+    assert sf.workloads.gemm(4, 4, 4, dtype=torch.bfloat16) == sf.workloads.gemm(4, 4, 4, dtype="bf16")
+
+
+def test_compile_error_has_the_error_first():
+    source = ("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+              "  %0 = bogus.op %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n")
+    with pytest.raises(sf.CompileError) as info:
+        sf.compile(source)
+    error = info.value
+    assert error.tool == "spacefusion-opt"
+    assert re.fullmatch(r"spacefusion-opt failed: <stdin>:2:8: error: Dialect `bogus' not found.*", error.error)
+    assert str(error).splitlines()[0] == error.error
+    assert "Available dialects" in error.diagnostics
+
+
+def test_module_repr():
+    module = sf.compile(sf.workloads.softmax(4, 32))
+    assert re.fullmatch(r"<spacefusion\.Module @softmax \(f32\[4x32\]\) -> \(f32\[4x32\]\) from .*\.so>",
+                        repr(module))
