@@ -13,7 +13,12 @@ tensors).
     ref = sf.workloads.reference("layernorm", x, gamma, beta)
     assert np.allclose(y, ref, rtol=1e-4, atol=1e-5)
 
-The CPU path (`compile`, `Module`) returns fresh outputs. bf16 has no numpy
+The CPU path (`compile`, `Module`) returns fresh outputs, or writes into
+preallocated ones given as `module(*inputs, out=[...])` (as the GPU modules
+take theirs). Progress is logged to the "spacefusion" logger (INFO: each
+module compiled or found in the cache; DEBUG: each tool run and fusion
+decision). A `CompileError` has the first error as its message's first line
+(`error`), and everything the tool printed in `diagnostics`. bf16 has no numpy
 dtype: bf16 functions take and return torch.bfloat16 tensors (numpy arrays
 are rejected), and `random_inputs` makes torch.bfloat16 tensors for them.
 

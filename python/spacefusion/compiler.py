@@ -9,6 +9,7 @@ through `spacefusion-opt --spacefusion-lower-cpu`, `mlir-translate` and
 
 import ctypes
 import hashlib
+import logging
 import os
 import re
 import shutil
@@ -19,6 +20,10 @@ import numpy as np
 
 from .memref import BF16_NAN, DTYPES, STORAGE, bf16_bits, bf16_tensor, descriptor, is_torch_tensor, \
     torch_dtype
+
+# Compile progress: INFO per module (compiled or cached), DEBUG per tool run
+# and per fusion decision.
+_log = logging.getLogger("spacefusion")
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -132,11 +137,13 @@ def _signature(source, entry):
     return m.group(1), inputs, outputs
 
 
-def _run(cmd, stdin=None, env=None):
+def _run(cmd, stdin=None, env=None, with_stderr=False):
+    """The tool's output (and its stderr too, with `with_stderr`)."""
+    _log.debug("running %s", " ".join(cmd))
     result = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         raise CompileError.from_tool(os.path.basename(cmd[0]), result.stderr)
-    return result.stdout
+    return (result.stdout, result.stderr) if with_stderr else result.stdout
 
 
 def _fusion_pipeline(target, spatial, temporal):
@@ -195,20 +202,56 @@ class Module:
             checked.append(np.ascontiguousarray(array))
         return checked
 
-    def __call__(self, *arrays):
+    def _check_outputs(self, out):
+        """Preallocated outputs as host arrays of the storage dtype sharing
+        their memory (C-contiguous, writable; bf16 ones torch.bfloat16)."""
+        if len(out) != len(self.outputs):
+            raise TypeError("@%s has %d outputs, got %d in out=" % (self.name, len(self.outputs), len(out)))
+        views = []
+        for i, (array, (shape, dtype)) in enumerate(zip(out, self.outputs)):
+            if is_torch_tensor(array):
+                if array.dtype != torch_dtype(dtype):
+                    raise TypeError("output #%d must be %s (%s), got %s"
+                                    % (i, dtype, torch_dtype(dtype), array.dtype))
+                if array.device.type != "cpu" or not array.is_contiguous():
+                    raise ValueError("output #%d must be a contiguous CPU tensor" % i)
+                view = bf16_bits(array) if dtype == "bf16" else array.detach().numpy()
+            elif dtype == "bf16":
+                raise TypeError("output #%d is bf16: pass a torch.bfloat16 tensor (got %s)"
+                                % (i, type(array).__name__))
+            else:
+                if not isinstance(array, np.ndarray) or array.dtype != DTYPES[dtype]:
+                    raise TypeError("output #%d must be a numpy array of %s (%s), got %s"
+                                    % (i, dtype, np.dtype(DTYPES[dtype]).name,
+                                       getattr(array, "dtype", type(array).__name__)))
+                if not array.flags.c_contiguous or not array.flags.writeable:
+                    raise ValueError("output #%d must be C-contiguous and writable" % i)
+                view = array
+            if tuple(view.shape) != shape:
+                raise ValueError("output #%d must have shape %s, got %s" % (i, shape, tuple(view.shape)))
+            views.append(view)
+        return views
+
+    def __call__(self, *arrays, out=None):
         """Inputs (numpy arrays or torch CPU tensors; bf16 ones torch.bfloat16
-        tensors) in, a list of fresh outputs back: numpy arrays, and
-        torch.bfloat16 tensors for bf16 outputs."""
+        tensors) in, a list of the outputs back: fresh ones (numpy arrays,
+        torch.bfloat16 tensors for bf16), or `out`'s arrays written in place
+        when given (as the GPU modules take theirs)."""
         inputs = self._check(arrays)
-        outputs = []
-        for shape, dtype in self.outputs:
-            out = np.empty(shape, dtype=STORAGE[dtype])
-            out.fill(BF16_NAN if dtype == "bf16" else np.nan)  # poisoned: an unwritten element shows
-            outputs.append(out)
+        if out is not None:
+            outputs = self._check_outputs(out)
+        else:
+            outputs = []
+            for shape, dtype in self.outputs:
+                array = np.empty(shape, dtype=STORAGE[dtype])
+                array.fill(BF16_NAN if dtype == "bf16" else np.nan)  # poisoned: an unwritten element shows
+                outputs.append(array)
         descriptors = [descriptor(a) for a in inputs + outputs]
         self._fn(*[ctypes.byref(d) for d in descriptors])
-        return [bf16_tensor(out) if dtype == "bf16" else out
-                for out, (_, dtype) in zip(outputs, self.outputs)]
+        if out is not None:
+            return list(out)
+        return [bf16_tensor(array) if dtype == "bf16" else array
+                for array, (_, dtype) in zip(outputs, self.outputs)]
 
 
 def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal=None,
@@ -232,15 +275,20 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
     os.makedirs(cache_dir, exist_ok=True)
     so = os.path.join(cache_dir, "%s-%s.so" % (name, key))
     decisions = []
+    _log.info("compiling @%s (%s, %s)", name, target, "fused" if fused else "unfused")
     if fused:
-        fused_ir = _run([tools["spacefusion-opt"], "--pass-pipeline=" + _fusion_pipeline(target, spatial, temporal),
-                         "--remarks-filter=smap", "--remark-format=emitRemark", "-"], stdin=source)
-        decisions = re.findall(r'Remark="([^"]*)"', subprocess.run(
-            [tools["spacefusion-opt"], "--pass-pipeline=" + _fusion_pipeline(target, spatial, temporal),
-             "--remarks-filter=smap", "--remark-format=emitRemark", "-o", os.devnull, "-"],
-            input=source, capture_output=True, text=True).stderr)
+        # One run: the fused IR on stdout, the remarks on stderr.
+        fused_ir, remarks = _run([tools["spacefusion-opt"],
+                                  "--pass-pipeline=" + _fusion_pipeline(target, spatial, temporal),
+                                  "--remarks-filter=smap", "--remark-format=emitRemark", "-"],
+                                 stdin=source, with_stderr=True)
+        decisions = re.findall(r'Remark="([^"]*)"', remarks)
+        for decision in decisions:
+            _log.debug("@%s: %s", name, decision)
         source = fused_ir
-    if not os.path.exists(so):
+    if os.path.exists(so):
+        _log.info("@%s: cached %s", name, so)
+    else:
         llvm_dialect = _run([tools["spacefusion-opt"], "--spacefusion-lower-cpu", "-"], stdin=source)
         llvm_ir = _run([tools["mlir-translate"], "--mlir-to-llvmir", "-"], stdin=llvm_dialect)
         with tempfile.NamedTemporaryFile("w", suffix=".ll", delete=False) as f:

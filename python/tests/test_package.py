@@ -90,3 +90,44 @@ def test_module_repr():
     module = sf.compile(sf.workloads.softmax(4, 32))
     assert re.fullmatch(r"<spacefusion\.Module @softmax \(f32\[4x32\]\) -> \(f32\[4x32\]\) from .*\.so>",
                         repr(module))
+
+
+def test_outputs_written_in_place_with_out():
+    import numpy as np
+    module = sf.compile(sf.workloads.softmax(4, 32))
+    (x,) = sf.random_inputs(module, seed=0)
+    (fresh,) = module(x)
+    out = np.full((4, 32), np.nan, np.float32)
+    (same,) = module(x, out=[out])
+    assert same is out and np.array_equal(out, fresh)
+    with pytest.raises(ValueError, match=r"output #0 must have shape \(4, 32\), got \(4, 16\)"):
+        module(x, out=[np.empty((4, 16), np.float32)])
+    with pytest.raises(TypeError, match=r"output #0 must be a numpy array of f32 \(float32\), got float64"):
+        module(x, out=[np.empty((4, 32), np.float64)])
+    with pytest.raises(ValueError, match="output #0 must be C-contiguous and writable"):
+        module(x, out=[np.empty((32, 4), np.float32).T])
+    with pytest.raises(TypeError, match="has 1 outputs, got 2 in out="):
+        module(x, out=[out, out])
+
+
+def test_bf16_outputs_written_in_place():
+    torch = pytest.importorskip("torch")
+    module = sf.compile(sf.workloads.softmax(4, 32, dtype="bf16"))
+    (x,) = sf.random_inputs(module, seed=0)
+    (fresh,) = module(x)
+    out = torch.empty(4, 32, dtype=torch.bfloat16)
+    module(x, out=[out])
+    assert torch.equal(out, fresh)
+
+
+def test_compile_logs_progress(caplog, tmp_path):
+    import logging
+    caplog.set_level(logging.DEBUG, logger="spacefusion")
+    source = sf.workloads.softmax(4, 16)
+    sf.compile(source, cache_dir=str(tmp_path))
+    sf.compile(source, cache_dir=str(tmp_path))
+    messages = [r.getMessage() for r in caplog.records if r.name == "spacefusion"]
+    assert "compiling @softmax (cpu, fused)" in messages
+    assert any(m.startswith("running ") and "spacefusion-opt" in m for m in messages)
+    assert any(m.startswith("@softmax: dim ") for m in messages)  # a fusion decision
+    assert sum(m.startswith("@softmax: cached ") for m in messages) == 1
