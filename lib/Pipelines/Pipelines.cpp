@@ -66,7 +66,8 @@ struct CheckGPUDependenciesPass
         << missing
         << ", which the context's registry lacks: call "
            "mlir::spacefusion::registerGPUPipelineDependencies(registry) "
-           "before creating the context";
+           "before creating the context (from C: "
+           "mlirRegisterAllLLVMTranslations(ctx))";
     signalPassFailure();
   }
 };

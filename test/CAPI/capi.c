@@ -135,6 +135,17 @@ int main(int argc, char **argv) {
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);
 
+  /* A host that forgot MLIR's LLVM IR translations gets an error naming
+     them, not a crash or a failed translation. */
+  // CHECK: error: the GPU pipeline needs the NVVM dialect's translation to LLVM IR, which the context's registry lacks: call mlir::spacefusion::registerGPUPipelineDependencies(registry) before creating the context (from C: mlirRegisterAllLLVMTranslations(ctx))
+  // CHECK: ran the GPU pipeline without translations: failure
+  module = parse(ctx, source);
+  result = spacefusionRunPipeline(
+      module, mlirStringRefCreateFromCString("target=sm_90a"));
+  printf("ran the GPU pipeline without translations: %s\n",
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+  mlirModuleDestroy(module);
+
   /* The whole GPU path (the default for sm_90a), appended to a pass manager
      the host owns. gpu-module-to-binary translates to LLVM IR, so the host
      registers MLIR's LLVM IR translations. The kernel is a cubin when ptxas
