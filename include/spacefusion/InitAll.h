@@ -44,6 +44,10 @@ void registerGPUPipelineDependencies(DialectRegistry &registry);
 /// name them.
 void registerAllPasses();
 
+/// Makes a tool's `--version` name SpaceFusion-MLIR's version after LLVM's
+/// (call before parsing the command line).
+void registerVersionPrinter();
+
 } // namespace spacefusion
 } // namespace mlir
 

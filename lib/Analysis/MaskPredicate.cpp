@@ -336,7 +336,8 @@ namespace {
 /// (`complete`: the forms describe the whole condition; otherwise some
 /// part of it is no index predicate, and `forms` only a part of it).
 struct MaskSelect {
-  arith::SelectOp select;
+  /// The select's position among the selects of the body.
+  unsigned ordinal = 0;
   bool whenTrue = true;
   SmallVector<IndexForm> forms;
   bool complete = false;
@@ -351,10 +352,8 @@ static SmallVector<MaskSelect> findMaskSelects(const SpaceMappingGraph &smg,
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops())
     return found;
   Block *body = op.getBlock();
-  for (Operation &inner : body->without_terminator()) {
-    auto select = dyn_cast<arith::SelectOp>(inner);
-    if (!select)
-      continue;
+  for (auto [ordinal, select] :
+       llvm::enumerate(body->getOps<arith::SelectOp>())) {
     for (bool whenTrue : {true, false}) {
       MaskedEvaluator evaluator;
       for (BlockArgument arg : body->getArguments())
@@ -366,7 +365,7 @@ static SmallVector<MaskSelect> findMaskSelects(const SpaceMappingGraph &smg,
         continue;
       // Each select that alone makes the result -inf is a mask (nested
       // selects of -inf give one each).
-      MaskSelect mask{select, whenTrue, {}, false};
+      MaskSelect mask{static_cast<unsigned>(ordinal), whenTrue, {}, false};
       mask.complete = hiddenUnion(smg, op, select.getCondition(), whenTrue,
                                   mask.forms);
       if (!mask.forms.empty())
@@ -482,7 +481,7 @@ mlir::smap::findUnmaskedSlices(const SpaceMappingGraph &smg,
             .push_back(boundOf(smg, form, plan.t, t->second,
                                /*maximizeRest=*/true));
       }
-      unmasked.selects.push_back({mask.select, mask.whenTrue});
+      unmasked.selects.push_back({mask.ordinal, mask.whenTrue});
       return true;
     };
     if (masks.empty() || !llvm::all_of(masks, addBounds))

@@ -177,58 +177,51 @@ class Module:
         return "<spacefusion.Module @%s (%s) -> (%s) from %s>" % (
             self.name, types(self.inputs), types(self.outputs), self.path)
 
+    @staticmethod
+    def _host_array(array, shape, dtype, what):
+        """`array` (numpy, or a torch CPU tensor) as a host array of the
+        storage dtype, checked against `shape` and `dtype`: a torch tensor's
+        numpy view (bf16: its uint16 bits), a numpy array as it is."""
+        if is_torch_tensor(array):
+            expected = torch_dtype(dtype)
+            if array.dtype != expected:
+                raise TypeError("%s must be %s (%s), got %s" % (what, dtype, expected, array.dtype))
+            array = bf16_bits(array) if dtype == "bf16" else array.detach().cpu().numpy()
+        elif dtype == "bf16":
+            raise TypeError("%s is bf16, which numpy cannot hold: pass a torch.bfloat16 "
+                            "tensor (got %s)" % (what, type(array).__name__))
+        else:
+            array = np.asarray(array)
+            if array.dtype != DTYPES[dtype]:
+                raise TypeError("%s must be %s (%s), got %s"
+                                % (what, dtype, np.dtype(DTYPES[dtype]).name, array.dtype))
+        if tuple(array.shape) != shape:
+            raise ValueError("%s must have shape %s, got %s" % (what, shape, tuple(array.shape)))
+        return array
+
     def _check(self, arrays):
-        """The inputs as C-contiguous host arrays of the storage dtype (bf16
-        as the uint16 bits of a torch.bfloat16 tensor)."""
+        """The inputs as C-contiguous host arrays of the storage dtype."""
         if len(arrays) != len(self.inputs):
             raise TypeError("@%s takes %d inputs, got %d" % (self.name, len(self.inputs), len(arrays)))
-        checked = []
-        for i, (array, (shape, dtype)) in enumerate(zip(arrays, self.inputs)):
-            if is_torch_tensor(array):
-                expected = torch_dtype(dtype)
-                if array.dtype != expected:
-                    raise TypeError("input #%d must be %s (%s), got %s" % (i, dtype, expected, array.dtype))
-                array = bf16_bits(array) if dtype == "bf16" else array.detach().cpu().numpy()
-            elif dtype == "bf16":
-                raise TypeError("input #%d is bf16, which numpy cannot hold: pass a torch.bfloat16 "
-                                "tensor (got %s)" % (i, type(array).__name__))
-            else:
-                array = np.asarray(array)
-                if array.dtype != DTYPES[dtype]:
-                    raise TypeError("input #%d must be %s (%s), got %s"
-                                    % (i, dtype, np.dtype(DTYPES[dtype]).name, array.dtype))
-            if tuple(array.shape) != shape:
-                raise ValueError("input #%d must have shape %s, got %s" % (i, shape, tuple(array.shape)))
-            checked.append(np.ascontiguousarray(array))
-        return checked
+        return [np.ascontiguousarray(self._host_array(array, shape, dtype, "input #%d" % i))
+                for i, (array, (shape, dtype)) in enumerate(zip(arrays, self.inputs))]
 
     def _check_outputs(self, out):
-        """Preallocated outputs as host arrays of the storage dtype sharing
-        their memory (C-contiguous, writable; bf16 ones torch.bfloat16)."""
+        """Preallocated outputs as host arrays sharing their memory: numpy
+        arrays or contiguous torch CPU tensors, C-contiguous and writable."""
         if len(out) != len(self.outputs):
             raise TypeError("@%s has %d outputs, got %d in out=" % (self.name, len(self.outputs), len(out)))
         views = []
         for i, (array, (shape, dtype)) in enumerate(zip(out, self.outputs)):
-            if is_torch_tensor(array):
-                if array.dtype != torch_dtype(dtype):
-                    raise TypeError("output #%d must be %s (%s), got %s"
-                                    % (i, dtype, torch_dtype(dtype), array.dtype))
-                if array.device.type != "cpu" or not array.is_contiguous():
-                    raise ValueError("output #%d must be a contiguous CPU tensor" % i)
-                view = bf16_bits(array) if dtype == "bf16" else array.detach().numpy()
-            elif dtype == "bf16":
-                raise TypeError("output #%d is bf16: pass a torch.bfloat16 tensor (got %s)"
-                                % (i, type(array).__name__))
-            else:
-                if not isinstance(array, np.ndarray) or array.dtype != DTYPES[dtype]:
-                    raise TypeError("output #%d must be a numpy array of %s (%s), got %s"
-                                    % (i, dtype, np.dtype(DTYPES[dtype]).name,
-                                       getattr(array, "dtype", type(array).__name__)))
-                if not array.flags.c_contiguous or not array.flags.writeable:
-                    raise ValueError("output #%d must be C-contiguous and writable" % i)
-                view = array
-            if tuple(view.shape) != shape:
-                raise ValueError("output #%d must have shape %s, got %s" % (i, shape, tuple(view.shape)))
+            what = "output #%d" % i
+            if is_torch_tensor(array) and (array.device.type != "cpu" or not array.is_contiguous()):
+                raise ValueError("%s must be a contiguous CPU tensor" % what)
+            if not is_torch_tensor(array) and not isinstance(array, np.ndarray):
+                raise TypeError("%s must be a numpy array or a torch tensor, got %s"
+                                % (what, type(array).__name__))
+            view = self._host_array(array, shape, dtype, what)
+            if not view.flags.c_contiguous or not view.flags.writeable:
+                raise ValueError("%s must be C-contiguous and writable" % what)
             views.append(view)
         return views
 

@@ -102,10 +102,12 @@ def test_outputs_written_in_place_with_out():
     assert same is out and np.array_equal(out, fresh)
     with pytest.raises(ValueError, match=r"output #0 must have shape \(4, 32\), got \(4, 16\)"):
         module(x, out=[np.empty((4, 16), np.float32)])
-    with pytest.raises(TypeError, match=r"output #0 must be a numpy array of f32 \(float32\), got float64"):
+    with pytest.raises(TypeError, match=r"output #0 must be f32 \(float32\), got float64"):
         module(x, out=[np.empty((4, 32), np.float64)])
     with pytest.raises(ValueError, match="output #0 must be C-contiguous and writable"):
         module(x, out=[np.empty((32, 4), np.float32).T])
+    with pytest.raises(TypeError, match="output #0 must be a numpy array or a torch tensor, got list"):
+        module(x, out=[[[0.0] * 32] * 4])
     with pytest.raises(TypeError, match="has 1 outputs, got 2 in out="):
         module(x, out=[out, out])
 

@@ -47,6 +47,18 @@ static MlirModule parse(MlirContext ctx, const char *source) {
   return mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(source));
 }
 
+/* Runs the pipeline with `options` on a fresh module of `source` and says
+   whether it succeeded. */
+static void runOnFreshModule(MlirContext ctx, const char *source,
+                             const char *options, const char *label) {
+  MlirModule module = parse(ctx, source);
+  MlirLogicalResult result =
+      spacefusionRunPipeline(module, mlirStringRefCreateFromCString(options));
+  printf("run with %s: %s\n", label,
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+  mlirModuleDestroy(module);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s input.mlir\n", argv[0]);
@@ -94,25 +106,15 @@ int main(int argc, char **argv) {
      context's diagnostic handler. */
   // CHECK: diagnostic: spacefusion: cannot parse pipeline options 'bogus=1': {{.*}}bogus
   // CHECK: run with bogus=1: failure
-  module = parse(ctx, source);
   MlirDiagnosticHandlerID handler =
       mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
-  result =
-      spacefusionRunPipeline(module, mlirStringRefCreateFromCString("bogus=1"));
+  runOnFreshModule(ctx, source, "bogus=1", "bogus=1");
   mlirContextDetachDiagnosticHandler(ctx, handler);
-  printf("run with bogus=1: %s\n",
-         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
-  mlirModuleDestroy(module);
 
   /* An unknown target fails in the pass, with a diagnostic. */
   // CHECK: error: smap-set-target: unknown target 'sm_10'
   // CHECK: run with target=sm_10: failure
-  module = parse(ctx, source);
-  result = spacefusionRunPipeline(
-      module, mlirStringRefCreateFromCString("target=sm_10"));
-  printf("run with target=sm_10: %s\n",
-         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
-  mlirModuleDestroy(module);
+  runOnFreshModule(ctx, source, "target=sm_10", "target=sm_10");
 
   /* The textual pipeline is reachable through MLIR's C pass API. */
   // CHECK: parsed textual pipeline: success
@@ -138,13 +140,8 @@ int main(int argc, char **argv) {
   /* A host that forgot MLIR's LLVM IR translations gets an error naming
      them, not a crash or a failed translation. */
   // CHECK: error: the GPU pipeline needs the NVVM dialect's translation to LLVM IR, which the context's registry lacks: call mlir::spacefusion::registerGPUPipelineDependencies(registry) before creating the context (from C: mlirRegisterAllLLVMTranslations(ctx))
-  // CHECK: ran the GPU pipeline without translations: failure
-  module = parse(ctx, source);
-  result = spacefusionRunPipeline(
-      module, mlirStringRefCreateFromCString("target=sm_90a"));
-  printf("ran the GPU pipeline without translations: %s\n",
-         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
-  mlirModuleDestroy(module);
+  // CHECK: run with target=sm_90a, no translations: failure
+  runOnFreshModule(ctx, source, "target=sm_90a", "target=sm_90a, no translations");
 
   /* The whole GPU path (the default for sm_90a), appended to a pass manager
      the host owns. gpu-module-to-binary translates to LLVM IR, so the host

@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "spacefusion/InitAll.h"
-#include "spacefusion/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -19,14 +18,9 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
-  // --version names the project's version after LLVM's.
-  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
-    os << "SpaceFusion-MLIR version " SPACEFUSION_VERSION_STRING "\n";
-  });
+  mlir::spacefusion::registerVersionPrinter();
   mlir::registerAllPasses();
   mlir::spacefusion::registerAllPasses();
 

@@ -45,7 +45,6 @@
 
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
 #include "spacefusion/InitAll.h"
-#include "spacefusion/Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -793,10 +792,7 @@ static FailureOr<Version> makeF64Reference(ModuleOp source, StringRef name) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  // --version names the project's version after LLVM's.
-  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
-    os << "SpaceFusion-MLIR version " SPACEFUSION_VERSION_STRING "\n";
-  });
+  mlir::spacefusion::registerVersionPrinter();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   registerAllPasses();

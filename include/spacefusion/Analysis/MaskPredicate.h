@@ -68,9 +68,10 @@ std::optional<SkippedSlices> findSkippedSlices(const SpaceMappingGraph &smg,
 /// the slices that cut the predicate (causal attention: the diagonal one).
 struct UnmaskedSlices {
   Operation *mask = nullptr;
-  /// The selects in the mask's body (by their order there) and whether
-  /// each masks where its condition is true.
-  SmallVector<std::pair<Operation *, bool>> selects;
+  /// The selects in the mask's body, by their position among its selects
+  /// (a copy of the body has them in the same order), and whether each
+  /// masks where its condition is true.
+  SmallVector<std::pair<unsigned, bool>> selects;
   SmallVector<SliceBound> below, from;
   /// For remarks.
   std::string describe;

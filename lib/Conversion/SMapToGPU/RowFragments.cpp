@@ -1155,6 +1155,15 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
     return success();
   }
 
+  // The output arguments of slot `s`: the old values the payload reads.
+  auto outsAt = [&](int64_t s) {
+    SmallVector<Value> outs;
+    for (OpOperand &init : op.getDpsInitsMutable())
+      outs.push_back(op.payloadUsesValueFromOperand(&init) ? valueAt(init, s)
+                                                           : Value());
+    return outs;
+  };
+
   if (cut && llvm::all_of(op->getOperands(), [&](Value v) {
         return !isa<MemRefType>(v.getType()) || plan.promoted.contains(v);
       })) {
@@ -1176,15 +1185,9 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
       cutTaken = taken;
       // Init i's slot s is result i x slots + s.
       SmallVector<Value> yielded(types.size());
-      for (int64_t s = 0; s < slots; ++s) {
-        SmallVector<Value> outs;
-        for (OpOperand &init : op.getDpsInitsMutable())
-          outs.push_back(op.payloadUsesValueFromOperand(&init)
-                             ? valueAt(init, s)
-                             : Value());
-        for (auto [i, result] : llvm::enumerate(evaluate(s, outs)))
+      for (int64_t s = 0; s < slots; ++s)
+        for (auto [i, result] : llvm::enumerate(evaluate(s, outsAt(s))))
           yielded[i * slots + s] = result;
-      }
       scf::YieldOp::create(b, loc, yielded);
       // The mask's compares, unused where the cut test is false.
       for (Operation &dead : llvm::make_early_inc_range(llvm::reverse(*branch)))
@@ -1205,12 +1208,7 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
   // after every slot read the old ones.
   SmallVector<SmallVector<Value>> newValues(op.getNumDpsInits());
   for (int64_t s = 0; s < slots; ++s) {
-    SmallVector<Value> outs;
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      bool read = op.payloadUsesValueFromOperand(&init);
-      outs.push_back(read ? valueAt(init, s) : Value());
-    }
-    SmallVector<Value> results = evaluate(s, outs);
+    SmallVector<Value> results = evaluate(s, outsAt(s));
     for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
       if (plan.promoted.contains(init.get())) {
         newValues[i].push_back(results[i]);

@@ -561,13 +561,9 @@ void TemporalSlicer::testOnlyCutSlices(OpBuilder &b,
   for (const SliceBound &from : unmasked.from)
     orWith(arith::CmpIPredicate::slt, at, from);
   // The clone's selects are the original's, in the same order.
-  SmallVector<arith::SelectOp> origSelects, cloneSelects;
-  cast<linalg::LinalgOp>(unmasked.mask).getBlock()->walk(
-      [&](arith::SelectOp s) { origSelects.push_back(s); });
-  clone.getBlock()->walk([&](arith::SelectOp s) { cloneSelects.push_back(s); });
-  for (auto [select, whenTrue] : unmasked.selects) {
-    auto *pos = llvm::find(origSelects, cast<arith::SelectOp>(select));
-    arith::SelectOp copy = cloneSelects[pos - origSelects.begin()];
+  auto selects = llvm::to_vector(clone.getBlock()->getOps<arith::SelectOp>());
+  for (auto [ordinal, whenTrue] : unmasked.selects) {
+    arith::SelectOp copy = selects[ordinal];
     OpBuilder inner(copy->getBlock(), std::next(copy->getIterator()));
     Value unmaskedValue = whenTrue ? copy.getFalseValue() : copy.getTrueValue();
     auto tested = arith::SelectOp::create(inner, loc, cut, copy.getResult(),
