@@ -119,12 +119,26 @@ WORKLOADS = [
     ("attention_window", "attention_window", (1, 2, 256, 64, 64), "f16", False),
     ("attention_window", "attention_window", (1, 32, 8192, 128, 512), "bf16", True),
     ("attention_window", "attention_window", (1, 32, 8192, 128, 4096), "f16", True),
+    # Issue 20: the shapes the targets name that were not timed yet: causal
+    # at b8 h16 s1024 d64 (with the unmasked attention of the same shape,
+    # for the causal / non-causal time ratio) and causal bf16 at s8192 (for
+    # the window / causal ratio).
+    ("attention_causal", "attention_causal", (8, 16, 1024, 64), "f16", True),
+    ("attention_causal_frontend", "attention_causal_frontend", (8, 16, 1024, 64), "bf16", True),
+    ("attention", "attention", (8, 16, 1024, 64), "f16", True),
+    ("attention_causal", "attention_causal", (1, 32, 8192, 128), "bf16", True),
+    # Issue 20: padding masks from a per-batch length (i64 `lens`).
+    ("attention_padded", "attention_padded", (2, 2, 256, 64), "f16", False),
+    ("attention_padded_frontend", "attention_padded_frontend", (2, 3, 197, 64), "bf16", False),
+    ("attention_padded", "attention_padded", (8, 16, 1024, 64), "f16", True),
+    ("attention_padded_frontend", "attention_padded_frontend", (4, 32, 2048, 128), "bf16", True),
 ]
 
 # The generator a workload's reference, FLOP count and baselines come from
 # (run_fused.py), where it differs from the generator that writes it.
 REFERENCE_OF = {"attention_frontend": "attention", "attention_cross": "attention",
                 "attention_causal_frontend": "attention_causal", "gemm_frontend": "gemm",
+                "attention_padded_frontend": "attention_padded",
                 "matmul_storage": "gemm"}
 
 
@@ -138,6 +152,10 @@ def source_of(generator, args, dtype):
         return sf.workloads.attention(*args, dtype=dtype, causal=True), "attention_causal"
     if generator == "attention_causal_frontend":
         return sf.workloads.attention(*args, dtype=dtype, causal=True, frontend=True), "attention_causal"
+    if generator == "attention_padded":
+        return sf.workloads.attention(*args, dtype=dtype, padding=True), "attention_padded"
+    if generator == "attention_padded_frontend":
+        return sf.workloads.attention(*args, dtype=dtype, padding=True, frontend=True), "attention_padded"
     if generator == "attention_cross":
         b, h, queries, keys, d = args
         return sf.workloads.attention(b, h, queries, d, dtype=dtype, kv_seq=keys), "attention"

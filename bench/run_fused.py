@@ -28,7 +28,14 @@ from spacefusion import workloads  # noqa: E402
 from spacefusion.gpu import GPUModule  # noqa: E402
 from common import describe, gemm_ceiling_TFLOPs, machine_info, median_ms, run_checked  # noqa: E402
 
-DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32, "i64": torch.int64}
+
+
+def padded_lengths(batch, keys):
+    """The per-batch valid lengths the padded workloads run with: spread
+    evenly from a quarter of the keys to all of them (as a batch of
+    requests of mixed lengths), the same for every run."""
+    return [max(1, round(keys * (0.25 + 0.75 * i / max(1, batch - 1)))) for i in range(batch)]
 
 
 def flops(name, args):
@@ -44,6 +51,10 @@ def flops(name, args):
     if name == "attention_window":
         b, h, s, d, w = args
         return 4 * b * h * d * sum(min(i + 1, w) for i in range(s))
+    if name == "attention_padded":
+        # Every query against the valid keys of its batch.
+        b, h, s, d = args
+        return 4 * h * d * s * sum(padded_lengths(b, s))
     if name == "gemm":
         m, n, k = args
         return 2 * m * n * k
@@ -95,8 +106,41 @@ def window_baselines(args, scale):
     return calls
 
 
+def padded_baselines(args, scale):
+    """Keys from lens[b] on hidden: eager and torch.compile with a boolean
+    mask, SDPA's mask-taking backends, and FlexAttention with a block mask
+    built from the lengths (which skips the hidden blocks, as we do)."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    b, s = args[0], args[2]
+    lens = torch.tensor(padded_lengths(b, s), device="cuda")
+    keep = (torch.arange(s, device="cuda")[None, :] < lens[:, None])[:, None, None, :]
+
+    def eager(q, k, v, _lens):
+        x = (torch.matmul(q, k.transpose(-1, -2)) * scale).masked_fill(~keep, float("-inf"))
+        return torch.matmul(torch.softmax(x.float(), dim=-1).to(q.dtype), v)
+
+    def sdpa(backend):
+        def call(q, k, v, _lens):
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+        return call
+    calls = {"eager": eager, "torch.compile": torch.compile(eager, dynamic=False),
+             "SDPA cuDNN (mask)": sdpa(SDPBackend.CUDNN_ATTENTION),
+             "SDPA mem-efficient (mask)": sdpa(SDPBackend.EFFICIENT_ATTENTION)}
+    try:
+        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+        block_mask = create_block_mask(lambda bi, h, q, kv: kv < lens[bi], b, None, s, s, device="cuda")
+        flex = torch.compile(flex_attention, dynamic=False)
+        calls["FlexAttention"] = lambda q, k, v, _lens: flex(q, k, v, block_mask=block_mask)
+    except Exception as e:  # an older torch
+        print("no FlexAttention:", str(e).splitlines()[0][:120])
+    return calls
+
+
 def baselines(name, args):
     """Callables on the same torch inputs: label -> fn(*inputs)."""
+    if name == "attention_padded":
+        return padded_baselines(args, 1.0 / math.sqrt(args[-1]))
     if name in ("attention", "attention_mask", "attention_causal", "attention_window"):
         scale = 1.0 / math.sqrt(args[3] if name == "attention_window" else args[-1])
 
@@ -212,6 +256,9 @@ def main():
         rng = np.random.default_rng(0)
         arrays = [rng.uniform(-1, 1, shape).astype(np.float32) for shape, _ in module.inputs]
         inputs = [torch.from_numpy(a).to("cuda", torch_dtype) for a in arrays]
+        for i, (shape, t) in enumerate(module.inputs):
+            if t == "i64":  # the per-batch lengths of a padded workload
+                inputs[i] = torch.tensor(padded_lengths(shape[0], args[2]), dtype=torch.int64, device="cuda")
         # An output may be wider than the inputs (a GEMM into f32).
         outputs = [torch.full(shape, float("nan"), device="cuda", dtype=DTYPES.get(t, torch_dtype))
                    for shape, t in module.outputs]

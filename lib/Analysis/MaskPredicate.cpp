@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
@@ -21,7 +22,8 @@ using namespace mlir::smap;
 
 namespace {
 /// sum_d dims[d] index_d + sum_a inputs[a] a + constant, over the global
-/// dims of one op's loops and the graph's index inputs.
+/// dims of one op's loops and the graph's inputs: index inputs, and
+/// one-element integer tensors standing for their element.
 struct IndexForm {
   llvm::SmallMapVector<unsigned, int64_t, 4> dims;
   llvm::SmallMapVector<Value, int64_t, 2> inputs;
@@ -32,19 +34,44 @@ struct IndexForm {
 enum class Masked { Finite, Zero, NegInf, Unknown };
 } // namespace
 
-/// The value an all-parallel one-result generic yields, if it reads none of
-/// its operands (an iota: a function of linalg.index only, as StableHLO's
-/// iota and torch-mlir's arange become).
-static Value iotaOf(Value v) {
+/// The value an all-parallel one-result generic yields at each element (an
+/// iota, as StableHLO's iota and torch-mlir's arange become, a compare of
+/// one with a broadcast length, a copy): its scalar body reads the
+/// producer's own operands, which the analysis follows in turn.
+static Value elementwiseYield(Value v) {
   auto producer = v.getDefiningOp<linalg::GenericOp>();
   if (!producer || producer.getNumDpsInits() != 1 ||
       producer.getNumReductionLoops() ||
       !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
            .isIdentity() ||
-      llvm::any_of(producer.getBlock()->getArguments(),
-                   [](BlockArgument arg) { return !arg.use_empty(); }))
+      !producer.getBlock()->getArgument(producer.getNumDpsInputs()).use_empty())
     return nullptr;
   return producer.getBlock()->getTerminator()->getOperand(0);
+}
+
+/// The value `arg` (a block argument of `op`'s body) reads, as a value of
+/// the op that produces it: its yield, with that op as `producer`.
+static Value producedValue(linalg::LinalgOp op, BlockArgument arg,
+                           linalg::LinalgOp &producer) {
+  if (arg.getOwner()->getParentOp() != op.getOperation() ||
+      arg.getArgNumber() >= op.getNumDpsInputs())
+    return nullptr;
+  OpOperand &operand = op->getOpOperand(arg.getArgNumber());
+  Value yielded = elementwiseYield(operand.get());
+  if (!yielded || !op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+    return nullptr;
+  producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+  return yielded;
+}
+
+/// Whether `v` is a graph input holding one integer (a tile of a per-batch
+/// length, say): the same value at every element of the block.
+static bool isUniformElement(const SpaceMappingGraph &smg, Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return arg && arg.getOwner()->getParentOp() == smg.getGraph().getOperation() &&
+         type && type.hasStaticShape() && type.getNumElements() == 1 &&
+         type.getElementType().isSignlessInteger();
 }
 
 /// Adds `scale` x `v` to `form`: `v` is linalg.index, an index input of the
@@ -55,15 +82,19 @@ static bool addIndexForm(const SpaceMappingGraph &smg, linalg::LinalgOp op,
                          Value v, int64_t scale, IndexForm &form) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (arg.getOwner()->getParentOp() == op.getOperation()) {
-      // An iota operand read through a permutation of the op's loops
-      // counts the same global dims in its producer.
-      OpOperand &operand = op->getOpOperand(arg.getArgNumber());
-      Value iota = iotaOf(operand.get());
-      auto producer = iota ? operand.get().getDefiningOp<linalg::LinalgOp>()
-                           : linalg::LinalgOp();
-      return producer &&
-             op.getMatchingIndexingMap(&operand).isProjectedPermutation() &&
-             addIndexForm(smg, producer, iota, scale, form);
+      // An operand computed elementwise, read through a permutation of the
+      // op's loops, counts the same global dims in its producer; a
+      // one-element input is one value for the whole block.
+      if (arg.getArgNumber() >= op.getNumDpsInputs())
+        return false;
+      Value operand = op->getOperand(arg.getArgNumber());
+      if (isUniformElement(smg, operand)) {
+        form.inputs[operand] += scale;
+        return true;
+      }
+      linalg::LinalgOp producer;
+      Value produced = producedValue(op, arg, producer);
+      return produced && addIndexForm(smg, producer, produced, scale, form);
     }
     if (arg.getOwner()->getParentOp() != smg.getGraph().getOperation() ||
         !arg.getType().isIndex())
@@ -143,7 +174,23 @@ static std::optional<IndexForm> hiddenWhere(const SpaceMappingGraph &smg,
 static bool hiddenUnion(const SpaceMappingGraph &smg, linalg::LinalgOp op,
                         Value hide, bool whenTrue,
                         SmallVectorImpl<IndexForm> &forms) {
+  if (auto arg = dyn_cast<BlockArgument>(hide)) {
+    // A condition computed by another elementwise op (torch-mlir's
+    // masked_fill reads a boolean tensor).
+    linalg::LinalgOp producer;
+    Value produced = producedValue(op, arg, producer);
+    return produced && hiddenUnion(smg, producer, produced, whenTrue, forms);
+  }
   Operation *def = hide.getDefiningOp();
+  if (auto xori = dyn_cast<arith::XOrIOp>(def)) {
+    // x ^ true (a logical not, torch-mlir's bitwise_not) masks where x
+    // does not.
+    for (unsigned i : {0u, 1u})
+      if (matchPattern(xori->getOperand(1 - i), m_One()) &&
+          xori.getType().isInteger(1))
+        return hiddenUnion(smg, op, xori->getOperand(i), !whenTrue, forms);
+    return false;
+  }
   if ((whenTrue && isa_and_nonnull<arith::OrIOp>(def)) ||
       (!whenTrue && isa_and_nonnull<arith::AndIOp>(def)))
     return hiddenUnion(smg, op, def->getOperand(0), whenTrue, forms) &&
@@ -345,9 +392,11 @@ struct MaskSelect {
 } // namespace
 
 /// The selects by which `op` (a one-result elementwise op) makes its result
-/// -inf where an index predicate holds; empty when none.
+/// -inf where an index predicate holds; empty when none. `opaque` is set
+/// when a select makes it -inf by a condition that is no such predicate.
 static SmallVector<MaskSelect> findMaskSelects(const SpaceMappingGraph &smg,
-                                               linalg::LinalgOp op) {
+                                               linalg::LinalgOp op,
+                                               bool *opaque = nullptr) {
   SmallVector<MaskSelect> found;
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops())
     return found;
@@ -370,6 +419,8 @@ static SmallVector<MaskSelect> findMaskSelects(const SpaceMappingGraph &smg,
                                   mask.forms);
       if (!mask.forms.empty())
         found.push_back(std::move(mask));
+      else if (opaque)
+        *opaque = true;
     }
   }
   return found;
@@ -378,8 +429,8 @@ static SmallVector<MaskSelect> findMaskSelects(const SpaceMappingGraph &smg,
 /// Whether `op` makes its result -inf where an index predicate holds:
 /// fills `where` with forms each > 0 only where masked.
 static bool isIndexMask(const SpaceMappingGraph &smg, linalg::LinalgOp op,
-                        SmallVectorImpl<IndexForm> &where) {
-  for (MaskSelect &mask : findMaskSelects(smg, op))
+                        SmallVectorImpl<IndexForm> &where, bool &opaque) {
+  for (MaskSelect &mask : findMaskSelects(smg, op, &opaque))
     llvm::append_range(where, mask.forms);
   return !where.empty();
 }
@@ -402,12 +453,20 @@ static SliceBound boundOf(const SpaceMappingGraph &smg, const IndexForm &form,
   return bound;
 }
 
+/// "64 + input #5", "the element of input #2": the constant is left out
+/// when it is 0 and inputs follow.
 static std::string describeBound(const SliceBound &bound) {
-  std::string text = std::to_string(bound.constant);
-  for (auto [input, coef] : bound.inputs)
-    text += (coef < 0 ? " - " : " + ") +
-            (std::abs(coef) == 1 ? "" : std::to_string(std::abs(coef)) + " x ") +
-            "input #" + std::to_string(cast<BlockArgument>(input).getArgNumber());
+  std::string text;
+  for (auto [input, coef] : bound.inputs) {
+    std::string term =
+        (std::abs(coef) == 1 ? "" : std::to_string(std::abs(coef)) + " x ") +
+        (isa<RankedTensorType>(input.getType()) ? "the element of " : "") +
+        "input #" + std::to_string(cast<BlockArgument>(input).getArgNumber());
+    text += text.empty() ? (coef < 0 ? "-" : "") + term
+                         : (coef < 0 ? " - " : " + ") + term;
+  }
+  if (bound.constant || text.empty())
+    text = std::to_string(bound.constant) + (text.empty() ? "" : " + " + text);
   return text;
 }
 
@@ -421,9 +480,18 @@ mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
   for (Operation *op : plan.members) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     SmallVector<IndexForm> where;
-    if (!linalgOp || !plan.inMainLoop.contains(op) ||
-        !isIndexMask(smg, linalgOp, where))
+    bool opaque = false;
+    if (!linalgOp || !plan.inMainLoop.contains(op))
       continue;
+    if (!isIndexMask(smg, linalgOp, where, opaque)) {
+      if (opaque && whyNot.empty())
+        whyNot = "the mask " + smg.nameOf(op) +
+                 " skips nothing: its condition is no compare of indices with "
+                 "constants, index inputs or a length the whole block shares "
+                 "(a length tensor is shared when its block tile is one "
+                 "element)";
+      continue;
+    }
     std::string why;
     if (!masksEveryReduction(smg, plan, op, why)) {
       whyNot = "the mask " + smg.nameOf(op) + " skips nothing: " + why;

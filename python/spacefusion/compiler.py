@@ -111,7 +111,7 @@ def default_cache_dir():
     return os.path.join(base, "spacefusion")
 
 
-_TENSOR = re.compile(r"tensor<((?:\d+x)*)(f16|bf16|f32|f64)>")
+_TENSOR = re.compile(r"tensor<((?:\d+x)*)(f16|bf16|f32|f64|i32|i64)>")
 
 
 def _parse_types(text):
@@ -132,7 +132,7 @@ def _signature(source, entry):
     outputs = _parse_types(m.group(3) or "")
     arity = len(re.findall(r"%[\w$.]+\s*:", m.group(2)))
     if len(inputs) != arity or not outputs:
-        raise CompileError("@%s must take and return static tensors of f16, bf16, f32 or f64"
+        raise CompileError("@%s must take and return static tensors of f16, bf16, f32, f64, i32 or i64"
                            % m.group(1))
     return m.group(1), inputs, outputs
 

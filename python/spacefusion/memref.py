@@ -6,7 +6,7 @@ A ranked memref is passed as a pointer to
 (strides in elements); the function `_mlir_ciface_NAME` takes one pointer per
 input, then one per output, which it fills.
 
-Element types: f16, f32 and f64 map to numpy dtypes. bf16 has no numpy dtype:
+Element types: f16, f32, f64, i32 and i64 map to numpy dtypes. bf16 has no numpy dtype:
 MLIR stores it as 16 bits, so bf16 arguments are torch.bfloat16 tensors,
 passed to the shared object as uint16 views of their storage (`bf16_bits`)
 and returned as torch.bfloat16 tensors (`bf16_tensor`); numpy arrays are
@@ -18,12 +18,14 @@ import sys
 
 import numpy as np
 
-# The numpy dtype of each element type numpy can hold (not bf16).
-DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+# The numpy dtype of each element type numpy can hold (not bf16); integers
+# are lengths and indices.
+DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
 # The numpy dtype of the storage handed to the shared object.
 STORAGE = dict(DTYPES, bf16=np.uint16)
 # The torch dtype (by name) of each element type.
-TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
+TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+                "i32": "int32", "i64": "int64"}
 # A quiet NaN of bf16, as its bits: poisons unwritten outputs.
 BF16_NAN = 0x7FC0
 

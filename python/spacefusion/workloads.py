@@ -47,6 +47,11 @@ class _Func:
         self.args.append("%%%s: %s" % (name, self.tensor(shape, self.dtype)))
         return "%" + name
 
+    def int_arg(self, name, shape, dtype="i64"):
+        """An integer input (indices, lengths), as it is."""
+        self.args.append("%%%s: %s" % (name, self.tensor(shape, dtype)))
+        return "%" + name
+
     def const(self, value):
         name = self.fresh("c")
         self.lines.append("  %s = arith.constant %s : f32" % (name, _float(value)))
@@ -322,7 +327,7 @@ def _contract_extended(dtype):
 
 @_checked
 def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, k_transposed=False,
-              frontend=False, kv_seq=None, causal=False, window=None):
+              frontend=False, kv_seq=None, causal=False, window=None, padding=False):
     """Scaled dot-product attention; `k_transposed` gives K as [b, h, k, l]
     (the function is then `attention_kt`). `frontend` writes it the way
     mixed-precision frontends do (torch-mlir, IREE): the 16-bit operands
@@ -334,8 +339,13 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
     more keys than queries) as frontends write it: linalg.index, cmpi and a
     select of -inf on the scaled scores (the function is then
     `attention_causal`); `window` also hides the keys `window` or more
-    before the query (a sliding window, Mistral's; `attention_window`)."""
-    f = _Func("attention_mask" if mask else "attention_kt" if k_transposed
+    before the query (a sliding window, Mistral's; `attention_window`).
+    `padding` adds an input `lens` (i64, one per batch) and hides the keys
+    from `lens[b]` on, as a per-batch valid length does in batched inference
+    (`attention_padded`; a row whose length is 0 is NaN, as unfused)."""
+    if padding and (mask or causal or window or k_transposed):
+        raise ValueError("padding is not combined with mask, causal, window or k_transposed")
+    f = _Func("attention_padded" if padding else "attention_mask" if mask else "attention_kt" if k_transposed
               else "attention_window" if window else "attention_causal" if causal
               else "attention", dtype)
     b, h, s, d = batch, heads, seq, head_dim
@@ -345,6 +355,7 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
     arg = f.raw_arg if inline else f.arg
     q, k, v = arg("q", (b, h, s, d)), arg("k", k_shape), arg("v", (b, h, t, d))
     msk = f.arg("mask", (b, h, s, t)) if mask else None
+    lens = f.int_arg("lens", (b,)) if padding else None
     contract, operands = (_contract_extended(dtype), [dtype, dtype]) if inline else (_contract, None)
     qk = f.generic(["b", "h", "m", "l", "k"], [(q, (b, h, s, d), ["b", "h", "m", "k"]),
                                                (k, k_shape, k_dims)],
@@ -355,6 +366,14 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
     causal = causal or bool(window)
 
     def scale(a, acc):
+        if padding:
+            # Key j is hidden in batch b when j >= lens[b].
+            return (["%%x = arith.mulf %s, %s : f32" % (a[0], c),
+                     "%j = linalg.index 3 : index",
+                     "%jl = arith.index_cast %j : index to i64",
+                     "%%hide = arith.cmpi sge, %%jl, %s : i64" % a[1],
+                     "%ninf = arith.constant 0xFF800000 : f32",
+                     "%y = arith.select %hide, %ninf, %x : f32"], "%y")
         if not causal:
             return ["%%y = arith.mulf %s, %s : f32" % (a[0], c)], "%y"
         # Key j is hidden from query i when j > i + (t - s).
@@ -369,7 +388,11 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
                     "%out = arith.ori %hide, %old : i1"] if window else [])
                 + ["%ninf = arith.constant 0xFF800000 : f32",
                    "%%y = arith.select %s, %%ninf, %%x : f32" % ("%out" if window else "%hide")], "%y")
-    sc = f.generic(dims4, [(qk, (b, h, s, t), dims4)], (b, h, s, t), dims4, scale)
+    if padding:
+        sc = f.generic(dims4, [(qk, (b, h, s, t), dims4), (lens, (b,), ["b"])], (b, h, s, t), dims4, scale,
+                       in_dtypes=[_F32, "i64"])
+    else:
+        sc = f.generic(dims4, [(qk, (b, h, s, t), dims4)], (b, h, s, t), dims4, scale)
     if mask:
         sc = f.generic(dims4, [(sc, (b, h, s, t), dims4), (msk, (b, h, s, t), dims4)], (b, h, s, t), dims4,
                        _binary("addf"))
@@ -509,7 +532,8 @@ def reference(name, *arrays, eps=None, scale=None, window=None):
         return [(a[0] - mean) / np.sqrt(var + (eps or 1e-5)) * a[1] + a[2]]
     if name == "rmsnorm":
         return [a[0] / np.sqrt((a[0] ** 2).mean(-1, keepdims=True) + (eps or 1e-6)) * a[1]]
-    if name in ("attention", "attention_mask", "attention_kt", "attention_causal", "attention_window"):
+    if name in ("attention", "attention_mask", "attention_kt", "attention_causal", "attention_window",
+                "attention_padded"):
         q, k, v = a[:3]
         kt = k if name == "attention_kt" else np.swapaxes(k, -1, -2)
         s = q @ kt * (scale if scale is not None else 1.0 / np.sqrt(q.shape[-1]))
@@ -522,6 +546,9 @@ def reference(name, *arrays, eps=None, scale=None, window=None):
             if name == "attention_window":
                 hidden |= np.arange(cols)[None, :] + window <= last
             s = np.where(hidden, -np.inf, s)
+        if name == "attention_padded":
+            lens = np.asarray(arrays[3]).astype(np.int64)
+            s = np.where(np.arange(s.shape[-1])[None, None, None, :] >= lens[:, None, None, None], -np.inf, s)
         return [_softmax(s) @ v]
     if name == "mlp":
         x, w1, b1, w2, b2 = a

@@ -25,6 +25,10 @@ std::optional<Dtype> spacefusion::run::getDtype(mlir::Type type) {
     return Dtype::F32;
   if (type.isF64())
     return Dtype::F64;
+  if (type.isSignlessInteger(32))
+    return Dtype::I32;
+  if (type.isSignlessInteger(64))
+    return Dtype::I64;
   return std::nullopt;
 }
 
@@ -38,6 +42,10 @@ llvm::StringRef spacefusion::run::getName(Dtype dtype) {
     return "f32";
   case Dtype::F64:
     return "f64";
+  case Dtype::I32:
+    return "i32";
+  case Dtype::I64:
+    return "i64";
   }
   llvm_unreachable("unknown dtype");
 }
@@ -48,8 +56,10 @@ unsigned spacefusion::run::getByteWidth(Dtype dtype) {
   case Dtype::BF16:
     return 2;
   case Dtype::F32:
+  case Dtype::I32:
     return 4;
   case Dtype::F64:
+  case Dtype::I64:
     return 8;
   }
   llvm_unreachable("unknown dtype");
@@ -132,6 +142,10 @@ double spacefusion::run::decodeBF16(uint16_t bits) {
   return kBF16.decode(bits);
 }
 
+bool spacefusion::run::isInteger(Dtype dtype) {
+  return dtype == Dtype::I32 || dtype == Dtype::I64;
+}
+
 double spacefusion::run::roundTo(Dtype dtype, double value) {
   switch (dtype) {
   case Dtype::F16:
@@ -142,6 +156,10 @@ double spacefusion::run::roundTo(Dtype dtype, double value) {
     return static_cast<float>(value);
   case Dtype::F64:
     return value;
+  case Dtype::I32:
+    return static_cast<int32_t>(std::nearbyint(value));
+  case Dtype::I64:
+    return static_cast<double>(static_cast<int64_t>(std::nearbyint(value)));
   }
   llvm_unreachable("unknown dtype");
 }
@@ -202,6 +220,10 @@ double Buffer::get(int64_t i) const {
     return load<float>(storage, i);
   case Dtype::F64:
     return load<double>(storage, i);
+  case Dtype::I32:
+    return load<int32_t>(storage, i);
+  case Dtype::I64:
+    return static_cast<double>(load<int64_t>(storage, i));
   }
   llvm_unreachable("unknown dtype");
 }
@@ -216,6 +238,10 @@ void Buffer::set(int64_t i, double value) {
     return store(storage, i, static_cast<float>(value));
   case Dtype::F64:
     return store(storage, i, value);
+  case Dtype::I32:
+    return store(storage, i, static_cast<int32_t>(value));
+  case Dtype::I64:
+    return store(storage, i, static_cast<int64_t>(value));
   }
 }
 
@@ -223,6 +249,9 @@ void Buffer::set(int64_t i, double value) {
 static constexpr uint16_t kPoisonF16 = 0x7e5a, kPoisonBF16 = 0x7fda;
 static constexpr uint32_t kPoisonF32 = 0x7fd5a5a5;
 static constexpr uint64_t kPoisonF64 = 0x7ffa5a5a5a5a5a5a;
+// Integers have no NaN: a pattern a program is unlikely to compute.
+static constexpr uint32_t kPoisonI32 = 0x5a5a5a5a;
+static constexpr uint64_t kPoisonI64 = 0x5a5a5a5a5a5a5a5a;
 
 void Buffer::fillWithPoison() {
   for (int64_t i = 0; i < numElements; ++i) {
@@ -239,6 +268,12 @@ void Buffer::fillWithPoison() {
     case Dtype::F64:
       store(storage, i, kPoisonF64);
       break;
+    case Dtype::I32:
+      store(storage, i, kPoisonI32);
+      break;
+    case Dtype::I64:
+      store(storage, i, kPoisonI64);
+      break;
     }
   }
 }
@@ -253,6 +288,10 @@ bool Buffer::isPoison(int64_t i) const {
     return load<uint32_t>(storage, i) == kPoisonF32;
   case Dtype::F64:
     return load<uint64_t>(storage, i) == kPoisonF64;
+  case Dtype::I32:
+    return load<uint32_t>(storage, i) == kPoisonI32;
+  case Dtype::I64:
+    return load<uint64_t>(storage, i) == kPoisonI64;
   }
   llvm_unreachable("unknown dtype");
 }

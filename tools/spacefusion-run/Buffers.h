@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The element types spacefusion-run stores (f16, bf16, f32, f64), their
+// The element types spacefusion-run stores (f16, bf16, f32, f64, i32, i64), their
 // conversions to and from double, and a dense buffer with the memref
 // descriptor the JIT-compiled code expects.
 //
@@ -25,11 +25,11 @@
 
 namespace mlir::spacefusion::run {
 
-/// The element types a checked function may take and return.
-enum class Dtype { F16, BF16, F32, F64 };
+/// The element types a checked function may take and return: floats, and
+/// 32- and 64-bit integers (indices, lengths), held exactly as doubles.
+enum class Dtype { F16, BF16, F32, F64, I32, I64 };
 
-/// The dtype of `type` (a float type), or nothing when it is not one of
-/// those above.
+/// The dtype of `type`, or nothing when it is not one of those above.
 std::optional<Dtype> getDtype(mlir::Type type);
 llvm::StringRef getName(Dtype dtype);
 unsigned getByteWidth(Dtype dtype);
@@ -42,6 +42,9 @@ uint16_t encodeF16(double value);
 uint16_t encodeBF16(double value);
 double decodeF16(uint16_t bits);
 double decodeBF16(uint16_t bits);
+
+/// Whether `dtype` is an integer type.
+bool isInteger(Dtype dtype);
 
 /// `value` rounded to the nearest value of `dtype`.
 double roundTo(Dtype dtype, double value);

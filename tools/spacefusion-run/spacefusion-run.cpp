@@ -18,7 +18,8 @@
 //   offset) would be called wrong. `--reference=native` keeps that
 //   comparison.
 // * Inputs are uniform in [-1, 1], rounded once to each argument's dtype
-//   (f16, bf16, f32 or f64), so both versions see exactly the same values.
+//   (f16, bf16, f32 or f64), so both versions see exactly the same values;
+//   integer inputs (i32, i64: lengths, indices) uniform in --int-range.
 //   Every run, repetitions included, gets a fresh copy of every input:
 //   bufferized code in destination-passing style writes into its
 //   arguments' buffers.
@@ -138,6 +139,10 @@ static cl::opt<unsigned> reps(cl::cat(runOptions), "reps",
                               cl::init(3));
 static cl::opt<unsigned> seed(cl::cat(runOptions), "seed",
                               cl::desc("Random seed"), cl::init(1));
+static cl::opt<std::string> intRange(
+    cl::cat(runOptions), "int-range", cl::value_desc("lo:hi"),
+    cl::desc("Integer inputs (lengths, indices) are uniform in [lo, hi]"),
+    cl::init("0:16"));
 static cl::opt<bool> printFused(cl::cat(runOptions), "print-fused",
                                 cl::desc("Print the fused IR before lowering"));
 static cl::opt<bool>
@@ -213,8 +218,8 @@ static FailureOr<Signature> getSignature(func::FuncOp function) {
       return true;
     }
     llvm::errs() << "spacefusion-run: @" << function.getName()
-                 << " must take and return static f16, bf16, f32 or f64 "
-                    "tensors, got "
+                 << " must take and return static f16, bf16, f32, f64, i32 or "
+                    "i64 tensors, got "
                  << t << "\n";
     return false;
   };
@@ -312,16 +317,35 @@ static LogicalResult checkSize(func::FuncOp function,
   return failure(walk.wasInterrupted());
 }
 
+/// The bounds --int-range gives, or an error.
+static FailureOr<std::pair<int64_t, int64_t>> getIntRange() {
+  auto [lo, hi] = StringRef(intRange).split(':');
+  int64_t low, high;
+  if (lo.trim().getAsInteger(10, low) || hi.trim().getAsInteger(10, high) ||
+      low > high) {
+    llvm::errs() << "spacefusion-run: --int-range must be lo:hi with lo <= "
+                    "hi, got '"
+                 << intRange << "'\n";
+    return failure();
+  }
+  return std::make_pair(low, high);
+}
+
 /// Uniform values in [-1, 1], rounded to each argument's dtype, so that
-/// every version, whatever its precision, runs on exactly these values.
-static SmallVector<std::vector<double>> makeInputs(const Signature &signature) {
+/// every version, whatever its precision, runs on exactly these values;
+/// integers uniform in `ints`.
+static SmallVector<std::vector<double>>
+makeInputs(const Signature &signature, std::pair<int64_t, int64_t> ints) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> uniformInt(ints.first, ints.second);
   SmallVector<std::vector<double>> inputs;
   for (RankedTensorType type : signature.args) {
+    Dtype dtype = dtypeOf(type);
     std::vector<double> &values = inputs.emplace_back(type.getNumElements());
     for (double &value : values)
-      value = roundTo(dtypeOf(type), uniform(rng));
+      value = isInteger(dtype) ? roundTo(dtype, double(uniformInt(rng)))
+                               : roundTo(dtype, uniform(rng));
   }
   return inputs;
 }
@@ -460,6 +484,9 @@ static Tolerance getDefaultTolerance(Dtype dtype) {
     return {0x1p-9, 0x1p-10};
   case Dtype::BF16:
     return {0x1p-6, 0x1p-7};
+  case Dtype::I32:
+  case Dtype::I64:
+    return {0, 0};
   }
   llvm_unreachable("unknown dtype");
 }
@@ -857,7 +884,10 @@ int main(int argc, char **argv) {
       (widened && failed(lowerAndCompile(*widened))))
     return 2;
 
-  SmallVector<std::vector<double>> inputs = makeInputs(*signature);
+  FailureOr<std::pair<int64_t, int64_t>> ints = getIntRange();
+  if (failed(ints))
+    return 2;
+  SmallVector<std::vector<double>> inputs = makeInputs(*signature, *ints);
   if (failed(run(unfused, name, inputs, reps)) ||
       failed(run(fused, name, inputs, reps)) ||
       (widened && failed(run(*widened, name, inputs, /*runs=*/1))))

@@ -26,17 +26,20 @@ namespace smap {
 class SpaceMappingGraph;
 struct TemporalSlicePlan;
 
-/// A key index (along the temporal dim) computed from the graph's index
-/// inputs: constant + sum of coefficient x input.
+/// A key index (along the temporal dim) computed from the graph's inputs:
+/// constant + sum of coefficient x input, an input being an index, or a
+/// one-element integer tensor (a block's tile of a per-batch length)
+/// standing for its element.
 struct SliceBound {
   int64_t constant = 0;
   SmallVector<std::pair<Value, int64_t>> inputs;
 };
 
 /// A mask that makes a value -inf where (a disjunction of)
-///   +-index_t + sum_d coef_d index_d + sum_a coef_a a + c > 0
+///   +-index_t + sum_d coef_d index_d + sum_a coef_a a + sum_e coef_e e + c > 0
 /// holds (t the temporal dim, d other dims of the graph, a its index inputs
-/// such as a block's offset; R the part after index_t, minimized over the
+/// such as a block's offset, e the elements of its one-element integer
+/// inputs such as a block's length; R the part after index_t, minimized over the
 /// block). With +index_t (causal attention) every key from 1 - min R on is
 /// hidden in every row (`from`); with -index_t (a sliding window) every key
 /// below min R (`below`).

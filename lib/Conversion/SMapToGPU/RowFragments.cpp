@@ -510,6 +510,11 @@ LogicalResult RowSlabPlanner::checkOp(Operation *op) {
     if (isa<memref::AllocOp, scf::ForOp>(op) || isPure(op) ||
         op->hasTrait<OpTrait::IsTerminator>())
       return success();
+    // A scalar the block reads from global memory before the loop (a
+    // per-batch length that bounds the loop) stays as it is.
+    auto load = dyn_cast<memref::LoadOp>(op);
+    if (load && !inLoop && !isBlockBuffer(load.getMemRef()))
+      return success();
     return fail(op, "has effects the row-slab lowering does not know");
   }
   if (!linalgOp.hasPureBufferSemantics() ||
@@ -1164,14 +1169,15 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
     return outs;
   };
 
-  if (cut && llvm::all_of(op->getOperands(), [&](Value v) {
-        return !isa<MemRefType>(v.getType()) || plan.promoted.contains(v);
+  if (cut && llvm::all_of(op.getDpsInits(), [&](Value v) {
+        return plan.promoted.contains(v);
       })) {
     // In registers, the cut test picks one of two copies of the slots'
     // code, each with the test folded: the mask's compares and selects run
-    // only on the slices that cut it.
+    // only on the slices that cut it. Inputs in memory (a length the mask
+    // compares with) are read in the branch that uses them.
     for (Value v : op->getOperands())
-      if (isa<MemRefType>(v.getType()))
+      if (plan.promoted.contains(v))
         (void)valuesOf(b, v);
     SmallVector<Type> types;
     for (Value init : op.getDpsInits())
@@ -1182,6 +1188,7 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
       OpBuilder::InsertionGuard guard(b);
       Block *branch = taken ? branches.thenBlock() : branches.elseBlock();
       b.setInsertionPointToEnd(branch);
+      pairLoads.clear();
       cutTaken = taken;
       // Init i's slot s is result i x slots + s.
       SmallVector<Value> yielded(types.size());

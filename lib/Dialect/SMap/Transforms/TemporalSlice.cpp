@@ -140,7 +140,10 @@ private:
   /// the ragged last slice the last `step` elements of the dim.
   Value readOffset(OpBuilder &b, Value offset);
   /// `bound` as an index value.
-  static Value boundValue(OpBuilder &b, Location loc, const SliceBound &bound);
+  Value boundValue(OpBuilder &b, Location loc, const SliceBound &bound);
+  /// The one element of `input` (a one-element integer graph input) as an
+  /// index, read once at the start of the graph body.
+  Value elementValue(Value input);
   /// The main loop's end for keys hidden from `bound` on: whole slices, at
   /// least one, at most the dim.
   Value loopEnd(OpBuilder &b, Location loc, const SliceBound &bound);
@@ -196,6 +199,8 @@ private:
   const llvm::SetVector<Value> &runningNeeded;
   const llvm::SmallPtrSet<Operation *, 16> &inMainLoop;
   const TemporalSlicePlan &plan;
+  /// The elements of one-element inputs that mask bounds read.
+  DenseMap<Value, Value> elementValues;
 
   // State of the rewrite of one slice region.
   IRMapping loopMap;
@@ -414,14 +419,32 @@ Value TemporalSlicer::readOffset(OpBuilder &b, Value offset) {
   return arith::MinUIOp::create(b, loc, offset, last);
 }
 
+Value TemporalSlicer::elementValue(Value input) {
+  Value &cached = elementValues[input];
+  if (cached)
+    return cached;
+  auto type = cast<RankedTensorType>(input.getType());
+  Location loc = input.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(&graph.getBody().front());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> indices(type.getRank(), zero);
+  Value element = tensor::ExtractOp::create(b, loc, input, indices);
+  cached = arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
+  return cached;
+}
+
 Value TemporalSlicer::boundValue(OpBuilder &b, Location loc,
                                  const SliceBound &bound) {
   Value v = arith::ConstantIndexOp::create(b, loc, bound.constant);
-  for (auto [input, coef] : bound.inputs)
+  auto addTerm = [&](Value term, int64_t coef) {
     v = arith::AddIOp::create(
         b, loc, v,
-        arith::MulIOp::create(b, loc, input,
+        arith::MulIOp::create(b, loc, term,
                               arith::ConstantIndexOp::create(b, loc, coef)));
+  };
+  for (auto [input, coef] : bound.inputs)
+    addTerm(isa<RankedTensorType>(input.getType()) ? elementValue(input) : input,
+            coef);
   return v;
 }
 

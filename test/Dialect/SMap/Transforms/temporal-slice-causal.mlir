@@ -57,7 +57,7 @@
 // A window of 64 keys over 64-row blocks: only key `offset` is visible in
 // every row, so every slice of 32 keys is tested (from <= at fails or
 // at + 32 > below).
-// WINDOW: Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from 64 + input #[[O:[0-9]+]] on and below -63 + input #[[O]] are masked in every row (select1); select1 tests only the slices that reach beyond the keys visible in every row (below 1 + input #[[O]], from 0 + input #[[O]])"
+// WINDOW: Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from 64 + input #[[O:[0-9]+]] on and below -63 + input #[[O]] are masked in every row (select1); select1 tests only the slices that reach beyond the keys visible in every row (below 1 + input #[[O]], from input #[[O]])"
 // WINDOW: smap.graph({{.*}}%[[OFF:[a-z0-9_]+]] = %{{.*}} : index) -> (tensor<1x1x64x16xf32>)
 // WINDOW: %[[LOW:.*]] = arith.addi %c-63, %{{.*}} : index
 // WINDOW: %[[NONNEG:.*]] = arith.maxsi %[[LOW]], %c0 : index
@@ -74,7 +74,7 @@
 // WINDOW: } update {
 // WINDOW: arith.cmpi eq, %{{.*}}, %[[FIRST]] : index
 
-// LOWER: Remark="dim 'n' sliced temporally by 16: {{.*}}; skips the slices a mask hides: keys below 0 + input #{{[0-9]+}} are masked in every row (select0); select0 tests only the slices that reach beyond the keys visible in every row (from 15 + input #{{[0-9]+}})"
+// LOWER: Remark="dim 'n' sliced temporally by 16: {{.*}}; skips the slices a mask hides: keys below input #{{[0-9]+}} are masked in every row (select0); select0 tests only the slices that reach beyond the keys visible in every row (from 15 + input #{{[0-9]+}})"
 // LOWER: smap.temporal_slice #smap.dim<"n", 64, temporal> step 16 from %{{[0-9a-z_]+}} inits(
 
 // NOSKIP: remark: [Passed] sliced | Category:smap:temporal-slice | Remark="dim 'n' sliced temporally by 16: {{.*}}; the mask select0 skips nothing: reduce_add{{[0-9]+}} reduces values the mask does not reach; select0 tests only the slices that reach beyond the keys visible in every row (below 1 + input #{{[0-9]+}})"
