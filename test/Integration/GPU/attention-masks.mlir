@@ -4,8 +4,9 @@
 // key range from the mask (smap.temporal_slice ... from/upto) and skips the
 // slices it hides. The C driver runs causal attention on wgmma row fragments
 // (1024 tokens), with ragged blocks (197 tokens), bottom-right aligned with
-// more keys than queries (chunked prefill: 128 queries, 512 keys), and a
-// sliding window of 128, on random inputs, against a double-precision
+// more keys than queries (chunked prefill: 128 queries, 512 keys), a
+// sliding window of 128, and a padding mask from per-batch lengths (1024,
+// 700, 129 and 1 of 1024 keys), on random inputs, against a double-precision
 // reference (|err| <= 1e-2 max|ref| + 1e-2 |ref|); outputs are poisoned
 // with NaN first.
 //
@@ -23,12 +24,14 @@
 // SKIPS: dim 'l' sliced temporally by {{[0-9]+}}: {{.*}}skips the slices a mask hides: keys from 64 + input #5 on are masked in every row
 // SKIPS: dim 'l' sliced temporally by {{[0-9]+}}: {{.*}}skips the slices a mask hides: keys from 32 + input #4 on are masked in every row
 // SKIPS: dim 'l' sliced temporally by {{[0-9]+}}: {{.*}}skips the slices a mask hides: keys from 32 + input #4 on and below -127 + input #4 are masked
+// SKIPS: dim 'l' sliced temporally by {{[0-9]+}}: {{.*}}skips the slices a mask hides: keys from the element of input #{{[0-9]+}} on are masked
 
 // CHECK: device found: yes
 // CHECK: causal_wgmma 2x4x1024x1024x64: max abs error {{[0-9.e-]+}}, within tolerance: yes
 // CHECK: causal_ragged 1x2x197x197x64: max abs error {{[0-9.e-]+}}, within tolerance: yes
 // CHECK: causal_prefill 1x2x128x512x64: max abs error {{[0-9.e-]+}}, within tolerance: yes
 // CHECK: window 1x2x1024x1024x64 window 128: max abs error {{[0-9.e-]+}}, within tolerance: yes
+// CHECK: padded 4x2x1024x1024x64 lengths 1024 700 129 1: max abs error {{[0-9.e-]+}}, within tolerance: yes
 // CHECK: runtime error code 0
 
 func.func @causal_wgmma(%q: tensor<2x4x1024x64xf16>, %k: tensor<2x4x1024x64xf16>, %v: tensor<2x4x1024x64xf16>) -> tensor<2x4x1024x64xf16> {
@@ -433,4 +436,102 @@ func.func @window(%q: tensor<1x2x1024x64xf16>, %k: tensor<1x2x1024x64xf16>, %v: 
     linalg.yield %y : f16
   } -> tensor<1x2x1024x64xf16>
   return %g31 : tensor<1x2x1024x64xf16>
+}
+
+func.func @padded(%q: tensor<4x2x1024x64xf16>, %k: tensor<4x2x1024x64xf16>, %v: tensor<4x2x1024x64xf16>, %lens: tensor<4xi64>) -> tensor<4x2x1024x64xf16> {
+  %e1 = tensor.empty() : tensor<4x2x1024x64xf32>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%q : tensor<4x2x1024x64xf16>) outs(%e1 : tensor<4x2x1024x64xf32>) {
+  ^bb0(%in0: f16, %acc: f32):
+    %y = arith.extf %in0 : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024x64xf32>
+  %e3 = tensor.empty() : tensor<4x2x1024x64xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%k : tensor<4x2x1024x64xf16>) outs(%e3 : tensor<4x2x1024x64xf32>) {
+  ^bb0(%in0: f16, %acc: f32):
+    %y = arith.extf %in0 : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024x64xf32>
+  %e5 = tensor.empty() : tensor<4x2x1024x64xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%v : tensor<4x2x1024x64xf16>) outs(%e5 : tensor<4x2x1024x64xf32>) {
+  ^bb0(%in0: f16, %acc: f32):
+    %y = arith.extf %in0 : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024x64xf32>
+  %c7 = arith.constant 0.000000000e+00 : f32
+  %e9 = tensor.empty() : tensor<4x2x1024x1024xf32>
+  %f8 = linalg.fill ins(%c7 : f32) outs(%e9 : tensor<4x2x1024x1024xf32>) -> tensor<4x2x1024x1024xf32>
+  %g10 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l, k) -> (b, h, m, k)>, affine_map<(b, h, m, l, k) -> (b, h, l, k)>, affine_map<(b, h, m, l, k) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g2, %g4 : tensor<4x2x1024x64xf32>, tensor<4x2x1024x64xf32>) outs(%f8 : tensor<4x2x1024x1024xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %p = arith.mulf %in0, %in1 : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024x1024xf32>
+  %c11 = arith.constant 1.250000000e-01 : f32
+  %e12 = tensor.empty() : tensor<4x2x1024x1024xf32>
+  %g13 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g10, %lens : tensor<4x2x1024x1024xf32>, tensor<4xi64>) outs(%e12 : tensor<4x2x1024x1024xf32>) {
+  ^bb0(%in0: f32, %in1: i64, %acc: f32):
+    %x = arith.mulf %in0, %c11 : f32
+    %j = linalg.index 3 : index
+    %jl = arith.index_cast %j : index to i64
+    %hide = arith.cmpi sge, %jl, %in1 : i64
+    %ninf = arith.constant 0xFF800000 : f32
+    %y = arith.select %hide, %ninf, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024x1024xf32>
+  %c14 = arith.constant 0xFF800000 : f32
+  %e16 = tensor.empty() : tensor<4x2x1024xf32>
+  %f15 = linalg.fill ins(%c14 : f32) outs(%e16 : tensor<4x2x1024xf32>) -> tensor<4x2x1024xf32>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g13 : tensor<4x2x1024x1024xf32>) outs(%f15 : tensor<4x2x1024xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.maximumf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024xf32>
+  %e18 = tensor.empty() : tensor<4x2x1024x1024xf32>
+  %g19 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g13, %g17 : tensor<4x2x1024x1024xf32>, tensor<4x2x1024xf32>) outs(%e18 : tensor<4x2x1024x1024xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %d = arith.subf %in0, %in1 : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024x1024xf32>
+  %c20 = arith.constant 0.000000000e+00 : f32
+  %e22 = tensor.empty() : tensor<4x2x1024xf32>
+  %f21 = linalg.fill ins(%c20 : f32) outs(%e22 : tensor<4x2x1024xf32>) -> tensor<4x2x1024xf32>
+  %g23 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g19 : tensor<4x2x1024x1024xf32>) outs(%f21 : tensor<4x2x1024xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.addf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024xf32>
+  %e24 = tensor.empty() : tensor<4x2x1024x1024xf32>
+  %g25 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g19, %g23 : tensor<4x2x1024x1024xf32>, tensor<4x2x1024xf32>) outs(%e24 : tensor<4x2x1024x1024xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %y = arith.divf %in0, %in1 : f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024x1024xf32>
+  %c26 = arith.constant 0.000000000e+00 : f32
+  %e28 = tensor.empty() : tensor<4x2x1024x64xf32>
+  %f27 = linalg.fill ins(%c26 : f32) outs(%e28 : tensor<4x2x1024x64xf32>) -> tensor<4x2x1024x64xf32>
+  %g29 = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, l) -> (b, h, m, l)>, affine_map<(b, h, m, n, l) -> (b, h, l, n)>, affine_map<(b, h, m, n, l) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g25, %g6 : tensor<4x2x1024x1024xf32>, tensor<4x2x1024x64xf32>) outs(%f27 : tensor<4x2x1024x64xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %p = arith.mulf %in0, %in1 : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<4x2x1024x64xf32>
+  %e30 = tensor.empty() : tensor<4x2x1024x64xf16>
+  %g31 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g29 : tensor<4x2x1024x64xf32>) outs(%e30 : tensor<4x2x1024x64xf16>) {
+  ^bb0(%in0: f32, %acc: f16):
+    %y = arith.truncf %in0 : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<4x2x1024x64xf16>
+  return %g31 : tensor<4x2x1024x64xf16>
 }
