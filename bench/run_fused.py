@@ -73,68 +73,51 @@ def flops(name, args):
     return 0
 
 
-def window_baselines(args, scale):
-    """A sliding window of `w` keys up to the query: eager and torch.compile
-    with a boolean mask, SDPA's mask-taking backends, and FlexAttention with
-    its block mask (which skips the hidden blocks, as we do)."""
+def masked_baselines(scale, keep, mask_mod, batch, s):
+    """Attention with the boolean mask `keep` (broadcast to the scores):
+    eager and torch.compile with it, SDPA's mask-taking backends, and
+    FlexAttention with the block mask of `mask_mod` (which skips the hidden
+    blocks, as we do). Extra inputs (a padded workload's lengths) are
+    ignored: the mask already holds them."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    def eager(q, k, v, *_):
+        x = (torch.matmul(q, k.transpose(-1, -2)) * scale).masked_fill(~keep, float("-inf"))
+        return torch.matmul(torch.softmax(x.float(), dim=-1).to(q.dtype), v)
+
+    def sdpa(backend):
+        def call(q, k, v, *_):
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+        return call
+    calls = {"eager": eager, "torch.compile": torch.compile(eager, dynamic=False),
+             "SDPA cuDNN (mask)": sdpa(SDPBackend.CUDNN_ATTENTION),
+             "SDPA mem-efficient (mask)": sdpa(SDPBackend.EFFICIENT_ATTENTION)}
+    try:
+        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+        block_mask = create_block_mask(mask_mod, batch, None, s, s, device="cuda")
+        flex = torch.compile(flex_attention, dynamic=False)
+        calls["FlexAttention"] = lambda q, k, v, *_: flex(q, k, v, block_mask=block_mask)
+    except Exception as e:  # an older torch
+        print("no FlexAttention:", str(e).splitlines()[0][:120])
+    return calls
+
+
+def window_baselines(args, scale):
+    """A sliding window of `w` keys up to the query."""
     s, w = args[2], args[4]
     rows = torch.arange(s, device="cuda")[:, None]
     cols = torch.arange(s, device="cuda")[None, :]
     keep = (cols <= rows) & (rows - cols < w)
-
-    def eager(q, k, v):
-        x = (torch.matmul(q, k.transpose(-1, -2)) * scale).masked_fill(~keep, float("-inf"))
-        return torch.matmul(torch.softmax(x.float(), dim=-1).to(q.dtype), v)
-
-    def sdpa(backend):
-        def call(q, k, v):
-            with sdpa_kernel(backend):
-                return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
-        return call
-    calls = {"eager": eager, "torch.compile": torch.compile(eager, dynamic=False),
-             "SDPA cuDNN (mask)": sdpa(SDPBackend.CUDNN_ATTENTION),
-             "SDPA mem-efficient (mask)": sdpa(SDPBackend.EFFICIENT_ATTENTION)}
-    try:
-        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
-        block_mask = create_block_mask(lambda b, h, q, kv: (kv <= q) & (q - kv < w), None, None, s, s,
-                                       device="cuda")
-        flex = torch.compile(flex_attention, dynamic=False)
-        calls["FlexAttention"] = lambda q, k, v: flex(q, k, v, block_mask=block_mask)
-    except Exception as e:  # an older torch
-        print("no FlexAttention:", str(e).splitlines()[0][:120])
-    return calls
+    return masked_baselines(scale, keep, lambda b, h, q, kv: (kv <= q) & (q - kv < w), None, s)
 
 
 def padded_baselines(args, scale):
-    """Keys from lens[b] on hidden: eager and torch.compile with a boolean
-    mask, SDPA's mask-taking backends, and FlexAttention with a block mask
-    built from the lengths (which skips the hidden blocks, as we do)."""
-    from torch.nn.attention import SDPBackend, sdpa_kernel
+    """Keys from lens[b] on hidden."""
     b, s = args[0], args[2]
     lens = torch.tensor(padded_lengths(b, s), device="cuda")
     keep = (torch.arange(s, device="cuda")[None, :] < lens[:, None])[:, None, None, :]
-
-    def eager(q, k, v, _lens):
-        x = (torch.matmul(q, k.transpose(-1, -2)) * scale).masked_fill(~keep, float("-inf"))
-        return torch.matmul(torch.softmax(x.float(), dim=-1).to(q.dtype), v)
-
-    def sdpa(backend):
-        def call(q, k, v, _lens):
-            with sdpa_kernel(backend):
-                return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
-        return call
-    calls = {"eager": eager, "torch.compile": torch.compile(eager, dynamic=False),
-             "SDPA cuDNN (mask)": sdpa(SDPBackend.CUDNN_ATTENTION),
-             "SDPA mem-efficient (mask)": sdpa(SDPBackend.EFFICIENT_ATTENTION)}
-    try:
-        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
-        block_mask = create_block_mask(lambda bi, h, q, kv: kv < lens[bi], b, None, s, s, device="cuda")
-        flex = torch.compile(flex_attention, dynamic=False)
-        calls["FlexAttention"] = lambda q, k, v, _lens: flex(q, k, v, block_mask=block_mask)
-    except Exception as e:  # an older torch
-        print("no FlexAttention:", str(e).splitlines()[0][:120])
-    return calls
+    return masked_baselines(scale, keep, lambda bi, h, q, kv: kv < lens[bi], b, s)
 
 
 def baselines(name, args):
