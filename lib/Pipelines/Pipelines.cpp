@@ -148,6 +148,8 @@ static void addGroupingAndScheduling(OpPassManager &pm,
                                  options.spatial.end());
   scheduleOptions.temporal.assign(options.temporal.begin(),
                                   options.temporal.end());
+  scheduleOptions.split.assign(options.split.begin(), options.split.end());
+  scheduleOptions.splitReductions = options.splitReductions;
   scheduleOptions.tensorCores = options.tensorCores;
   scheduleOptions.wgmma = options.wgmma;
   scheduleOptions.rowFragments = options.rowFragments;

@@ -98,6 +98,10 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     temporal(cl::cat(runOptions), "temporal",
              cl::desc("Force the temporal slice (dim:size)"));
+static cl::opt<std::string>
+    split(cl::cat(runOptions), "split",
+          cl::desc("Split a temporal dim into parts run side by side and a "
+                   "merge (dim:parts, smap-schedule's split option)"));
 static cl::opt<bool> allowUta(cl::cat(runOptions), "allow-uta",
                               cl::desc("Allow UTA rewrites"), cl::init(true));
 static cl::opt<bool> widenAccumulators(
@@ -160,6 +164,8 @@ static std::string fusionPipeline() {
     schedule += " spatial=" + spatial;
   if (!temporal.empty())
     schedule += " temporal=" + temporal;
+  if (!split.empty())
+    schedule += " split=" + split;
   // The front of buildSpaceFusionPipeline: what the compiler fuses.
   std::string normalize = "smap-specialize-fills,";
   if (widenAccumulators)

@@ -169,6 +169,17 @@ struct SpaceFusionPipelineOptions
       *this, "temporal",
       llvm::cl::desc("Force the temporal slice of every scheduled graph "
                      "(smap-schedule's option, e.g. k:64)")};
+  PassOptions::ListOption<std::string> split{
+      *this, "split",
+      llvm::cl::desc("Split a temporal dim of every graph that has it "
+                     "into parts run side by side (smap-schedule's "
+                     "option, e.g. l:4)")};
+  PassOptions::Option<bool> splitReductions{
+      *this, "split-reductions",
+      llvm::cl::desc("Let smap-schedule split a temporal dim across blocks "
+                     "when the graph's blocks do not fill the target's SMs "
+                     "and the parts are predicted faster"),
+      llvm::cl::init(true)};
 
   /// The built-in target graphs are scheduled for.
   std::string getTarget() const;

@@ -11,6 +11,7 @@
 #include "spacefusion/Analysis/Targets.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
+#include "spacefusion/Dialect/SMap/Transforms/SplitReduction.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/Builders.h"
@@ -82,6 +83,19 @@ struct CutQuality {
   std::string considered;
 };
 
+/// A split of temporal dim `dim` into `parts`, and the predicted time of
+/// its partial and merge graphs.
+struct SplitChoice {
+  unsigned dim = 0;
+  int64_t parts = 0;
+  double seconds = 0;
+  /// Every part count tried and its prediction, for the remark.
+  std::string considered;
+};
+
+/// A split must be predicted this many times faster than the fused graph.
+static constexpr double kSplitGain = 1.25;
+
 /// A fused schedule predicted this many times slower than the graph's ideal
 /// time is compared with the best partition.
 static constexpr double kPartitionCheckRatio = 3.0;
@@ -106,10 +120,23 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
       markAnalysesPreserved<SpaceMappingGraphAnalysis>();
   }
 
-  /// Whether a graph was partitioned (and so erased).
+  /// Whether a graph was partitioned or split (and so erased).
   bool partitioned = false;
 
-  LogicalResult scheduleGraph(GraphOp graph);
+  /// Schedules `graph`; `maySplit` is false for the graphs a split made.
+  LogicalResult scheduleGraph(GraphOp graph, bool maySplit = true);
+  /// The forced split (`split=dim:parts`) of `smg`'s graph, if it has the
+  /// dim: success with `done` set once both parts are scheduled.
+  LogicalResult applyForcedSplit(const SpaceMappingGraph &smg,
+                                 TargetAttr target, bool &done);
+  /// The fastest split of a temporal dim when the fused schedule `fused`
+  /// leaves SMs idle and the parts are predicted 1.25x faster.
+  std::optional<SplitChoice> findBestSplit(const SpaceMappingGraph &smg,
+                                           TargetAttr target,
+                                           const ScheduleEstimate &fused);
+  /// Splits as `choice` says and schedules both graphs.
+  LogicalResult applySplit(const SpaceMappingGraph &smg, TargetAttr target,
+                           const SplitChoice &choice, const std::string &why);
   /// Schedules `smg` as a row kernel when it is one (success, `scheduled`
   /// set); fails only when the graph is one but the requested layout is
   /// impossible.
@@ -141,7 +168,7 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
 
 } // namespace
 
-LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
+LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
   TargetAttr target = graph.getTargetAttr();
   if (!target) {
     target = getBuiltinTarget(graph.getContext(), "sm_90a");
@@ -220,7 +247,27 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph) {
     return success();
   }
 
+  if (maySplit && !split.empty()) {
+    bool done = false;
+    if (failed(applyForcedSplit(*smg, target, done)))
+      return failure();
+    if (done)
+      return success();
+  }
+
   ScheduleSearch search = searchSchedules(*smg, target, strategyOptions());
+  if (maySplit && splitReductions && search.best && target.isGPU()) {
+    if (std::optional<SplitChoice> choice =
+            findBestSplit(*smg, target, search.best->second)) {
+      std::string why = llvm::formatv(
+          "the best schedule ({0}) runs {1} blocks on {2} SMs, predicted at "
+          "{3:F2} us",
+          formatCandidate(*smg, search.best->first),
+          search.best->second.blocks, target.getSmCount(),
+          search.best->second.seconds * 1e6);
+      return applySplit(*smg, target, *choice, why);
+    }
+  }
   unsigned computeOps = llvm::count_if(smg->getSpaces(), [](const Space &s) {
     return s.role == MemberRole::Compute;
   });
@@ -625,4 +672,158 @@ LogicalResult SchedulePass::partitionGraph(const SpaceMappingGraph &smg,
   if (!cut)
     return smg.getGraph().emitError(why);
   return splitAtCut(smg, target, cut->first, cut->second, why);
+}
+
+//===----------------------------------------------------------------------===//
+// Splitting a temporal dim across blocks
+//===----------------------------------------------------------------------===//
+
+/// The predicted time of `graph` with dim `dimName` split into `parts`: both
+/// graphs' best schedules, on a trial copy that is removed again. Infinite
+/// when a part has no fitting schedule.
+static double evaluateSplit(GraphOp graph, StringRef dimName, int64_t parts,
+                            TargetAttr target,
+                            const StrategyOptions &strategies) {
+  Block *block = graph->getBlock();
+  llvm::SmallPtrSet<Operation *, 32> before;
+  for (Operation &op : *block)
+    before.insert(&op);
+  OpBuilder builder(graph);
+  builder.setInsertionPointAfter(graph);
+  auto trial = cast<GraphOp>(builder.clone(*graph));
+  UnrealizedConversionCastOp::create(
+      builder, graph.getLoc(), trial.getResultTypes(), trial.getResults());
+  double seconds = std::numeric_limits<double>::infinity();
+  FailureOr<SpaceMappingGraph> smg = buildSMG(trial);
+  const GlobalDim *dim =
+      succeeded(smg) ? llvm::find_if(smg->getDims(),
+                                     [&](const GlobalDim &d) {
+                                       return d.name == dimName;
+                                     })
+                     : nullptr;
+  std::string unused;
+  FailureOr<TemporalSlicePlan> plan =
+      dim && dim != smg->getDims().end()
+          ? planTemporalSlice(*smg, dim - smg->getDims().begin(), unused)
+          : FailureOr<TemporalSlicePlan>(failure());
+  if (succeeded(plan)) {
+    ReductionSplit split = splitReduction(*smg, *plan, parts);
+    seconds = 0;
+    for (GraphOp part : {split.partial, split.merge}) {
+      FailureOr<SpaceMappingGraph> partSmg = buildSMG(part);
+      ScheduleSearch search =
+          succeeded(partSmg) ? searchSchedules(*partSmg, target, strategies)
+                             : ScheduleSearch();
+      seconds += search.best ? search.best->second.seconds
+                             : std::numeric_limits<double>::infinity();
+    }
+  }
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+    if (!before.contains(&op))
+      op.erase();
+  return seconds;
+}
+
+std::optional<SplitChoice>
+SchedulePass::findBestSplit(const SpaceMappingGraph &smg, TargetAttr target,
+                            const ScheduleEstimate &fused) {
+  int64_t sms = target.getSmCount();
+  if (fused.blocks >= sms)
+    return std::nullopt;
+  std::optional<SplitChoice> best;
+  SmallVector<std::string> considered;
+  for (auto [d, dim] : llvm::enumerate(smg.getDims())) {
+    if (dim.dimClass != DimClass::Temporal)
+      continue;
+    std::string unused;
+    FailureOr<TemporalSlicePlan> plan = planTemporalSlice(smg, d, unused);
+    if (failed(plan))
+      continue;
+    // Powers of two up to 32 parts of 64 or more elements each.
+    for (int64_t parts = 2; parts <= 32 && dim.extent / parts >= 64;
+         parts *= 2) {
+      if (!whyNotSplittable(smg, *plan, parts).empty())
+        continue;
+      double seconds = evaluateSplit(smg.getGraph(), dim.name, parts, target,
+                                     strategyOptions());
+      considered.push_back(
+          llvm::formatv("{0}:{1} {2:F2} us", dim.name, parts, seconds * 1e6));
+      if (!best || seconds < best->seconds)
+        best = SplitChoice{static_cast<unsigned>(d), parts, seconds, ""};
+    }
+  }
+  if (!best || best->seconds * kSplitGain > fused.seconds)
+    return std::nullopt;
+  best->considered = llvm::join(considered, ", ");
+  return best;
+}
+
+LogicalResult SchedulePass::applyForcedSplit(const SpaceMappingGraph &smg,
+                                             TargetAttr target, bool &done) {
+  GraphOp graph = smg.getGraph();
+  std::string error;
+  FailureOr<SmallVector<SliceSize>> sizes =
+      parseSliceOption(graph.getContext(), split, error);
+  if (failed(sizes))
+    return graph.emitError("smap-schedule: split: ") << error;
+  if (sizes->size() != 1)
+    return graph.emitError("smap-schedule: split takes one dim:parts entry");
+  StringRef name = sizes->front().dim.getValue();
+  const GlobalDim *dim = llvm::find_if(
+      smg.getDims(), [&](const GlobalDim &d) { return d.name == name; });
+  if (dim == smg.getDims().end())
+    return success();
+  std::string whyNot;
+  FailureOr<TemporalSlicePlan> plan =
+      dim->dimClass == DimClass::Temporal
+          ? planTemporalSlice(smg, dim - smg.getDims().begin(), whyNot)
+          : FailureOr<TemporalSlicePlan>(failure());
+  if (failed(plan))
+    return graph.emitError("smap-schedule: cannot split dim '")
+           << name << "': it is " << stringifyDimClass(dim->dimClass)
+           << (whyNot.empty() ? "" : " (") << whyNot
+           << (whyNot.empty() ? "" : ")");
+  if (std::string why = whyNotSplittable(smg, *plan, sizes->front().size);
+      !why.empty())
+    return graph.emitError("smap-schedule: cannot split dim '")
+           << name << "' into " << sizes->front().size << " parts: " << why;
+  SplitChoice choice{static_cast<unsigned>(dim - smg.getDims().begin()),
+                     sizes->front().size, 0, ""};
+  done = true;
+  return applySplit(smg, target, choice, "the split option asks for it");
+}
+
+LogicalResult SchedulePass::applySplit(const SpaceMappingGraph &smg,
+                                       TargetAttr target,
+                                       const SplitChoice &choice,
+                                       const std::string &why) {
+  GraphOp graph = smg.getGraph();
+  const GlobalDim &dim = smg.getDims()[choice.dim];
+  auto remark =
+      remark::passed(graph.getLoc(), remarkOpts("schedule", "split", graph));
+  remark << llvm::formatv(
+                "split dim '{0}' ({1}) into {2} parts run side by side and a "
+                "merge: {3}",
+                dim.name, dim.extent, choice.parts, why)
+                .str();
+  if (!choice.considered.empty())
+    remark << llvm::formatv("; the partial and merge graphs predicted at "
+                            "{0:F2} us; splits tried: {1}",
+                            choice.seconds * 1e6, choice.considered)
+                  .str();
+  remark << remark::detail::Remark::Arg("split_dim", dim.name)
+         << remark::detail::Remark::Arg("split_parts", choice.parts);
+  // The graph is erased: the analysis manager forgets its SMG (this ends
+  // `smg`), the split reads a copy.
+  SpaceMappingGraph copy = smg;
+  forgetSMG(graph, getAnalysisManager());
+  partitioned = true;
+  std::string unused;
+  FailureOr<TemporalSlicePlan> plan =
+      planTemporalSlice(copy, choice.dim, unused);
+  ReductionSplit split = splitReduction(copy, *plan, choice.parts);
+  if (failed(scheduleGraph(split.partial, /*maySplit=*/false)) ||
+      failed(scheduleGraph(split.merge, /*maySplit=*/false)))
+    return failure();
+  return success();
 }

@@ -402,6 +402,20 @@ def SMapSchedule : Pass<"smap-schedule"> {
     and outputs moved once) is also compared with its best partition, and
     partitioned when the parts are predicted at least twice as fast (a wide
     MLP whose hidden tile cannot stay on chip becomes two GEMM kernels).
+    On GPU targets, a graph whose best schedule has fewer blocks than the
+    target has SMs (a decode step: 32 heads of 16 queries against 4096
+    keys; a GEMM of 16 rows) may split a temporal dim across blocks
+    (split-K, split-KV; `Transforms/SplitReduction.h`): a partial graph
+    computes the unfused program over each part of the dim, with a new
+    parallel dim for the parts, and a merge graph combines the parts with
+    the temporal slicer's update functions (a running max by max; a sum
+    rescaled by exp(m_s - M), with its postponed factors removed from each
+    part and applied once). The parts (2 to 64, powers of two, at least 64
+    elements each) are chosen by the predicted time of both graphs; the
+    split is taken when they are predicted at least 1.25x faster than the
+    unsplit graph, and a remark gives both predictions. `split=l:4` forces
+    it; `split-reductions=false` turns it off.
+
     On GPU targets, an f32 tensor that crosses the cut only as an operand of
     contractions whose other operand is f16 goes through memory rounded to
     f16 (a `truncf` ends the first part; its extension folds into the
@@ -422,6 +436,13 @@ def SMapSchedule : Pass<"smap-schedule"> {
                "Force spatial tiles, as dim:size entries (e.g. m:64,n:32)">,
     ListOption<"temporal", "temporal", "std::string",
                "Force the temporal slice, as a dim:size entry (e.g. l:64)">,
+    ListOption<"split", "split", "std::string",
+               "Split a temporal dim into parts run side by side, as a "
+               "dim:parts entry (e.g. l:4), in every graph that has the dim">,
+    Option<"splitReductions", "split-reductions", "bool", /*default=*/"true",
+           "On GPU targets, split a temporal dim across blocks when the "
+           "graph's blocks do not fill the SMs and the partial and merge "
+           "graphs are predicted at least 1.25x faster">,
     Option<"partition", "partition", "bool", /*default=*/"true",
            "Partition graphs that no schedule fits, or whose parts are "
            "predicted much faster than the fused graph">,
