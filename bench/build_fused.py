@@ -98,6 +98,9 @@ WORKLOADS = [
     ("attention_cross", "attention_cross", (1, 2, 16, 1024, 128), "bf16", False),
     ("attention_cross", "attention_cross", (8, 16, 128, 4096, 128), "f16", True),
     ("attention_cross", "attention_cross", (1, 32, 16, 4096, 128), "bf16", True),
+    # A decode-time projection (16 tokens): 32 blocks of n unless k is
+    # split across blocks (split-reductions).
+    ("gemm", "gemm", (16, 4096, 4096), "bf16", True),
     # Issue 19: sequence lengths no tile divides, on tensor cores (the
     # last tile and slice overlap their neighbours; repeated keys masked).
     ("attention", "attention", (1, 2, 197, 128), "f16", False),

@@ -258,11 +258,20 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
       return std::nullopt;
   // Any other op runs over the rows and at most one more dim of the block
   // (RowFragments.cpp, loopRolesOf): a contraction the tensor cores do not
-  // take (three inputs, a fused prologue) has a third.
+  // take (three inputs, a fused prologue) has a third. A row reduction
+  // writes registers only (checkRowOp): none may be a graph output (the
+  // per-part max and sum of a split graph).
+  llvm::SmallPtrSet<Value, 4> yielded;
+  for (Value out : smg.getGraph().getYield().getValues())
+    yielded.insert(out);
   for (const Space &space : smg.getSpaces()) {
     if (space.role != MemberRole::Compute ||
         runsOnTensorCores(space, blockExtent))
       continue;
+    if (!space.reductions.empty() &&
+        llvm::any_of(space.op->getResults(),
+                     [&](Value r) { return yielded.contains(r); }))
+      return std::nullopt;
     int64_t loops = llvm::count_if(
         space.dims, [&](unsigned d) { return d != *rowDim && blockExtent(d) > 1; });
     if (loops > 1)

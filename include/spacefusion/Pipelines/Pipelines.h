@@ -178,8 +178,9 @@ struct SpaceFusionPipelineOptions
       *this, "split-reductions",
       llvm::cl::desc("Let smap-schedule split a temporal dim across blocks "
                      "when the graph's blocks do not fill the target's SMs "
-                     "and the parts are predicted faster"),
-      llvm::cl::init(true)};
+                     "and the parts are predicted faster (off by default: "
+                     "see smap-schedule)"),
+      llvm::cl::init(false)};
 
   /// The built-in target graphs are scheduled for.
   std::string getTarget() const;

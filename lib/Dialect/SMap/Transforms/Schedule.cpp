@@ -752,6 +752,16 @@ SchedulePass::findBestSplit(const SpaceMappingGraph &smg, TargetAttr target,
         best = SplitChoice{static_cast<unsigned>(d), parts, seconds, ""};
     }
   }
+  if (best && best->seconds * kSplitGain > fused.seconds)
+    remark::missed(smg.getGraph().getLoc(),
+                   remarkOpts("schedule", "no-split", smg.getGraph()))
+        << llvm::formatv("not split: {0} blocks on {1} SMs predicted at "
+                         "{2:F2} us, the best split at {3:F2} us (a split "
+                         "must be {4}x faster); splits tried: {5}",
+                         fused.blocks, sms, fused.seconds * 1e6,
+                         best->seconds * 1e6, kSplitGain,
+                         llvm::join(considered, ", "))
+               .str();
   if (!best || best->seconds * kSplitGain > fused.seconds)
     return std::nullopt;
   best->considered = llvm::join(considered, ", ");

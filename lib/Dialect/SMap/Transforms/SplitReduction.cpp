@@ -19,10 +19,16 @@ using namespace mlir::smap;
 
 namespace {
 
-/// Where a value of the partial graph carries the split dim s: next to t'
-/// at t's tensor dim (`tAxis`), or prepended (tAxis < 0: a value computed
-/// from reductions along t, one per part).
+/// Where a value of the partial graph carries the split dim s. An input
+/// indexed by t gets it in place (its expand_shape: s before t' at t's
+/// tensor dim); a value the graph computes gets it first, so that a block's
+/// tiles keep their rows and columns next to each other (a row tile, with
+/// one more unit dim in front).
 struct SplitLayout {
+  /// The tensor dim s is inserted before.
+  int64_t splitAxis = 0;
+  /// t's tensor dim (its extent becomes L / P), or -1 for a value computed
+  /// from reductions along t.
   int64_t tAxis = -1;
 };
 
@@ -36,12 +42,9 @@ static bool isInitOp(Operation *op) {
 static RankedTensorType splitType(RankedTensorType type, SplitLayout layout,
                                   int64_t parts) {
   SmallVector<int64_t> shape(type.getShape());
-  if (layout.tAxis < 0) {
-    shape.insert(shape.begin(), parts);
-  } else {
+  if (layout.tAxis >= 0)
     shape[layout.tAxis] /= parts;
-    shape.insert(shape.begin() + layout.tAxis, parts);
-  }
+  shape.insert(shape.begin() + layout.splitAxis, parts);
   return RankedTensorType::get(shape, type.getElementType());
 }
 
@@ -50,7 +53,7 @@ static RankedTensorType splitType(RankedTensorType type, SplitLayout layout,
 static SmallVector<AffineExpr> splitExprs(ArrayRef<AffineExpr> exprs,
                                           SplitLayout layout, AffineExpr s) {
   SmallVector<AffineExpr> out(exprs);
-  out.insert(out.begin() + std::max<int64_t>(layout.tAxis, 0), s);
+  out.insert(out.begin() + layout.splitAxis, s);
   return out;
 }
 
@@ -227,7 +230,7 @@ std::string ReductionSplitter::checkInputs() {
         return fail(use.getOwner(),
                     "reads an input indexed by t other than along t, where "
                     "another op reads it along t");
-    layouts[arg] = SplitLayout{*axes.front()};
+    layouts[arg] = SplitLayout{*axes.front(), *axes.front()};
   }
   return "";
 }
@@ -333,6 +336,7 @@ void ReductionSplitter::rewriteWithParts(OpBuilder &b, linalg::LinalgOp op) {
       for (auto [i, e] : llvm::enumerate(exprs))
         if (tl && e == getAffineDimExpr(*tl, ctx))
           layout.tAxis = i;
+      layout.splitAxis = 0;
       layouts[op->getResult(0)] = layout;
       inits.push_back(buildInit(b, operand.get(), layout, partial));
       exprs = splitExprs(exprs, layout, s);

@@ -413,8 +413,11 @@ def SMapSchedule : Pass<"smap-schedule"> {
     part and applied once). The parts (2 to 64, powers of two, at least 64
     elements each) are chosen by the predicted time of both graphs; the
     split is taken when they are predicted at least 1.25x faster than the
-    unsplit graph, and a remark gives both predictions. `split=l:4` forces
-    it; `split-reductions=false` turns it off.
+    unsplit graph, and a remark gives both predictions (or says why no
+    split was taken). This search is off by default (`split-reductions=true`
+    turns it on): measured on the H200 the split kernels are slower than
+    the unsplit ones (bench/results/split-reductions.md). `split=l:4` forces
+    a split and fails, naming the op, when the graph cannot take it.
 
     On GPU targets, an f32 tensor that crosses the cut only as an operand of
     contractions whose other operand is f16 goes through memory rounded to
@@ -439,10 +442,11 @@ def SMapSchedule : Pass<"smap-schedule"> {
     ListOption<"split", "split", "std::string",
                "Split a temporal dim into parts run side by side, as a "
                "dim:parts entry (e.g. l:4), in every graph that has the dim">,
-    Option<"splitReductions", "split-reductions", "bool", /*default=*/"true",
+    Option<"splitReductions", "split-reductions", "bool", /*default=*/"false",
            "On GPU targets, split a temporal dim across blocks when the "
            "graph's blocks do not fill the SMs and the partial and merge "
-           "graphs are predicted at least 1.25x faster">,
+           "graphs are predicted at least 1.25x faster (off by default: "
+           "measured slower, bench/results/split-reductions.md)">,
     Option<"partition", "partition", "bool", /*default=*/"true",
            "Partition graphs that no schedule fits, or whose parts are "
            "predicted much faster than the fused graph">,

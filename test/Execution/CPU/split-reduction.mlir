@@ -1,0 +1,276 @@
+// Split reductions (smap-schedule's split option, Transforms/SplitReduction.h)
+// against the f64 reference on the CPU: attention split-KV into 2, 4 and 8
+// parts (f32, and the f16 frontend form whose probabilities are rounded
+// before P.V), causal and sliding-window masks written as index compares
+// (the window hides whole parts from most rows: such parts must add
+// nothing), a padding mask from per-batch lengths, and a GEMM split-K.
+//
+// RUN: split-file %s %t
+// RUN: spacefusion-run %t/attention.mlir --split=l:2 | FileCheck %s
+// RUN: spacefusion-run %t/attention.mlir --split=l:8 --seed=3 | FileCheck %s
+// RUN: spacefusion-run %t/frontend.mlir --split=l:4 | FileCheck %s
+// RUN: spacefusion-run %t/window.mlir --split=l:4 | FileCheck %s
+// RUN: spacefusion-run %t/gemm.mlir --split=k:4 | FileCheck %s
+// RUN: spacefusion-run %t/attention.mlir --split=l:4 --print-fused 2>&1 | FileCheck %s --check-prefix=FUSED
+
+// CHECK: out of tolerance: #0 0 of {{[0-9]+}}: PASS
+// FUSED: tensor.expand_shape
+// FUSED: smap.graph
+// FUSED: smap.graph
+//--- attention.mlir
+func.func @attention(%q: tensor<1x2x16x64xf32>, %k: tensor<1x2x512x64xf32>, %v: tensor<1x2x512x64xf32>) -> tensor<1x2x16x64xf32> {
+  %c1 = arith.constant 0.000000000e+00 : f32
+  %e3 = tensor.empty() : tensor<1x2x16x512xf32>
+  %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<1x2x16x512xf32>) -> tensor<1x2x16x512xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l, k) -> (b, h, m, k)>, affine_map<(b, h, m, l, k) -> (b, h, l, k)>, affine_map<(b, h, m, l, k) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x16x64xf32>, tensor<1x2x512x64xf32>) outs(%f2 : tensor<1x2x16x512xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %p = arith.mulf %in0, %in1 : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16x512xf32>
+  %c5 = arith.constant 1.250000000e-01 : f32
+  %e6 = tensor.empty() : tensor<1x2x16x512xf32>
+  %g7 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<1x2x16x512xf32>) outs(%e6 : tensor<1x2x16x512xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.mulf %in0, %c5 : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16x512xf32>
+  %c8 = arith.constant 0xFF800000 : f32
+  %e10 = tensor.empty() : tensor<1x2x16xf32>
+  %f9 = linalg.fill ins(%c8 : f32) outs(%e10 : tensor<1x2x16xf32>) -> tensor<1x2x16xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g7 : tensor<1x2x16x512xf32>) outs(%f9 : tensor<1x2x16xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.maximumf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16xf32>
+  %e12 = tensor.empty() : tensor<1x2x16x512xf32>
+  %g13 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g7, %g11 : tensor<1x2x16x512xf32>, tensor<1x2x16xf32>) outs(%e12 : tensor<1x2x16x512xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %d = arith.subf %in0, %in1 : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16x512xf32>
+  %c14 = arith.constant 0.000000000e+00 : f32
+  %e16 = tensor.empty() : tensor<1x2x16xf32>
+  %f15 = linalg.fill ins(%c14 : f32) outs(%e16 : tensor<1x2x16xf32>) -> tensor<1x2x16xf32>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g13 : tensor<1x2x16x512xf32>) outs(%f15 : tensor<1x2x16xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.addf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16xf32>
+  %e18 = tensor.empty() : tensor<1x2x16x512xf32>
+  %g19 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g13, %g17 : tensor<1x2x16x512xf32>, tensor<1x2x16xf32>) outs(%e18 : tensor<1x2x16x512xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %y = arith.divf %in0, %in1 : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16x512xf32>
+  %c20 = arith.constant 0.000000000e+00 : f32
+  %e22 = tensor.empty() : tensor<1x2x16x64xf32>
+  %f21 = linalg.fill ins(%c20 : f32) outs(%e22 : tensor<1x2x16x64xf32>) -> tensor<1x2x16x64xf32>
+  %g23 = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, l) -> (b, h, m, l)>, affine_map<(b, h, m, n, l) -> (b, h, l, n)>, affine_map<(b, h, m, n, l) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g19, %v : tensor<1x2x16x512xf32>, tensor<1x2x512x64xf32>) outs(%f21 : tensor<1x2x16x64xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %p = arith.mulf %in0, %in1 : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16x64xf32>
+  return %g23 : tensor<1x2x16x64xf32>
+}
+
+//--- frontend.mlir
+func.func @attention(%q: tensor<1x2x16x64xf16>, %k: tensor<1x2x512x64xf16>, %v: tensor<1x2x512x64xf16>) -> tensor<1x2x16x64xf16> {
+  %c1 = arith.constant 0.000000000e+00 : f32
+  %e3 = tensor.empty() : tensor<1x2x16x512xf32>
+  %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<1x2x16x512xf32>) -> tensor<1x2x16x512xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l, k) -> (b, h, m, k)>, affine_map<(b, h, m, l, k) -> (b, h, l, k)>, affine_map<(b, h, m, l, k) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x16x64xf16>, tensor<1x2x512x64xf16>) outs(%f2 : tensor<1x2x16x512xf32>) {
+  ^bb0(%in0: f16, %in1: f16, %acc: f32):
+    %x = arith.extf %in0 : f16 to f32
+    %w = arith.extf %in1 : f16 to f32
+    %p = arith.mulf %x, %w : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16x512xf32>
+  %c5 = arith.constant 1.250000000e-01 : f32
+  %e6 = tensor.empty() : tensor<1x2x16x512xf32>
+  %g7 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<1x2x16x512xf32>) outs(%e6 : tensor<1x2x16x512xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.mulf %in0, %c5 : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16x512xf32>
+  %c8 = arith.constant 0xFF800000 : f32
+  %e10 = tensor.empty() : tensor<1x2x16xf32>
+  %f9 = linalg.fill ins(%c8 : f32) outs(%e10 : tensor<1x2x16xf32>) -> tensor<1x2x16xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g7 : tensor<1x2x16x512xf32>) outs(%f9 : tensor<1x2x16xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.maximumf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16xf32>
+  %e12 = tensor.empty() : tensor<1x2x16x512xf32>
+  %g13 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g7, %g11 : tensor<1x2x16x512xf32>, tensor<1x2x16xf32>) outs(%e12 : tensor<1x2x16x512xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %d = arith.subf %in0, %in1 : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16x512xf32>
+  %c14 = arith.constant 0.000000000e+00 : f32
+  %e16 = tensor.empty() : tensor<1x2x16xf32>
+  %f15 = linalg.fill ins(%c14 : f32) outs(%e16 : tensor<1x2x16xf32>) -> tensor<1x2x16xf32>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g13 : tensor<1x2x16x512xf32>) outs(%f15 : tensor<1x2x16xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.addf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16xf32>
+  %e18 = tensor.empty() : tensor<1x2x16x512xf16>
+  %g19 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g13, %g17 : tensor<1x2x16x512xf32>, tensor<1x2x16xf32>) outs(%e18 : tensor<1x2x16x512xf16>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f16):
+    %r = arith.divf %in0, %in1 : f32
+    %y = arith.truncf %r : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<1x2x16x512xf16>
+  %c20 = arith.constant 0.000000000e+00 : f32
+  %e22 = tensor.empty() : tensor<1x2x16x64xf32>
+  %f21 = linalg.fill ins(%c20 : f32) outs(%e22 : tensor<1x2x16x64xf32>) -> tensor<1x2x16x64xf32>
+  %g23 = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, l) -> (b, h, m, l)>, affine_map<(b, h, m, n, l) -> (b, h, l, n)>, affine_map<(b, h, m, n, l) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g19, %v : tensor<1x2x16x512xf16>, tensor<1x2x512x64xf16>) outs(%f21 : tensor<1x2x16x64xf32>) {
+  ^bb0(%in0: f16, %in1: f16, %acc: f32):
+    %x = arith.extf %in0 : f16 to f32
+    %w = arith.extf %in1 : f16 to f32
+    %p = arith.mulf %x, %w : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x16x64xf32>
+  %e24 = tensor.empty() : tensor<1x2x16x64xf16>
+  %g25 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g23 : tensor<1x2x16x64xf32>) outs(%e24 : tensor<1x2x16x64xf16>) {
+  ^bb0(%in0: f32, %acc: f16):
+    %y = arith.truncf %in0 : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<1x2x16x64xf16>
+  return %g25 : tensor<1x2x16x64xf16>
+}
+
+//--- window.mlir
+func.func @attention_window(%q: tensor<1x2x128x64xf32>, %k: tensor<1x2x128x64xf32>, %v: tensor<1x2x128x64xf32>) -> tensor<1x2x128x64xf32> {
+  %c1 = arith.constant 0.000000000e+00 : f32
+  %e3 = tensor.empty() : tensor<1x2x128x128xf32>
+  %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<1x2x128x128xf32>) -> tensor<1x2x128x128xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l, k) -> (b, h, m, k)>, affine_map<(b, h, m, l, k) -> (b, h, l, k)>, affine_map<(b, h, m, l, k) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x128x64xf32>, tensor<1x2x128x64xf32>) outs(%f2 : tensor<1x2x128x128xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %p = arith.mulf %in0, %in1 : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x128x128xf32>
+  %c5 = arith.constant 1.250000000e-01 : f32
+  %e6 = tensor.empty() : tensor<1x2x128x128xf32>
+  %g7 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<1x2x128x128xf32>) outs(%e6 : tensor<1x2x128x128xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %x = arith.mulf %in0, %c5 : f32
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %shift = arith.constant 0 : index
+    %last = arith.addi %i, %shift : index
+    %hide = arith.cmpi ugt, %j, %last : index
+    %w = arith.constant 24 : index
+    %jw = arith.addi %j, %w : index
+    %old = arith.cmpi ule, %jw, %last : index
+    %out = arith.ori %hide, %old : i1
+    %ninf = arith.constant 0xFF800000 : f32
+    %y = arith.select %out, %ninf, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x128x128xf32>
+  %c8 = arith.constant 0xFF800000 : f32
+  %e10 = tensor.empty() : tensor<1x2x128xf32>
+  %f9 = linalg.fill ins(%c8 : f32) outs(%e10 : tensor<1x2x128xf32>) -> tensor<1x2x128xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g7 : tensor<1x2x128x128xf32>) outs(%f9 : tensor<1x2x128xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.maximumf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x128xf32>
+  %e12 = tensor.empty() : tensor<1x2x128x128xf32>
+  %g13 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g7, %g11 : tensor<1x2x128x128xf32>, tensor<1x2x128xf32>) outs(%e12 : tensor<1x2x128x128xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %d = arith.subf %in0, %in1 : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x128x128xf32>
+  %c14 = arith.constant 0.000000000e+00 : f32
+  %e16 = tensor.empty() : tensor<1x2x128xf32>
+  %f15 = linalg.fill ins(%c14 : f32) outs(%e16 : tensor<1x2x128xf32>) -> tensor<1x2x128xf32>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g13 : tensor<1x2x128x128xf32>) outs(%f15 : tensor<1x2x128xf32>) {
+  ^bb0(%in0: f32, %acc: f32):
+    %y = arith.addf %in0, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x128xf32>
+  %e18 = tensor.empty() : tensor<1x2x128x128xf32>
+  %g19 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l) -> (b, h, m, l)>, affine_map<(b, h, m, l) -> (b, h, m)>, affine_map<(b, h, m, l) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g13, %g17 : tensor<1x2x128x128xf32>, tensor<1x2x128xf32>) outs(%e18 : tensor<1x2x128x128xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %y = arith.divf %in0, %in1 : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x128x128xf32>
+  %c20 = arith.constant 0.000000000e+00 : f32
+  %e22 = tensor.empty() : tensor<1x2x128x64xf32>
+  %f21 = linalg.fill ins(%c20 : f32) outs(%e22 : tensor<1x2x128x64xf32>) -> tensor<1x2x128x64xf32>
+  %g23 = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, l) -> (b, h, m, l)>, affine_map<(b, h, m, n, l) -> (b, h, l, n)>, affine_map<(b, h, m, n, l) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g19, %v : tensor<1x2x128x128xf32>, tensor<1x2x128x64xf32>) outs(%f21 : tensor<1x2x128x64xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %p = arith.mulf %in0, %in1 : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x128x64xf32>
+  return %g23 : tensor<1x2x128x64xf32>
+}
+
+//--- gemm.mlir
+func.func @gemm(%a: tensor<16x512xf16>, %b: tensor<512x128xf16>) -> tensor<16x128xf16> {
+  %e1 = tensor.empty() : tensor<16x512xf32>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<16x512xf16>) outs(%e1 : tensor<16x512xf32>) {
+  ^bb0(%in0: f16, %acc: f32):
+    %y = arith.extf %in0 : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<16x512xf32>
+  %e3 = tensor.empty() : tensor<512x128xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<512x128xf16>) outs(%e3 : tensor<512x128xf32>) {
+  ^bb0(%in0: f16, %acc: f32):
+    %y = arith.extf %in0 : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<512x128xf32>
+  %c5 = arith.constant 0.000000000e+00 : f32
+  %e7 = tensor.empty() : tensor<16x128xf32>
+  %f6 = linalg.fill ins(%c5 : f32) outs(%e7 : tensor<16x128xf32>) -> tensor<16x128xf32>
+  %g8 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g2, %g4 : tensor<16x512xf32>, tensor<512x128xf32>) outs(%f6 : tensor<16x128xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %acc: f32):
+    %p = arith.mulf %in0, %in1 : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<16x128xf32>
+  %e9 = tensor.empty() : tensor<16x128xf16>
+  %g10 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g8 : tensor<16x128xf32>) outs(%e9 : tensor<16x128xf16>) {
+  ^bb0(%in0: f32, %acc: f16):
+    %y = arith.truncf %in0 : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<16x128xf16>
+  return %g10 : tensor<16x128xf16>
+}
+
