@@ -574,20 +574,60 @@ static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
   return {a, b};
 }
 
+namespace {
+/// A copy of a graph placed after it, whose results stay alive as the
+/// original's are, to price a rewrite of the graph: everything created in
+/// the graph's block while the trial lives is erased when it ends.
+class TrialGraph {
+public:
+  explicit TrialGraph(GraphOp graph) : block(graph->getBlock()) {
+    for (Operation &op : *block)
+      before.insert(&op);
+    OpBuilder builder(graph);
+    builder.setInsertionPointAfter(graph);
+    trial = cast<GraphOp>(builder.clone(*graph));
+    UnrealizedConversionCastOp::create(
+        builder, graph.getLoc(), trial.getResultTypes(), trial.getResults());
+  }
+  ~TrialGraph() {
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+      if (!before.contains(&op))
+        op.erase();
+  }
+  GraphOp get() const { return trial; }
+
+private:
+  Block *block;
+  llvm::SmallPtrSet<Operation *, 32> before;
+  GraphOp trial;
+};
+} // namespace
+
+/// The predicted time of `graph`'s best schedule, if one fits.
+static std::optional<double> bestSeconds(GraphOp graph, TargetAttr target,
+                                         const StrategyOptions &strategies) {
+  FailureOr<SpaceMappingGraph> smg = buildSMG(graph);
+  if (failed(smg))
+    return std::nullopt;
+  ScheduleSearch search = searchSchedules(*smg, target, strategies);
+  if (!search.best)
+    return std::nullopt;
+  return search.best->second.seconds;
+}
+
+/// The index of the dim named `name`, if `smg` has one.
+static std::optional<unsigned> findDim(const SpaceMappingGraph &smg,
+                                       StringRef name) {
+  for (auto [i, dim] : llvm::enumerate(smg.getDims()))
+    if (dim.name == name)
+      return i;
+  return std::nullopt;
+}
+
 static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target,
                               const StrategyOptions &strategies) {
-  // Split a clone whose results stay alive as the original's are, evaluate
-  // the parts, then remove everything the trial created.
-  Block *block = graph->getBlock();
-  llvm::SmallPtrSet<Operation *, 32> before;
-  for (Operation &op : *block)
-    before.insert(&op);
-  OpBuilder builder(graph);
-  builder.setInsertionPointAfter(graph);
-  auto trial = cast<GraphOp>(builder.clone(*graph));
-  UnrealizedConversionCastOp::create(
-      builder, graph.getLoc(), trial.getResultTypes(), trial.getResults());
-  auto [a, b] = splitGraph(trial, cut, target);
+  TrialGraph trial(graph);
+  auto [a, b] = splitGraph(trial.get(), cut, target);
   Operation *second = b.getOperation();
 
   CutQuality quality;
@@ -599,19 +639,10 @@ static CutQuality evaluateCut(GraphOp graph, unsigned cut, TargetAttr target,
                             std::max(1u, type.getElementTypeBitWidth() / 8);
   quality.bothFit = true;
   for (GraphOp part : {a, b}) {
-    FailureOr<SpaceMappingGraph> smg = buildSMG(part);
-    ScheduleSearch search =
-        succeeded(smg) ? searchSchedules(*smg, target, strategies)
-                       : ScheduleSearch();
-    if (!search.best) {
-      quality.bothFit = false;
-      continue;
-    }
-    quality.seconds += search.best->second.seconds;
+    std::optional<double> seconds = bestSeconds(part, target, strategies);
+    quality.bothFit &= seconds.has_value();
+    quality.seconds += seconds.value_or(0);
   }
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
-    if (!before.contains(&op))
-      op.erase();
   return quality;
 }
 
@@ -684,44 +715,22 @@ LogicalResult SchedulePass::partitionGraph(const SpaceMappingGraph &smg,
 static double evaluateSplit(GraphOp graph, StringRef dimName, int64_t parts,
                             TargetAttr target,
                             const StrategyOptions &strategies) {
-  Block *block = graph->getBlock();
-  llvm::SmallPtrSet<Operation *, 32> before;
-  for (Operation &op : *block)
-    before.insert(&op);
-  OpBuilder builder(graph);
-  builder.setInsertionPointAfter(graph);
-  auto trial = cast<GraphOp>(builder.clone(*graph));
-  UnrealizedConversionCastOp::create(
-      builder, graph.getLoc(), trial.getResultTypes(), trial.getResults());
-  double seconds = std::numeric_limits<double>::infinity();
-  FailureOr<SpaceMappingGraph> smg = buildSMG(trial);
-  const GlobalDim *dim =
-      succeeded(smg) ? llvm::find_if(smg->getDims(),
-                                     [&](const GlobalDim &d) {
-                                       return d.name == dimName;
-                                     })
-                     : nullptr;
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  TrialGraph trial(graph);
+  FailureOr<SpaceMappingGraph> smg = buildSMG(trial.get());
+  std::optional<unsigned> dim =
+      succeeded(smg) ? findDim(*smg, dimName) : std::nullopt;
   std::string unused;
   FailureOr<TemporalSlicePlan> plan =
-      dim && dim != smg->getDims().end()
-          ? planTemporalSlice(*smg, dim - smg->getDims().begin(), unused)
+      dim ? planTemporalSlice(*smg, *dim, unused)
           : FailureOr<TemporalSlicePlan>(failure());
-  if (succeeded(plan)) {
-    ReductionSplit split = splitReduction(*smg, *plan, parts);
-    seconds = 0;
-    for (GraphOp part : {split.partial, split.merge}) {
-      FailureOr<SpaceMappingGraph> partSmg = buildSMG(part);
-      ScheduleSearch search =
-          succeeded(partSmg) ? searchSchedules(*partSmg, target, strategies)
-                             : ScheduleSearch();
-      seconds += search.best ? search.best->second.seconds
-                             : std::numeric_limits<double>::infinity();
-    }
-  }
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
-    if (!before.contains(&op))
-      op.erase();
-  return seconds;
+  if (failed(plan))
+    return kNever;
+  ReductionSplit split = splitReduction(*smg, *plan, parts);
+  std::optional<double> partial =
+      bestSeconds(split.partial, target, strategies);
+  std::optional<double> merge = bestSeconds(split.merge, target, strategies);
+  return partial && merge ? *partial + *merge : kNever;
 }
 
 std::optional<SplitChoice>
@@ -779,26 +788,25 @@ LogicalResult SchedulePass::applyForcedSplit(const SpaceMappingGraph &smg,
   if (sizes->size() != 1)
     return graph.emitError("smap-schedule: split takes one dim:parts entry");
   StringRef name = sizes->front().dim.getValue();
-  const GlobalDim *dim = llvm::find_if(
-      smg.getDims(), [&](const GlobalDim &d) { return d.name == name; });
-  if (dim == smg.getDims().end())
+  std::optional<unsigned> d = findDim(smg, name);
+  if (!d)
     return success();
+  const GlobalDim &dim = smg.getDims()[*d];
   std::string whyNot;
   FailureOr<TemporalSlicePlan> plan =
-      dim->dimClass == DimClass::Temporal
-          ? planTemporalSlice(smg, dim - smg.getDims().begin(), whyNot)
+      dim.dimClass == DimClass::Temporal
+          ? planTemporalSlice(smg, *d, whyNot)
           : FailureOr<TemporalSlicePlan>(failure());
   if (failed(plan))
     return graph.emitError("smap-schedule: cannot split dim '")
-           << name << "': it is " << stringifyDimClass(dim->dimClass)
+           << name << "': it is " << stringifyDimClass(dim.dimClass)
            << (whyNot.empty() ? "" : " (") << whyNot
            << (whyNot.empty() ? "" : ")");
   if (std::string why = whyNotSplittable(smg, *plan, sizes->front().size);
       !why.empty())
     return graph.emitError("smap-schedule: cannot split dim '")
            << name << "' into " << sizes->front().size << " parts: " << why;
-  SplitChoice choice{static_cast<unsigned>(dim - smg.getDims().begin()),
-                     sizes->front().size, 0, ""};
+  SplitChoice choice{*d, sizes->front().size, 0, ""};
   done = true;
   return applySplit(smg, target, choice, "the split option asks for it");
 }

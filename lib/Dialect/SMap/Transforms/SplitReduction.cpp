@@ -57,6 +57,17 @@ static SmallVector<AffineExpr> splitExprs(ArrayRef<AffineExpr> exprs,
   return out;
 }
 
+/// One operand of a merge generic: a value per part (s first) or merged,
+/// and the map that reads it broadcast onto the merged result.
+struct MergeOperand {
+  Value value;
+  AffineMap map;
+};
+
+/// For each postponed factor of a reduction, its leaf's block arguments and
+/// their positions among a merge generic's arguments.
+using LeafArgs = SmallVector<SmallVector<std::pair<BlockArgument, unsigned>>>;
+
 class ReductionSplitter {
 public:
   ReductionSplitter(const SpaceMappingGraph &smg, const TemporalSlicePlan &plan,
@@ -91,6 +102,12 @@ private:
   // Merge graph.
   Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
                     TypedAttr value);
+  LeafArgs addLeafOperands(const ReductionPlan &r,
+                           function_ref<MergeOperand(Value)> operandOf,
+                           SmallVectorImpl<MergeOperand> &operands);
+  Value applyLeaves(OpBuilder &b, Location loc, const ReductionPlan &r,
+                    const LeafArgs &leafArgs, ValueRange args, Value value,
+                    bool undo);
   Value mergeReduction(OpBuilder &b, const ReductionPlan &r);
   Value applyFactors(OpBuilder &b, const ReductionPlan &r, Value raw);
 
@@ -216,7 +233,8 @@ std::optional<int64_t> ReductionSplitter::axisOfT(OpOperand &use) const {
 }
 
 /// Graph inputs indexed by t are read along t, at one tensor dim, by every
-/// user (an input the partial graph splits is split for all of them).
+/// user (an input the partial graph splits is split for all of them);
+/// records their layouts.
 std::string ReductionSplitter::checkInputs() {
   for (BlockArgument arg : body.getArguments()) {
     SmallVector<std::optional<int64_t>> axes;
@@ -412,12 +430,44 @@ static Value cloneLeaf(OpBuilder &b, const StrippedFactor &factor,
   return map.lookup(factor.leaf);
 }
 
-/// One operand of a merge generic over (orig dims..., s): the value of
-/// `orig` per part (s prepended) or merged, broadcast onto `result`.
-struct MergeOperand {
-  Value value;
-  AffineMap map;
-};
+
+/// Adds to `operands`, for each of `r`'s postponed factors, the operands
+/// its leaf reads (`operandOf` gives each one's value and map in the merge
+/// generic), and returns where each leaf argument is among them.
+LeafArgs ReductionSplitter::addLeafOperands(
+    const ReductionPlan &r, function_ref<MergeOperand(Value)> operandOf,
+    SmallVectorImpl<MergeOperand> &operands) {
+  LeafArgs leafArgs;
+  for (const StrippedFactor &factor : r.info.stripped) {
+    llvm::SmallSetVector<BlockArgument, 4> args;
+    collectArgs(factor.leaf, args);
+    leafArgs.emplace_back();
+    for (BlockArgument arg : args) {
+      leafArgs.back().push_back({arg, operands.size()});
+      operands.push_back(operandOf(factor.op->getOperand(arg.getArgNumber())));
+    }
+  }
+  return leafArgs;
+}
+
+/// `value` with `r`'s postponed factors g(leaf) applied, or with `undo`
+/// removed, each leaf recomputed in a merge body from its `args`.
+Value ReductionSplitter::applyLeaves(OpBuilder &b, Location loc,
+                                     const ReductionPlan &r,
+                                     const LeafArgs &leafArgs, ValueRange args,
+                                     Value value, bool undo) {
+  for (auto [factor, leafArgsOfFactor] : llvm::zip(r.info.stripped, leafArgs)) {
+    IRMapping leafMap = merged;
+    for (auto [arg, index] : leafArgsOfFactor)
+      leafMap.map(arg, args[index]);
+    Value leaf = cloneLeaf(b, factor, leafMap);
+    // g is 1 / leaf for an inverted factor.
+    value = factor.inverted != undo
+                ? arith::DivFOp::create(b, loc, value, leaf).getResult()
+                : arith::MulFOp::create(b, loc, value, leaf).getResult();
+  }
+  return value;
+}
 
 Value ReductionSplitter::mergeReduction(OpBuilder &b, const ReductionPlan &r) {
   MLIRContext *ctx = b.getContext();
@@ -443,19 +493,12 @@ Value ReductionSplitter::mergeReduction(OpBuilder &b, const ReductionPlan &r) {
     operands.push_back(operandOf(term.shift, true));
     operands.push_back(operandOf(term.shift, false));
   }
-  // The leaf arguments of each factor, per part.
-  SmallVector<SmallVector<std::pair<BlockArgument, unsigned>>> leafArgs;
-  for (const StrippedFactor &factor : r.info.stripped) {
+  // The factors' leaves, per part.
+  for (const StrippedFactor &factor : r.info.stripped)
     mapCaptures(b, factor.op->getRegion(0), merged);
-    llvm::SmallSetVector<BlockArgument, 4> args;
-    collectArgs(factor.leaf, args);
-    leafArgs.emplace_back();
-    for (BlockArgument arg : args) {
-      leafArgs.back().push_back({arg, operands.size()});
-      operands.push_back(
-          operandOf(factor.op->getOperand(arg.getArgNumber()), true));
-    }
-  }
+  LeafArgs leafArgs = addLeafOperands(
+      r, [&](Value orig) { return operandOf(orig, /*perPart=*/true); },
+      operands);
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   for (const MergeOperand &operand : operands) {
@@ -490,17 +533,9 @@ Value ReductionSplitter::mergeReduction(OpBuilder &b, const ReductionPlan &r) {
                                          math::ExpOp::create(nb, nl, delta));
         }
         // ...without the factors applied to it (g(c_s)).
-        Value term = arith::MulFOp::create(nb, nl, part, weight);
-        for (auto [factor, leafArgsOfFactor] :
-             llvm::zip(r.info.stripped, leafArgs)) {
-          IRMapping leafMap = merged;
-          for (auto [arg, index] : leafArgsOfFactor)
-            leafMap.map(arg, args[index]);
-          Value leaf = cloneLeaf(nb, factor, leafMap);
-          term = factor.inverted
-                     ? arith::MulFOp::create(nb, nl, term, leaf).getResult()
-                     : arith::DivFOp::create(nb, nl, term, leaf).getResult();
-        }
+        Value term = applyLeaves(nb, nl, r, leafArgs, args,
+                                 arith::MulFOp::create(nb, nl, part, weight),
+                                 /*undo=*/true);
         // A part with a zero weight (its shift -inf: every key masked)
         // adds nothing, even when its own result is NaN.
         if (!r.info.expTerms.empty()) {
@@ -520,43 +555,33 @@ Value ReductionSplitter::applyFactors(OpBuilder &b, const ReductionPlan &r,
                                       Value raw) {
   if (r.info.stripped.empty())
     return raw;
-  MLIRContext *ctx = b.getContext();
   Value result = r.op->getResult(0);
   auto type = cast<RankedTensorType>(result.getType());
-  SmallVector<Value> inputs{raw};
-  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(type.getRank())};
-  SmallVector<SmallVector<std::pair<BlockArgument, unsigned>>> leafArgs;
-  for (const StrippedFactor &factor : r.info.stripped) {
-    llvm::SmallSetVector<BlockArgument, 4> args;
-    collectArgs(factor.leaf, args);
-    leafArgs.emplace_back();
-    for (BlockArgument arg : args) {
-      Value orig = factor.op->getOperand(arg.getArgNumber());
-      leafArgs.back().push_back({arg, inputs.size()});
-      inputs.push_back(merged.lookup(orig));
-      maps.push_back(*getBroadcastMap(smg, orig, result));
-    }
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<MergeOperand> operands{{raw, identity}};
+  LeafArgs leafArgs = addLeafOperands(
+      r,
+      [&](Value orig) {
+        return MergeOperand{merged.lookup(orig),
+                            *getBroadcastMap(smg, orig, result)};
+      },
+      operands);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (const MergeOperand &operand : operands) {
+    inputs.push_back(operand.value);
+    maps.push_back(operand.map);
   }
-  maps.push_back(b.getMultiDimIdentityMap(type.getRank()));
+  maps.push_back(identity);
   Value init = tensor::EmptyOp::create(b, r.op->getLoc(), type.getShape(),
                                        type.getElementType());
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
-  (void)ctx;
   auto generic = linalg::GenericOp::create(
       b, r.op->getLoc(), TypeRange{type}, inputs, ValueRange{init}, maps,
       iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value value = args[0];
-        for (auto [factor, leafArgsOfFactor] :
-             llvm::zip(r.info.stripped, leafArgs)) {
-          IRMapping leafMap = merged;
-          for (auto [arg, index] : leafArgsOfFactor)
-            leafMap.map(arg, args[index]);
-          Value leaf = cloneLeaf(nb, factor, leafMap);
-          value = factor.inverted
-                      ? arith::DivFOp::create(nb, nl, value, leaf).getResult()
-                      : arith::MulFOp::create(nb, nl, value, leaf).getResult();
-        }
+        Value value = applyLeaves(nb, nl, r, leafArgs, args, args[0],
+                                  /*undo=*/false);
         linalg::YieldOp::create(nb, nl, value);
       });
   return generic.getResult(0);
@@ -574,7 +599,7 @@ static SmallVector<Operation *> opsBetween(Block &block, Operation *after,
 }
 
 ReductionSplit ReductionSplitter::apply() {
-  (void)check(); // fills the input layouts
+  (void)checkInputs(); // the layouts of the inputs split in place
   Block &parent = *graph->getBlock();
   OpBuilder b(graph);
   expandInputs(b);

@@ -1,6 +1,15 @@
 // RUN: spacefusion-opt %s -split-input-file --smap-form-graphs \
 // RUN:   --smap-set-target=target=cpu --smap-analyze '--smap-schedule=split=n:4' \
 // RUN:   -verify-diagnostics -o /dev/null
+// RUN: not spacefusion-opt %s -split-input-file --smap-form-graphs \
+// RUN:   --smap-set-target=target=cpu --smap-analyze '--smap-schedule=split=l:3' \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARTS
+// RUN: not spacefusion-opt %s -split-input-file --smap-form-graphs \
+// RUN:   --smap-set-target=target=cpu --smap-analyze '--smap-schedule=split=l:4,k:2' \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=ENTRIES
+
+// PARTS: error: smap-schedule: cannot split dim 'l' into 3 parts: dim 'l' (256) is not a multiple of 3 parts
+// ENTRIES: error: smap-schedule: split takes one dim:parts entry
 
 // Splits the graph cannot take are errors that say why.
 
