@@ -503,8 +503,20 @@ static std::optional<int64_t> cpAsyncDepth(const CandidateView &view,
       });
   if (maxStages <= 1 || !evenCopies)
     return std::nullopt;
-  return chooseCpAsyncStages(onceBytes, static_cast<int64_t>(staged.moving),
-                             maxStages, view.target.getSmemPerBlock());
+  int64_t stages =
+      chooseCpAsyncStages(onceBytes, static_cast<int64_t>(staged.moving),
+                          maxStages, view.target.getSmemPerBlock());
+  // One stage prefetches through registers, which holds at most
+  // kMaxRegisterCopyChunks per thread (Staging.cpp,
+  // prefetchStagedOperands); a larger step is not prefetched.
+  bool fitsRegisters =
+      llvm::all_of(staged.tiles, [&](const StagedInputs::Tile &tile) {
+        return !tile.moves ||
+               splitsEvenly(tile.chunks, threads, kMaxRegisterCopyChunks);
+      });
+  if (stages == 1 && !fitsRegisters)
+    return std::nullopt;
+  return stages;
 }
 
 /// Prices a row-fragment block (RowFragments.cpp): two slabs per warp when

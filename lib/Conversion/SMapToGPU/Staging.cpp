@@ -66,6 +66,12 @@ bool mlir::smap::isVectorAligned(Value memref, int64_t vector) {
     return !ShapedType::isDynamic(offset) && offset % vector == 0;
   if (auto cast = memref.getDefiningOp<memref::MemorySpaceCastOp>())
     return isVectorAligned(cast.getSource(), vector);
+  // A reshape keeps its source's offset (a split graph's inputs are
+  // expand_shape views of the arguments).
+  if (auto expand = memref.getDefiningOp<memref::ExpandShapeOp>())
+    return isVectorAligned(expand.getSrc(), vector);
+  if (auto collapse = memref.getDefiningOp<memref::CollapseShapeOp>())
+    return isVectorAligned(collapse.getSrc(), vector);
   if (auto view = memref.getDefiningOp<memref::ViewOp>())
     return isMultipleOf(view.getByteShift(), 16);
   if (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {

@@ -415,8 +415,9 @@ def SMapSchedule : Pass<"smap-schedule"> {
     split is taken when they are predicted at least 1.25x faster than the
     unsplit graph, and a remark gives both predictions (or says why no
     split was taken). This search is off by default (`split-reductions=true`
-    turns it on): measured on the H200 the split kernels are slower than
-    the unsplit ones (bench/results/split-reductions.md). `split=l:4` forces
+    turns it on): measured on the H200, a bf16 decode step split in 8 runs
+    1.8x faster, but the model also splits a 16-row GEMM, which then runs
+    2.5x slower (bench/results/split-reductions.md). `split=l:4` forces
     a split and fails, naming the op, when the graph cannot take it.
 
     On GPU targets, an f32 tensor that crosses the cut only as an operand of
@@ -445,8 +446,9 @@ def SMapSchedule : Pass<"smap-schedule"> {
     Option<"splitReductions", "split-reductions", "bool", /*default=*/"false",
            "On GPU targets, split a temporal dim across blocks when the "
            "graph's blocks do not fill the SMs and the partial and merge "
-           "graphs are predicted at least 1.25x faster (off by default: "
-           "measured slower, bench/results/split-reductions.md)">,
+           "graphs are predicted at least 1.25x faster (off by default: the "
+           "model's choice is not reliable yet, "
+           "bench/results/split-reductions.md)">,
     Option<"partition", "partition", "bool", /*default=*/"true",
            "Partition graphs that no schedule fits, or whose parts are "
            "predicted much faster than the fused graph">,
