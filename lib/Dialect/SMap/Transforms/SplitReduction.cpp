@@ -156,9 +156,8 @@ std::string ReductionSplitter::checkOp(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || op->getNumResults() != 1)
     return fail(op, "is not a linalg op with one result");
-  if (!llvm::all_of(linalgOp.getIndexingMapsArray(), [](AffineMap map) {
-        return map.isProjectedPermutation();
-      }))
+  if (!llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
     return fail(op, "has an indexing map that is not a projected permutation");
   if (!isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())) &&
       plan.roles.lookup(op) == SliceRole::Reducing)
@@ -239,8 +238,7 @@ std::string ReductionSplitter::checkInputs() {
   for (BlockArgument arg : body.getArguments()) {
     SmallVector<std::optional<int64_t>> axes;
     for (OpOperand &use : arg.getUses())
-      axes.push_back(isRewritten(use.getOwner()) ? axisOfT(use)
-                                                 : std::nullopt);
+      axes.push_back(isRewritten(use.getOwner()) ? axisOfT(use) : std::nullopt);
     if (llvm::none_of(axes, [](auto a) { return a.has_value(); }))
       continue;
     for (auto [use, axis] : llvm::zip(arg.getUses(), axes))
@@ -328,8 +326,8 @@ Value ReductionSplitter::buildInit(OpBuilder &b, Value orig, SplitLayout layout,
                                    IRMapping &map) {
   auto type = splitType(cast<RankedTensorType>(orig.getType()), layout, parts);
   Location loc = orig.getLoc();
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   auto fill = orig.getDefiningOp<linalg::FillOp>();
   if (!fill)
     return empty;
@@ -369,9 +367,9 @@ void ReductionSplitter::rewriteWithParts(OpBuilder &b, linalg::LinalgOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   iterators.push_back(utils::IteratorType::parallel);
   mapCaptures(b, op->getRegion(0), partial);
-  auto generic = linalg::GenericOp::create(
-      b, op.getLoc(), TypeRange{inits.front().getType()}, inputs, inits, maps,
-      iterators);
+  auto generic = linalg::GenericOp::create(b, op.getLoc(),
+                                           TypeRange{inits.front().getType()},
+                                           inputs, inits, maps, iterators);
   op->getRegion(0).cloneInto(&generic.getRegion(), partial);
   if (tl) {
     int64_t perPart = smg.getDims()[plan.t].extent / parts;
@@ -409,8 +407,8 @@ void ReductionSplitter::cloneUnchanged(OpBuilder &b, Operation *op,
 
 Value ReductionSplitter::buildFilled(OpBuilder &b, Location loc,
                                      RankedTensorType type, TypedAttr value) {
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   Value scalar = arith::ConstantOp::create(b, loc, value);
   return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
 }
@@ -430,13 +428,13 @@ static Value cloneLeaf(OpBuilder &b, const StrippedFactor &factor,
   return map.lookup(factor.leaf);
 }
 
-
 /// Adds to `operands`, for each of `r`'s postponed factors, the operands
 /// its leaf reads (`operandOf` gives each one's value and map in the merge
 /// generic), and returns where each leaf argument is among them.
-LeafArgs ReductionSplitter::addLeafOperands(
-    const ReductionPlan &r, function_ref<MergeOperand(Value)> operandOf,
-    SmallVectorImpl<MergeOperand> &operands) {
+LeafArgs
+ReductionSplitter::addLeafOperands(const ReductionPlan &r,
+                                   function_ref<MergeOperand(Value)> operandOf,
+                                   SmallVectorImpl<MergeOperand> &operands) {
   LeafArgs leafArgs;
   for (const StrippedFactor &factor : r.info.stripped) {
     llvm::SmallSetVector<BlockArgument, 4> args;
@@ -505,7 +503,8 @@ Value ReductionSplitter::mergeReduction(OpBuilder &b, const ReductionPlan &r) {
     inputs.push_back(operand.value);
     maps.push_back(operand.map);
   }
-  maps.push_back(AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank));
+  maps.push_back(
+      AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
@@ -525,8 +524,8 @@ Value ReductionSplitter::mergeReduction(OpBuilder &b, const ReductionPlan &r) {
         // Each part back to the merged shifts (exp(sign * (C - c_s)))...
         Value weight = arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(1));
         for (auto [i, term] : llvm::enumerate(r.info.expTerms)) {
-          Value delta = arith::SubFOp::create(nb, nl, args[2 + 2 * i],
-                                              args[1 + 2 * i]);
+          Value delta =
+              arith::SubFOp::create(nb, nl, args[2 + 2 * i], args[1 + 2 * i]);
           if (term.sign < 0)
             delta = arith::NegFOp::create(nb, nl, delta);
           weight = arith::MulFOp::create(nb, nl, weight,

@@ -1,4 +1,4 @@
-//===- SplitReduction.h - Split a temporal dim across blocks -----*- C++ -*-===//
+//===- SplitReduction.h - Split a temporal dim across blocks ----*- C++ -*-===//
 //
 // Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
 // LLVM Exceptions. See LICENSE for license information.
