@@ -206,6 +206,38 @@ static bool fusesInRegisters(const SpaceMappingGraph &smg,
   return false;
 }
 
+/// Whether every member has the form the row-fragment lowering builds
+/// (RowFragments.cpp, RowSlabPlanner::checkOp). A tensor-core contraction
+/// accumulates into a row tile the block allocates (findRows,
+/// checkContraction), never into a graph output (a split graph's partial
+/// scores or sums). Any other op runs over the rows and at most one more
+/// dim of the block (loopRolesOf): a contraction the tensor cores do not
+/// take (three inputs, a fused prologue) has a third. A row reduction
+/// writes registers only (checkRowOp): none may be a graph output (the
+/// per-part max and sum of a split graph).
+static bool membersTakeRowSlabs(const SpaceMappingGraph &smg,
+                                function_ref<int64_t(unsigned)> blockExtent,
+                                unsigned rowDim) {
+  llvm::SmallPtrSet<Value, 4> yielded;
+  for (Value out : smg.getGraph().getYield().getValues())
+    yielded.insert(out);
+  auto isYielded = [&](Value r) { return yielded.contains(r); };
+  for (const Space &space : smg.getSpaces()) {
+    if (space.role != MemberRole::Compute)
+      continue;
+    bool tensorCores = runsOnTensorCores(space, blockExtent);
+    if ((tensorCores || !space.reductions.empty()) &&
+        llvm::any_of(space.op->getResults(), isYielded))
+      return false;
+    int64_t loops = llvm::count_if(space.dims, [&](unsigned d) {
+      return d != rowDim && blockExtent(d) > 1;
+    });
+    if (!tensorCores && loops > 1)
+      return false;
+  }
+  return true;
+}
+
 namespace {
 /// A block the row-fragment lowering keeps in registers: its row dim and
 /// the per-lane registers of one 16-row slab per warp (without the base).
@@ -256,27 +288,8 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
     if (runsOnTensorCores(space, blockExtent) &&
         blockExtent(space.reductions.front().first) > 256)
       return std::nullopt;
-  // Any other op runs over the rows and at most one more dim of the block
-  // (RowFragments.cpp, loopRolesOf): a contraction the tensor cores do not
-  // take (three inputs, a fused prologue) has a third. A row reduction
-  // writes registers only (checkRowOp): none may be a graph output (the
-  // per-part max and sum of a split graph).
-  llvm::SmallPtrSet<Value, 4> yielded;
-  for (Value out : smg.getGraph().getYield().getValues())
-    yielded.insert(out);
-  for (const Space &space : smg.getSpaces()) {
-    if (space.role != MemberRole::Compute ||
-        runsOnTensorCores(space, blockExtent))
-      continue;
-    if (!space.reductions.empty() &&
-        llvm::any_of(space.op->getResults(),
-                     [&](Value r) { return yielded.contains(r); }))
-      return std::nullopt;
-    int64_t loops = llvm::count_if(
-        space.dims, [&](unsigned d) { return d != *rowDim && blockExtent(d) > 1; });
-    if (loops > 1)
-      return std::nullopt;
-  }
+  if (!membersTakeRowSlabs(smg, blockExtent, *rowDim))
+    return std::nullopt;
   int64_t state = 0;
   SmallVector<int64_t> tiles;
   for (const Space &space : smg.getSpaces()) {

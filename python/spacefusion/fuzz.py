@@ -13,6 +13,9 @@ Each seed's module (spacefusion.fuzzgen) goes, for half of the seeds after
   forced-2   spacefusion-run with other forced tiles (all parallel dims)
   gpu        spacefusion-opt --spacefusion-pipeline=target=sm_90a (must not
              crash nor emit invalid IR)
+  split      spacefusion-run with a forced split of a temporal dim into parts
+             run side by side and a merge (split-K / split-KV)
+  gpu-split  the gpu stage with the same split
 
 (and `cse` / `analyze`, the preparatory steps, which are classified too).
 Each stage's outcome is one of OUTCOMES; see classify() and docs/Fuzzing.md.
@@ -50,7 +53,7 @@ MISPREDICTED = re.compile(r"the schedule's strategy \w+ cannot be built|"
                           r"more than the \d+ its schedule predicted|"
                           r"cp\.async stages cannot be built|"
                           r"failed after its plan accepted it")
-STAGES = ["cse", "analyze", "run", "forced-1", "forced-2", "gpu"]
+STAGES = ["cse", "analyze", "run", "forced-1", "forced-2", "gpu", "split", "gpu-split"]
 GPU_PIPELINE = "--spacefusion-pipeline=target=sm_90a"
 ANALYZE = ["--smap-form-graphs", "--smap-set-target=target=cpu", "--smap-analyze"]
 
@@ -299,13 +302,32 @@ def forced_schedules(seed, graphs):
     return unique
 
 
+SCHEDULE_KEYS = ("spatial", "temporal", "split")
+
+
+def forced_split(seed, graphs):
+    """A forced split ({'split': 'n:4'}): a temporal dim cut into 2 to 32
+    parts run side by side and a merge (smap-schedule's split option), the
+    parts dividing its extent; None when no graph has a temporal dim. Its
+    own random stream, so that the other forced schedules stay the same."""
+    if not graphs:
+        return None
+    rng = random.Random("split-%d" % seed)
+    temporal = [d for d in shared_dims(graphs) if d[2] == "temporal" and d[1] > 1]
+    if not temporal:
+        return None
+    name, extent, _ = rng.choice(temporal)
+    parts = [p for p in divisors(extent, proper=False) if 2 <= p <= 32]
+    return {"split": "%s:%d" % (name, rng.choice(parts))} if parts else None
+
+
 def schedule_flags(schedule):
-    return ["--%s=%s" % (k, schedule[k]) for k in ("spatial", "temporal") if k in schedule]
+    return ["--%s=%s" % (k, schedule[k]) for k in SCHEDULE_KEYS if k in schedule]
 
 
 def schedule_options(schedule):
     """The same schedule as smap-schedule pass options."""
-    return " ".join("%s=%s" % (k, schedule[k]) for k in ("spatial", "temporal") if k in schedule)
+    return " ".join("%s=%s" % (k, schedule[k]) for k in SCHEDULE_KEYS if k in schedule)
 
 
 class Stage:
@@ -407,6 +429,13 @@ def fuzz_seed(seed, tools, timeout, workdir):
         stages.append(run_stage(tools, "forced-%d" % (i + 1), path, schedule, timeout))
     gpu, _ = opt_stage(tools, "gpu", [tools.opt, GPU_PIPELINE, path, "-o", "/dev/null"], timeout)
     stages.append(gpu)
+    split = forced_split(seed, graphs)
+    if split:
+        stages.append(run_stage(tools, "split", path, split, timeout))
+        pipeline = "%s split=%s" % (GPU_PIPELINE, split["split"])
+        stage, _ = opt_stage(tools, "gpu-split", [tools.opt, pipeline, path, "-o", "/dev/null"],
+                             timeout)
+        stages.append(stage)
     return record(seed, text, stages)
 
 

@@ -789,8 +789,19 @@ LogicalResult SchedulePass::applyForcedSplit(const SpaceMappingGraph &smg,
     return graph.emitError("smap-schedule: split takes one dim:parts entry");
   StringRef name = sizes->front().dim.getValue();
   std::optional<unsigned> d = findDim(smg, name);
-  if (!d)
+  if (!d) {
+    // The option applies to every graph that has the dim; say so for the
+    // others, so that a misspelt dim does not pass unnoticed.
+    std::string dims;
+    for (const GlobalDim &dim : smg.getDims())
+      dims += " " + dim.name;
+    remark::missed(graph.getLoc(), remarkOpts("schedule", "no-split", graph))
+        << llvm::formatv("not split: the graph has no dim '{0}' (its dims "
+                         "are{1}; dims of extent 1 are folded away)",
+                         name, dims)
+               .str();
     return success();
+  }
   const GlobalDim &dim = smg.getDims()[*d];
   std::string whyNot;
   FailureOr<TemporalSlicePlan> plan =

@@ -86,6 +86,7 @@ private:
   bool isRewritten(Operation *op) const;
   std::string checkOp(Operation *op);
   std::string checkReduction(const ReductionPlan &r);
+  bool startsFromAnyConstant(const ReductionPlan &r) const;
   std::string checkInputs();
   std::string fail(Operation *op, const Twine &why) const {
     return (smg.nameOf(op) + " " + why).str();
@@ -185,8 +186,21 @@ std::string ReductionSplitter::checkOp(Operation *op) {
   return "";
 }
 
+/// Whether every part of `r` may start from the same constant as the whole:
+/// a max or min is idempotent (max(max(c, a), max(c, b)) = max(c, a, b)),
+/// unless a rescaled sum shifts by it, whose merge leaves out a part only
+/// by its shift being the identity (a masked part's sum 0 and its 0 / 0).
+bool ReductionSplitter::startsFromAnyConstant(const ReductionPlan &r) const {
+  if (r.combiner != Combiner::Max && r.combiner != Combiner::Min)
+    return false;
+  return llvm::none_of(plan.reductions, [](const ReductionPlan &other) {
+    return other.update != ReductionUpdate::Independent;
+  });
+}
+
 /// A reduction whose parts can be combined: an update the merge knows, an
-/// identity init (every part starts from it), f32 (the merge's arithmetic).
+/// init every part can start from (the combiner's identity, or any
+/// constant of a max or min), f32 (the merge's arithmetic).
 std::string ReductionSplitter::checkReduction(const ReductionPlan &r) {
   if (r.update == ReductionUpdate::CenteredSquare)
     return fail(r.op, "is a centered square (its parts would need the shift "
@@ -201,8 +215,10 @@ std::string ReductionSplitter::checkReduction(const ReductionPlan &r) {
                   .getDefiningOp<linalg::FillOp>();
   Attribute value;
   Builder builder(r.op->getContext());
-  if (!fill || !matchPattern(fill.value(), m_Constant(&value)) ||
-      value != getCombinerIdentity(builder, r.combiner, f32))
+  if (!fill || !matchPattern(fill.value(), m_Constant(&value)))
+    return fail(r.op, "does not start from a constant");
+  if (value != getCombinerIdentity(builder, r.combiner, f32) &&
+      !startsFromAnyConstant(r))
     return fail(r.op, "does not start from its combiner's identity (each "
                       "part would add it)");
   for (const StrippedFactor &factor : r.info.stripped) {
