@@ -13,6 +13,7 @@ the shapes of ../shared/docs/baselines.md are timed against PyTorch.
 import argparse
 import json
 import os
+import re
 import sys
 import time
 
@@ -188,11 +189,17 @@ def main():
     parser = argparse.ArgumentParser(description="Builds the GPU fused-graph benchmarks.")
     parser.add_argument("out", nargs="?", default="build/fused-bundle")
     parser.add_argument("--options", default="", help="more --spacefusion-lower-gpu options")
+    parser.add_argument("--only", default="", help="build the directories matching this regex")
+    parser.add_argument("--time-all", action="store_true",
+                        help="time the correctness shapes too (to calibrate the cost model)")
     args = parser.parse_args()
     manifest = []
     for tag, generator, shape, dtype, timed in WORKLOADS:
-        source, function = source_of(generator, shape, dtype)
         directory = "%s_%s_%s" % (tag, shape_tag(shape), dtype)
+        if args.only and not re.search(args.only, directory):
+            continue
+        timed = timed or args.time_all
+        source, function = source_of(generator, shape, dtype)
         entry = {"workload": REFERENCE_OF.get(generator, generator), "tag": tag, "args": shape, "dtype": dtype, "timed": timed,
                  "function": function}
         start = time.time()

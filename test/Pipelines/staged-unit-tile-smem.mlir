@@ -8,7 +8,7 @@
 // RUN: FileCheck %s --check-prefix=BUILT < %t
 
 // SCHEDULE: memref.alloc() {{.*}} : memref<1x2x136xbf16>
-// SCHEDULE: smap.schedule = #smap.schedule<spatial = [b = 1, m = 2, l = 1], temporal = [], grid = [3, 64, 16], threads = 32, smem = 816, regs = 32, strategy = simt>
+// SCHEDULE: smap.schedule = #smap.schedule<spatial = [b = 1, m = 1, l = 2], temporal = [], grid = [3, 128, 8], threads = 32, smem = 816, regs = 32, strategy = simt>
 // SCHEDULE: memref.alloc() {{.*}} : memref<1x16x9xbf16>
 // SCHEDULE: smap.schedule = #smap.schedule<spatial = [b = 1, m = 1], temporal = [], grid = [3, 128], threads = 32, smem = 592, regs = 32, strategy = simt>
 // BUILT: smap.kernels = [{blocks = 3072 : i64, parts = {fma = 1 : i64}, smem = 816 : i64, strategy = "simt", threads = 32 : i64}, {blocks = 384 : i64, parts = {fma = 1 : i64}, smem = 384 : i64, strategy = "simt", threads = 32 : i64}]

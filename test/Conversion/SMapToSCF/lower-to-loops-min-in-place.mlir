@@ -12,12 +12,12 @@
 // CHECK-LABEL: func.func @column_min
 // CHECK:         %[[INF:.*]] = arith.constant 0x7F800000 : f32
 // CHECK:         %[[START:.*]] = linalg.fill ins(%[[INF]] : f32)
-// CHECK:         scf.for {{.*}} iter_args(%[[STATE:.*]] = %[[START]]) -> (tensor<1xf32>)
+// CHECK:         scf.for {{.*}} iter_args(%[[STATE:.*]] = %[[START]]) -> (tensor<[[N:[0-9]+]]xf32>)
 // CHECK:           %[[MIN:.*]] = linalg.generic
-// CHECK-SAME:        outs(%[[STATE]] : tensor<1xf32>)
+// CHECK-SAME:        outs(%[[STATE]] : tensor<[[N]]xf32>)
 // CHECK:             arith.minimumf
 // CHECK-NOT:       linalg.copy
-// CHECK:           scf.yield %[[MIN]] : tensor<1xf32>
+// CHECK:           scf.yield %[[MIN]] : tensor<[[N]]xf32>
 func.func @column_min(%x: tensor<128x128x7xbf16>) -> tensor<7xbf16> {
   %inf = arith.constant 0x7F800000 : f32
   %e = tensor.empty() : tensor<7xf32>

@@ -7,7 +7,10 @@
 // --linalg-fuse-elementwise-ops`, a GEMM split-K, and a named matmul of
 // f16 storage type (widened accumulators) split along k, and a max that
 // starts from 0.9 beside a sum (linalg.reduce; every part starts from 0.9,
-// and about a fifth of the rows have all 32 inputs below it).
+// and about a fifth of the rows have all 32 inputs below it), and an
+// RMSNorm feeding a GEMM over the normalized dim (each part applies its own
+// 1 / rms through the scale and the rsqrt, which the merge takes off again;
+// fuzz seed 407 crashed on that form).
 //
 // RUN: split-file %s %t
 // RUN: spacefusion-run %t/attention.mlir --split=l:2 | FileCheck %s
@@ -19,6 +22,9 @@
 // RUN: spacefusion-run %t/causal-fused.mlir --split=l:4 | FileCheck %s
 // RUN: spacefusion-run %t/matmul.mlir --split=k:4 --widen-accumulators | FileCheck %s
 // RUN: spacefusion-run %t/clamped-max.mlir --split=k:4 | FileCheck %s
+// RUN: spacefusion-run %t/rmsnorm-gemm.mlir --split=l:4 | FileCheck %s
+// RUN: spacefusion-opt %t/rmsnorm-gemm.mlir --cse --linalg-fuse-elementwise-ops -o %t/rmsnorm-gemm-fused.mlir
+// RUN: spacefusion-run %t/rmsnorm-gemm-fused.mlir --split=l:8 | FileCheck %s
 // RUN: spacefusion-run %t/clamped-max.mlir --split=k:4 --print-fused 2>&1 | FileCheck %s --check-prefix=FUSED
 // RUN: spacefusion-run %t/attention.mlir --split=l:4 --print-fused 2>&1 | FileCheck %s --check-prefix=FUSED
 
@@ -394,4 +400,49 @@ func.func @clamped_max_and_sum(%x: tensor<64x32xf32>) -> (tensor<64xf32>, tensor
       linalg.yield %s : f32
     }
   return %max, %sum : tensor<64xf32>, tensor<64xf32>
+}
+
+//--- rmsnorm-gemm.mlir
+#ml = affine_map<(m, l) -> (m, l)>
+#m = affine_map<(m, l) -> (m)>
+#v = affine_map<(m) -> (m)>
+func.func @rmsnorm_gemm(%x: tensor<16x256xf32>, %w: tensor<256x64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %inv = arith.constant 3.906250e-03 : f32
+  %eps = arith.constant 1.0e-06 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %sumsq = linalg.generic {indexing_maps = [#ml, #m], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x256xf32>) outs(%f : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sq = arith.mulf %in, %in : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %e2 = tensor.empty() : tensor<16xf32>
+  %mean = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%sumsq : tensor<16xf32>) outs(%e2 : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.mulf %in, %inv : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %e3 = tensor.empty() : tensor<16xf32>
+  %rrms = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%mean : tensor<16xf32>) outs(%e3 : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %eps : f32
+    %r = math.rsqrt %a : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %e4 = tensor.empty() : tensor<16x256xf32>
+  %xn = linalg.generic {indexing_maps = [#ml, #m, #ml], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %rrms : tensor<16x256xf32>, tensor<16xf32>) outs(%e4 : tensor<16x256xf32>) {
+  ^bb0(%in: f32, %r: f32, %out: f32):
+    %y = arith.mulf %in, %r : f32
+    linalg.yield %y : f32
+  } -> tensor<16x256xf32>
+  %e5 = tensor.empty() : tensor<16x64xf32>
+  %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %y = linalg.matmul ins(%xn, %w : tensor<16x256xf32>, tensor<256x64xf32>) outs(%f5 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
 }

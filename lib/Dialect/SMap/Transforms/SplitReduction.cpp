@@ -73,7 +73,9 @@ public:
   ReductionSplitter(const SpaceMappingGraph &smg, const TemporalSlicePlan &plan,
                     int64_t parts)
       : smg(smg), plan(plan), parts(parts), graph(smg.getGraph()),
-        body(graph.getBody().front()) {}
+        body(graph.getBody().front()) {
+    collectPostReadByParts();
+  }
 
   std::string check();
   ReductionSplit apply();
@@ -82,6 +84,7 @@ private:
   // Analysis (no IR change).
   std::optional<unsigned> loopOfT(Operation *op) const;
   std::optional<int64_t> axisOfT(OpOperand &use) const;
+  void collectPostReadByParts();
   bool inPartial(Operation *op) const;
   bool isRewritten(Operation *op) const;
   std::string checkOp(Operation *op);
@@ -123,6 +126,9 @@ private:
   IRMapping merged;
   /// Layouts of the original values that carry s in the partial graph.
   DenseMap<Value, SplitLayout> layouts;
+  /// Ops after the reductions that the partial graph computes per part
+  /// although the temporal loop does not read them (collectPostReadByParts).
+  llvm::SmallPtrSet<Operation *, 8> postReadByParts;
 };
 
 } // namespace
@@ -137,12 +143,31 @@ std::optional<unsigned> ReductionSplitter::loopOfT(Operation *op) const {
   return std::nullopt;
 }
 
+/// Ops after the reductions that a member of the partial graph reads: the
+/// temporal loop strips a postponed factor computed from a reduction (an
+/// RMSNorm's 1 / rms, through a scale and an rsqrt) off its reading member,
+/// but each part applies its own, which the merge then takes off again.
+void ReductionSplitter::collectPostReadByParts() {
+  for (Operation &op : llvm::reverse(body.without_terminator())) {
+    if (!inPartial(&op))
+      continue;
+    for (Value operand : op.getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == &body &&
+          plan.roles.lookup(def) == SliceRole::Post &&
+          !plan.inMainLoop.contains(def) && !isInitOp(def))
+        postReadByParts.insert(def);
+    }
+  }
+}
+
 /// The partial graph computes everything but the ops after the reductions
-/// that the loop does not read (those the merge recomputes).
+/// that no part reads (those the merge recomputes).
 bool ReductionSplitter::inPartial(Operation *op) const {
   SliceRole role = plan.roles.lookup(op);
   return !isInitOp(op) &&
-         (role != SliceRole::Post || plan.inMainLoop.contains(op));
+         (role != SliceRole::Post || plan.inMainLoop.contains(op) ||
+          postReadByParts.contains(op));
 }
 
 /// Ops of the partial graph that iterate t or read a value that carries s.
