@@ -417,7 +417,8 @@ def SMapSchedule : Pass<"smap-schedule"> {
     split was taken). This search is off by default (`split-reductions=true`
     turns it on): measured on the H200, a bf16 decode step split in 8 runs
     1.8x faster, but the model also splits a 16-row GEMM, which then runs
-    2.5x slower (bench/results/split-reductions.md). `split=l:4` forces
+    1.2x slower (bench/results/split-reductions.md,
+    cost-model-sectors.md). `split=l:4` forces
     a split and fails, naming the op, when the graph cannot take it.
 
     On GPU targets, an f32 tensor that crosses the cut only as an operand of
