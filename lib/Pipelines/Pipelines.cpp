@@ -274,6 +274,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // Every other graph: slices, then blocks.
   pm.addPass(smap::createSMapSpatialSlice());
   pm.addPass(smap::createSMapTemporalSlice());
+  if (!options.dumpKernelsTo.empty())
+    pm.addPass(smap::createSMapDumpKernels({options.dumpKernelsTo, "smap"}));
   smap::SMapLowerToLoopsOptions loopsOptions;
   loopsOptions.blocksAsForall = true;
   loopsOptions.rasterGroup = options.rasterGroup;

@@ -4,6 +4,11 @@
 // RUN: FileCheck %s --check-prefix=RECORD < %t/lstm_cell_0_simt_32x32_f32.json
 // RUN: FileCheck %s --check-prefix=GPU < %t/lstm_cell_0_simt_32x32_f32.gpu.mlir
 // RUN: FileCheck %s --check-prefix=PTX < %t/lstm_cell_0_simt_32x32_f32.ptx
+// RUN: FileCheck %s --check-prefix=SMAP < %t/lstm_cell_0_simt_32x32_f32.smap.mlir
+// RUN: rm -rf %t.attn && spacefusion-opt %examples/attention.mlir -o /dev/null \
+// RUN:   "--spacefusion-pipeline=target=sm_90a format=isa dump-kernels-to=%t.attn"
+// RUN: ls %t.attn | FileCheck %s --check-prefix=ATTN-FILES
+// RUN: FileCheck %s --check-prefix=ATTN-SMAP < %t.attn/attention_simt_64x128_f32.smap.mlir
 // RUN: rm -rf %t.rows && spacefusion-opt %examples/layernorm.mlir -o /dev/null \
 // RUN:   "--spacefusion-pipeline=target=sm_90a dump-kernels-to=%t.rows"
 // RUN: ls %t.rows | FileCheck %s --check-prefix=ROWS
@@ -17,14 +22,32 @@
 
 // Each kernel in files named after it (function, kernel number when the
 // function has several, strategy, tiles, element type): its GPU IR, the
-// record of what was built next to the schedule that predicted it, and its
-// code (PTX with format=isa, a cubin by default).
+// record of what was built next to the schedule that predicted it, its
+// code (PTX with format=isa, a cubin by default) and its graph as sliced.
 // FILES:      lstm_cell_0_simt_32x32_f32.gpu.mlir
 // FILES-NEXT: lstm_cell_0_simt_32x32_f32.json
 // FILES-NEXT: lstm_cell_0_simt_32x32_f32.ptx
+// FILES-NEXT: lstm_cell_0_simt_32x32_f32.smap.mlir
 // FILES-NEXT: lstm_cell_1_simt_f32.gpu.mlir
 // FILES-NEXT: lstm_cell_1_simt_f32.json
 // FILES-NEXT: lstm_cell_1_simt_f32.ptx
+// FILES-NEXT: lstm_cell_1_simt_f32.smap.mlir
+
+// The sliced graph, its operands named in the function's scope, with the
+// schedule that names the kernel; the block's graph inside it is no kernel
+// of its own.
+// SMAP:      smap.graph(%{{.*}} = %arg0 : tensor<64x256xf32>
+// SMAP-SAME:   schedule = #smap.schedule<spatial = [m = 32, l = 32], temporal = []
+// SMAP:      smap.spatial_slice {{.*}} tiles [32, 32]
+// SMAP:        smap.graph
+// SMAP-NOT:  smap.spatial_slice
+
+// Attention's sliced graph shows the temporal loop over the keys with its
+// update functions (Update-then-Aggregate).
+// ATTN-FILES:      attention_simt_64x128_f32.gpu.mlir
+// ATTN-FILES:      attention_simt_64x128_f32.smap.mlir
+// ATTN-SMAP:       smap.spatial_slice
+// ATTN-SMAP:       smap.temporal_slice #smap.dim<"l", 512, temporal> step 128
 
 // RECORD:      "built": {
 // RECORD:        "blocks": 64,
@@ -65,4 +88,4 @@
 
 // NODIR: error: smap-dump-kernels: cannot create '/proc/spacefusion-no-such-dir'
 // NOARG: error: smap-dump-kernels: no directory (dir=...)
-// STAGE: error: smap-dump-kernels: unknown stage 'ptx' (gpu or binary)
+// STAGE: error: smap-dump-kernels: unknown stage 'ptx' (smap, gpu or binary)

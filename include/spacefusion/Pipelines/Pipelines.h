@@ -147,8 +147,9 @@ struct SpaceFusionPipelineOptions
       llvm::cl::init("")};
   PassOptions::Option<std::string> dumpKernelsTo{
       *this, "dump-kernels-to",
-      llvm::cl::desc("Write each GPU kernel's IR, record (JSON) and code to "
-                     "this directory (smap-dump-kernels); empty: none"),
+      llvm::cl::desc("Write each GPU kernel's sliced smap IR, GPU IR, record "
+                     "(JSON) and code to this directory (smap-dump-kernels); "
+                     "empty: none"),
       llvm::cl::init("")};
   PassOptions::Option<bool> tensorCores{
       *this, "tensor-cores",

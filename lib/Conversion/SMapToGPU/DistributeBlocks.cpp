@@ -1394,20 +1394,6 @@ static SMapDialect *getSMapDialect(MLIRContext *ctx) {
   return ctx->getOrLoadDialect<SMapDialect>();
 }
 
-/// What a block kernel of `schedule` is, for its name: the strategy, then
-/// the tiles of the sliced dims larger than 1 and the temporal slice
-/// (`row_fragments_wgmma_64x128` for attention's 64 rows by 128 keys).
-static std::string kernelTag(ScheduleAttr schedule) {
-  std::string tag = stringifyKernelStrategy(schedule.getStrategy()).str();
-  std::string tiles;
-  for (ArrayRef<SliceSize> sizes :
-       {schedule.getSpatial(), schedule.getTemporal()})
-    for (const SliceSize &size : sizes)
-      if (size.size > 1)
-        tiles += (tiles.empty() ? "" : "x") + std::to_string(size.size);
-  return tiles.empty() ? tag : tag + "_" + tiles;
-}
-
 /// Names `fn`'s launches for outlining (getKernelName): what each is by its
 /// schedule, numbered when there are several, with the element type of the
 /// function's first argument (the graph's first input).
@@ -1427,7 +1413,7 @@ static void nameKernels(func::FuncOp fn) {
     if (launches.size() > 1)
       index = i;
     std::string name = getKernelName(
-        fn.getName(), index, kernelTag(schedules.getAttr(launch)), elementType);
+        fn.getName(), index, getKernelTag(schedules.getAttr(launch)), elementType);
     launch.setFunctionAttr(FlatSymbolRefAttr::get(fn.getContext(), name));
   }
 }

@@ -434,6 +434,17 @@ std::string mlir::smap::getKernelName(StringRef host,
   return name;
 }
 
+std::string mlir::smap::getKernelTag(ScheduleAttr schedule) {
+  std::string tag = stringifyKernelStrategy(schedule.getStrategy()).str();
+  std::string tiles;
+  for (ArrayRef<SliceSize> sizes :
+       {schedule.getSpatial(), schedule.getTemporal()})
+    for (const SliceSize &size : sizes)
+      if (size.size > 1)
+        tiles += (tiles.empty() ? "" : "x") + std::to_string(size.size);
+  return tiles.empty() ? tag : tag + "_" + tiles;
+}
+
 llvm::json::Object KernelAttr::toJSON() const {
   llvm::json::Object parts;
   for (StringRef key : getPartKeys())

@@ -5,9 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One kernel at a time, as a compiler engineer looks at it: its GPU IR and
-// the record of what was predicted and built (stage=gpu), then its code
-// (stage=binary), in files named after the kernel.
+// One kernel at a time, as a compiler engineer looks at it: its sliced smap
+// IR (stage=smap), its GPU IR and the record of what was predicted and built
+// (stage=gpu), then its code (stage=binary), in files named after the
+// kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,13 +86,15 @@ struct DumpKernelsPass
       return signalPassFailure();
     }
     LogicalResult written = failure();
-    if (stage == "gpu")
+    if (stage == "smap")
+      written = dumpGraphs();
+    else if (stage == "gpu")
       written = dumpGPU();
     else if (stage == "binary")
       written = dumpBinaries();
     else
       emitError(getOperation().getLoc(), "smap-dump-kernels: unknown stage '")
-          << stage << "' (gpu or binary)";
+          << stage << "' (smap, gpu or binary)";
     if (failed(written))
       return signalPassFailure();
     markAllAnalysesPreserved();
@@ -104,6 +107,7 @@ private:
                             KernelAttr kernel, ScheduleAttr schedule);
   LogicalResult dumpLaunch(func::FuncOp host, gpu::LaunchOp launch);
   LogicalResult dumpOutlined(func::FuncOp host, gpu::LaunchFuncOp launch);
+  LogicalResult dumpGraphs();
   LogicalResult dumpGPU();
   LogicalResult dumpBinaries();
 };
@@ -180,6 +184,38 @@ LogicalResult DumpKernelsPass::dumpOutlined(func::FuncOp host,
                    [&](raw_ostream &os) { gpuModule->print(os, flags); })))
     return failure();
   return writeRecord(name, host, host.getLoc(), kernel, {});
+}
+
+/// Each scheduled graph after slicing, named as smap-distribute-blocks will
+/// name its kernel (the graphs of a function in order, numbered when there
+/// are several; the function's first argument gives the element type).
+LogicalResult DumpKernelsPass::dumpGraphs() {
+  // Numbered in its function's scope, so that its operands are named as
+  // the function's arguments and values.
+  OpPrintingFlags flags;
+  for (func::FuncOp fn : getOperation().getOps<func::FuncOp>()) {
+    SmallVector<GraphOp> graphs;
+    // A sliced graph holds its block's graph, which is not a kernel.
+    fn.walk([&](GraphOp graph) {
+      if (graph.getSchedule() && !graph->getParentOfType<GraphOp>())
+        graphs.push_back(graph);
+    });
+    Type elementType = fn.getNumArguments()
+                           ? getElementTypeOrSelf(fn.getArgument(0))
+                           : Type();
+    for (auto [i, graph] : llvm::enumerate(graphs)) {
+      std::optional<size_t> index;
+      if (graphs.size() > 1)
+        index = i;
+      std::string name =
+          getKernelName(fn.getName(), index,
+                        getKernelTag(*graph.getSchedule()), elementType);
+      if (failed(write(name, ".smap.mlir",
+                       [&](raw_ostream &os) { graph->print(os, flags); })))
+        return failure();
+    }
+  }
+  return success();
 }
 
 LogicalResult DumpKernelsPass::dumpGPU() {

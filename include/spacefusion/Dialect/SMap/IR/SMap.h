@@ -62,6 +62,11 @@ namespace smap {
 std::string getKernelName(StringRef host, std::optional<size_t> index,
                           StringRef what, Type elementType);
 
+/// What a block kernel of `schedule` is, for its name: the strategy, then
+/// the tiles of the sliced dims larger than 1 and the temporal slice
+/// (`row_fragments_wgmma_64x128` for attention's 64 rows by 128 keys).
+std::string getKernelTag(ScheduleAttr schedule);
+
 } // namespace smap
 } // namespace mlir
 

@@ -675,6 +675,10 @@ def SMapDumpKernels : Pass<"smap-dump-kernels", "::mlir::ModuleOp"> {
     `<function>[_<i>]_<strategy>_<tiles>_<element type>`, row kernels
     `<function>_rows_<element type>`):
 
+    * `stage=smap` (after the spatial and temporal slicers): `<kernel>.smap.mlir`,
+      the kernel's graph as sliced (`smap.spatial_slice`, `smap.temporal_slice`
+      with its update functions, the schedule), named as the block lowering
+      will name the kernel.
     * `stage=gpu` (after the block lowering, before NVVM): `<kernel>.gpu.mlir`,
       the kernel's GPU IR (the `gpu.launch` with its buffers placed and its
       ops distributed over the threads, or the outlined `gpu.module` of a row
@@ -687,7 +691,7 @@ def SMapDumpKernels : Pass<"smap-dump-kernels", "::mlir::ModuleOp"> {
       file per `#gpu.object`: `<kernel>.ptx` (format `isa`), `.cubin`
       (`bin`), `.fatbin` or `.bc` (LLVM bitcode, `offload`).
 
-    `--spacefusion-pipeline="target=sm_90a dump-kernels-to=DIR"` runs both.
+    `--spacefusion-pipeline="target=sm_90a dump-kernels-to=DIR"` runs all three.
     The IR is left unchanged; a directory that cannot be written is an
     error.
   }];
@@ -695,7 +699,8 @@ def SMapDumpKernels : Pass<"smap-dump-kernels", "::mlir::ModuleOp"> {
     Option<"directory", "dir", "std::string", /*default=*/"\"\"",
            "The directory to write to (created if missing)">,
     Option<"stage", "stage", "std::string", /*default=*/"\"gpu\"",
-           "What to write: gpu (IR and records) or binary (code)">
+           "What to write: smap (sliced graphs), gpu (IR and records) or "
+           "binary (code)">
   ];
 }
 
