@@ -995,11 +995,11 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   }
   est.flops = tensorFlops + mmaSyncFlops + scalarFlops;
 
-  double seconds =
-      std::max({est.globalBytes / (target.getBandwidthGbps() * 1e9),
-                tensorFlops / (target.getF16Gflops() * 1e9) +
-                    mmaSyncFlops / (target.getMmaSyncRate() * 1e9) +
-                    scalarFlops / (target.getF32Gflops() * 1e9)});
+  est.memorySeconds = est.globalBytes / (target.getBandwidthGbps() * 1e9);
+  est.computeSeconds = tensorFlops / (target.getF16Gflops() * 1e9) +
+                       mmaSyncFlops / (target.getMmaSyncRate() * 1e9) +
+                       scalarFlops / (target.getF32Gflops() * 1e9);
+  double seconds = std::max(est.memorySeconds, est.computeSeconds);
   // Wave quantization: blocks run in waves of (SMs x resident blocks).
   // Residency by registers counts the tiles' thread count (chooseThreads)
   // and one row slab's registers, not the strategy's threads and slabs: the
@@ -1017,14 +1017,15 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     resident = std::clamp<int64_t>(std::min(bySmem, byRegs), 1, 32);
   }
   int64_t waves = llvm::divideCeil(est.blocks, target.getSmCount() * resident);
-  est.seconds =
-      seconds / waveUtilization(est.blocks, target.getSmCount(), resident);
+  est.waveUtilization =
+      waveUtilization(est.blocks, target.getSmCount(), resident);
   if (candidate.temporalDim) {
     int64_t steps = llvm::divideCeil(dims[*candidate.temporalDim].extent,
                                      candidate.sliceSize);
-    est.seconds += static_cast<double>(waves * steps) *
-                   (cpu ? kCpuStepLatency : kGpuStepLatency);
+    est.stepSeconds = static_cast<double>(waves * steps) *
+                      (cpu ? kCpuStepLatency : kGpuStepLatency);
   }
+  est.seconds = seconds / est.waveUtilization + est.stepSeconds;
   return est;
 }
 
@@ -1125,9 +1126,32 @@ static llvm::SmallBitVector dimsOfEveryOutput(const SpaceMappingGraph &smg) {
   return inAll;
 }
 
+bool mlir::smap::isBetterEstimate(const ScheduleEstimate &a,
+                                  const ScheduleEstimate &b) {
+  if (a.seconds != b.seconds)
+    return a.seconds < b.seconds;
+  return a.rankingSmemBytes < b.rankingSmemBytes;
+}
+
+/// Keeps `entry` among the `keep` best of `top` (best first).
+static void keepAmongTop(
+    SmallVectorImpl<std::pair<ScheduleCandidate, ScheduleEstimate>> &top,
+    const std::pair<ScheduleCandidate, ScheduleEstimate> &entry,
+    unsigned keep) {
+  auto at = llvm::upper_bound(top, entry, [](const auto &a, const auto &b) {
+    return isBetterEstimate(a.second, b.second);
+  });
+  if (static_cast<unsigned>(at - top.begin()) >= keep)
+    return;
+  top.insert(at, entry);
+  if (top.size() > keep)
+    top.pop_back();
+}
+
 ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
                                            TargetAttr target,
-                                           const StrategyOptions &strategies) {
+                                           const StrategyOptions &strategies,
+                                           unsigned keepTop) {
   ArrayRef<GlobalDim> dims = smg.getDims();
   llvm::SmallBitVector blocked = unsliceableDims(smg);
 
@@ -1165,11 +1189,7 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
   }
 
   ScheduleSearch search;
-  auto better = [](const ScheduleEstimate &a, const ScheduleEstimate &b) {
-    if (a.seconds != b.seconds)
-      return a.seconds < b.seconds;
-    return a.rankingSmemBytes < b.rankingSmemBytes;
-  };
+  auto better = isBetterEstimate;
   SmallVector<size_t> index(dims.size(), 0);
   ScheduleCandidate candidate;
   candidate.tiles.resize(dims.size());
@@ -1195,6 +1215,8 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
           search.smallest = {candidate, est};
         continue;
       }
+      if (keepTop)
+        keepAmongTop(search.top, {candidate, est}, keepTop);
       if (!search.best || better(est, search.best->second)) {
         search.runnerUp = search.best;
         search.best = {candidate, est};

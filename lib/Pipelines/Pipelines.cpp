@@ -150,6 +150,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
                                   options.temporal.end());
   scheduleOptions.split.assign(options.split.begin(), options.split.end());
   scheduleOptions.splitReductions = options.splitReductions;
+  scheduleOptions.candidates = options.candidates;
   scheduleOptions.tensorCores = options.tensorCores;
   scheduleOptions.wgmma = options.wgmma;
   scheduleOptions.rowFragments = options.rowFragments;

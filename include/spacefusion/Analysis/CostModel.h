@@ -77,6 +77,13 @@ struct ScheduleEstimate {
   double globalBytes = 0;
   double flops = 0;
   double seconds = 0;
+  /// What `seconds` is made of: max(memorySeconds, computeSeconds) /
+  /// waveUtilization + stepSeconds (the fixed cost of each temporal step of
+  /// each wave).
+  double memorySeconds = 0;
+  double computeSeconds = 0;
+  double waveUtilization = 1;
+  double stepSeconds = 0;
   /// Whether the block's wgmma tile needs two consumer warpgroups
   /// (wgmmaConsumerWarpgroups): the search leaves those to schedules a user
   /// gives, as they measured slower than the one-warpgroup tiles.
@@ -154,6 +161,8 @@ struct ScheduleSearch {
   std::optional<std::pair<ScheduleCandidate, ScheduleEstimate>> runnerUp;
   /// The cheapest candidate that did not fit, to explain a failure.
   std::optional<std::pair<ScheduleCandidate, ScheduleEstimate>> smallest;
+  /// The best fitting candidates, best first (as many as asked for).
+  SmallVector<std::pair<ScheduleCandidate, ScheduleEstimate>> top;
   unsigned tried = 0;
 };
 
@@ -161,7 +170,12 @@ struct ScheduleSearch {
 /// the extent, and the extent) and temporal slices of one temporal dim, and
 /// ranks the fitting ones by predicted time.
 ScheduleSearch searchSchedules(const SpaceMappingGraph &smg, TargetAttr target,
-                               const StrategyOptions &options = {});
+                               const StrategyOptions &options = {},
+                               unsigned keepTop = 0);
+
+/// The order the search ranks fitting candidates by: predicted time, then
+/// the smaller ranking footprint.
+bool isBetterEstimate(const ScheduleEstimate &a, const ScheduleEstimate &b);
 
 /// The #smap.schedule attribute of a candidate: its tiles, and the
 /// estimate's strategy, threads and resources.

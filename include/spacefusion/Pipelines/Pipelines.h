@@ -183,6 +183,12 @@ struct SpaceFusionPipelineOptions
                      "see smap-schedule)"),
       llvm::cl::init(false)};
 
+  PassOptions::Option<unsigned> candidates{
+      *this, "candidates",
+      llvm::cl::desc("Report each graph's N best schedule candidates as "
+                     "remarks (smap-schedule's option)"),
+      llvm::cl::init(0)};
+
   /// The built-in target graphs are scheduled for.
   std::string getTarget() const;
   /// The chip the kernels are compiled for.

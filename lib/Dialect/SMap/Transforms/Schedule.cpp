@@ -72,6 +72,50 @@ static void addScheduleArgs(remark::detail::InFlightRemark &remark,
          << Arg("predicted_us", est.seconds * 1e6);
 }
 
+/// Why `est` ranks before `next` (isBetterEstimate): its time, or on a tie
+/// its smaller footprint.
+static std::string rankReason(const ScheduleEstimate &est,
+                              const ScheduleEstimate *next) {
+  if (!next)
+    return "last kept";
+  if (est.seconds < next->seconds)
+    return llvm::formatv("{0:F3} us faster than the next",
+                         (next->seconds - est.seconds) * 1e6)
+        .str();
+  return llvm::formatv("ties the next on time, {0} B smaller footprint",
+                       next->rankingSmemBytes - est.rankingSmemBytes)
+      .str();
+}
+
+/// One `candidate` remark per kept candidate of `search`, best first: its
+/// schedule, what its prediction is made of and why it ranks where it does.
+static void remarkCandidates(const SpaceMappingGraph &smg,
+                             const ScheduleSearch &search) {
+  using Arg = remark::detail::Remark::Arg;
+  GraphOp graph = smg.getGraph();
+  for (auto [i, entry] : llvm::enumerate(search.top)) {
+    const auto &[candidate, est] = entry;
+    const ScheduleEstimate *next =
+        i + 1 < search.top.size() ? &search.top[i + 1].second : nullptr;
+    auto remark = remark::analysis(graph.getLoc(),
+                                   remarkOpts("schedule", "candidate", graph));
+    remark << llvm::formatv(
+                  "#{0}: {1}; {2:F2} us = max(memory {3:F2}, compute {4:F2}) "
+                  "/ wave utilization {5:F2} + steps {6:F2}; {7}",
+                  i + 1, describe(smg, candidate, est), est.seconds * 1e6,
+                  est.memorySeconds * 1e6, est.computeSeconds * 1e6,
+                  est.waveUtilization, est.stepSeconds * 1e6,
+                  rankReason(est, next))
+                  .str();
+    addScheduleArgs(remark, est);
+    remark << Arg("rank", static_cast<int64_t>(i + 1))
+           << Arg("memory_us", est.memorySeconds * 1e6)
+           << Arg("compute_us", est.computeSeconds * 1e6)
+           << Arg("wave_utilization", est.waveUtilization)
+           << Arg("steps_us", est.stepSeconds * 1e6);
+  }
+}
+
 /// How good a cut is: whether both parts have a fitting schedule, and the
 /// predicted time of both (which includes the cut intermediate's round trip
 /// through global memory).
@@ -255,7 +299,9 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
       return success();
   }
 
-  ScheduleSearch search = searchSchedules(*smg, target, strategyOptions());
+  ScheduleSearch search =
+      searchSchedules(*smg, target, strategyOptions(), candidates);
+  remarkCandidates(*smg, search);
   if (maySplit && splitReductions && search.best && target.isGPU()) {
     if (std::optional<SplitChoice> choice =
             findBestSplit(*smg, target, search.best->second)) {

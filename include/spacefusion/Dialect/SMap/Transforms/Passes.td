@@ -450,6 +450,11 @@ def SMapSchedule : Pass<"smap-schedule"> {
            "graphs are predicted at least 1.25x faster (off by default: the "
            "model's choice is not reliable yet, "
            "bench/results/split-reductions.md)">,
+    Option<"candidates", "candidates", "unsigned", /*default=*/"0",
+           "Report the N best candidates of each graph's search as "
+           "`candidate` remarks, with what each prediction is made of "
+           "(memory and compute time, wave utilization, step costs) and "
+           "what decided each rank">,
     Option<"partition", "partition", "bool", /*default=*/"true",
            "Partition graphs that no schedule fits, or whose parts are "
            "predicted much faster than the fused graph">,
