@@ -206,6 +206,31 @@ static bool fusesInRegisters(const SpaceMappingGraph &smg,
   return false;
 }
 
+/// Whether a ragged temporal slice along `t` masks a graph input's tile: its
+/// last slice repeats elements that earlier slices combined, and the slicer
+/// zeroes them in one operand of each contraction along t
+/// (TemporalSlicer::maskRepeated): an intermediate when the contraction has
+/// one (a row tile), else an input's tile, which no row-slab op writes
+/// (fuzz seed 867: Q.K^T reduced along a ragged head dim).
+static bool masksInputTile(const SpaceMappingGraph &smg,
+                           function_ref<int64_t(unsigned)> blockExtent,
+                           unsigned t) {
+  if (smg.getDims()[t].extent % blockExtent(t) == 0)
+    return false;
+  for (const Space &space : smg.getSpaces()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+    bool alongT = llvm::any_of(space.reductions,
+                               [&](auto r) { return r.first == t; });
+    if (!linalgOp || !alongT || !isMultiplyAccumulate(linalgOp))
+      continue;
+    if (llvm::none_of(linalgOp.getDpsInputs(), [&](Value input) {
+          return !isa<BlockArgument>(input) && smg.isIndexedBy(input, t);
+        }))
+      return true;
+  }
+  return false;
+}
+
 /// Whether every member has the form the row-fragment lowering builds
 /// (RowFragments.cpp, RowSlabPlanner::checkOp). A tensor-core contraction
 /// accumulates into a row tile the block allocates (findRows,
@@ -217,7 +242,10 @@ static bool fusesInRegisters(const SpaceMappingGraph &smg,
 /// per-part max and sum of a split graph).
 static bool membersTakeRowSlabs(const SpaceMappingGraph &smg,
                                 function_ref<int64_t(unsigned)> blockExtent,
-                                unsigned rowDim) {
+                                unsigned rowDim,
+                                std::optional<unsigned> temporalDim) {
+  if (temporalDim && masksInputTile(smg, blockExtent, *temporalDim))
+    return false;
   llvm::SmallPtrSet<Value, 4> yielded;
   for (Value out : smg.getGraph().getYield().getValues())
     yielded.insert(out);
@@ -229,10 +257,22 @@ static bool membersTakeRowSlabs(const SpaceMappingGraph &smg,
     if ((tensorCores || !space.reductions.empty()) &&
         llvm::any_of(space.op->getResults(), isYielded))
       return false;
-    int64_t loops = llvm::count_if(space.dims, [&](unsigned d) {
-      return d != rowDim && blockExtent(d) > 1;
-    });
-    if (!tensorCores && loops > 1)
+    if (tensorCores)
+      continue;
+    SmallVector<unsigned> others;
+    for (unsigned d : space.dims)
+      if (d != rowDim && blockExtent(d) > 1)
+        others.push_back(d);
+    if (others.size() > 1)
+      return false;
+    // The other dim is a column of a row tile the op reads or writes: a
+    // member's value, not a graph input read from global memory (fuzz seed
+    // 331: a LayerNorm's sum over its input).
+    if (others.size() == 1 && llvm::none_of(space.op->getOperands(), [&](Value v) {
+          return !isa<BlockArgument>(v) && smg.isIndexedBy(v, others[0]);
+        }) && llvm::none_of(space.op->getResults(), [&](Value v) {
+          return smg.isIndexedBy(v, others[0]);
+        }))
       return false;
   }
   return true;
@@ -288,7 +328,7 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
     if (runsOnTensorCores(space, blockExtent) &&
         blockExtent(space.reductions.front().first) > 256)
       return std::nullopt;
-  if (!membersTakeRowSlabs(smg, blockExtent, *rowDim))
+  if (!membersTakeRowSlabs(smg, blockExtent, *rowDim, temporalDim))
     return std::nullopt;
   int64_t state = 0;
   SmallVector<int64_t> tiles;
