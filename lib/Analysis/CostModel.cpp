@@ -219,8 +219,8 @@ static bool masksInputTile(const SpaceMappingGraph &smg,
     return false;
   for (const Space &space : smg.getSpaces()) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-    bool alongT = llvm::any_of(space.reductions,
-                               [&](auto r) { return r.first == t; });
+    bool alongT =
+        llvm::any_of(space.reductions, [&](auto r) { return r.first == t; });
     if (!linalgOp || !alongT || !isMultiplyAccumulate(linalgOp))
       continue;
     if (llvm::none_of(linalgOp.getDpsInputs(), [&](Value input) {
@@ -229,6 +229,18 @@ static bool masksInputTile(const SpaceMappingGraph &smg,
       return true;
   }
   return false;
+}
+
+/// Whether `space`'s other dim `col` (besides the rows) is a column of a
+/// row tile it reads or writes: a member's value, not a graph input read
+/// from global memory (fuzz seed 331: a LayerNorm's sum over its input).
+static bool hasColumnTile(const SpaceMappingGraph &smg, const Space &space,
+                          unsigned col) {
+  auto isTile = [&](Value v) {
+    return !isa<BlockArgument>(v) && smg.isIndexedBy(v, col);
+  };
+  return llvm::any_of(space.op->getOperands(), isTile) ||
+         llvm::any_of(space.op->getResults(), isTile);
 }
 
 /// Whether every member has the form the row-fragment lowering builds
@@ -265,14 +277,7 @@ static bool membersTakeRowSlabs(const SpaceMappingGraph &smg,
         others.push_back(d);
     if (others.size() > 1)
       return false;
-    // The other dim is a column of a row tile the op reads or writes: a
-    // member's value, not a graph input read from global memory (fuzz seed
-    // 331: a LayerNorm's sum over its input).
-    if (others.size() == 1 && llvm::none_of(space.op->getOperands(), [&](Value v) {
-          return !isa<BlockArgument>(v) && smg.isIndexedBy(v, others[0]);
-        }) && llvm::none_of(space.op->getResults(), [&](Value v) {
-          return smg.isIndexedBy(v, others[0]);
-        }))
+    if (others.size() == 1 && !hasColumnTile(smg, space, others[0]))
       return false;
   }
   return true;
@@ -798,8 +803,7 @@ static double sectorFactor(const CandidateView &view, Value value) {
     return 1.0;
   ArrayRef<GlobalDim> dims = view.smg.getDims();
   auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<SmallVector<unsigned>> valueDims =
-      view.smg.getValueDims(value);
+  SmallVector<SmallVector<unsigned>> valueDims = view.smg.getValueDims(value);
   int64_t run = elementBytes(value);
   for (int64_t i = type.getRank() - 1; i >= 0; --i) {
     // A dimension the SMG does not map to whole global dims (a slice
@@ -842,8 +846,8 @@ static double globalTraffic(const CandidateView &view, bool finalPass) {
   }
   for (Value out : graph.getYield().getValues())
     if (auto type = dyn_cast<RankedTensorType>(out.getType()))
-      total += type.getNumElements() * elementBytes(out) *
-               sectorFactor(view, out);
+      total +=
+          type.getNumElements() * elementBytes(out) * sectorFactor(view, out);
   return total;
 }
 

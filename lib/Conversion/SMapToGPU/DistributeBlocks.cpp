@@ -1412,8 +1412,9 @@ static void nameKernels(func::FuncOp fn) {
     std::optional<size_t> index;
     if (launches.size() > 1)
       index = i;
-    std::string name = getKernelName(
-        fn.getName(), index, getKernelTag(schedules.getAttr(launch)), elementType);
+    std::string name =
+        getKernelName(fn.getName(), index,
+                      getKernelTag(schedules.getAttr(launch)), elementType);
     launch.setFunctionAttr(FlatSymbolRefAttr::get(fn.getContext(), name));
   }
 }

@@ -200,16 +200,14 @@ LogicalResult DumpKernelsPass::dumpGraphs() {
       if (graph.getSchedule() && !graph->getParentOfType<GraphOp>())
         graphs.push_back(graph);
     });
-    Type elementType = fn.getNumArguments()
-                           ? getElementTypeOrSelf(fn.getArgument(0))
-                           : Type();
+    Type elementType =
+        fn.getNumArguments() ? getElementTypeOrSelf(fn.getArgument(0)) : Type();
     for (auto [i, graph] : llvm::enumerate(graphs)) {
       std::optional<size_t> index;
       if (graphs.size() > 1)
         index = i;
-      std::string name =
-          getKernelName(fn.getName(), index,
-                        getKernelTag(*graph.getSchedule()), elementType);
+      std::string name = getKernelName(
+          fn.getName(), index, getKernelTag(*graph.getSchedule()), elementType);
       if (failed(write(name, ".smap.mlir",
                        [&](raw_ostream &os) { graph->print(os, flags); })))
         return failure();
