@@ -179,6 +179,14 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
   return std::nullopt;
 }
 
+/// The values the graph yields (its outputs).
+static llvm::SmallPtrSet<Value, 4> graphOutputs(const SpaceMappingGraph &smg) {
+  llvm::SmallPtrSet<Value, 4> outputs;
+  for (Value out : smg.getGraph().getYield().getValues())
+    outputs.insert(out);
+  return outputs;
+}
+
 /// Whether a row-fragment block has something to keep in registers between
 /// ops (RowFragments.cpp: an op other than a contraction writes a block
 /// intermediate, or a contraction reads one as A); a lone GEMM has not,
@@ -186,9 +194,7 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
 /// lowering takes (readsBothOperandsKMajor).
 static bool fusesInRegisters(const SpaceMappingGraph &smg,
                              function_ref<int64_t(unsigned)> blockExtent) {
-  llvm::SmallPtrSet<Value, 4> yielded;
-  for (Value out : smg.getGraph().getYield().getValues())
-    yielded.insert(out);
+  llvm::SmallPtrSet<Value, 4> yielded = graphOutputs(smg);
   for (const Space &space : smg.getSpaces()) {
     if (space.role != MemberRole::Compute)
       continue;
@@ -258,9 +264,7 @@ static bool membersTakeRowSlabs(const SpaceMappingGraph &smg,
                                 std::optional<unsigned> temporalDim) {
   if (temporalDim && masksInputTile(smg, blockExtent, *temporalDim))
     return false;
-  llvm::SmallPtrSet<Value, 4> yielded;
-  for (Value out : smg.getGraph().getYield().getValues())
-    yielded.insert(out);
+  llvm::SmallPtrSet<Value, 4> yielded = graphOutputs(smg);
   auto isYielded = [&](Value r) { return yielded.contains(r); };
   for (const Space &space : smg.getSpaces()) {
     if (space.role != MemberRole::Compute)
@@ -619,9 +623,7 @@ static double priceWgmmaBlock(const CandidateView &view, const Space &gemm,
   auto [bm, bn, bk] = tile;
   const StrategyOptions &options = view.options;
   double other = 0;
-  llvm::SmallPtrSet<Value, 4> yielded;
-  for (Value out : view.smg.getGraph().getYield().getValues())
-    yielded.insert(out);
+  llvm::SmallPtrSet<Value, 4> yielded = graphOutputs(view.smg);
   for (const Space &space : view.smg.getSpaces()) {
     if (&space == &gemm || space.role == MemberRole::Init ||
         writesInPlace(space.op, [&](Operation *producer) {
@@ -771,9 +773,7 @@ static bool startsEmpty(const Space &space) {
 static double priceSharedMemoryBlock(const CandidateView &view,
                                      bool tensorCores, ScheduleEstimate &est) {
   StagedInputs staged = stagedBlockTiles(view, tensorCores);
-  llvm::SmallPtrSet<Value, 4> yielded;
-  for (Value out : view.smg.getGraph().getYield().getValues())
-    yielded.insert(out);
+  llvm::SmallPtrSet<Value, 4> yielded = graphOutputs(view.smg);
   double intermediates = 0;
   for (const Space &space : view.smg.getSpaces()) {
     if (space.role == MemberRole::Init)

@@ -64,6 +64,17 @@ struct MergeOperand {
   AffineMap map;
 };
 
+/// The values and maps of a merge generic's operands, apart.
+static std::pair<SmallVector<Value>, SmallVector<AffineMap>>
+unzipOperands(ArrayRef<MergeOperand> operands) {
+  std::pair<SmallVector<Value>, SmallVector<AffineMap>> out;
+  for (const MergeOperand &operand : operands) {
+    out.first.push_back(operand.value);
+    out.second.push_back(operand.map);
+  }
+  return out;
+}
+
 /// For each postponed factor of a reduction, its leaf's block arguments and
 /// their positions among a merge generic's arguments.
 using LeafArgs = SmallVector<SmallVector<std::pair<BlockArgument, unsigned>>>;
@@ -538,12 +549,7 @@ Value ReductionSplitter::mergeReduction(OpBuilder &b, const ReductionPlan &r) {
   LeafArgs leafArgs = addLeafOperands(
       r, [&](Value orig) { return operandOf(orig, /*perPart=*/true); },
       operands);
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
-  for (const MergeOperand &operand : operands) {
-    inputs.push_back(operand.value);
-    maps.push_back(operand.map);
-  }
+  auto [inputs, maps] = unzipOperands(operands);
   maps.push_back(
       AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
@@ -606,12 +612,7 @@ Value ReductionSplitter::applyFactors(OpBuilder &b, const ReductionPlan &r,
                             *getBroadcastMap(smg, orig, result)};
       },
       operands);
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
-  for (const MergeOperand &operand : operands) {
-    inputs.push_back(operand.value);
-    maps.push_back(operand.map);
-  }
+  auto [inputs, maps] = unzipOperands(operands);
   maps.push_back(identity);
   Value init = tensor::EmptyOp::create(b, r.op->getLoc(), type.getShape(),
                                        type.getElementType());
