@@ -251,29 +251,21 @@ static bool hasColumnTile(const SpaceMappingGraph &smg, const Space &space,
 
 /// Whether every member has the form the row-fragment lowering builds
 /// (RowFragments.cpp, RowSlabPlanner::checkOp). A tensor-core contraction
-/// accumulates into a row tile the block allocates (findRows,
-/// checkContraction), never into a graph output (a split graph's partial
-/// scores or sums). Any other op runs over the rows and at most one more
-/// dim of the block (loopRolesOf): a contraction the tensor cores do not
-/// take (three inputs, a fused prologue) has a third. A row reduction
-/// writes registers only (checkRowOp): none may be a graph output (the
-/// per-part max and sum of a split graph).
+/// accumulates into a row tile (findRows, checkContraction); any other op
+/// runs over the rows and at most one more dim of the block (loopRolesOf):
+/// a contraction the tensor cores do not take (three inputs, a fused
+/// prologue) has a third. A contraction or row reduction that is a graph
+/// output (a split graph's partial sums, per-part max and sum) accumulates
+/// in registers too: privatizeRunningOutputs gives it a block buffer.
 static bool membersTakeRowSlabs(const SpaceMappingGraph &smg,
                                 function_ref<int64_t(unsigned)> blockExtent,
                                 unsigned rowDim,
                                 std::optional<unsigned> temporalDim) {
   if (temporalDim && masksInputTile(smg, blockExtent, *temporalDim))
     return false;
-  llvm::SmallPtrSet<Value, 4> yielded = graphOutputs(smg);
-  auto isYielded = [&](Value r) { return yielded.contains(r); };
   for (const Space &space : smg.getSpaces()) {
-    if (space.role != MemberRole::Compute)
-      continue;
-    bool tensorCores = runsOnTensorCores(space, blockExtent);
-    if ((tensorCores || !space.reductions.empty()) &&
-        llvm::any_of(space.op->getResults(), isYielded))
-      return false;
-    if (tensorCores)
+    if (space.role != MemberRole::Compute ||
+        runsOnTensorCores(space, blockExtent))
       continue;
     SmallVector<unsigned> others;
     for (unsigned d : space.dims)
@@ -285,6 +277,28 @@ static bool membersTakeRowSlabs(const SpaceMappingGraph &smg,
       return false;
   }
   return true;
+}
+
+/// The barriers one temporal step of a shared-memory strategy (simt,
+/// mma_sync) waits on: the block lowering distributes each contraction and
+/// reduction of the step over the block's threads with a barrier after it,
+/// and the elementwise ops between them in groups (DistributeBlocks). A
+/// block alone on its SM waits on each; other resident blocks hide them.
+/// Row fragments and wgmma keep a step's intermediates in registers and
+/// wait once per step, on the staged tiles.
+static int64_t stepPhases(const SpaceMappingGraph &smg, unsigned t) {
+  int64_t reductions = 0;
+  bool elementwise = false;
+  for (const Space &space : smg.getSpaces()) {
+    if (space.role != MemberRole::Compute ||
+        !llvm::is_contained(space.dims, t))
+      continue;
+    if (space.reductions.empty())
+      elementwise = true;
+    else
+      ++reductions;
+  }
+  return std::max<int64_t>(1, reductions + (elementwise ? 1 : 0));
 }
 
 namespace {
@@ -1066,7 +1080,12 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   if (candidate.temporalDim) {
     int64_t steps = llvm::divideCeil(dims[*candidate.temporalDim].extent,
                                      candidate.sliceSize);
-    est.stepSeconds = static_cast<double>(waves * steps) *
+    int64_t phases = 1;
+    if (est.strategy == KernelStrategy::Simt ||
+        est.strategy == KernelStrategy::MmaSync)
+      phases = llvm::divideCeil(stepPhases(smg, *candidate.temporalDim),
+                                resident);
+    est.stepSeconds = static_cast<double>(waves * steps * phases) *
                       (cpu ? kCpuStepLatency : kGpuStepLatency);
   }
   est.seconds = seconds / est.waveUtilization + est.stepSeconds;

@@ -2,16 +2,36 @@
 // frontend form) split into 8 parts of 512 keys (split-KV): the partial
 // graph's 256 blocks stage K and V from expand_shape views of the
 // arguments, which keep the arguments' 16-byte alignment, so their tiles
-// arrive by 16-byte cp.async copies in a two-stage pipeline; the merge is a
-// kernel of its own. Timed on the H200 in bench/results/split-reductions.md.
+// arrive by 16-byte cp.async copies in a three-stage pipeline; the merge is
+// a kernel of its own. The partial graph runs as row fragments: its
+// per-part max and sum (graph outputs) get block buffers of their own
+// (privatizeRunningOutputs), so the loop carries them in registers and
+// stores them once after it. Timed on the H200 in
+// bench/results/decode-row-fragments.md.
 //
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa split=l:8' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa split=l:8' \
+// RUN:   --mlir-print-ir-after=smap-distribute-blocks -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STATE
 
 // CHECK: split | Category:smap:schedule | Function=attention | Remark="split dim 'l' (4096) into 8 parts
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=mma_sync blocks=256
-// CHECK-SAME: prefetch=1 cp_async=2
+// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=256 threads=32
+// CHECK-SAME: register_tiles=9 prefetch=1 cp_async=3
 // CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=simt
+
+// The per-part max and sum (memref<1x1x1x16xf32> views of the partial
+// outputs) are written after the temporal loop only, from its results.
+// STATE: gpu.launch {{.*}} function(@attention_0_row_fragments_128_bf16)
+// STATE-NOT: memref.store {{.*}} : memref<1x1x1x16xf32
+// STATE: %[[STATE:[0-9]+]]:{{[0-9]+}} = scf.for
+// STATE-NOT: memref.store {{.*}} : memref<1x1x1x16xf32
+// STATE: scf.yield
+// STATE: memref.store %[[STATE]]#0, %{{.*}} : memref<1x1x1x16xf32
+// STATE: memref.store %[[STATE]]#1, %{{.*}} : memref<1x1x1x16xf32
+// STATE: memref.store %[[STATE]]#2, %{{.*}} : memref<1x1x1x16xf32
+// STATE: memref.store %[[STATE]]#3, %{{.*}} : memref<1x1x1x16xf32
+// STATE-NEXT: gpu.terminator
 func.func @attention(%q: tensor<1x32x16x128xbf16>, %k: tensor<1x32x4096x128xbf16>, %v: tensor<1x32x4096x128xbf16>) -> tensor<1x32x16x128xbf16> {
   %e1 = tensor.empty() : tensor<1x32x16x128xf32>
   %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}

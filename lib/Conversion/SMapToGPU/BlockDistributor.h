@@ -248,6 +248,14 @@ struct RowSlabPlan {
   std::string whyNotWgmma;
 };
 
+/// Gives each running output of the block body `body` (a view of a global
+/// buffer that a reduction or an op of the temporal loop accumulates into:
+/// a split graph's per-part max and sum) a block buffer of its own: zeroed
+/// or filled where the output was, else copied in, and copied out at the
+/// end of the block. The row-slab lowering then keeps it in registers
+/// instead of reading and writing global memory at every step.
+void privatizeRunningOutputs(Block &body);
+
 /// Whether the block body `body` (before buffer placement) can run as row
 /// slabs on the schedule's `threads` (which fix the slabs per warp): see
 /// RowFragments.cpp. With `tryWgmma`, its contractions go to wgmma when

@@ -1567,6 +1567,7 @@ static FailureOr<RowSlabPlan> planRowFragmentBlock(scf::ForallOp forall,
                                                    std::string &why) {
   bool onWgmma =
       schedule.getStrategy() == KernelStrategy::RowFragmentsWgmma;
+  privatizeRunningOutputs(*forall.getBody());
   std::optional<RowSlabPlan> plan = planRowSlabs(
       *forall.getBody(), onWgmma, schedule.getThreads(), why);
   if (!plan)

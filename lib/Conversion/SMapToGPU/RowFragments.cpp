@@ -375,6 +375,67 @@ static bool planWgmmaRows(ArrayRef<Operation *> ops, RowSlabPlan &plan,
   return true;
 }
 
+/// Whether `view` is a static view of a buffer allocated outside `body`'s
+/// block (a function argument or a graph's scratch), defined in `body`.
+static bool isGlobalView(memref::SubViewOp view, Block &body) {
+  if (view->getBlock() != &body || !view.getType().hasStaticShape())
+    return false;
+  Value source = view.getSource();
+  while (Operation *def = source.getDefiningOp()) {
+    if (isa<memref::AllocOp>(def))
+      return !body.getParentOp()->isAncestor(def);
+    auto viewLike = dyn_cast<ViewLikeOpInterface>(def);
+    if (!viewLike)
+      return false;
+    source = viewLike.getViewSource();
+  }
+  return true;
+}
+
+/// Whether `op` accumulates into `view` as running state: a reduction, or
+/// an op of the temporal loop.
+static bool accumulatesInto(Operation *op, Value view, Block &body) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !llvm::is_contained(linalgOp.getDpsInits(), view))
+    return false;
+  return linalgOp.getNumReductionLoops() > 0 ||
+         op->getParentOp() != body.getParentOp();
+}
+
+void mlir::smap::privatizeRunningOutputs(Block &body) {
+  SmallVector<memref::SubViewOp> views;
+  for (auto view : body.getOps<memref::SubViewOp>())
+    if (isGlobalView(view, body) &&
+        llvm::any_of(view->getUsers(), [&](Operation *user) {
+          return accumulatesInto(user, view, body);
+        }))
+      views.push_back(view);
+  for (memref::SubViewOp view : views) {
+    OpBuilder b(view->getContext());
+    b.setInsertionPointAfter(view);
+    Location loc = view.getLoc();
+    auto type = MemRefType::get(view.getType().getShape(),
+                                view.getType().getElementType());
+    auto local = memref::AllocOp::create(b, loc, type, ValueRange(),
+                                         b.getI64IntegerAttr(64));
+    // The first user in block order: a fill defines every element.
+    Operation *first = nullptr;
+    for (Operation *user : view->getUsers()) {
+      Operation *inBody = body.findAncestorOpInBlock(*user);
+      if (!first || inBody->isBeforeInBlock(first))
+        first = inBody;
+    }
+    auto fill = dyn_cast_or_null<linalg::FillOp>(first);
+    Operation *copyIn = nullptr;
+    if (!fill || fill.getOutputs()[0] != view.getResult())
+      copyIn = memref::CopyOp::create(b, loc, view, local);
+    view.getResult().replaceUsesWithIf(
+        local, [&](OpOperand &use) { return use.getOwner() != copyIn; });
+    b.setInsertionPoint(body.getTerminator());
+    memref::CopyOp::create(b, loc, local, view);
+  }
+}
+
 namespace {
 /// Decides whether a block body runs as row slabs, and how (planRowSlabs).
 class RowSlabPlanner {
