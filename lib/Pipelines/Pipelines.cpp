@@ -11,11 +11,26 @@
 #include "spacefusion/Conversion/Passes.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -72,6 +87,77 @@ struct CheckGPUDependenciesPass
   }
 };
 } // namespace
+
+/// Upstream's gpu-lower-to-nvvm-pipeline (GPUToNVVMPipeline.cpp), pass for
+/// pass, with two hooks it lacks: `lineInfo` keeps the GPU modules'
+/// locations (upstream strips them) as a debug scope of directives only per
+/// function (ensure-debug-info-scope-on-llvm-func), which the NVPTX back
+/// end emits as `.file` / `.loc` and ptxas -lineinfo keeps in the cubin,
+/// as nvcc -lineinfo does; `dumpTo` writes each kernel's LLVM IR before its
+/// serialization (smap-dump-kernels stage=llvm).
+static void buildLowerToNVVM(OpPassManager &pm,
+                             const gpu::GPUToNVVMPipelineOptions &options,
+                             bool lineInfo, StringRef dumpTo) {
+  // Host and kernel code to the LLVM dialect.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.triple = options.cubinTriple;
+  target.chip = options.cubinChip;
+  target.features = options.cubinFeatures;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertIndexToLLVMPassOptions index;
+  index.indexBitwidth = options.indexBitWidth;
+  pm.addPass(createConvertIndexToLLVMPass(index));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // The GPU modules.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  if (!lineInfo)
+    kernels.addPass(createStripDebugInfoPass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = options.kernelUseBarePtrCallConv;
+  toNVVM.indexBitwidth = options.indexBitWidth;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  kernels.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  if (lineInfo) {
+    // A module pass: it scopes the kernels' functions (and the host's).
+    // Directives only: line tables make NVPTX mark the target `debug`,
+    // which ptxas refuses to optimize.
+    LLVM::DIScopeForLLVMFuncOpPassOptions scopes;
+    scopes.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopes));
+  }
+
+  // The host's launches, and the binaries.
+  GpuToLLVMConversionPassOptions host;
+  host.hostBarePtrCallConv = options.hostUseBarePtrCallConv;
+  host.kernelBarePtrCallConv = options.kernelUseBarePtrCallConv;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  if (!dumpTo.empty())
+    pm.addPass(smap::createSMapDumpKernels({dumpTo.str(), "llvm"}));
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.cubinFormat;
+  if (lineInfo)
+    binary.cmdOptions = "-lineinfo";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
 
 /// The normalizations before grouping that both pipelines run: fills
 /// specialized, 16-bit accumulators widened, relayouts folded into
@@ -320,7 +406,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   nvvm.cubinFeatures = "+ptx80";
   nvvm.cubinFormat = resolveGPUBinaryFormat(options.format);
   nvvm.optLevel = options.optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  buildLowerToNVVM(pm, nvvm, options.lineInfo, options.dumpKernelsTo);
   if (options.reproducible)
     pm.addPass(smap::createSMapDropBinaryTimings());
   if (!options.dumpKernelsTo.empty())

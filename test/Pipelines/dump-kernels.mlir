@@ -4,6 +4,7 @@
 // RUN: FileCheck %s --check-prefix=RECORD < %t/lstm_cell_0_simt_32x32_f32.json
 // RUN: FileCheck %s --check-prefix=GPU < %t/lstm_cell_0_simt_32x32_f32.gpu.mlir
 // RUN: FileCheck %s --check-prefix=PTX < %t/lstm_cell_0_simt_32x32_f32.ptx
+// RUN: FileCheck %s --check-prefix=LLVM < %t/lstm_cell_0_simt_32x32_f32.ll
 // RUN: FileCheck %s --check-prefix=SMAP < %t/lstm_cell_0_simt_32x32_f32.smap.mlir
 // RUN: rm -rf %t.attn && spacefusion-opt %examples/attention.mlir -o /dev/null \
 // RUN:   "--spacefusion-pipeline=target=sm_90a format=isa dump-kernels-to=%t.attn"
@@ -26,10 +27,12 @@
 // code (PTX with format=isa, a cubin by default) and its graph as sliced.
 // FILES:      lstm_cell_0_simt_32x32_f32.gpu.mlir
 // FILES-NEXT: lstm_cell_0_simt_32x32_f32.json
+// FILES-NEXT: lstm_cell_0_simt_32x32_f32.ll
 // FILES-NEXT: lstm_cell_0_simt_32x32_f32.ptx
 // FILES-NEXT: lstm_cell_0_simt_32x32_f32.smap.mlir
 // FILES-NEXT: lstm_cell_1_simt_f32.gpu.mlir
 // FILES-NEXT: lstm_cell_1_simt_f32.json
+// FILES-NEXT: lstm_cell_1_simt_f32.ll
 // FILES-NEXT: lstm_cell_1_simt_f32.ptx
 // FILES-NEXT: lstm_cell_1_simt_f32.smap.mlir
 
@@ -75,6 +78,12 @@
 // GPU:        gpu.terminator
 
 // PTX:      .target sm_90a
+// PTX-NOT:  .loc
+
+// The kernel's LLVM IR as the NVVM serialization receives it: the kernel
+// function (no line info unless line-info=true).
+// LLVM:      define ptx_kernel void @lstm_cell_0_simt_32x32_f32(
+// LLVM-NOT:  !dbg
 // PTX:      .entry lstm_cell_0_simt_32x32_f32(
 
 // A row kernel, outlined before the block lowering: its gpu.module, its
@@ -82,10 +91,11 @@
 // ROWS:      layernorm_rows_f32.cubin
 // ROWS-NEXT: layernorm_rows_f32.gpu.mlir
 // ROWS-NEXT: layernorm_rows_f32.json
+// ROWS-NEXT: layernorm_rows_f32.ll
 // ROWS-RECORD:     "strategy": "rows"
 // ROWS-RECORD:     "kernel": "layernorm_rows_f32"
 // ROWS-RECORD-NOT: "schedule"
 
 // NODIR: error: smap-dump-kernels: cannot create '/proc/spacefusion-no-such-dir'
 // NOARG: error: smap-dump-kernels: no directory (dir=...)
-// STAGE: error: smap-dump-kernels: unknown stage 'ptx' (smap, gpu or binary)
+// STAGE: error: smap-dump-kernels: unknown stage 'ptx' (smap, gpu, llvm or binary)

@@ -140,6 +140,14 @@ struct SpaceFusionPipelineOptions
                      "each #gpu.object (smap-drop-binary-timings), so that the "
                      "same input gives byte-identical output"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> lineInfo{
+      *this, "line-info",
+      llvm::cl::desc("Keep the input's locations in the kernels as line "
+                     "tables: `.loc` directives in the PTX and ptxas "
+                     "-lineinfo in the cubin, so that profilers (Nsight "
+                     "Compute's source view) show the linalg lines; the "
+                     "upstream NVVM pipeline strips them"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> kernelManifest{
       *this, "kernel-manifest",
       llvm::cl::desc("Write the kernels each function launches to this JSON "

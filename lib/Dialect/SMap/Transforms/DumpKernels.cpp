@@ -19,6 +19,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -90,11 +93,13 @@ struct DumpKernelsPass
       written = dumpGraphs();
     else if (stage == "gpu")
       written = dumpGPU();
+    else if (stage == "llvm")
+      written = dumpLLVM();
     else if (stage == "binary")
       written = dumpBinaries();
     else
       emitError(getOperation().getLoc(), "smap-dump-kernels: unknown stage '")
-          << stage << "' (smap, gpu or binary)";
+          << stage << "' (smap, gpu, llvm or binary)";
     if (failed(written))
       return signalPassFailure();
     markAllAnalysesPreserved();
@@ -108,6 +113,7 @@ private:
   LogicalResult dumpLaunch(func::FuncOp host, gpu::LaunchOp launch);
   LogicalResult dumpOutlined(func::FuncOp host, gpu::LaunchFuncOp launch);
   LogicalResult dumpGraphs();
+  LogicalResult dumpLLVM();
   LogicalResult dumpGPU();
   LogicalResult dumpBinaries();
 };
@@ -227,6 +233,24 @@ LogicalResult DumpKernelsPass::dumpGPU() {
       return failed(written) ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (result.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
+/// Each GPU module (one kernel, named as it) translated to LLVM IR: what
+/// the NVVM target's serialization starts from, before it links libdevice
+/// and optimizes.
+LogicalResult DumpKernelsPass::dumpLLVM() {
+  for (auto gpuModule : getOperation().getOps<gpu::GPUModuleOp>()) {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module =
+        translateModuleToLLVMIR(gpuModule, context, gpuModule.getName());
+    if (!module)
+      return gpuModule.emitError("smap-dump-kernels: cannot translate '")
+             << gpuModule.getName() << "' to LLVM IR";
+    if (failed(write(gpuModule.getName(), ".ll",
+                     [&](raw_ostream &os) { module->print(os, nullptr); })))
       return failure();
   }
   return success();

@@ -692,11 +692,15 @@ def SMapDumpKernels : Pass<"smap-dump-kernels", "::mlir::ModuleOp"> {
       blocks, threads, shared memory, parts) and the schedule it was
       predicted by (`#smap.schedule`, with its strategy, tiles, stages and
       resources).
+    * `stage=llvm` (before `gpu-module-to-binary`, the GPU modules in the
+      LLVM dialect): `<kernel>.ll`, the kernel's LLVM IR as the NVVM target's
+      serialization receives it (before libdevice is linked and the module
+      optimized); with the pipeline's `line-info`, with its `!dbg` lines.
     * `stage=binary` (after `gpu-module-to-binary`): the kernel's code, one
       file per `#gpu.object`: `<kernel>.ptx` (format `isa`), `.cubin`
       (`bin`), `.fatbin` or `.bc` (LLVM bitcode, `offload`).
 
-    `--spacefusion-pipeline="target=sm_90a dump-kernels-to=DIR"` runs all three.
+    `--spacefusion-pipeline="target=sm_90a dump-kernels-to=DIR"` runs all four.
     The IR is left unchanged; a directory that cannot be written is an
     error.
   }];
@@ -704,8 +708,8 @@ def SMapDumpKernels : Pass<"smap-dump-kernels", "::mlir::ModuleOp"> {
     Option<"directory", "dir", "std::string", /*default=*/"\"\"",
            "The directory to write to (created if missing)">,
     Option<"stage", "stage", "std::string", /*default=*/"\"gpu\"",
-           "What to write: smap (sliced graphs), gpu (IR and records) or "
-           "binary (code)">
+           "What to write: smap (sliced graphs), gpu (IR and records), "
+           "llvm (kernels' LLVM IR) or binary (code)">
   ];
 }
 
