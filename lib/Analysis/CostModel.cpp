@@ -616,6 +616,11 @@ static double priceRowFragments(const CandidateView &view,
   est.strategy = wgmmaRows ? KernelStrategy::RowFragmentsWgmma
                            : KernelStrategy::RowFragments;
   est.threads = fit.rows * 2 / slabs;
+  // A grid of at most one block per SM leaves the other warp slots idle:
+  // copies of a lone row warp issue its staged copies together.
+  if (!wgmmaRows && est.threads == 32 &&
+      est.blocks <= view.target.getSmCount())
+    est.threads = 32 * view.options.rowWarpReplicas;
   est.regsPerThread = kBaseRegisters + slabs * fit.registers;
   est.stages = cpAsyncDepth(view, staged,
                             slack + static_cast<int64_t>(staged.once),

@@ -243,6 +243,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.warpSpecialize = options.warpSpecialize;
   scheduleOptions.producerWarps = options.producerWarps;
   scheduleOptions.asyncStages = options.asyncStages;
+  scheduleOptions.rowWarpReplicas = options.rowWarpReplicas;
   scheduleOptions.rowsPerBlock = options.rowsPerBlock;
   scheduleOptions.rowThreads = options.rowThreads;
   pm.addPass(smap::createSMapSchedule(scheduleOptions));

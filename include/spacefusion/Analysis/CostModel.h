@@ -47,6 +47,11 @@ struct StrategyOptions {
   /// The deepest pipeline of a block (TMA stages; cp.async copies, at most
   /// kMaxCpAsyncStages).
   int64_t maxStages = 3;
+  /// Warps that run a row-fragment block of one row warp, each computing
+  /// the same rows, when the grid leaves every SM at most one block: the
+  /// staged tiles' copies are issued by all of them. 1 (one warp) or
+  /// kRowWarpReplicas.
+  int64_t rowWarpReplicas = 4;
 };
 
 /// What a candidate costs on a target.
@@ -123,6 +128,10 @@ int64_t wgmmaConsumerWarpgroups(int64_t bm, int64_t bn);
 /// row tiles (strategy row_fragments); the cost model prices
 /// a block as row fragments only within it.
 constexpr int64_t kRowFragmentRegisterBudget = 224;
+/// The copies of a row-fragment block's one row warp when it is replicated
+/// (StrategyOptions::rowWarpReplicas): with four, 32 rows in two slabs
+/// cannot be read as two warps of one slab, which two copies would be.
+constexpr int64_t kRowWarpReplicas = 4;
 
 /// Registers per thread of a wgmma GEMM block with a bm x bn tile: one
 /// consumer warpgroup's f32 accumulators and the rest.

@@ -116,6 +116,12 @@ struct SpaceFusionPipelineOptions
                      "this many rows (see smap-lower-to-loops); 0: "
                      "row-major"),
       llvm::cl::init(16)};
+  PassOptions::Option<int64_t> rowWarpReplicas{
+      *this, "row-warp-replicas",
+      llvm::cl::desc("Warps that run a row-fragment block of one row warp "
+                     "when the grid has at most one block per SM (see "
+                     "smap-schedule)"),
+      llvm::cl::init(4)};
   PassOptions::Option<int64_t> producerWarps{
       *this, "producer-warps",
       llvm::cl::desc("Warps of a warp-specialized wgmma block's producer: 4 "

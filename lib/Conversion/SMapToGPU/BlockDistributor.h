@@ -238,6 +238,10 @@ struct RowSlabPlan {
   int64_t rows = 0;
   /// 16-row slabs per warp (1 or 2): `rows / (16 slabs)` warps.
   int64_t slabs = 1;
+  /// Copies of those warps: a block of one row warp runs it four times
+  /// over, so that four warps issue the staged tiles' copies; the copies
+  /// compute the same rows, and only the first writes global memory.
+  int64_t replicas = 1;
   llvm::DenseSet<Value> promoted;
   /// With `wgmma` (Hopper), each warpgroup issues the contractions of its
   /// 64 rows as wgmma on the same registers (one slab per warp), reading

@@ -1662,6 +1662,8 @@ static KernelAttr buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy,
   part("ldmatrix", distributor.ldmatrixOperands);
   if (distributor.registerTiles) {
     part("warp_rows", 16 * rowSlabs->slabs);
+    if (rowSlabs->replicas > 1)
+      part("row_replicas", rowSlabs->replicas);
     part("register_tiles", distributor.registerTiles);
   }
   part("register_acc", distributor.registerAccumulators);

@@ -461,6 +461,7 @@ private:
                                  const MmaContraction &mma);
   LogicalResult checkRowOp(linalg::LinalgOp op);
   LogicalResult sizeSlabs(int64_t threads);
+  LogicalResult checkReplicable();
 
   Block &body;
   std::string &why;
@@ -653,11 +654,21 @@ LogicalResult RowSlabPlanner::checkRowOp(linalg::LinalgOp op) {
 
 /// The schedule's threads fix the 16-row slabs per warp (rows / (16 slabs)
 /// warps): the cost model chose two when their registers fit, so that each
-/// B fragment feeds two mma.sync (FlashAttention-2's 32 rows per warp).
+/// B fragment feeds two mma.sync (FlashAttention-2's 32 rows per warp). A
+/// block of one row warp (16 rows, or 32 in two slabs) may get
+/// kRowWarpReplicas warps, each computing the same rows (the cost model
+/// gives them to a grid of at most one block per SM).
 LogicalResult RowSlabPlanner::sizeSlabs(int64_t threads) {
   int64_t rows = result.rows;
   result.slabs =
       threads > 0 && (2 * rows) % threads == 0 ? 2 * rows / threads : 0;
+  if (result.slabs == 0 && rows <= 32 &&
+      threads == 32 * kRowWarpReplicas) {
+    result.slabs = rows / 16;
+    result.replicas = kRowWarpReplicas;
+    if (failed(checkReplicable()))
+      return failure();
+  }
   if ((result.slabs != 1 && result.slabs != 2) ||
       rows % (16 * result.slabs) != 0)
     return fail("its " + std::to_string(threads) + " threads do not hold " +
@@ -667,6 +678,38 @@ LogicalResult RowSlabPlanner::sizeSlabs(int64_t threads) {
     return fail("the row tiles need " + std::to_string(registers) +
                 " registers per lane (at most " +
                 std::to_string(kRowFragmentRegisterBudget) + ")");
+  return success();
+}
+
+/// Replicated row warps compute from the same inputs only when no global
+/// buffer the block writes is read by it (the first copy would write it
+/// under the others' reads).
+LogicalResult RowSlabPlanner::checkReplicable() {
+  auto isGlobal = [&](Value v) {
+    return !result.promoted.contains(v) && !isBlockBuffer(v);
+  };
+  llvm::SmallPtrSet<Value, 4> written;
+  SmallVector<Value> read;
+  for (Operation *op : ops) {
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      // A copy onto itself (bufferization's in-place result) does nothing.
+      if (copy.getSource() == copy.getTarget())
+        continue;
+      read.push_back(copy.getSource());
+      written.insert(copy.getTarget());
+    } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      llvm::append_range(read, linalgOp.getDpsInputs());
+      for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+        written.insert(init.get());
+        if (linalgOp.payloadUsesValueFromOperand(&init))
+          read.push_back(init.get());
+      }
+    }
+  }
+  for (Value v : read)
+    if (isGlobal(v) && written.contains(v))
+      return fail("its one row warp cannot be replicated: the block reads a "
+                  "global buffer it writes");
   return success();
 }
 
@@ -740,6 +783,10 @@ private:
     warpCodeSinceBarrier = false;
     return distributor.distributeOverThreads(op);
   }
+  /// Builds `store` of registers into `target`; into global memory, only
+  /// in the first copy of replicated rows (the copies hold the same values).
+  void storeOnce(OpBuilder &b, Value target,
+                 function_ref<void(OpBuilder &)> store);
   LogicalResult lowerCopy(Operation *op, Value source, Value target);
   LogicalResult lowerFill(linalg::FillOp fill);
   LogicalResult lowerContraction(linalg::LinalgOp op,
@@ -756,6 +803,8 @@ private:
   Value tid;
   Location loc = UnknownLoc();
   Value lane, rowBase, group, pairCol;
+  /// Whether this warp is the first copy of its rows (plan.replicas > 1).
+  Value firstReplica;
   DenseMap<Value, SmallVector<Value>> values;
   /// Whether warp code ran since the last block barrier.
   bool warpCodeSinceBarrier = false;
@@ -766,6 +815,12 @@ void RowSlabLowering::buildLaneCoordinates(OpBuilder &b, Location at) {
   loc = at;
   lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
   Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
+  int64_t rowWarps = plan.rows / (16 * plan.slabs);
+  if (plan.replicas > 1) {
+    firstReplica = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         warp, index(b, rowWarps));
+    warp = arith::RemUIOp::create(b, loc, warp, index(b, rowWarps));
+  }
   rowBase = arith::MulIOp::create(b, loc, warp, index(b, 16 * plan.slabs));
   group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
   pairCol = arith::MulIOp::create(
@@ -829,13 +884,28 @@ LogicalResult RowSlabLowering::lowerCopy(Operation *op, Value source,
     auto type = cast<MemRefType>(target.getType());
     RowLayout layout = *rowLayoutOf(source.getType());
     ArrayRef<Value> slots = valuesOf(b, source);
-    for (int64_t s = 0; s < laneSlots(layout); ++s)
-      memref::StoreOp::create(b, loc, slots[s], target,
-                              bufferIndices(b, type, layout, s));
+    storeOnce(b, target, [&](OpBuilder &sb) {
+      for (int64_t s = 0; s < laneSlots(layout); ++s)
+        memref::StoreOp::create(sb, loc, slots[s], target,
+                                bufferIndices(sb, type, layout, s));
+    });
     warpCodeSinceBarrier = true;
   }
   op->erase();
   return success();
+}
+
+void RowSlabLowering::storeOnce(OpBuilder &b, Value target,
+                                function_ref<void(OpBuilder &)> store) {
+  auto type = cast<MemRefType>(target.getType());
+  if (!firstReplica || gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type)) {
+    store(b);
+    return;
+  }
+  auto guard = scf::IfOp::create(b, loc, firstReplica,
+                                 /*withElseRegion=*/false);
+  OpBuilder inThen(guard.thenBlock()->getTerminator());
+  store(inThen);
 }
 
 LogicalResult RowSlabLowering::lowerFill(linalg::FillOp fill) {
@@ -1285,8 +1355,10 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
       AffineMap map = op.getMatchingIndexingMap(&init);
       warpCodeSinceBarrier = true;
       if (!pairs(init)) {
-        memref::StoreOp::create(b, loc, results[i], init.get(),
-                                applyMap(b, loc, map, slotIndices[s]));
+        storeOnce(b, init.get(), [&](OpBuilder &sb) {
+          memref::StoreOp::create(sb, loc, results[i], init.get(),
+                                  applyMap(sb, loc, map, slotIndices[s]));
+        });
         continue;
       }
       // Neighbouring columns leave as one vector store.
@@ -1296,9 +1368,12 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
       Value pair = vector::FromElementsOp::create(
           b, loc, VectorType::get({2}, results[i].getType()),
           ArrayRef<Value>(newValues[i]).take_back(2));
-      vector::StoreOp::create(
-          b, loc, pair, init.get(), applyMap(b, loc, map, slotIndices[s - 1]),
-          /*nontemporal=*/false, pairAlignment(results[i].getType()));
+      storeOnce(b, init.get(), [&](OpBuilder &sb) {
+        vector::StoreOp::create(sb, loc, pair, init.get(),
+                                applyMap(sb, loc, map, slotIndices[s - 1]),
+                                /*nontemporal=*/false,
+                                pairAlignment(results[i].getType()));
+      });
     }
   }
   for (auto [i, init] : llvm::enumerate(op.getDpsInits()))

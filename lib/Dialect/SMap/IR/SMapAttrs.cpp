@@ -369,7 +369,8 @@ ArrayRef<StringRef> KernelAttr::getPartKeys() {
       "tile_m",   "tile_n",         "tile_k",        "stages",
       "consumers", "producer_warps", "regs_entry",    "regs_producer",
       "regs_consumer", "wgmma",      "mma_sync",      "ldmatrix",
-      "warp_rows", "register_tiles", "register_acc",  "prefetch",
+      "warp_rows", "row_replicas", "register_tiles", "register_acc",
+      "prefetch",
       "cp_async",  "fma",            "rows",          "rows_per_block",
       "vector",    "chunks",         "ragged"};
   return keys;

@@ -154,6 +154,12 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
           << " is neither 1 (a warp) nor 4 (a warpgroup)";
       return signalPassFailure();
     }
+    if (rowWarpReplicas != 1 && rowWarpReplicas != kRowWarpReplicas) {
+      getOperation()->emitError("smap-schedule: row-warp-replicas=")
+          << static_cast<int64_t>(rowWarpReplicas)
+          << " is neither 1 (one warp) nor " << kRowWarpReplicas;
+      return signalPassFailure();
+    }
     SmallVector<GraphOp> graphs;
     getOperation()->walk([&](GraphOp graph) { graphs.push_back(graph); });
     for (GraphOp graph : graphs)
@@ -197,6 +203,7 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
     options.warpSpecialize = warpSpecialize;
     options.producerWarps = producerWarps;
     options.maxStages = asyncStages;
+    options.rowWarpReplicas = rowWarpReplicas;
     return options;
   }
   LogicalResult partitionGraph(const SpaceMappingGraph &smg, TargetAttr target,

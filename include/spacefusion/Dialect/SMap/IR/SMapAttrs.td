@@ -305,7 +305,9 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
     * `wgmma`, `mma_sync`, `fma`: contractions on wgmma, on mma.sync and on
       CUDA cores; `ldmatrix`: operands loaded by ldmatrix;
       `warp_rows`, `register_tiles`: rows per warp and buffers kept in
-      registers (row fragments); `register_acc`: accumulators in registers;
+      registers (row fragments); `row_replicas`: copies of a block's one
+      row warp (four warps issue its staged copies, the first writes global
+      memory); `register_acc`: accumulators in registers;
       `prefetch`: loops whose loads are prefetched; `cp_async`: the depth of
       cp.async pipelines.
     * `rows`, `rows_per_block`, `vector`, `chunks`, `ragged` (a row kernel,

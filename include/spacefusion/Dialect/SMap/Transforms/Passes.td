@@ -474,6 +474,12 @@ def SMapSchedule : Pass<"smap-schedule"> {
     Option<"asyncStages", "async-stages", "int64_t", /*default=*/"3",
            "The deepest TMA pipeline a wgmma block may get (at least 2, at "
            "most 4); the depth is chosen for the waves the grid fills">,
+    Option<"rowWarpReplicas", "row-warp-replicas", "int64_t",
+           /*default=*/"4",
+           "Warps (1 or 4) that run a row-fragment block of one row warp "
+           "(16 rows, or 32 in two slabs) when the grid has at most one "
+           "block per SM: each computes the same rows, all issue the "
+           "staged tiles' copies, the first writes the results">,
     Option<"rows", "rows", "bool", /*default=*/"true",
            "On GPU targets, run a graph that reduces along one innermost dim "
            "only (softmax, LayerNorm, RMSNorm), alone in its function, as a "
