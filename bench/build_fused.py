@@ -7,6 +7,10 @@ GPU machine has no MLIR):
 
 then, on the GPU machine: python3 bench/run_fused.py build/fused-bundle OUTDIR
 
+`--variants "A" "B" ...` builds every workload once per option set (tagged
+with its options), so that run_fused.py times them in one process: the way
+to measure a change that an option turns off.
+
 Small shapes check correctness (some not multiples of any power-of-two tile);
 the shapes of ../shared/docs/baselines.md are timed against PyTorch.
 """
@@ -192,19 +196,28 @@ def main():
     parser.add_argument("--only", default="", help="build the directories matching this regex")
     parser.add_argument("--time-all", action="store_true",
                         help="time the correctness shapes too (to calibrate the cost model)")
+    parser.add_argument("--variants", nargs="+", default=None,
+                        help="build each workload once per option set (added to --options)")
     args = parser.parse_args()
     manifest = []
-    for tag, generator, shape, dtype, timed in WORKLOADS:
+    variants = args.variants or [None]
+    for (tag, generator, shape, dtype, timed), (v, variant) in (
+            (w, v) for w in WORKLOADS for v in enumerate(variants)):
         directory = "%s_%s_%s" % (tag, shape_tag(shape), dtype)
         if args.only and not re.search(args.only, directory):
             continue
+        options = args.options
+        if variant is not None:
+            directory += "_v%d" % v
+            options = (options + " " + variant).strip()
+            tag = "%s [%s]" % (tag, variant or "default")
         timed = timed or args.time_all
         source, function = source_of(generator, shape, dtype)
         entry = {"workload": REFERENCE_OF.get(generator, generator), "tag": tag, "args": shape, "dtype": dtype, "timed": timed,
                  "function": function}
         start = time.time()
         try:
-            compile_gpu(source, os.path.join(args.out, directory), options=args.options)
+            compile_gpu(source, os.path.join(args.out, directory), options=options)
             entry["dir"] = directory
             entry["compile_s"] = round(time.time() - start, 2)
             print("built", directory, "in %.1f s" % entry["compile_s"], flush=True)

@@ -36,7 +36,7 @@ def main():
             entry["dir"] = directory
             print("built", directory, options, flush=True)
         except sf.CompileError as error:
-            entry["error"] = str(error).strip().splitlines()[-1]
+            entry["error"] = str(error).strip().splitlines()[0]
             print("not built", directory, options, entry["error"], flush=True)
         manifest.append(entry)
     with open(os.path.join(out, "manifest.json"), "w") as f:

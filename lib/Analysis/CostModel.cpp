@@ -595,6 +595,32 @@ static std::optional<int64_t> cpAsyncDepth(const CandidateView &view,
   return stages;
 }
 
+/// Whether a block of one row warp gets rowWarpReplicas copies of it
+/// (RowFragments.cpp, sizeSlabs): when the grid leaves every SM at most one
+/// block, so the other warp slots are idle, and no tile that moves with the
+/// temporal step is read by other blocks too (a K tile of the decode step
+/// whose value head dim is split over blocks). Measured on the H200
+/// (bench/results/decode-row-replicas.md): 1.1-1.8x faster without such a
+/// tile, 0.91x with one.
+static bool replicatesRowWarp(const CandidateView &view,
+                              const StagedInputs &staged, int64_t blocks) {
+  if (view.options.rowWarpReplicas == 1 ||
+      blocks > view.target.getSmCount())
+    return false;
+  const auto &dims = view.smg.getDims();
+  return llvm::none_of(staged.tiles, [&](const StagedInputs::Tile &tile) {
+    if (!tile.moves)
+      return false;
+    SmallVector<unsigned> tileDims = flatDims(view.smg, tile.input);
+    for (unsigned d = 0; d < dims.size(); ++d)
+      if (view.candidate.temporalDim != d &&
+          view.candidate.tiles[d] < dims[d].extent &&
+          !llvm::is_contained(tileDims, d))
+        return true;
+    return false;
+  });
+}
+
 /// Prices a row-fragment block (RowFragments.cpp): two slabs per warp when
 /// their registers fit, one warpgroup per 64 rows on wgmma (whose swizzled
 /// tiles need the alignment slack); shared memory holds the staged input
@@ -616,10 +642,8 @@ static double priceRowFragments(const CandidateView &view,
   est.strategy = wgmmaRows ? KernelStrategy::RowFragmentsWgmma
                            : KernelStrategy::RowFragments;
   est.threads = fit.rows * 2 / slabs;
-  // A grid of at most one block per SM leaves the other warp slots idle:
-  // copies of a lone row warp issue its staged copies together.
   if (!wgmmaRows && est.threads == 32 &&
-      est.blocks <= view.target.getSmCount())
+      replicatesRowWarp(view, staged, est.blocks))
     est.threads = 32 * view.options.rowWarpReplicas;
   est.regsPerThread = kBaseRegisters + slabs * fit.registers;
   est.stages = cpAsyncDepth(view, staged,

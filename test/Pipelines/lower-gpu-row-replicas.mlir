@@ -1,31 +1,37 @@
 // A bf16 decode step (32 heads of 16 queries against 4096 keys, d128, the
-// frontend form) runs as 128 row-fragment blocks of one 16-row warp: at
-// most one block per SM, so the block gets four copies of its warp
+// frontend form). Split into 4 parts of the keys, its partial graph runs as
+// 128 row-fragment blocks of one 16-row warp, each reading K and V tiles no
+// other block reads: the block gets four copies of its warp
 // (row-warp-replicas, default 4). All 128 threads issue the staged K and
 // V tiles' cp.async copies; every copy computes the same rows; only the
-// first (warp 0) stores the output. row-warp-replicas=1 keeps one warp.
-// Measured on the H200 in bench/results/decode-row-replicas.md.
+// first (warp 0) stores the results. Unsplit, the 128 blocks split the
+// value head dim four ways and share each K tile: one warp (measured 0.91x
+// with four). row-warp-replicas=1 keeps one warp. Measured on the H200 in
+// bench/results/decode-row-replicas.md.
 //
-// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa' \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa split=l:4' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s
-// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa' \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa split=l:4' \
 // RUN:   --mlir-print-ir-after=smap-distribute-blocks -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=IR
 // RUN: spacefusion-opt %s --cse --linalg-fuse-elementwise-ops \
-// RUN:   | spacefusion-opt '--spacefusion-pipeline=target=sm_90a' \
+// RUN:   | spacefusion-opt '--spacefusion-pipeline=target=sm_90a split=l:4' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s
-// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa row-warp-replicas=1' \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa split=l:4 row-warp-replicas=1' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ONE
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa' \
+// RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SHARED
 // RUN: not spacefusion-opt %s '--spacefusion-lower-gpu=format=isa row-warp-replicas=2' \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
-// CHECK: chosen | Category:smap:schedule | Function=attention | Remark="scheduled for sm_90a: spatial [h=1, n=32] temporal [l=128], strategy row_fragments, 128 blocks x 128 threads
+// CHECK: chosen | Category:smap:schedule | Function=attention | Remark="scheduled for sm_90a: spatial [b=1, m=1] temporal [l=128], strategy row_fragments, 128 blocks x 128 threads
 // CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=128
 // CHECK-SAME: warp_rows=16 row_replicas=4
 
 // The warp's copy number: warp 0 is the first; every warp takes rows 0-15.
-// IR: gpu.launch {{.*}} threads(%[[TID:[a-z0-9]+]], {{.*}} function(@attention_row_fragments_32x128_bf16)
+// IR: gpu.launch {{.*}} threads(%[[TID:[a-z0-9]+]], {{.*}} function(@attention_0_row_fragments_128_bf16)
 // IR: %[[WARP:[0-9]+]] = arith.divui %[[TID]], %{{.*}} : index
 // IR: %[[FIRST:[0-9]+]] = arith.cmpi ult, %[[WARP]], %{{.*}} : index
 // The staged tiles' copies are not guarded: all four warps issue them.
@@ -34,14 +40,18 @@
 // IR: scf.for
 // IR-NOT: scf.if %[[FIRST]]
 // IR: scf.yield
-// The output leaves from the first copy only.
+// The partial output leaves from the first copy only.
 // IR: scf.if %[[FIRST]] {
-// IR-NEXT: vector.store %{{.*}} : memref<1x1x16x32xbf16, {{.*}}>, vector<2xbf16>
+// IR-NEXT: vector.store %{{.*}} : memref<1x1x1x16x128xf32, {{.*}}>, vector<2xf32>
 // IR-NEXT: }
 
 // ONE: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=32
 // ONE-NOT: row_replicas
 // ONE-SAME: warp_rows=16 register_tiles
+
+// SHARED: chosen | Category:smap:schedule | Function=attention | Remark="scheduled for sm_90a: spatial [h=1, n=32] temporal [l=128], strategy row_fragments, 128 blocks x 32 threads
+// SHARED: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=32
+// SHARED-NOT: row_replicas
 
 // BAD: smap-schedule: row-warp-replicas=2 is neither 1 (one warp) nor 4
 func.func @attention(%q: tensor<1x32x16x128xbf16>, %k: tensor<1x32x4096x128xbf16>, %v: tensor<1x32x4096x128xbf16>) -> tensor<1x32x16x128xbf16> {

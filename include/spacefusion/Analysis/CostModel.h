@@ -48,9 +48,9 @@ struct StrategyOptions {
   /// kMaxCpAsyncStages).
   int64_t maxStages = 3;
   /// Warps that run a row-fragment block of one row warp, each computing
-  /// the same rows, when the grid leaves every SM at most one block: the
-  /// staged tiles' copies are issued by all of them. 1 (one warp) or
-  /// kRowWarpReplicas.
+  /// the same rows, when the grid leaves every SM at most one block and no
+  /// moving tile is shared with other blocks: the staged tiles' copies are
+  /// issued by all of them. 1 (one warp) or kRowWarpReplicas.
   int64_t rowWarpReplicas = 4;
 };
 

@@ -13,7 +13,7 @@
 // RUN:   | spacefusion-opt '--spacefusion-pipeline=target=sm_90a lower-to-gpu=false candidates=3' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s
 
-// CHECK: candidate | Category:smap:schedule | Function=attention | Remark="#1: spatial [h=1, n=32] temporal [l=128], strategy row_fragments, 128 blocks x 128 threads
+// CHECK: candidate | Category:smap:schedule | Function=attention | Remark="#1: spatial [h=1, n=32] temporal [l=128], strategy row_fragments, 128 blocks x 32 threads
 // CHECK-SAME: + steps 6.40;
 // CHECK: candidate | Category:smap:schedule | Function=attention | Remark="#3: spatial [h=1, n=32] temporal [l=256], strategy mma_sync, 128 blocks x 256 threads
 // CHECK-SAME: + steps 16.00;

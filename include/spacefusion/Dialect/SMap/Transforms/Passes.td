@@ -478,8 +478,9 @@ def SMapSchedule : Pass<"smap-schedule"> {
            /*default=*/"4",
            "Warps (1 or 4) that run a row-fragment block of one row warp "
            "(16 rows, or 32 in two slabs) when the grid has at most one "
-           "block per SM: each computes the same rows, all issue the "
-           "staged tiles' copies, the first writes the results">,
+           "block per SM and no tile that moves with the temporal step is "
+           "read by other blocks too: each computes the same rows, all "
+           "issue the staged tiles' copies, the first writes the results">,
     Option<"rows", "rows", "bool", /*default=*/"true",
            "On GPU targets, run a graph that reduces along one innermost dim "
            "only (softmax, LayerNorm, RMSNorm), alone in its function, as a "
