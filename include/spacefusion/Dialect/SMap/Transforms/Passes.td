@@ -412,13 +412,15 @@ def SMapSchedule : Pass<"smap-schedule"> {
     rescaled by exp(m_s - M), with its postponed factors removed from each
     part and applied once). The parts (2 to 64, powers of two, at least 64
     elements each) are chosen by the predicted time of both graphs; the
-    split is taken when they are predicted at least 1.25x faster than the
+    split is taken when they are predicted at least 2x faster than the
     unsplit graph, and a remark gives both predictions (or says why no
     split was taken). This search is off by default (`split-reductions=true`
-    turns it on): measured on the H200, a bf16 decode step split in 8 runs
-    1.8x faster, but the model also splits a 16-row GEMM, which then runs
-    1.2x slower (bench/results/split-reductions.md,
-    cost-model-sectors.md). `split=l:4` forces
+    turns it on). Measured on the H200 (bench/results/split-default.md): it
+    splits the bf16 decode step (predicted 2.5x, measured 1.40x faster) and
+    a 16-query cross attention (1.51x), and no longer the 16-row GEMM
+    (predicted 1.29x, measured 0.87x); but it also splits a small MLP
+    (256x128x512, predicted 2.8x, measured 0.92x), and the small graphs of
+    the examples and tests it would split are not measured yet. `split=l:4` forces
     a split and fails, naming the op, when the graph cannot take it.
 
     On GPU targets, an f32 tensor that crosses the cut only as an operand of
@@ -447,9 +449,9 @@ def SMapSchedule : Pass<"smap-schedule"> {
     Option<"splitReductions", "split-reductions", "bool", /*default=*/"false",
            "On GPU targets, split a temporal dim across blocks when the "
            "graph's blocks do not fill the SMs and the partial and merge "
-           "graphs are predicted at least 1.25x faster (off by default: the "
-           "model's choice is not reliable yet, "
-           "bench/results/split-reductions.md)">,
+           "graphs are predicted at least 2x faster (off by default: the "
+           "model's choice is not reliable yet for small graphs, "
+           "bench/results/split-default.md)">,
     Option<"candidates", "candidates", "unsigned", /*default=*/"0",
            "Report the N best candidates of each graph's search as "
            "`candidate` remarks, with what each prediction is made of "
