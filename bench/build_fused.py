@@ -15,6 +15,7 @@ Small shapes check correctness (some not multiples of any power-of-two tile);
 the shapes of ../shared/docs/baselines.md are timed against PyTorch.
 """
 import argparse
+import itertools
 import json
 import os
 import re
@@ -201,8 +202,8 @@ def main():
     args = parser.parse_args()
     manifest = []
     variants = args.variants or [None]
-    for (tag, generator, shape, dtype, timed), (v, variant) in (
-            (w, v) for w in WORKLOADS for v in enumerate(variants)):
+    for (tag, generator, shape, dtype, timed), (v, variant) in itertools.product(
+            WORKLOADS, enumerate(variants)):
         directory = "%s_%s_%s" % (tag, shape_tag(shape), dtype)
         if args.only and not re.search(args.only, directory):
             continue

@@ -40,7 +40,7 @@
 // The warp's copy number: warp 0 is the first; every warp takes rows 0-15.
 // IR: gpu.launch {{.*}} threads(%[[TID:[a-z0-9]+]], {{.*}} function(@attention_0_row_fragments_128_bf16)
 // IR: %[[WARP:[0-9]+]] = arith.divui %[[TID]], %{{.*}} : index
-// IR: %[[FIRST:[0-9]+]] = arith.cmpi ult, %[[WARP]], %{{.*}} : index
+// IR: %[[FIRST:[0-9]+]] = arith.cmpi eq, %[[WARP]], %{{.*}} : index
 // The staged tiles' copies are not guarded: all four warps issue them.
 // IR-NOT: scf.if %[[FIRST]]
 // IR: nvgpu.device_async_copy

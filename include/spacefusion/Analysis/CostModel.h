@@ -33,6 +33,11 @@ struct ScheduleCandidate {
   int64_t threads = 1;
 };
 
+/// The copies of a row-fragment block's one row warp when it is replicated
+/// (StrategyOptions::rowWarpReplicas): with four, 32 rows in two slabs
+/// cannot be read as two warps of one slab, which two copies would be.
+constexpr int64_t kRowWarpReplicas = 4;
+
 /// The strategies the scheduler may choose (the GPU pipeline's options);
 /// a strategy also needs the target's features.
 struct StrategyOptions {
@@ -51,7 +56,7 @@ struct StrategyOptions {
   /// the same rows, when the grid leaves every SM at most one block and no
   /// moving tile is shared with other blocks: the staged tiles' copies are
   /// issued by all of them. 1 (one warp) or kRowWarpReplicas.
-  int64_t rowWarpReplicas = 4;
+  int64_t rowWarpReplicas = kRowWarpReplicas;
 };
 
 /// What a candidate costs on a target.
@@ -128,10 +133,6 @@ int64_t wgmmaConsumerWarpgroups(int64_t bm, int64_t bn);
 /// row tiles (strategy row_fragments); the cost model prices
 /// a block as row fragments only within it.
 constexpr int64_t kRowFragmentRegisterBudget = 224;
-/// The copies of a row-fragment block's one row warp when it is replicated
-/// (StrategyOptions::rowWarpReplicas): with four, 32 rows in two slabs
-/// cannot be read as two warps of one slab, which two copies would be.
-constexpr int64_t kRowWarpReplicas = 4;
 
 /// Registers per thread of a wgmma GEMM block with a bm x bn tile: one
 /// consumer warpgroup's f32 accumulators and the rest.

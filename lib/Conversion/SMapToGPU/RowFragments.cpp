@@ -815,11 +815,11 @@ void RowSlabLowering::buildLaneCoordinates(OpBuilder &b, Location at) {
   loc = at;
   lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
   Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
-  int64_t rowWarps = plan.rows / (16 * plan.slabs);
+  // Copies of the block's one row warp all take its rows; warp 0 is first.
   if (plan.replicas > 1) {
-    firstReplica = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         warp, index(b, rowWarps));
-    warp = arith::RemUIOp::create(b, loc, warp, index(b, rowWarps));
+    firstReplica = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         warp, index(b, 0));
+    warp = index(b, 0);
   }
   rowBase = arith::MulIOp::create(b, loc, warp, index(b, 16 * plan.slabs));
   group = arith::DivUIOp::create(b, loc, lane, index(b, 4));

@@ -235,6 +235,125 @@ func.func @attention_block(%q: memref<64x16xf16>, %k: memref<32x16xf16>,
 
 // -----
 
+// A block of one row warp (32 rows in two slabs) on 128 threads runs four
+// copies of the warp; only the first writes global memory, so a block that
+// reads back a global buffer it writes (%og) cannot be replicated.
+
+#q = affine_map<(m, l, k) -> (m, k)>
+#k = affine_map<(m, l, k) -> (l, k)>
+#s = affine_map<(m, l, k) -> (m, l)>
+#id = affine_map<(m, l) -> (m, l)>
+#row = affine_map<(m, l) -> (m)>
+#vec = affine_map<(m) -> (m)>
+#pvp = affine_map<(m, n, l) -> (m, l)>
+#pvv = affine_map<(m, n, l) -> (l, n)>
+#pvo = affine_map<(m, n, l) -> (m, n)>
+func.func @attention_block_rereads(%q: memref<64x16xf16>, %k: memref<32x16xf16>,
+                                   %v: memref<32x16xf16>, %out: memref<64x16xf16>,
+                                   %out2: memref<64x16xf16>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  // expected-error @below {{smap-distribute-blocks: the schedule's strategy row_fragments cannot be built: its one row warp cannot be replicated: the block reads a global buffer it writes}}
+  scf.forall (%blk) in (2) {
+    %r0 = arith.muli %blk, %c32 : index
+    %qg = memref.subview %q[%r0, 0] [32, 16] [1, 1] : memref<64x16xf16> to memref<32x16xf16, strided<[16, 1], offset: ?>>
+    %qs = memref.alloc() : memref<32x24xf16>
+    %qt = memref.subview %qs[0, 0] [32, 16] [1, 1] : memref<32x24xf16> to memref<32x16xf16, strided<[24, 1]>>
+    linalg.copy ins(%qg : memref<32x16xf16, strided<[16, 1], offset: ?>>) outs(%qt : memref<32x16xf16, strided<[24, 1]>>)
+    %max = memref.alloc() : memref<32xf32>
+    %sum = memref.alloc() : memref<32xf32>
+    %acc = memref.alloc() : memref<32x16xf32>
+    linalg.fill ins(%ninf : f32) outs(%max : memref<32xf32>)
+    linalg.fill ins(%zero : f32) outs(%sum : memref<32xf32>)
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x16xf32>)
+    scf.for %l0 = %c0 to %c32 step %c16 {
+      %kg = memref.subview %k[%l0, 0] [16, 16] [1, 1] : memref<32x16xf16> to memref<16x16xf16, strided<[16, 1], offset: ?>>
+      %ks = memref.alloc() : memref<16x24xf16>
+      %kt = memref.subview %ks[0, 0] [16, 16] [1, 1] : memref<16x24xf16> to memref<16x16xf16, strided<[24, 1]>>
+      linalg.copy ins(%kg : memref<16x16xf16, strided<[16, 1], offset: ?>>) outs(%kt : memref<16x16xf16, strided<[24, 1]>>)
+      %vg = memref.subview %v[%l0, 0] [16, 16] [1, 1] : memref<32x16xf16> to memref<16x16xf16, strided<[16, 1], offset: ?>>
+      %vs = memref.alloc() : memref<16x24xf16>
+      %vt = memref.subview %vs[0, 0] [16, 16] [1, 1] : memref<16x24xf16> to memref<16x16xf16, strided<[24, 1]>>
+      linalg.copy ins(%vg : memref<16x16xf16, strided<[16, 1], offset: ?>>) outs(%vt : memref<16x16xf16, strided<[24, 1]>>)
+      %s = memref.alloc() : memref<32x16xf32>
+      linalg.fill ins(%zero : f32) outs(%s : memref<32x16xf32>)
+      linalg.generic {indexing_maps = [#q, #k, #s], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%qt, %kt : memref<32x16xf16, strided<[24, 1]>>, memref<16x16xf16, strided<[24, 1]>>) outs(%s : memref<32x16xf32>) {
+      ^bb0(%a: f16, %b: f16, %o: f32):
+        %ae = arith.extf %a : f16 to f32
+        %be = arith.extf %b : f16 to f32
+        %p = arith.mulf %ae, %be : f32
+        %r = arith.addf %o, %p : f32
+        linalg.yield %r : f32
+      }
+      %m = memref.alloc() : memref<32xf32>
+      linalg.copy ins(%max : memref<32xf32>) outs(%m : memref<32xf32>)
+      linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+          ins(%s : memref<32x16xf32>) outs(%m : memref<32xf32>) {
+      ^bb0(%x: f32, %o: f32):
+        %r = arith.maximumf %x, %o : f32
+        linalg.yield %r : f32
+      }
+      %p = memref.alloc() : memref<32x16xf32>
+      linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+          ins(%s, %m : memref<32x16xf32>, memref<32xf32>) outs(%p : memref<32x16xf32>) {
+      ^bb0(%x: f32, %mx: f32, %o: f32):
+        %d = arith.subf %x, %mx : f32
+        %e = math.exp %d : f32
+        linalg.yield %e : f32
+      }
+      linalg.generic {indexing_maps = [#vec, #vec, #vec], iterator_types = ["parallel"]}
+          ins(%max, %m : memref<32xf32>, memref<32xf32>) outs(%sum : memref<32xf32>) {
+      ^bb0(%old: f32, %new: f32, %o: f32):
+        %d = arith.subf %old, %new : f32
+        %e = math.exp %d : f32
+        %r = arith.mulf %o, %e : f32
+        linalg.yield %r : f32
+      }
+      linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+          ins(%p : memref<32x16xf32>) outs(%sum : memref<32xf32>) {
+      ^bb0(%x: f32, %o: f32):
+        %r = arith.addf %x, %o : f32
+        linalg.yield %r : f32
+      }
+      linalg.generic {indexing_maps = [#row, #row, #id], iterator_types = ["parallel", "parallel"]}
+          ins(%max, %m : memref<32xf32>, memref<32xf32>) outs(%acc : memref<32x16xf32>) {
+      ^bb0(%old: f32, %new: f32, %o: f32):
+        %d = arith.subf %old, %new : f32
+        %e = math.exp %d : f32
+        %r = arith.mulf %o, %e : f32
+        linalg.yield %r : f32
+      }
+      linalg.generic {indexing_maps = [#pvp, #pvv, #pvo], iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%p, %vt : memref<32x16xf32>, memref<16x16xf16, strided<[24, 1]>>) outs(%acc : memref<32x16xf32>) {
+      ^bb0(%a: f32, %b: f16, %o: f32):
+        %be = arith.extf %b : f16 to f32
+        %x = arith.mulf %a, %be : f32
+        %r = arith.addf %o, %x : f32
+        linalg.yield %r : f32
+      }
+      linalg.copy ins(%m : memref<32xf32>) outs(%max : memref<32xf32>)
+    }
+    %og = memref.subview %out[%r0, 0] [32, 16] [1, 1] : memref<64x16xf16> to memref<32x16xf16, strided<[16, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc, %sum : memref<32x16xf32>, memref<32xf32>) outs(%og : memref<32x16xf16, strided<[16, 1], offset: ?>>) {
+    ^bb0(%a: f32, %l: f32, %o: f16):
+      %d = arith.divf %a, %l : f32
+      %t = arith.truncf %d : f32 to f16
+      linalg.yield %t : f16
+    }
+    %og2 = memref.subview %out2[%r0, 0] [32, 16] [1, 1] : memref<64x16xf16> to memref<32x16xf16, strided<[16, 1], offset: ?>>
+    memref.copy %og, %og2 : memref<32x16xf16, strided<[16, 1], offset: ?>> to memref<32x16xf16, strided<[16, 1], offset: ?>>
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = row_fragments, stages = 1>}
+  return
+}
+
+
+// -----
+
 // A lone GEMM has nothing to keep in registers.
 
 #a = affine_map<(m, n, k) -> (m, k)>
