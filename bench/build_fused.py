@@ -98,6 +98,13 @@ WORKLOADS = [
     ("linear_3d", "linear_3d", (2, 64, 128, 64), "f16", False),
     ("linear_3d", "linear_3d", (4, 512, 1024, 1024), "f16", True),
     ("linear_3d", "linear_3d", (8, 1024, 768, 3072), "bf16", True),
+    # The 2-D linear with the weight [n, k] in the matmul's indexing maps.
+    ("linear", "linear", (256, 384, 128), "f16", False),
+    ("linear", "linear", (512, 512, 256), "f16", False),
+    ("linear", "linear", (512, 512, 256), "bf16", False),
+    ("linear", "linear", (2048, 1024, 1024), "f16", True),
+    ("linear", "linear", (8192, 3072, 768), "bf16", True),
+    ("linear", "linear", (4096, 4096, 4096), "f16", True),
     # Issue 19: queries and keys of different lengths (b, h, queries, keys,
     # d): cross attention, a decode step, and ViT-B's 197 tokens.
     ("attention_cross", "attention_cross", (1, 2, 64, 512, 64), "f16", False),
@@ -170,6 +177,8 @@ def source_of(generator, args, dtype):
         return sf.workloads.attention(b, h, queries, d, dtype=dtype, kv_seq=keys), "attention"
     if generator == "attention_frontend":
         return sf.workloads.attention(*args, dtype=dtype, frontend=True), "attention"
+    if generator == "linear":
+        return sf.workloads.linear(*args, dtype=dtype), "linear"
     if generator == "linear_3d":
         return sf.workloads.linear_3d(*args, dtype=dtype), "linear_3d"
     if generator == "matmul_storage":

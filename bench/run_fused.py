@@ -58,6 +58,9 @@ def flops(name, args):
     if name == "gemm":
         m, n, k = args
         return 2 * m * n * k
+    if name == "linear":
+        m, n, k = args
+        return 2 * m * n * k
     if name == "linear_3d":
         b, s, k, n = args
         return 2 * b * s * k * n
@@ -166,7 +169,7 @@ def baselines(name, args):
         return calls
     if name == "gemm":
         return {"cuBLAS": torch.matmul}
-    if name == "linear_3d":
+    if name in ("linear", "linear_3d"):
         return {"cuBLAS (F.linear)": F.linear}
     if name == "mlp":
         def mlp(x, w1, b1, w2, b2):

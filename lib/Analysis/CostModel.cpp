@@ -135,9 +135,9 @@ int64_t mlir::smap::wgmmaConsumerWarpgroups(int64_t bm, int64_t bn) {
 
 /// The global (m, n, k) dims of `space` when its graph is a single GEMM
 /// (plus elementwise work) that the Hopper lowering can run on wgmma
-/// (strategy wgmma_tma) given a suitable schedule: A[m, k] and B[k, n]
-/// 16-bit matrices the graph reads from memory; no other op reducing along
-/// k. The caller checks the target's features.
+/// (strategy wgmma_tma) given a suitable schedule: A[m, k] and B[k, n] (or
+/// B[n, k], a K-major B) 16-bit matrices the graph reads from memory; no
+/// other op reducing along k. The caller checks the target's features.
 static std::optional<std::array<unsigned, 3>>
 wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
@@ -156,7 +156,8 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
         !(type.getElementType().isF16() || type.getElementType().isBF16()))
       return std::nullopt;
   }
-  // Loop positions: A is indexed (m, k), B (k, n) and the result (m, n).
+  // Loop positions: A is indexed (m, k), B (k, n) or (n, k), the result
+  // (m, n).
   auto positions = [&](OpOperand *operand) {
     AffineMap map = linalgOp.getMatchingIndexingMap(operand);
     SmallVector<unsigned> result;
@@ -172,10 +173,15 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
   SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
   unsigned r =
       llvm::find(iterators, utils::IteratorType::reduction) - iterators.begin();
-  for (auto [a, b] : {std::tie(in0, in1), std::tie(in1, in0)})
-    if (a.size() == 2 && b.size() == 2 && out.size() == 2 && a[1] == r &&
-        b[0] == r && out[0] == a[0] && out[1] == b[1])
+  for (auto [a, b] : {std::tie(in0, in1), std::tie(in1, in0)}) {
+    if (a.size() != 2 || b.size() != 2 || out.size() != 2 || a[1] != r ||
+        out[0] != a[0])
+      continue;
+    if (b[0] == r && out[1] == b[1])
       return std::array<unsigned, 3>{space.dims[a[0]], space.dims[b[1]], k};
+    if (b[1] == r && out[1] == b[0])
+      return std::array<unsigned, 3>{space.dims[a[0]], space.dims[b[0]], k};
+  }
   return std::nullopt;
 }
 
@@ -190,8 +196,8 @@ static llvm::SmallPtrSet<Value, 4> graphOutputs(const SpaceMappingGraph &smg) {
 /// Whether a row-fragment block has something to keep in registers between
 /// ops (RowFragments.cpp: an op other than a contraction writes a block
 /// intermediate, or a contraction reads one as A); a lone GEMM has not,
-/// unless it reads B as [n, k], which only the row-fragment wgmma
-/// lowering takes (readsBothOperandsKMajor).
+/// unless it reads B as [n, k] (readsBothOperandsKMajor) with a tile the
+/// TMA lowering does not take.
 static bool fusesInRegisters(const SpaceMappingGraph &smg,
                              function_ref<int64_t(unsigned)> blockExtent) {
   llvm::SmallPtrSet<Value, 4> yielded = graphOutputs(smg);

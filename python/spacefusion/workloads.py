@@ -223,6 +223,34 @@ def matmul_storage(m, n, k, dtype="f16"):
 
 
 @_checked
+def linear(m, n, k, dtype="f16"):
+    """y = x . w^T on x [m, k] and w [n, k] (a linear layer's weight as
+    PyTorch stores it), as one named linalg.matmul whose indexing maps read
+    B transposed (upstream's form of matmul_transpose_b), f16/bf16 operands
+    accumulated in f32 and the result rounded to `dtype` by a separate
+    generic. The function is `linear`."""
+    t = lambda *shape, e=dtype: "tensor<%s>" % "x".join([str(s) for s in shape] + [e])
+    return "\n".join([
+        "func.func @linear(%%x: %s, %%w: %s) -> %s {" % (t(m, k), t(n, k), t(m, n)),
+        "  %zero = arith.constant 0.0 : f32",
+        "  %%e = tensor.empty() : %s" % t(m, n, e="f32"),
+        "  %%f = linalg.fill ins(%%zero : f32) outs(%%e : %s) -> %s" % (t(m, n, e="f32"), t(m, n, e="f32")),
+        "  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
+        "affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]",
+        "      ins(%%x, %%w : %s, %s) outs(%%f : %s) -> %s" % (t(m, k), t(n, k), t(m, n, e="f32"), t(m, n, e="f32")),
+        "  %%er = tensor.empty() : %s" % t(m, n),
+        "  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
+        "affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [\"parallel\", \"parallel\"]}",
+        "      ins(%%y : %s) outs(%%er : %s) {" % (t(m, n, e="f32"), t(m, n)),
+        "  ^bb0(%%in: f32, %%out: %s):" % dtype,
+        "    %%t = arith.truncf %%in : f32 to %s" % dtype,
+        "    linalg.yield %%t : %s" % dtype,
+        "  } -> %s" % t(m, n),
+        "  return %%r : %s" % t(m, n),
+        "}", ""])
+
+
+@_checked
 def linear_3d(batch, seq, inputs, outputs, dtype="f16"):
     """y = x . w^T on x [batch, seq, inputs], w [outputs, inputs], as
     torch-mlir writes `aten.linear` without a bias: the weight transposed by
@@ -522,7 +550,7 @@ def reference(name, *arrays, eps=None, scale=None, window=None):
     a = [_float32(x) for x in arrays]
     if name == "gemm":
         return [a[0] @ a[1]]
-    if name == "linear_3d":
+    if name in ("linear", "linear_3d"):
         return [a[0] @ a[1].T]
     if name == "softmax":
         return [_softmax(a[0])]

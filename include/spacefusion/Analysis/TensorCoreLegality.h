@@ -83,10 +83,11 @@ bool splitsEvenly(int64_t chunks, int64_t threads, int64_t maxPerThread);
 
 /// Whether both operands of two-input contraction `op` have the reduced
 /// dim innermost (C = A . B^T with B stored [n, k]: a linear layer's
-/// weight as PyTorch stores it). The TMA GEMM lowering (wgmma_tma) takes
-/// B only as [k, n], so such a GEMM is worth the row-fragment wgmma
-/// lowering, which reads a K-major B, even with nothing else to fuse: the
-/// cost model prices it there and the lowering builds it.
+/// weight as PyTorch stores it). Both wgmma lowerings read such a B; a
+/// GEMM whose tile the TMA lowering (wgmma_tma) does not take is worth the
+/// row-fragment one even with nothing else to fuse (its tiles stay in
+/// shared memory, where mma.sync would ldmatrix them): the cost model
+/// prices it there and the lowering builds it.
 bool readsBothOperandsKMajor(linalg::LinalgOp op);
 
 } // namespace smap

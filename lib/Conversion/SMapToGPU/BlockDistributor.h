@@ -285,6 +285,9 @@ struct WgmmaPlan {
   Value globalA, globalB;
   SmallVector<SmallVector<OpFoldResult>> offsetsA, offsetsB;
   int64_t bm = 0, bn = 0, bk = 0, steps = 0;
+  /// Whether B is read [n, k] (K-major, a linear layer's weight as PyTorch
+  /// stores it) rather than [k, n].
+  bool kMajorB = false;
   /// One warpgroup owns the block tile; with `warpSpecialized`, one
   /// consumer warpgroup per 64 rows multiplies and a producer warpgroup
   /// after them issues the loads.

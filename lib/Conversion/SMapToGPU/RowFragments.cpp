@@ -621,7 +621,7 @@ LogicalResult RowSlabPlanner::checkContraction(linalg::LinalgOp op,
       return fail(op, "reads a row tile whose columns are not its k dim");
     fuses = true;
   }
-  // B as [n, k]: no other lowering runs it on wgmma (see
+  // B as [n, k] with a tile wgmma_tma does not take (see
   // readsBothOperandsKMajor).
   fuses |= readsBothOperandsKMajor(op);
   return success();

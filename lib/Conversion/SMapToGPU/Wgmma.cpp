@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The sm_90a lowering of a block that is a GEMM plus an epilogue: its
-// temporal loop stages an A tile [BM x 64] and a B tile [64 x BN] from
-// global memory and accumulates their product into a block tile, which the
+// temporal loop stages an A tile [BM x 64] and a B tile [64 x BN] (or
+// [BN x 64] when B is read [n, k], K-major) from global memory and accumulates their product into a block tile, which the
 // ops after the loop (bias, activation, rounding, the store) read.
 //
 // One warpgroup (128 threads) owns the block tile:
@@ -19,7 +19,8 @@
 //    (`arrive.expect_tx` with the stage's bytes);
 //  * step i waits on its stage's mbarrier (phase parity (i / S) mod 2),
 //    issues `wgmma.mma_async` on the stage (`nvgpu.warpgroup.mma`, B read
-//    N-major, the accumulators in registers) keeping one group in flight,
+//    N-major, or K-major one 16-deep slice per op, the accumulators in
+//    registers) keeping one step's groups in flight,
 //    then, once every thread is past the wait for group i - 1, thread 0
 //    refills that group's stage with step i + S - 1;
 //  * after the loop the accumulators go to the block tile, placed over the
@@ -55,6 +56,9 @@ namespace {
 constexpr int64_t kSwizzleBytes = 128;
 /// Columns of one B chunk (one swizzle row of f16).
 constexpr int64_t kChunkColumns = 64;
+/// The rows and the depth of one wgmma instruction on 16-bit operands.
+constexpr int64_t kWgmmaRows = 64;
+constexpr int64_t kWgmmaDepth = 16;
 /// Threads of a warpgroup (one wgmma's issuers) and of a warp.
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kWarpThreads = 32;
@@ -206,12 +210,15 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
       exprs.push_back(getAffineDimExpr(p, ctx));
     return AffineMap::get(op.getNumLoops(), 0, exprs, ctx);
   };
+  AffineMap mapB = op.getMatchingIndexingMap(mma->b);
+  plan.kMajorB = mapB == dims({mma->n, mma->k});
   if (op.getNumLoops() != 3 ||
       op.getMatchingIndexingMap(mma->a) != dims({mma->m, mma->k}) ||
-      op.getMatchingIndexingMap(mma->b) != dims({mma->k, mma->n}) ||
+      (mapB != dims({mma->k, mma->n}) && !plan.kMajorB) ||
       op.getMatchingIndexingMap(op.getDpsInitOperand(0)) !=
           dims({mma->m, mma->n})) {
-    why = "the contraction is not A[m, k] B[k, n] into C[m, n]";
+    why = "the contraction is not A[m, k] times B[k, n] or B[n, k] into "
+          "C[m, n]";
     return std::nullopt;
   }
   plan.bm = mma->extentM;
@@ -354,7 +361,8 @@ public:
         element(getElementTypeOrSelf(plan.globalA.getType())),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
-        rows(plan.consumerRows()) {}
+        rows(plan.consumerRows()),
+        partRows(plan.kMajorB ? kWgmmaRows : rows) {}
 
   /// Builds the pipeline and replaces the loop and the accumulator; returns
   /// the per-thread code it put in place.
@@ -390,7 +398,12 @@ private:
   Value createBarriers(OpBuilder &b, int64_t count);
   Value waitPhase(OpBuilder &b, Value group, Value step, int64_t usesBack);
   void issueLoads(OpBuilder &b, Value step, Value stage, Value when);
-  Value multiplyStage(OpBuilder &b, Value step, Value acc, Value firstRow);
+  SmallVector<Value> multiplyStage(OpBuilder &b, Value step, ValueRange accs,
+                                   Value firstRow);
+  SmallVector<Value> multiplyKMajorStage(OpBuilder &b, Value at,
+                                         ValueRange accs, Value firstRow);
+  SmallVector<Value> initAccumulators(OpBuilder &b);
+  void storeAccumulators(OpBuilder &b, ValueRange accs, Value whole);
   void setMaxRegisters(OpBuilder &b, int64_t count,
                        NVVM::SetMaxRegisterAction action);
   void buildOneWarpgroup(OpBuilder &b, Value tile);
@@ -405,8 +418,9 @@ private:
   Location loc;
   Type element;
   gpu::AddressSpaceAttr workgroup;
-  /// The rows one consumer warpgroup multiplies.
-  int64_t rows;
+  /// The rows one consumer warpgroup multiplies, and the rows of each of
+  /// its accumulators: all of them, or 64 when B is K-major (one wgmma's).
+  int64_t rows, partRows;
   nvgpu::WarpgroupAccumulatorType accumulatorType;
   Value descA, descB, smem, base, leader, full, empty;
   SmallVector<Operation *> emitted;
@@ -507,6 +521,14 @@ void WgmmaPipelineBuilder::issueLoads(OpBuilder &b, Value step, Value stage,
       descA, coordsA, stage, Value(), Value());
   SmallVector<Value> coordsB =
       tmaCoordinates(tb, loc, plan.offsetsB, loop, mapping);
+  if (plan.kMajorB) {
+    // B [n, k] is one box of bn swizzle rows, laid out as A's.
+    Value tileB = arith::AddIOp::create(tb, loc, at, index(tb, aBytes));
+    nvgpu::TmaAsyncLoadOp::create(
+        tb, loc, view(tb, tileB, sharedMatrix(plan.bn, plan.bk, element)), full,
+        descB, coordsB, stage, Value(), Value());
+    return;
+  }
   for (int64_t c = 0; c < plan.bn / kChunkColumns; ++c) {
     Value chunk =
         arith::AddIOp::create(tb, loc, at, index(tb, aBytes + c * chunkBytes));
@@ -519,11 +541,15 @@ void WgmmaPipelineBuilder::issueLoads(OpBuilder &b, Value step, Value stage,
 }
 
 /// Step `step` of a warpgroup multiplying `rows` rows from `firstRow`: waits
-/// for its stage and issues the wgmma on it. One group stays in flight:
-/// group step - 1 is complete after this.
-Value WgmmaPipelineBuilder::multiplyStage(OpBuilder &b, Value step, Value acc,
-                                          Value firstRow) {
+/// for its stage and issues the wgmma on it. One step's groups stay in
+/// flight: those of step - 1 are complete after this.
+SmallVector<Value> WgmmaPipelineBuilder::multiplyStage(OpBuilder &b,
+                                                       Value step,
+                                                       ValueRange accs,
+                                                       Value firstRow) {
   Value at = stageBase(b, waitPhase(b, full, step, 0));
+  if (plan.kMajorB)
+    return multiplyKMajorStage(b, at, accs, firstRow);
   MemRefType aType = sharedMatrix(rows, plan.bk, element);
   MemRefType bType = sharedMatrix(plan.bk, plan.bn, element);
   // A's rows are 128-byte swizzle rows: 64 of them keep the 1024-byte
@@ -540,9 +566,79 @@ Value WgmmaPipelineBuilder::multiplyStage(OpBuilder &b, Value step, Value acc,
       b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
       view(b, arith::AddIOp::create(b, loc, at, index(b, aBytes)), bType),
       descB);
-  return nvgpu::WarpgroupMmaOp::create(b, loc, accumulatorType, descriptorA,
-                                       descriptorB, b.getI64IntegerAttr(1),
-                                       UnitAttr(), b.getUnitAttr(), acc);
+  return {nvgpu::WarpgroupMmaOp::create(b, loc, accumulatorType, descriptorA,
+                                        descriptorB, b.getI64IntegerAttr(1),
+                                        UnitAttr(), b.getUnitAttr(), accs[0])
+              .getResult()};
+}
+
+/// The products of the stage at `at` when B is K-major. Upstream's
+/// nvgpu.warpgroup.mma lowering steps a B descriptor through k as for an
+/// N-major B only, so each 16-deep slice of the stage is an op of its own
+/// on 64 rows, its descriptors generated at the slice: 32 bytes further
+/// along the swizzle rows of both tiles, as that lowering steps A. Each op
+/// commits a group; the step's last one waits until at most the step's
+/// own groups are pending, the others for no more than can be pending (no
+/// wait at all).
+SmallVector<Value> WgmmaPipelineBuilder::multiplyKMajorStage(OpBuilder &b,
+                                                             Value at,
+                                                             ValueRange accs,
+                                                             Value firstRow) {
+  MemRefType aType = sharedMatrix(kWgmmaRows, kWgmmaDepth, element);
+  MemRefType bType = sharedMatrix(kWgmmaDepth, plan.bn, element);
+  int64_t rowBytes = plan.bk * kElementBytes;
+  Value aAt = arith::AddIOp::create(
+      b, loc, at, arith::MulIOp::create(b, loc, firstRow, index(b, rowBytes)));
+  Value bAt = arith::AddIOp::create(b, loc, at, index(b, plan.bm * rowBytes));
+  auto descriptor = [&](Value tile, int64_t bytes, MemRefType type,
+                        Value tensorMap) -> Value {
+    Value slice = arith::AddIOp::create(b, loc, tile, index(b, bytes));
+    return nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, type),
+        view(b, slice, type), tensorMap);
+  };
+  SmallVector<Value> results(accs);
+  int64_t ops = plan.bk / kWgmmaDepth * results.size(), issued = 0;
+  for (int64_t k = 0; k < plan.bk; k += kWgmmaDepth) {
+    Value descriptorB = descriptor(bAt, k * kElementBytes, bType, descB);
+    for (auto [part, acc] : llvm::enumerate(results)) {
+      int64_t bytes = part * kWgmmaRows * rowBytes + k * kElementBytes;
+      Value descriptorA = descriptor(aAt, bytes, aType, descA);
+      ++issued;
+      int64_t pending = issued == ops ? ops : ops + issued;
+      acc = nvgpu::WarpgroupMmaOp::create(
+          b, loc, accumulatorType, descriptorA, descriptorB,
+          b.getI64IntegerAttr(pending), UnitAttr(), UnitAttr(), acc);
+    }
+  }
+  return results;
+}
+
+/// Zero accumulators, one per `partRows` rows of the warpgroup.
+SmallVector<Value> WgmmaPipelineBuilder::initAccumulators(OpBuilder &b) {
+  SmallVector<Value> accs;
+  for (int64_t r = 0; r < rows; r += partRows)
+    accs.push_back(track(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+                             b, loc, accumulatorType))
+                       ->getResult(0));
+  return accs;
+}
+
+/// Stores the accumulators into the tile over the stages: one into `whole`
+/// (the warpgroup's rows), several into views of their 64 rows each.
+void WgmmaPipelineBuilder::storeAccumulators(OpBuilder &b, ValueRange accs,
+                                             Value whole) {
+  if (accs.size() == 1) {
+    track(nvgpu::WarpgroupMmaStoreOp::create(b, loc, accs[0], whole));
+    return;
+  }
+  MemRefType partType = sharedMatrix(partRows, plan.bn, b.getF32Type());
+  int64_t partBytes = partRows * plan.bn * 4;
+  for (auto [part, acc] : llvm::enumerate(accs)) {
+    Value at = arith::AddIOp::create(b, loc, base, index(b, part * partBytes));
+    track(nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc,
+                                             view(b, at, partType)));
+  }
 }
 
 void WgmmaPipelineBuilder::setMaxRegisters(OpBuilder &b, int64_t count,
@@ -559,15 +655,12 @@ void WgmmaPipelineBuilder::buildOneWarpgroup(OpBuilder &b, Value tile) {
   track(gpu::BarrierOp::create(b, loc));
   for (int64_t s = 0; s + 1 < stages; ++s)
     issueLoads(b, index(b, s), index(b, s), leader);
-  Value zero = track(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
-                         b, loc, accumulatorType))
-                   ->getResult(0);
-  scf::ForOp mainLoop = forEachStep(b, zero);
+  scf::ForOp mainLoop = forEachStep(b, initAccumulators(b));
   track(mainLoop);
   OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
   Value step = mainLoop.getInductionVar();
-  Value acc =
-      multiplyStage(lb, step, mainLoop.getRegionIterArgs()[0], index(lb, 0));
+  SmallVector<Value> accs =
+      multiplyStage(lb, step, mainLoop.getRegionIterArgs(), index(lb, 0));
   // Every thread is past its wait for group i - 1: its stage is free.
   gpu::BarrierOp::create(lb, loc);
   Value next = arith::AddIOp::create(lb, loc, step, index(lb, stages - 1));
@@ -575,12 +668,11 @@ void WgmmaPipelineBuilder::buildOneWarpgroup(OpBuilder &b, Value tile) {
                                         next, index(lb, plan.steps));
   issueLoads(lb, next, stageOf(lb, next),
              arith::AndIOp::create(lb, loc, leader, inRange));
-  scf::YieldOp::create(lb, loc, acc);
+  scf::YieldOp::create(lb, loc, accs);
   track(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
   // The accumulator tile overlays the stages: every read of them is done.
   track(gpu::BarrierOp::create(b, loc));
-  track(
-      nvgpu::WarpgroupMmaStoreOp::create(b, loc, mainLoop.getResult(0), tile));
+  storeAccumulators(b, mainLoop.getResults(), tile);
   track(gpu::BarrierOp::create(b, loc));
 }
 
@@ -631,13 +723,11 @@ void WgmmaPipelineBuilder::buildConsumers(OpBuilder &b) {
       cb, loc, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(cb, loc, tid(), index(cb, kWarpThreads)),
       index(cb, 0));
-  Value zero =
-      nvgpu::WarpgroupMmaInitAccumulatorOp::create(cb, loc, accumulatorType);
-  scf::ForOp mainLoop = forEachStep(cb, zero);
+  scf::ForOp mainLoop = forEachStep(cb, initAccumulators(cb));
   OpBuilder lb = OpBuilder::atBlockBegin(mainLoop.getBody());
   Value step = mainLoop.getInductionVar();
-  Value acc =
-      multiplyStage(lb, step, mainLoop.getRegionIterArgs()[0], firstRow);
+  SmallVector<Value> accs =
+      multiplyStage(lb, step, mainLoop.getRegionIterArgs(), firstRow);
   // Group step - 1 is complete: release its stage.
   Value released = arith::AndIOp::create(
       lb, loc,
@@ -650,7 +740,7 @@ void WgmmaPipelineBuilder::buildConsumers(OpBuilder &b) {
       stageOf(rb, arith::SubIOp::create(rb, loc, step, index(rb, 1)));
   nvgpu::MBarrierArriveOp::create(rb, loc, nvgpu::MBarrierTokenType::get(ctx),
                                   empty, previous);
-  scf::YieldOp::create(lb, loc, acc);
+  scf::YieldOp::create(lb, loc, accs);
   cb.setInsertionPointAfter(mainLoop);
   NVVM::WgmmaWaitGroupSyncOp::create(cb, loc, 0);
   // Every load was waited for; once every consumer is past its last wait (a
@@ -667,8 +757,7 @@ void WgmmaPipelineBuilder::buildConsumers(OpBuilder &b) {
       NVVM::BarrierReductionAttr(), Value());
   Value fragmentView =
       view(cb, base, sharedMatrix(rows, plan.bn, cb.getF32Type()));
-  nvgpu::WarpgroupMmaStoreOp::create(cb, loc, mainLoop.getResult(0),
-                                     fragmentView);
+  storeAccumulators(cb, mainLoop.getResults(), fragmentView);
   setMaxRegisters(cb, plan.entryRegisters,
                   NVVM::SetMaxRegisterAction::decrease);
 }
@@ -719,7 +808,8 @@ void WgmmaPipelineBuilder::replaceAccumulator(OpBuilder &b, Value tile) {
 SmallVector<Operation *> WgmmaPipelineBuilder::build() {
   OpBuilder hb(launch);
   descA = createTmaDescriptor(hb, plan.globalA, plan.bm);
-  descB = createTmaDescriptor(hb, plan.globalB, plan.bk);
+  descB = createTmaDescriptor(hb, plan.globalB,
+                              plan.kMajorB ? plan.bn : plan.bk);
   // The kernel code goes where the loop was.
   OpBuilder b(plan.loop);
   createSharedBase(b);
@@ -728,7 +818,7 @@ SmallVector<Operation *> WgmmaPipelineBuilder::build() {
   // The loads complete on `full`, each with its stage's bytes.
   full = createBarriers(b, 1);
   accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
-      ctx, VectorType::get({rows, plan.bn}, b.getF32Type()));
+      ctx, VectorType::get({partRows, plan.bn}, b.getF32Type()));
   Value tile = view(b, base, sharedMatrix(plan.bm, plan.bn, b.getF32Type()));
   if (plan.warpSpecialized)
     buildWarpSpecialized(b);
