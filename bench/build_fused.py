@@ -96,6 +96,8 @@ WORKLOADS = [
     # Issue 19: torch-mlir's linear on 3-D input (transposed weight copy,
     # collapse, matmul of storage type, expand).
     ("linear_3d", "linear_3d", (2, 64, 128, 64), "f16", False),
+    ("linear_3d", "linear_3d", (2, 256, 256, 256), "f16", False),
+    ("linear_3d", "linear_3d", (3, 192, 128, 192), "bf16", False),
     ("linear_3d", "linear_3d", (4, 512, 1024, 1024), "f16", True),
     ("linear_3d", "linear_3d", (8, 1024, 768, 3072), "bf16", True),
     # The 2-D linear with the weight [n, k] in the matmul's indexing maps.

@@ -133,17 +133,38 @@ int64_t mlir::smap::wgmmaConsumerWarpgroups(int64_t bm, int64_t bn) {
   return bm == 128 && bn != 128 ? 2 : 1;
 }
 
-/// The global (m, n, k) dims of `space` when its graph is a single GEMM
-/// (plus elementwise work) that the Hopper lowering can run on wgmma
-/// (strategy wgmma_tma) given a suitable schedule: A[m, k] and B[k, n] (or
-/// B[n, k], a K-major B) 16-bit matrices the graph reads from memory; no
-/// other op reducing along k. The caller checks the target's features.
-static std::optional<std::array<unsigned, 3>>
-wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
+/// The global dims of a GEMM the TMA lowering can run (wgmmaDims): m, n,
+/// k, and the batch dims of a batched A (a 3-D linear layer's input),
+/// which a block must take one at a time.
+struct WgmmaDims {
+  unsigned m, n, k;
+  SmallVector<unsigned> batch;
+};
+
+/// The loop positions `operand`'s indexing map reads (~0u for a result that
+/// is not a loop).
+static SmallVector<unsigned> loopPositions(linalg::LinalgOp op,
+                                           OpOperand *operand) {
+  SmallVector<unsigned> result;
+  for (AffineExpr expr : op.getMatchingIndexingMap(operand).getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    result.push_back(dim ? dim.getPosition() : ~0u);
+  }
+  return result;
+}
+
+/// The dims of `space` when its graph is a single GEMM (plus elementwise
+/// work) that the Hopper lowering can run on wgmma (strategy wgmma_tma)
+/// given a suitable schedule: A[batch..., m, k] and B[k, n] (or B[n, k], a
+/// K-major B) 16-bit matrices the graph reads from memory into
+/// C[batch..., m, n]; no other op reducing along k. The caller checks the
+/// target's features and that blocks take the batch dims one at a time.
+static std::optional<WgmmaDims> wgmmaDims(const SpaceMappingGraph &smg,
+                                          const Space &space) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-  if (!isAddContraction(space) ||
-      !linalgOp || linalgOp.getNumDpsInputs() != 2 ||
-      linalgOp.getNumLoops() != 3 || space.reductions.size() != 1)
+  if (!isAddContraction(space) || !linalgOp ||
+      linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumLoops() < 3 ||
+      space.reductions.size() != 1)
     return std::nullopt;
   unsigned k = space.reductions.front().first;
   for (const Space &other : smg.getSpaces())
@@ -156,31 +177,34 @@ wgmmaDims(const SpaceMappingGraph &smg, const Space &space) {
         !(type.getElementType().isF16() || type.getElementType().isBF16()))
       return std::nullopt;
   }
-  // Loop positions: A is indexed (m, k), B (k, n) or (n, k), the result
-  // (m, n).
-  auto positions = [&](OpOperand *operand) {
-    AffineMap map = linalgOp.getMatchingIndexingMap(operand);
-    SmallVector<unsigned> result;
-    for (AffineExpr expr : map.getResults()) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      result.push_back(dim ? dim.getPosition() : ~0u);
-    }
-    return result;
-  };
-  SmallVector<unsigned> in0 = positions(linalgOp.getDpsInputOperand(0)),
-                        in1 = positions(linalgOp.getDpsInputOperand(1)),
-                        out = positions(linalgOp.getDpsInitOperand(0));
+  SmallVector<unsigned> in0 = loopPositions(linalgOp,
+                                            linalgOp.getDpsInputOperand(0)),
+                        in1 = loopPositions(linalgOp,
+                                            linalgOp.getDpsInputOperand(1)),
+                        out = loopPositions(linalgOp,
+                                            linalgOp.getDpsInitOperand(0));
   SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
   unsigned r =
       llvm::find(iterators, utils::IteratorType::reduction) - iterators.begin();
   for (auto [a, b] : {std::tie(in0, in1), std::tie(in1, in0)}) {
-    if (a.size() != 2 || b.size() != 2 || out.size() != 2 || a[1] != r ||
-        out[0] != a[0])
+    // A (batch..., m, k) and C (batch..., m, n): the same leading loops.
+    size_t rows = a.size() - 1;
+    if (a.size() < 2 || a.size() != out.size() || b.size() != 2 ||
+        a.size() + 1 != linalgOp.getNumLoops() || a.back() != r ||
+        !llvm::equal(ArrayRef(a).take_front(rows),
+                     ArrayRef(out).take_front(rows)))
       continue;
-    if (b[0] == r && out[1] == b[1])
-      return std::array<unsigned, 3>{space.dims[a[0]], space.dims[b[1]], k};
-    if (b[1] == r && out[1] == b[0])
-      return std::array<unsigned, 3>{space.dims[a[0]], space.dims[b[0]], k};
+    std::optional<unsigned> n;
+    if (b[0] == r && out.back() == b[1])
+      n = b[1];
+    else if (b[1] == r && out.back() == b[0])
+      n = b[0];
+    if (!n)
+      continue;
+    WgmmaDims result{space.dims[a[rows - 1]], space.dims[*n], k, {}};
+    for (unsigned loop : ArrayRef(a).take_front(rows - 1))
+      result.batch.push_back(space.dims[loop]);
+    return result;
   }
   return std::nullopt;
 }
@@ -966,14 +990,16 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   const Space *wgmmaSpace = nullptr;
   std::array<int64_t, 3> wgmmaTile = {0, 0, 0};
   for (const Space &space : smg.getSpaces()) {
-    std::optional<std::array<unsigned, 3>> mnk =
+    std::optional<WgmmaDims> mnk =
         hopper && onTensorCores(space) ? wgmmaDims(smg, space) : std::nullopt;
-    if (mnk && candidate.temporalDim == (*mnk)[2] &&
-        fitsWgmmaTile(blockExtent((*mnk)[0]), blockExtent((*mnk)[1]),
-                      blockExtent((*mnk)[2]))) {
+    if (mnk && candidate.temporalDim == mnk->k &&
+        fitsWgmmaTile(blockExtent(mnk->m), blockExtent(mnk->n),
+                      blockExtent(mnk->k)) &&
+        llvm::all_of(mnk->batch,
+                     [&](unsigned d) { return blockExtent(d) == 1; })) {
       wgmmaSpace = &space;
-      wgmmaTile = {blockExtent((*mnk)[0]), blockExtent((*mnk)[1]),
-                   blockExtent((*mnk)[2])};
+      wgmmaTile = {blockExtent(mnk->m), blockExtent(mnk->n),
+                   blockExtent(mnk->k)};
     }
   }
 

@@ -39,6 +39,9 @@ WORKLOADS = {
     "gemm_2048x1024x1024_f16": lambda: sf.workloads.gemm(2048, 1024, 1024, dtype="f16"),
     # torch-mlir's 3-D linear: relayouts folded into the contraction.
     "linear_3d_4x512x1024x1024_f16": lambda: sf.workloads.linear_3d(4, 512, 1024, 1024, dtype="f16"),
+    "linear_3d_8x1024x768x3072_bf16": lambda: sf.workloads.linear_3d(8, 1024, 768, 3072, dtype="bf16"),
+    # The weight [n, k] in the matmul's indexing maps (K-major B on TMA).
+    "linear_8192x3072x768_bf16": lambda: sf.workloads.linear(8192, 3072, 768, dtype="bf16"),
     # The accumulator is the result: f32, no epilogue.
     "gemm_4096_bf16_f32_result": lambda: sf.workloads.gemm(4096, 4096, 4096, dtype="bf16", frontend=True),
     "attention_b4_h32_s2048_d128_f16": lambda: sf.workloads.attention(4, 32, 2048, 128, dtype="f16"),

@@ -102,14 +102,32 @@ static bool computedPurely(Value v, scf::ForOp loop) {
          });
 }
 
-/// Whether `type` is a row-major f16/bf16 matrix TMA can read: static
-/// shape, identity layout, 16-byte rows.
-static bool isTmaSource(MemRefType type) {
-  return type && type.getRank() == 2 && type.hasStaticShape() &&
-         type.getLayout().isIdentity() &&
+/// Whether `type` is a row-major f16/bf16 matrix TMA can read (`rank` 2),
+/// or a batch of them (a higher rank, read as the matrix of their rows):
+/// static shape, identity layout, 16-byte rows.
+static bool isTmaSource(MemRefType type, bool batched) {
+  return type && (type.getRank() == 2 || (batched && type.getRank() > 2)) &&
+         type.hasStaticShape() && type.getLayout().isIdentity() &&
          (type.getElementType().isF16() || type.getElementType().isBF16()) &&
-         (type.getShape()[1] * kElementBytes) % 16 == 0 &&
+         (type.getShape().back() * kElementBytes) % 16 == 0 &&
          (type.getMemorySpace() == nullptr);
+}
+
+/// The loops of `op` other than the contraction's m, n and k, when each is
+/// a batch loop of A and the result that the block runs once (extent 1):
+/// a block of a batched A, as torch-mlir's 3-D linear layer is sliced.
+static std::optional<SmallVector<unsigned>>
+unitBatchLoops(linalg::LinalgOp op, const MmaContraction &mma) {
+  SmallVector<unsigned> batch;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
+    if (loop == mma.m || loop == mma.n || loop == mma.k)
+      continue;
+    if (ranges[loop] != 1)
+      return std::nullopt;
+    batch.push_back(loop);
+  }
+  return batch;
 }
 
 /// The epilogue's first op usually maps the accumulator tile elementwise
@@ -210,15 +228,21 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
       exprs.push_back(getAffineDimExpr(p, ctx));
     return AffineMap::get(op.getNumLoops(), 0, exprs, ctx);
   };
+  std::optional<SmallVector<unsigned>> batch = unitBatchLoops(op, *mma);
+  auto batched = [&](ArrayRef<unsigned> positions) {
+    SmallVector<unsigned> all(batch ? *batch : SmallVector<unsigned>());
+    all.append(positions.begin(), positions.end());
+    return dims(all);
+  };
   AffineMap mapB = op.getMatchingIndexingMap(mma->b);
   plan.kMajorB = mapB == dims({mma->n, mma->k});
-  if (op.getNumLoops() != 3 ||
-      op.getMatchingIndexingMap(mma->a) != dims({mma->m, mma->k}) ||
+  if (!batch ||
+      op.getMatchingIndexingMap(mma->a) != batched({mma->m, mma->k}) ||
       (mapB != dims({mma->k, mma->n}) && !plan.kMajorB) ||
       op.getMatchingIndexingMap(op.getDpsInitOperand(0)) !=
-          dims({mma->m, mma->n})) {
+          batched({mma->m, mma->n})) {
     why = "the contraction is not A[m, k] times B[k, n] or B[n, k] into "
-          "C[m, n]";
+          "C[m, n] (with A and C batched, one batch per block)";
     return std::nullopt;
   }
   plan.bm = mma->extentM;
@@ -251,7 +275,8 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
     FailureOr<std::pair<Value, SmallVector<SmallVector<OpFoldResult>>>> origin =
         tileOrigin(copy.getInputs()[0], block);
     if (failed(origin) ||
-        !isTmaSource(dyn_cast<MemRefType>(origin->first.getType())) ||
+        !isTmaSource(dyn_cast<MemRefType>(origin->first.getType()),
+                     operand == mma->a) ||
         cast<MemRefType>(origin->first.getType()).getElementType() !=
             getElementTypeOrSelf(operand->get().getType())) {
       why = "an operand is not a tile of a row-major f16/bf16 matrix in "
@@ -309,12 +334,13 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
   return plan;
 }
 
-/// The TMA coordinates (innermost first) of a staged tile at a step.
+/// The TMA coordinates (innermost first) of a staged tile at a step, in
+/// the matrix of rows of `shape` (the global buffer's).
 static SmallVector<Value>
-tmaCoordinates(OpBuilder &b, Location loc,
+tmaCoordinates(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                ArrayRef<SmallVector<OpFoldResult>> offsets, scf::ForOp loop,
                IRMapping &mapping) {
-  SmallVector<Value> sums(2);
+  SmallVector<Value> sums(shape.size());
   for (ArrayRef<OpFoldResult> level : offsets)
     for (auto [d, offset] : llvm::enumerate(level)) {
       Value v = isa<Attribute>(offset)
@@ -326,7 +352,15 @@ tmaCoordinates(OpBuilder &b, Location loc,
   for (Value &sum : sums)
     if (!sum)
       sum = arith::ConstantIndexOp::create(b, loc, 0);
-  return {sums[1], sums[0]};
+  // Batch offsets count whole matrices of rows.
+  Value row = sums[0];
+  for (size_t d = 1; d + 1 < sums.size(); ++d)
+    row = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, row, arith::ConstantIndexOp::create(b, loc, shape[d])),
+        sums[d]);
+  return {sums.back(), row};
 }
 
 void mlir::smap::planRegisterReallocation(WgmmaPlan &plan, int64_t regsPerSm) {
@@ -438,6 +472,16 @@ Value WgmmaPipelineBuilder::createTmaDescriptor(OpBuilder &hb, Value global,
       nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
       nvgpu::TensorMapOOBKind::OOB_ZERO,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  auto globalType = cast<MemRefType>(global.getType());
+  if (globalType.getRank() > 2) {
+    // A batch of matrices is read as the matrix of their rows.
+    ReassociationIndices batchAndRows = llvm::to_vector(
+        llvm::seq<int64_t>(0, globalType.getRank() - 1));
+    global = memref::CollapseShapeOp::create(
+        hb, loc, global,
+        ArrayRef<ReassociationIndices>{batchAndRows,
+                                       {globalType.getRank() - 1}});
+  }
   Value unranked = memref::CastOp::create(
       hb, loc, UnrankedMemRefType::get(element, Attribute()), global);
   return nvgpu::TmaCreateDescriptorOp::create(
@@ -514,13 +558,16 @@ void WgmmaPipelineBuilder::issueLoads(OpBuilder &b, Value step, Value stage,
               arith::AddIOp::create(
                   tb, loc, loop.getLowerBound(),
                   arith::MulIOp::create(tb, loc, step, loop.getStep())));
-  SmallVector<Value> coordsA =
-      tmaCoordinates(tb, loc, plan.offsetsA, loop, mapping);
+  auto shapeOf = [](Value global) {
+    return cast<MemRefType>(global.getType()).getShape();
+  };
+  SmallVector<Value> coordsA = tmaCoordinates(
+      tb, loc, shapeOf(plan.globalA), plan.offsetsA, loop, mapping);
   nvgpu::TmaAsyncLoadOp::create(
       tb, loc, view(tb, at, sharedMatrix(plan.bm, plan.bk, element)), full,
       descA, coordsA, stage, Value(), Value());
-  SmallVector<Value> coordsB =
-      tmaCoordinates(tb, loc, plan.offsetsB, loop, mapping);
+  SmallVector<Value> coordsB = tmaCoordinates(
+      tb, loc, shapeOf(plan.globalB), plan.offsetsB, loop, mapping);
   if (plan.kMajorB) {
     // B [n, k] is one box of bn swizzle rows, laid out as A's.
     Value tileB = arith::AddIOp::create(tb, loc, at, index(tb, aBytes));
@@ -791,10 +838,23 @@ void WgmmaPipelineBuilder::buildWarpSpecialized(OpBuilder &b) {
   }
 }
 
-/// The epilogue reads the accumulator tile where the loop's buffer was.
+/// The epilogue reads the accumulator tile where the loop's buffer was (of
+/// the buffer's shape: a batched block's has unit batch dims first).
 void WgmmaPipelineBuilder::replaceAccumulator(OpBuilder &b, Value tile) {
-  Value generic = memref::MemorySpaceCastOp::create(
-      b, loc, plan.accumulator.getType(), tile);
+  MemRefType accumulator = plan.accumulator.getType();
+  if (accumulator.getRank() > 2) {
+    ReassociationIndices batchAndRows =
+        llvm::to_vector(llvm::seq<int64_t>(0, accumulator.getRank() - 1));
+    tile = memref::ExpandShapeOp::create(
+        b, loc,
+        MemRefType::get(accumulator.getShape(), accumulator.getElementType(),
+                        AffineMap(), workgroup),
+        tile,
+        ArrayRef<ReassociationIndices>{batchAndRows,
+                                       {accumulator.getRank() - 1}});
+  }
+  Value generic =
+      memref::MemorySpaceCastOp::create(b, loc, accumulator, tile);
   plan.accumulator.replaceAllUsesWith(generic);
   plan.fill.erase();
   plan.loop.erase();
