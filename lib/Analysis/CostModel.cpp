@@ -778,6 +778,13 @@ static StagedInputs stagedBlockTiles(const CandidateView &view,
           view.smg.getValueDims(input->get());
       if (!type || dims.empty() || perDimension.empty())
         continue;
+      // An input the block reads whole (no dim tiled, none sliced in
+      // time) is no slice of it, and only slices are staged: the
+      // contraction reads it where it is.
+      if (llvm::all_of(dims, [&](unsigned d) {
+            return view.blockExtent(d) >= view.smg.getDims()[d].extent;
+          }))
+        continue;
       StagedInputs::Tile tile;
       tile.input = input->get();
       // The tile's last dimension is padded, a unit one too.
