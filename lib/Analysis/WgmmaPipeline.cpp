@@ -21,6 +21,10 @@ static constexpr int64_t kMaxThreadRegisters = 255;
 /// Utilizations within this share of each other tie.
 static constexpr double kWaveUtilizationTie = 0.01;
 
+int64_t mlir::smap::registersAtEntry(int64_t threads, int64_t regsPerSm) {
+  return std::min<int64_t>(256, regsPerSm / threads / 8 * 8);
+}
+
 RegisterSplit mlir::smap::planRegisterSplit(const WgmmaBlockShape &block,
                                             int64_t regsPerSm) {
   // setmaxnreg takes whole warpgroups.
@@ -33,7 +37,7 @@ RegisterSplit mlir::smap::planRegisterSplit(const WgmmaBlockShape &block,
   // The producer's registers beyond its own needs are idle otherwise: the
   // consumers take them whenever that raises their cap (with one consumer
   // warpgroup the cap is already the most a thread may have).
-  int64_t entry = roundDown(regsPerSm / block.threads());
+  int64_t entry = registersAtEntry(block.threads(), regsPerSm);
   int64_t consumer = roundDown(
       entry + (entry - kProducerRegisters) * 128 / block.consumerThreads());
   if (entry <= kProducerRegisters || consumer <= entry ||

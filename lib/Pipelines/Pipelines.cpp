@@ -124,6 +124,9 @@ static void buildLowerToNVVM(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   if (!lineInfo)
     kernels.addPass(createStripDebugInfoPass());
+  smap::SMapSetKernelRegisterCountsOptions registerCounts;
+  registerCounts.target = options.cubinChip;
+  kernels.addPass(smap::createSMapSetKernelRegisterCounts(registerCounts));
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = options.kernelUseBarePtrCallConv;
   toNVVM.indexBitwidth = options.indexBitWidth;
@@ -161,7 +164,7 @@ static void buildLowerToNVVM(OpPassManager &pm,
 
 /// The normalizations before grouping that both pipelines run: fills
 /// specialized, 16-bit accumulators widened, relayouts folded into
-/// contractions; the ops the
+/// contractions, fills specialized again; the ops the
 /// user excludes from fusion are left as they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
                              ArrayRef<std::string> exclude) {
@@ -177,6 +180,10 @@ static void addNormalization(OpPassManager &pm, bool widenAccumulators,
   smap::SMapFoldContractionRelayoutsOptions fold;
   fold.excludeOps.assign(exclude.begin(), exclude.end());
   pm.addPass(smap::createSMapFoldContractionRelayouts(fold));
+  // Folding a fill through a reshape, or widening a 16-bit fill, can leave
+  // a fill as a generic again (torch-mlir's 3-D linear after upstream
+  // fuse-elementwise).
+  pm.addPass(smap::createSMapSpecializeFills());
 }
 
 std::string mlir::spacefusion::SpaceFusionPipelineOptions::getTarget() const {

@@ -80,7 +80,10 @@
 // WS:          llvm.func @gemm(
 // WS-SAME:       smap.kernels = [{blocks = 6 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
 // WS:          gpu.binary @gemm_wgmma_tma_ws_128x128x64_f16
+// ptxas honours setmaxnreg only with the entry count declared (168 of
+// each thread's registers, smap-set-kernel-register-counts).
 // WS-SAME:       .maxntid 384, 1, 1
+// WS-SAME:       .maxnreg 168
 // WS-SAME:       setmaxnreg.dec.sync.aligned.u32 \0940;
 // WS-SAME:       cp.async.bulk.tensor.2d
 // WS-SAME:       setmaxnreg.inc.sync.aligned.u32 \09232;

@@ -71,6 +71,12 @@ struct RegisterSplit {
 RegisterSplit planRegisterSplit(const WgmmaBlockShape &block,
                                 int64_t regsPerSm);
 
+/// The registers each of `threads` threads holds at a kernel's entry when
+/// one block takes the SM's `regsPerSm` (a multiple of 8, setmaxnreg's
+/// step): the count a reallocating block starts from, which ptxas must be
+/// told (`nvvm.maxnreg`, smap-set-kernel-register-counts).
+int64_t registersAtEntry(int64_t threads, int64_t regsPerSm);
+
 /// A TMA pipeline: its depth and the dynamic shared memory it takes (the
 /// ring, or the accumulator tile over it, plus the alignment slack).
 struct TmaPipeline {

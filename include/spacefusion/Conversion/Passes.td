@@ -403,6 +403,42 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
 // smap-drop-binary-timings
 //===----------------------------------------------------------------------===//
 
+def SMapSetKernelRegisterCounts : Pass<"smap-set-kernel-register-counts",
+                                       "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Tell ptxas the register count of kernels that reallocate "
+                "registers";
+  let description = [{
+    A warp-specialized wgmma block moves registers between its warpgroups
+    with `setmaxnreg` (`nvvm.setmaxregister`): the producer gives some up,
+    the consumers take them, and both return to the count they started
+    with. ptxas honours `setmaxnreg` only when it knows that count at the
+    kernel's entry; without it, it drops the instructions ("setmaxnreg
+    ignored; unable to determine register count at entry") and the
+    consumers keep the entry count. This pass gives every outlined kernel
+    that contains `nvvm.setmaxregister` that count as `nvvm.maxnreg`: the
+    registers each of its threads (`known_block_size`) holds when one block
+    takes the SM's register file (`registersAtEntry` of the target's
+    `regs_per_sm`, the function the wgmma lowering plans its split with). It runs after outlining, before
+    the kernels go to NVVM.
+
+    ```mlir
+    // Before: 384 threads, the producer at 40, the consumers at 232.
+    gpu.func @gemm_kernel() kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+      ...
+      nvvm.setmaxregister decrease 40
+    // After
+    gpu.func @gemm_kernel() kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32} {
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"sm_90a\"",
+           "The built-in target whose register file (regs_per_sm) the "
+           "kernels run on">
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::smap::SMapDialect"];
+}
+
 def SMapDropBinaryTimings : Pass<"smap-drop-binary-timings",
                                  "::mlir::ModuleOp"> {
   let summary = "Drop the compile times gpu-module-to-binary records";

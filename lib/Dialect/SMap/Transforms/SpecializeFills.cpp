@@ -18,6 +18,7 @@
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -70,10 +71,44 @@ struct FillFromGeneric : public OpRewritePattern<linalg::GenericOp> {
     return success();
   }
 };
+
+/// A float conversion (extf, truncf) of a filled tensor is the fill of the
+/// converted scalar: how widening a 16-bit accumulator leaves a fill it
+/// cannot reach directly (one behind a reshape, which folding then
+/// removes).
+struct FillThroughConversion : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+        op.getNumLoops() != op.getNumParallelLoops() ||
+        !op.hasPureTensorSemantics() ||
+        !llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }))
+      return rewriter.notifyMatchFailure(op, "not an identity map");
+    OpOperand *input = op.getDpsInputOperand(0);
+    auto fill = input->get().getDefiningOp<linalg::FillOp>();
+    Block *body = op.getBlock();
+    if (!fill || body->getOperations().size() != 2)
+      return rewriter.notifyMatchFailure(op, "not a conversion of a fill");
+    Operation *conversion = &body->front();
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(conversion) ||
+        conversion->getOperand(0) != op.getMatchingBlockArgument(input) ||
+        body->getTerminator()->getOperand(0) != conversion->getResult(0))
+      return rewriter.notifyMatchFailure(op, "not a conversion of a fill");
+    IRMapping mapping;
+    mapping.map(conversion->getOperand(0), fill.getInputs()[0]);
+    Value scalar = rewriter.clone(*conversion, mapping)->getResult(0);
+    rewriter.replaceOpWithNewOp<linalg::FillOp>(op, scalar,
+                                                op.getDpsInits()[0]);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::smap::populateSpecializeFillsPatterns(RewritePatternSet &patterns) {
-  patterns.add<FillFromGeneric>(patterns.getContext());
+  patterns.add<FillFromGeneric, FillThroughConversion>(patterns.getContext());
 }
 
 namespace {

@@ -55,3 +55,44 @@ func.func @generalized_fill(%out: tensor<8x16xf32>) -> tensor<8x16xf32> {
   } -> tensor<8x16xf32>
   return %f : tensor<8x16xf32>
 }
+
+// A conversion of a filled tensor is the fill of the converted scalar (what
+// widening a 16-bit accumulator behind a reshape leaves, torch-mlir's 3-D
+// linear after upstream fuse-elementwise); a conversion of anything else,
+// or a fill read through a non-identity map, stays.
+// CHECK-LABEL: func.func @converted_fills
+// CHECK-SAME: (%[[X:.*]]: tensor<8x16xf16>)
+// The converted zero folds to an f32 constant.
+// CHECK: %[[WIDE:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK: %[[F16:.*]] = linalg.fill ins(%[[ZERO]] : f16)
+// CHECK: %[[E32:.*]] = tensor.empty() : tensor<8x16xf32>
+// CHECK: %[[F32:.*]] = linalg.fill ins(%[[WIDE]] : f32) outs(%[[E32]] : tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK: %[[OTHER:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<8x16xf16>)
+// CHECK: arith.extf
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%[[F16]] : tensor<8x16xf16>)
+// CHECK: return %[[F32]], %[[OTHER]], %[[T]]
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @converted_fills(%x: tensor<8x16xf16>) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16x8xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x16xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x16xf16>) -> tensor<8x16xf16>
+  %e32 = tensor.empty() : tensor<8x16xf32>
+  %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%f : tensor<8x16xf16>) outs(%e32 : tensor<8x16xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %v = arith.extf %in : f16 to f32
+    linalg.yield %v : f32
+  } -> tensor<8x16xf32>
+  %o = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x16xf16>) outs(%e32 : tensor<8x16xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %v = arith.extf %in : f16 to f32
+    linalg.yield %v : f32
+  } -> tensor<8x16xf32>
+  %et = tensor.empty() : tensor<16x8xf32>
+  %t = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%f : tensor<8x16xf16>) outs(%et : tensor<16x8xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %v = arith.extf %in : f16 to f32
+    linalg.yield %v : f32
+  } -> tensor<16x8xf32>
+  return %w, %o, %t : tensor<8x16xf32>, tensor<8x16xf32>, tensor<16x8xf32>
+}
