@@ -938,6 +938,7 @@ void SMGBuilder::classify(unsigned d) {
   GlobalDim &dim = smg.dims[d];
   if (Operation *user = findDiagonalUse(smg, d)) {
     dim.dimClass = DimClass::NotSliceable;
+    dim.subject = user;
     dim.reason = "'" + user->getName().getStringRef().str() +
                  "' reads a tensor indexed by the dim along two of its "
                  "dimensions (a transpose of itself), so a block would "
@@ -971,6 +972,7 @@ void SMGBuilder::classify(unsigned d) {
   };
 
   std::string blocked;
+  Operation *blocker = nullptr;
   bool anyReduced = false;
   for (auto &[op, role] : members) {
     if (role == MemberRole::Init) {
@@ -991,9 +993,11 @@ void SMGBuilder::classify(unsigned d) {
         dim.reductions.push_back({op, Combiner::Max});
         dim.reductions.push_back({op, Combiner::Add});
         dim.dependentChain = true;
-        if (in != Form::Local && in != Form::Const && blocked.empty())
+        if (in != Form::Local && in != Form::Const && blocked.empty()) {
           blocked = space.name + " (softmax) normalizes " + describe(in).str() +
                     " along the dim";
+          blocker = op;
+        }
         forms[softmax.getResult()[0]] = Form::Factored;
       } else {
         forms[softmax.getResult()[0]] = joinPure({in});
@@ -1019,9 +1023,11 @@ void SMGBuilder::classify(unsigned d) {
       std::optional<Combiner> combiner = matchCombiner(yielded, acc);
       forms[result] = Form::Reduced;
       if (!combiner) {
-        if (blocked.empty())
+        if (blocked.empty()) {
           blocked = space.name + " reduces with a body that is not an add, "
                                  "max, min or mul combiner";
+          blocker = op;
+        }
         continue;
       }
       dim.reductions.push_back({op, *combiner});
@@ -1054,6 +1060,7 @@ void SMGBuilder::classify(unsigned d) {
         break;
       }
       if (!ok && blocked.empty()) {
+        blocker = op;
         blocked = space.name + " reduces (" +
                   stringifyCombiner(*combiner).str() + ") " + describe(c).str();
         if (!culprit.empty())
@@ -1078,9 +1085,14 @@ void SMGBuilder::classify(unsigned d) {
         !options.allowUpdateThenAggregate)
       blocked = "the chain needs Update-then-Aggregate, which is disabled "
                 "(allow-uta=false)";
+    dim.subject =
+        blocker
+            ? blocker
+            : (dim.reductions.empty() ? nullptr : dim.reductions.front().first);
     if (!blocked.empty()) {
       dim.dimClass = DimClass::NotSliceable;
-      dim.reason = "reduced by " + chain + "; not sliceable: " + blocked;
+      dim.reason = (chain.empty() ? "" : "reduced by " + chain + "; ") +
+                   "not sliceable: " + blocked;
       return;
     }
     dim.dimClass = DimClass::Temporal;
@@ -1107,9 +1119,11 @@ void SMGBuilder::classify(unsigned d) {
     if (smg.lookupSpace(edge.producer)->role != MemberRole::Compute &&
         smg.lookupSpace(edge.producer)->role != MemberRole::Relayout)
       continue;
-    if (broadcast.empty())
+    if (broadcast.empty()) {
       broadcast = smg.lookupSpace(edge.producer)->name + " is broadcast into " +
                   smg.lookupSpace(edge.consumer)->name;
+      dim.subject = edge.consumer;
+    }
     worklist.push_back(edge.producer);
   }
   while (!worklist.empty()) {

@@ -7,6 +7,7 @@
 
 #include "spacefusion-c/SpaceFusion.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -14,6 +15,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void printToStdout(MlirStringRef str, void *userData) {
   (void)userData;
@@ -27,6 +29,88 @@ static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
   mlirDiagnosticPrint(diagnostic, printToStdout, NULL);
   printf("\n");
   return mlirLogicalResultSuccess();
+}
+
+/* Prints each remark with its structured arguments. */
+static void printRemark(const SpacefusionRemark *remark, void *userData) {
+  int *count = (int *)userData;
+  ++*count;
+  printf("remark %.*s %.*s in %.*s:", (int)remark->category.length,
+         remark->category.data, (int)remark->name.length, remark->name.data,
+         (int)remark->function.length, remark->function.data);
+  for (intptr_t i = 0; i < remark->numArgs; ++i)
+    if (!(remark->argKeys[i].length == 6 &&
+          !strncmp(remark->argKeys[i].data, "Remark", 6)))
+      printf(" %.*s=%.*s", (int)remark->argKeys[i].length,
+             remark->argKeys[i].data, (int)remark->argValues[i].length,
+             remark->argValues[i].data);
+  printf("\n");
+}
+
+/* Prints what the C accessors read of a graph's dims and schedule. */
+static void printGraphDecisions(MlirOperation graph) {
+  MlirAttribute dims = mlirOperationGetAttributeByName(
+      graph, mlirStringRefCreateFromCString("dims"));
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(dims); ++i) {
+    MlirAttribute dim = mlirArrayAttrGetElement(dims, i);
+    if (!spacefusionAttributeIsADim(dim))
+      continue;
+    MlirStringRef name = spacefusionDimAttrGetName(dim);
+    MlirStringRef cls = spacefusionDimAttrGetClass(dim);
+    printf("dim %.*s %lld %.*s\n", (int)name.length, name.data,
+           (long long)spacefusionDimAttrGetExtent(dim), (int)cls.length,
+           cls.data);
+  }
+  MlirAttribute schedule = mlirOperationGetAttributeByName(
+      graph, mlirStringRefCreateFromCString("schedule"));
+  if (mlirAttributeIsNull(schedule) ||
+      !spacefusionAttributeIsASchedule(schedule))
+    return;
+  MlirStringRef strategy = spacefusionScheduleAttrGetStrategy(schedule);
+  printf("schedule strategy=%.*s threads=%lld smem=%lld regs=%lld "
+         "stages=%lld grid=",
+         (int)strategy.length, strategy.data,
+         (long long)spacefusionScheduleAttrGetThreads(schedule),
+         (long long)spacefusionScheduleAttrGetSmem(schedule),
+         (long long)spacefusionScheduleAttrGetRegisters(schedule),
+         (long long)spacefusionScheduleAttrGetStages(schedule));
+  for (intptr_t i = 0; i < spacefusionScheduleAttrGetGridRank(schedule); ++i)
+    printf("%s%lld", i ? "x" : "",
+           (long long)spacefusionScheduleAttrGetGrid(schedule, i));
+  for (int temporal = 0; temporal < 2; ++temporal) {
+    printf(temporal ? " temporal=" : " spatial=");
+    for (intptr_t i = 0;
+         i < spacefusionScheduleAttrGetNumSlices(schedule, temporal); ++i) {
+      MlirStringRef dim =
+          spacefusionScheduleAttrGetSliceDim(schedule, temporal, i);
+      printf("%s%.*s:%lld", i ? "," : "", (int)dim.length, dim.data,
+             (long long)spacefusionScheduleAttrGetSliceSize(schedule, temporal,
+                                                            i));
+    }
+  }
+  printf("\n");
+}
+
+/* Visits the first smap.graph of a module. */
+static MlirOperation findFirst(MlirOperation op, const char *name) {
+  MlirIdentifier opName = mlirOperationGetName(op);
+  MlirStringRef str = mlirIdentifierStr(opName);
+  if (str.length == strlen(name) && !strncmp(str.data, name, str.length))
+    return op;
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+    MlirRegion region = mlirOperationGetRegion(op, r);
+    for (MlirBlock block = mlirRegionGetFirstBlock(region);
+         !mlirBlockIsNull(block); block = mlirBlockGetNextInRegion(block))
+      for (MlirOperation child = mlirBlockGetFirstOperation(block);
+           !mlirOperationIsNull(child);
+           child = mlirOperationGetNextInBlock(child)) {
+        MlirOperation found = findFirst(child, name);
+        if (!mlirOperationIsNull(found))
+          return found;
+      }
+  }
+  MlirOperation none = {NULL};
+  return none;
 }
 
 static char *readFile(const char *path) {
@@ -157,9 +241,9 @@ int main(int argc, char **argv) {
   mlirRegisterAllLLVMTranslations(ctx);
   module = parse(ctx, source);
   pm = mlirPassManagerCreate(ctx);
-  result =
-      spacefusionAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
-                             mlirStringRefCreateFromCString("target=sm_90a"));
+  result = spacefusionAddPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString("target=sm_90a"), printToStdout, NULL);
   printf("added the GPU pipeline: %s\n",
          mlirLogicalResultIsSuccess(result) ? "success" : "failure");
   result = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
@@ -170,6 +254,59 @@ int main(int argc, char **argv) {
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);
 
+  /* A bad option appended to a host's pass manager goes to the error
+     callback, like mlirParsePassPipeline's. */
+  // clang-format off
+  // CHECK: spacefusion: cannot parse pipeline options 'chip=sm_1 nonsense=2': {{.*}}nonsense
+  // CHECK-NEXT: added bad options: failure
+  // clang-format on
+  pm = mlirPassManagerCreate(ctx);
+  result = spacefusionAddPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString("chip=sm_1 nonsense=2"), printToStdout,
+      NULL);
+  printf("\nadded bad options: %s\n",
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+  mlirPassManagerDestroy(pm);
+  mlirContextDestroy(ctx);
+
+  /* Remarks reach a C callback with their structured arguments, and the
+     decisions are read from the attributes with the accessors. */
+  // clang-format off
+  // CHECK: enabled remarks: success
+  // CHECK: remark smap:analyze dim-class in attention_paper: dim=m class=parallel
+  // CHECK: remark smap:analyze dim-class in attention_paper: dim=l class=temporal
+  // CHECK: remark smap:schedule chosen in attention_paper: strategy=[[STRATEGY:[a-z_]+]] blocks={{[0-9]+}} threads=[[THREADS:[0-9]+]] smem=[[SMEM:[0-9]+]]
+  // CHECK: dim m 512 parallel
+  // CHECK: dim l 512 temporal
+  // CHECK: schedule strategy=[[STRATEGY]] threads=[[THREADS]] smem=[[SMEM]] regs={{[0-9]+}} stages={{[0-9]+}} grid={{[0-9]+x[0-9]+}} spatial=m:{{[0-9]+}},n:{{[0-9]+}} temporal=k:{{[0-9]+}}
+  // CHECK: a second engine: failure
+  // clang-format on
+  ctx = mlirContextCreate();
+  registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  spacefusionRegisterDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  int remarks = 0;
+  result = spacefusionEnableRemarks(ctx, mlirStringRefCreateFromCString("smap"),
+                                    printRemark, &remarks);
+  printf("enabled remarks: %s\n",
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+  module = parse(ctx, source);
+  spacefusionRunPipeline(module, mlirStringRefCreateFromCString(
+                                     "target=sm_90a lower-to-gpu=false"));
+  MlirOperation graph = findFirst(mlirModuleGetOperation(module), "smap.graph");
+  if (!mlirOperationIsNull(graph))
+    printGraphDecisions(graph);
+  mlirModuleDestroy(module);
+  handler =
+      mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
+  result = spacefusionEnableRemarks(ctx, mlirStringRefCreateFromCString("smap"),
+                                    printRemark, &remarks);
+  printf("a second engine: %s\n",
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+  mlirContextDetachDiagnosticHandler(ctx, handler);
   mlirContextDestroy(ctx);
   free(source);
   return 0;

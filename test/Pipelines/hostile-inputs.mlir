@@ -7,7 +7,7 @@
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=UNREG
 // RUN: not spacefusion-opt --allow-unregistered-dialect %S/Inputs/unregistered-op.mlir \
 // RUN:   --spacefusion-pipeline="target=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNREG-GPU
-// UNREG: remark: [Missed] unsupported | Category:smap:form-graphs | Remark="'linalg.generic' left outside any smap.graph: body op 'foo.bar' has side effects"
+// UNREG: remark: [Missed] unsupported | Category:smap:form-graphs | Function={{[a-z_0-9]+}} | Remark="'linalg.generic' left outside any smap.graph: body op 'foo.bar' has side effects"
 // UNREG-GPU: error: 'linalg.generic' cannot be compiled for the GPU: body op 'foo.bar' has side effects
 //
 // A function returning one value twice: SIGSEGV in upstream's
@@ -28,9 +28,9 @@
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=VIEW
 // RUN: spacefusion-opt %S/Inputs/view-refactorized.mlir --spacefusion-pipeline="target=sm_90a" | FileCheck %s --check-prefix=VIEW-GPU
 // RUN: spacefusion-run %S/Inputs/view-refactorized.mlir --reps=1 | FileCheck %s --check-prefix=PASS
-// VIEW: remark: [Missed] undescribable | Category:smap:form-graphs | Remark="'tensor.expand_shape' left outside any smap.graph: 'tensor.expand_shape' op cannot align the dims of source dimension 0 with the expanded dims"
-// VIEW: remark: [Passed] formed | Category:smap:form-graphs | Remark="formed smap.graph of 2 ops (generic, collapse_shape)
-// VIEW: remark: [Passed] formed | Category:smap:form-graphs | Remark="formed smap.graph of 1 ops (generic)
+// VIEW: remark: [Missed] undescribable | Category:smap:form-graphs | Function={{[a-z_0-9]+}} | Remark="'tensor.expand_shape' left outside any smap.graph: 'tensor.expand_shape' op cannot align the dims of source dimension 0 with the expanded dims"
+// VIEW: remark: [Passed] formed | Category:smap:form-graphs | Function={{[a-z_0-9]+}} | Remark="formed smap.graph of 2 ops (generic, collapse_shape)
+// VIEW: remark: [Passed] formed | Category:smap:form-graphs | Function={{[a-z_0-9]+}} | Remark="formed smap.graph of 1 ops (generic)
 // VIEW-GPU: gpu.binary @view_0_simt_f32
 // PASS: PASS
 //

@@ -172,7 +172,7 @@
 // Attention: smap-schedule says it is no row kernel, the block lowering takes
 // it.
 // REMARK: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=83200 fma=2"
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function={{[a-z_0-9]+}} | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=83200 fma=2"
 
 // A schedule forced through the pipeline (`spatial`, `temporal`) is checked
 // like smap-schedule's: an unknown dim or a tile larger than its dim is an

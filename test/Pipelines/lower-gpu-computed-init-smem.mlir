@@ -10,7 +10,7 @@
 
 // CHECK-NOT: error
 // CHECK: chosen | Category:smap:schedule | Function=tanh_dot_into_bias | Remark="scheduled for sm_90a: spatial [m=1] temporal [], strategy simt, 128 blocks x 32 threads, [[SMEM:[0-9]+]] B shared memory
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=simt blocks=128 threads=32 smem=[[SMEM]]
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=tanh_dot_into_bias | Remark="lowered to one kernel: strategy=simt blocks=128 threads=32 smem=[[SMEM]]
 // CHECK-NOT: error
 #ml = affine_map<(m, l) -> (m, l)>
 #l = affine_map<(m, l) -> (l)>

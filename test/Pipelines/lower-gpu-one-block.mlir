@@ -15,7 +15,7 @@
 // CHECK-SAME: smap.kernels = [{blocks = 1 : i64{{.*}}strategy = "{{[a-z_]+}}", threads = 256 : i64
 // CHECK: gpu.binary @flat_simt_f32
 // REMARK: remark: [Passed] chosen | Category:smap:schedule | Function=flat | Remark="scheduled for sm_90a: spatial [] temporal [], strategy simt, 1 blocks x 256 threads
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=simt blocks=1 threads=256
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function=flat | Remark="lowered to one kernel: strategy=simt blocks=1 threads=256
 
 // An op the SMG cannot describe (an index tensor) stays outside every graph;
 // on the GPU path nothing runs on the host, and the error names the op and

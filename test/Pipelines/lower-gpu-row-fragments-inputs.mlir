@@ -21,7 +21,7 @@
 
 // CHECK-NOT: error
 // CHECK-NOT: strategy row_fragments
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=fuzz | Remark="lowered to one kernel: strategy=
 // CHECK-NOT: error
 
 // The attention graph keeps its schedule (16 rows, keys in slices of 128
@@ -29,7 +29,7 @@
 // RAGGED-NOT: error
 // RAGGED: Remark="scheduled for sm_90a: spatial [m=16] temporal [k=128], strategy [[S:[a-z_]+]],
 // RAGGED-NOT: row_fragments
-// RAGGED: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=[[S]] blocks=7
+// RAGGED: block-kernel | Category:smap:distribute-blocks | Function=fuzz | Remark="lowered to one kernel: strategy=[[S]] blocks=7
 // RAGGED-NOT: error
 
 //--- sum-of-squares.mlir

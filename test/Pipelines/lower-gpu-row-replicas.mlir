@@ -31,10 +31,10 @@
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
 // AUTO: split | Category:smap:schedule | Function=attention | Remark="split dim 'l' (4096) into 4 parts run side by side and a merge: the best schedule (spatial [h=1, n=32] temporal [l=128]) runs 128 blocks on 132 SMs
-// AUTO: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=128
+// AUTO: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=128
 // AUTO-SAME: row_replicas=4
 // CHECK: chosen | Category:smap:schedule | Function=attention | Remark="scheduled for sm_90a: spatial [b=1, m=1] temporal [l=128], strategy row_fragments, 128 blocks x 128 threads
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=128
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=128
 // CHECK-SAME: warp_rows=16 row_replicas=4
 
 // The warp's copy number: warp 0 is the first; every warp takes rows 0-15.
@@ -52,12 +52,12 @@
 // IR-NEXT: vector.store %{{.*}} : memref<1x1x1x16x128xf32, {{.*}}>, vector<2xf32>
 // IR-NEXT: }
 
-// ONE: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=32
+// ONE: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=32
 // ONE-NOT: row_replicas
 // ONE-SAME: warp_rows=16 register_tiles
 
 // SHARED: chosen | Category:smap:schedule | Function=attention | Remark="scheduled for sm_90a: spatial [h=1, n=32] temporal [l=128], strategy row_fragments, 128 blocks x 32 threads
-// SHARED: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=32
+// SHARED: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy=row_fragments blocks=128 threads=32
 // SHARED-NOT: row_replicas
 
 // BAD: smap-schedule: row-warp-replicas=2 is neither 1 (one warp) nor 4

@@ -14,9 +14,9 @@
 // CHECK-NOT: error
 // CHECK: split | Category:smap:schedule | Function=mlp | Remark="split dim 'l' (512) into 4 parts
 // CHECK-NOT: strategy=row_fragments
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy={{[a-z_]+}} blocks=128
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=mlp | Remark="lowered to one kernel: strategy={{[a-z_]+}} blocks=128
 // CHECK-NOT: strategy=row_fragments
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=mlp | Remark="lowered to one kernel: strategy=
 // CHECK-NOT: error
 func.func @mlp(%x: tensor<256x128xbf16>, %w1: tensor<128x512xbf16>, %b1: tensor<512xbf16>, %w2: tensor<512x128xbf16>, %b2: tensor<128xbf16>) -> tensor<256x128xbf16> {
   %e1 = tensor.empty() : tensor<256x128xf32>

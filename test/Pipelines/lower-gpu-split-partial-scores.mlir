@@ -14,9 +14,9 @@
 // CHECK-NOT: error
 // CHECK: split | Category:smap:schedule | Function=attention | Remark="split dim 'k' (128) into 2 parts
 // CHECK-NOT: strategy=row_fragments
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy={{[a-z_]+}} blocks=
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy={{[a-z_]+}} blocks=
 // CHECK-NOT: strategy=row_fragments
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy=
 // CHECK-NOT: error
 func.func @attention(%q: tensor<1x2x16x128xbf16>, %k: tensor<1x2x1024x128xbf16>, %v: tensor<1x2x1024x128xbf16>) -> tensor<1x2x16x128xbf16> {
   %c1 = arith.constant 0.000000000e+00 : f32

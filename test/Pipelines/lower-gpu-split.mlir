@@ -16,9 +16,9 @@
 // RUN:   | FileCheck %s --check-prefix=STATE
 
 // CHECK: split | Category:smap:schedule | Function=attention | Remark="split dim 'l' (4096) into 8 parts
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=256 threads=32
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy=row_fragments blocks=256 threads=32
 // CHECK-SAME: register_tiles=9 prefetch=1 cp_async=3
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=simt
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy=simt
 
 // The per-part max and sum (memref<1x1x1x16xf32> views of the partial
 // outputs) are written after the temporal loop only, from its results.

@@ -37,7 +37,7 @@
 // Before, it stayed outside every graph and the function was rejected.
 // RUN: spacefusion-opt --spacefusion-pipeline="target=sm_90a exclude=linalg.matmul" %S/lower-gpu-16bit-accumulation.mlir \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 | FileCheck %s --check-prefix=EXCLUDED
-// EXCLUDED: remark: [Missed] excluded | Category:smap:form-graphs | Remark="'linalg.matmul' in a graph of its own: excluded by the exclude option"
+// EXCLUDED: remark: [Missed] excluded | Category:smap:form-graphs | Function={{[a-z_0-9]+}} | Remark="'linalg.matmul' in a graph of its own: excluded by the exclude option"
 // EXCLUDED: formed smap.graph of 2 ops (fill, matmul)
 // EXCLUDED-LABEL: llvm.func @mm_f16(
 // EXCLUDED-SAME: strategy = "simt"

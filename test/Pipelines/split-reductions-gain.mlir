@@ -11,7 +11,7 @@
 
 // CHECK: no-split | Category:smap:schedule | Function=gemm | Remark="not split: 128 blocks on 132 SMs predicted at 11.64 us, the best split at 8.99 us (a split must be 2.00x faster); splits tried: k:2
 // CHECK-NOT: merge
-// CHECK: block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=mma_sync blocks=128
+// CHECK: block-kernel | Category:smap:distribute-blocks | Function=gemm | Remark="lowered to one kernel: strategy=mma_sync blocks=128
 // CHECK-NOT: block-kernel
 func.func @gemm(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<16x4096xbf16> {
   %e1 = tensor.empty() : tensor<16x4096xf32>

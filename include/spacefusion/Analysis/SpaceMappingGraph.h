@@ -48,6 +48,11 @@ struct GlobalDim {
   DimClass dimClass = DimClass::Unclassified;
   /// Why the dim got its class, in words (remarks and dumps print this).
   std::string reason;
+  /// The member the class is about, where its remark is reported: the op
+  /// that blocks slicing, else the first op that reduces along the dim, or
+  /// the op that reads an intermediate broadcast along it. Null for a dim
+  /// no member reduces or broadcasts along.
+  Operation *subject = nullptr;
   /// For `parallel_recompute`: the member ops every block recomputes.
   SmallVector<Operation *> recompute;
   /// For reduction dims: the member ops that reduce along the dim, in

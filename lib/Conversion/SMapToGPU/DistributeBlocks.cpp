@@ -1700,7 +1700,8 @@ DistributeBlocksPass::planBlockKernel(scf::ForallOp forall) {
   if (!target) {
     // As smap-schedule does for a graph without one.
     target = getBuiltinTarget(forall.getContext(), "sm_90a");
-    remark::analysis(loc, remarkOpts("distribute-blocks", "default-target"))
+    remark::analysis(loc,
+                     remarkOpts("distribute-blocks", "default-target", forall))
         << "the blocks have no target; building them for sm_90a";
   }
   if (!target.isGPU() || strategy == KernelStrategy::None ||
@@ -1829,7 +1830,7 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   getSMapDialect(launch.getContext())
       ->getKernelAttrHelper()
       .setAttr(launch, record);
-  remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel"))
+  remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel", launch))
       << ("lowered to one kernel: " + record.describe());
   return success();
 }

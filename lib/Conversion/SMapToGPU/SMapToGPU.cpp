@@ -744,7 +744,8 @@ void RowKernelBuilder::recordKernel(func::FuncOp kernelFn) {
       plan.getSharedMemoryBytes(), /*scratch=*/0, b.getDictionaryAttr(parts));
   ctx->getOrLoadDialect<SMapDialect>()->getKernelsAttrHelper().setAttr(
       kernelFn, b.getArrayAttr({kernel.toDictionary()}));
-  remark::passed(graph.getLoc(), remarkOpts("lower-to-gpu", "row-kernel"))
+  remark::passed(graph.getLoc(),
+                 remarkOpts("lower-to-gpu", "row-kernel", graph))
       << ("lowered to one kernel: " + kernel.describe());
 }
 
@@ -842,7 +843,7 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
       return false;
     auto refuse = [&](const std::string &why) {
       remark::failed(graph->getLoc(),
-                     remarkOpts("lower-to-gpu", "not-lowered"))
+                     remarkOpts("lower-to-gpu", "not-lowered", *graph))
           << why;
       return graph->emitError(
                  "smap-lower-to-gpu: the row kernel cannot be built: ")

@@ -83,7 +83,7 @@
 // CHECK: vector.store %[[PAIR]], %{{.*}} {alignment = 4 : i64} : memref<32x16xf16, strided<[16, 1], offset: ?>>, vector<2xf16>
 // CHECK: gpu.terminator
 
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments blocks=2 threads=32 smem=6144 {{.*}} warp_rows=32
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function=attention_block | Remark="lowered to one kernel: strategy=row_fragments blocks=2 threads=32 smem=6144 {{.*}} warp_rows=32
 
 // As mma_sync, the row tiles are shared-memory buffers.
 // SMEM-LABEL: func.func @attention_block

@@ -120,7 +120,7 @@
 // SYNC:          smap.kernels = [{blocks = 4 : i64{{.*}}strategy = "{{[a-z_]+}}", threads = 256 : i64
 // SYNC-NOT:      nvgpu.warpgroup.mma
 // SYNC:          nvgpu.mma.sync
-// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=wgmma_tma blocks=4 threads=128 smem=99328 tile_m=128 tile_n=128 tile_k=64 stages=3"
+// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function=gemm | Remark="lowered to one kernel: strategy=wgmma_tma blocks=4 threads=128 smem=99328 tile_m=128 tile_n=128 tile_k=64 stages=3"
 func.func @gemm(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf16>) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -319,7 +319,7 @@ func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %
 // CHECK-LABEL: func.func @gemm_sm80
 // CHECK-NOT:     nvgpu.warpgroup.mma
 // CHECK:         nvgpu.mma.sync
-// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Remark="lowered to one kernel: strategy=row_fragments_wgmma blocks=1 threads=128 smem=5120 wgmma=1 warp_rows=16 register_tiles=2"
+// REMARK:        remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function=gemm_k32 | Remark="lowered to one kernel: strategy=row_fragments_wgmma blocks=1 threads=128 smem=5120 wgmma=1 warp_rows=16 register_tiles=2"
 func.func @gemm_k32(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: memref<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index

@@ -8,7 +8,7 @@
 // the sums combined across the 4 warps through shared memory.
 
 // CHECK: remark: [Passed] rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="runs as a row kernel on sm_90a: 64 rows of 768 ('n'): 128 threads per row, rows_per_block 1, 8-element vectors, 1 loads per thread (the last one masked); 64 blocks x 128 threads, 128 B shared memory"
-// CHECK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Remark="lowered to one kernel: strategy=rows blocks=64 threads=128 smem=128 rows=64 rows_per_block=1 vector=8 chunks=1 ragged=1"
+// CHECK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Function=row_sum_scale | Remark="lowered to one kernel: strategy=rows blocks=64 threads=128 smem=128 rows=64 rows_per_block=1 vector=8 chunks=1 ragged=1"
 // CHECK-LABEL: func.func @row_sum_scale
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128

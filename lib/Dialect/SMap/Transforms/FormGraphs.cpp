@@ -142,10 +142,9 @@ void BlockGrouper::run() {
     std::string whyNot;
     FailureOr<MemberRole> role = getMemberRole(&op, whyNot);
     if (succeeded(role) && excluded.contains(op.getName().getStringRef())) {
-      remark::missed(op.getLoc(), remarkOpts("form-graphs", "excluded"))
+      remark::missed(op.getLoc(), remarkOpts("form-graphs", "excluded", &op))
           << ("'" + op.getName().getStringRef().str() +
-              (excludedAlone ? "' in a graph of its own"
-                             : "' not grouped") +
+              (excludedAlone ? "' in a graph of its own" : "' not grouped") +
               ": excluded by the exclude option");
       if (excludedAlone) {
         groupOf[&op] = groups.size();
@@ -157,7 +156,8 @@ void BlockGrouper::run() {
     }
     if (failed(role)) {
       if (!whyNot.empty())
-        remark::missed(op.getLoc(), remarkOpts("form-graphs", "unsupported"))
+        remark::missed(op.getLoc(),
+                       remarkOpts("form-graphs", "unsupported", &op))
             << ("'" + op.getName().getStringRef().str() +
                 "' left outside any smap.graph: " + whyNot);
       continue;
@@ -198,11 +198,12 @@ void BlockGrouper::run() {
       joined = tryJoin({id}, whyThis);
     }
     if (!producers.empty() && !joined)
-      remark::analysis(op.getLoc(), remarkOpts("form-graphs", "not-fused"))
+      remark::analysis(op.getLoc(), remarkOpts("form-graphs", "not-fused", &op))
           << ("'" + op.getName().getStringRef().str() +
               "' starts a new group: " + why);
     else if (!producers.empty() && !why.empty() && producers.size() > 1)
-      remark::analysis(op.getLoc(), remarkOpts("form-graphs", "partly-fused"))
+      remark::analysis(op.getLoc(),
+                       remarkOpts("form-graphs", "partly-fused", &op))
           << ("'" + op.getName().getStringRef().str() +
               "' joins only some of its producers' groups: " + why);
     if (!joined) {
@@ -267,11 +268,10 @@ void BlockGrouper::outline(ArrayRef<Operation *> members) {
   for (Operation *op : members)
     names += (names.empty() ? "" : ", ") + getShortOpName(op);
   GraphOp graph = outlineIntoGraph(members);
-  remark::passed(graph.getLoc(), remarkOpts("form-graphs", "formed"))
-      << ("formed smap.graph of " + std::to_string(members.size()) +
-          " ops (" + names + ") with " +
-          std::to_string(graph.getInputs().size()) + " inputs and " +
-          std::to_string(graph.getNumResults()) + " outputs");
+  remark::passed(graph.getLoc(), remarkOpts("form-graphs", "formed", graph))
+      << ("formed smap.graph of " + std::to_string(members.size()) + " ops (" +
+          names + ") with " + std::to_string(graph.getInputs().size()) +
+          " inputs and " + std::to_string(graph.getNumResults()) + " outputs");
 }
 
 /// Gives each repeated operand of a return its own copy (an identity
@@ -361,7 +361,7 @@ struct FormGraphsPass : public smap::impl::SMapFormGraphsBase<FormGraphsPass> {
       Operation *inlinedCulprit = inlineGraph(broken)[index];
       leftOut.insert(inlinedCulprit);
       remark::missed(inlinedCulprit->getLoc(),
-                     remarkOpts("form-graphs", "undescribable"))
+                     remarkOpts("form-graphs", "undescribable", inlinedCulprit))
           << ("'" + inlinedCulprit->getName().getStringRef().str() +
               "' left outside any smap.graph: " + message);
     }

@@ -248,11 +248,18 @@ void mlir::smap::annotateGraph(const SpaceMappingGraph &smg, bool explain) {
     default:
       break;
     }
+    // Reported at the op the class is about (the reduction, the blocker),
+    // so the remark points at the line a user would change.
+    Operation *subject = dim.subject ? dim.subject : graph.getOperation();
     if (explain)
-      remark::analysis(graph.getLoc(), remarkOpts("analyze", "dim-class"))
+      remark::analysis(subject->getLoc(),
+                       remarkOpts("analyze", "dim-class", subject))
           << ("dim '" + dim.name + "' (" + std::to_string(dim.extent) +
               ") is " + stringifyDimClass(dim.dimClass).str() + ": " +
-              dim.reason);
+              dim.reason)
+          << remark::detail::Remark::Arg("dim", dim.name)
+          << remark::detail::Remark::Arg("class",
+                                         stringifyDimClass(dim.dimClass));
   }
   auto setOrRemove = [&](StringRef attrName, ArrayRef<NamedAttribute> attrs) {
     if (attrs.empty())

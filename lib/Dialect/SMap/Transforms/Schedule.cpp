@@ -227,7 +227,8 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
   if (!target) {
     target = getBuiltinTarget(graph.getContext(), "sm_90a");
     graph.setTargetAttr(target);
-    remark::analysis(graph.getLoc(), remarkOpts("schedule", "default-target"))
+    remark::analysis(graph.getLoc(),
+                     remarkOpts("schedule", "default-target", graph))
         << "graph has no target; scheduling for sm_90a";
   }
   const SpaceMappingGraph *smg = getSMG(graph, getAnalysisManager());
@@ -473,7 +474,7 @@ LogicalResult SchedulePass::checkGivenRows(const SpaceMappingGraph &smg,
                            "dim by 1 and nothing temporally: ")
            << recorded;
   graph.setScheduleAttr(recorded);
-  remark::passed(graph.getLoc(), remarkOpts("schedule", "given"))
+  remark::passed(graph.getLoc(), remarkOpts("schedule", "given", graph))
       << ("uses the given row kernel on " + target.getName().str() + ": " +
           describeRows(smg, *plan));
   return success();
@@ -737,7 +738,7 @@ LogicalResult SchedulePass::splitAtCut(const SpaceMappingGraph &smg,
   SmallVector<Operation *> ops;
   for (Operation &op : graph.getBody().front().without_terminator())
     ops.push_back(&op);
-  remark::analysis(graph.getLoc(), remarkOpts("schedule", "partition"))
+  remark::analysis(graph.getLoc(), remarkOpts("schedule", "partition", graph))
       << (why + "; partitioned before " + smg.lookupSpace(ops[cut])->name +
           ", the cut moves " +
           std::to_string(static_cast<int64_t>(quality.cutBytes)) +

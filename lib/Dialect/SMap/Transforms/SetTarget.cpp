@@ -36,7 +36,8 @@ struct SetTargetPass : public smap::impl::SMapSetTargetBase<SetTargetPass> {
     getOperation()->walk([&](GraphOp graph) {
       if (TargetAttr given = graph.getTargetAttr()) {
         if (given != builtin)
-          remark::analysis(graph.getLoc(), remarkOpts("set-target", "kept"))
+          remark::analysis(graph.getLoc(),
+                           remarkOpts("set-target", "kept", graph))
               << ("graph keeps its own target '" + given.getName().str() +
                   "' instead of '" + target + "'");
         return;

@@ -190,7 +190,8 @@ static ArrayAttr getResultDimNames(const SpaceMappingGraph &smg, Value v) {
 static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
   ScheduleAttr schedule = graph.getScheduleAttr();
   if (!schedule) {
-    remark::missed(graph.getLoc(), remarkOpts("spatial-slice", "unscheduled"))
+    remark::missed(graph.getLoc(),
+                   remarkOpts("spatial-slice", "unscheduled", graph))
         << "graph has no schedule; run smap-schedule first";
     return success();
   }
@@ -336,7 +337,7 @@ static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
   for (auto [i, d] : llvm::enumerate(sliced))
     dims += (i ? ", " : "") + smg->getDims()[d].name + "=" +
             std::to_string(tiles[d]);
-  remark::passed(graph.getLoc(), remarkOpts("spatial-slice", "sliced"))
+  remark::passed(graph.getLoc(), remarkOpts("spatial-slice", "sliced", graph))
       << ("sliced into " + std::to_string(blocks) + " blocks of " + dims);
   return success();
 }

@@ -1316,7 +1316,8 @@ static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
   // The SMG planned the dim when it classified it: a dim that is not
   // temporal is one a user-given schedule slices anyway.
   if (it->dimClass != DimClass::Temporal) {
-    remark::missed(graph.getLoc(), remarkOpts("temporal-slice", "not-sliced"))
+    remark::missed(graph.getLoc(),
+                   remarkOpts("temporal-slice", "not-sliced", graph))
         << ("dim '" + it->name + "' not sliced temporally: " + it->reason);
     return success();
   }
@@ -1342,7 +1343,7 @@ static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
           : "; skips the slices a mask hides: " + slicer.skipped;
   for (const UnmaskedSlices &mask : slicer.unmasked)
     skipped += "; " + mask.describe;
-  remark::passed(graph.getLoc(), remarkOpts("temporal-slice", "sliced"))
+  remark::passed(graph.getLoc(), remarkOpts("temporal-slice", "sliced", graph))
       << ("dim '" + it->name + "' sliced temporally by " +
           std::to_string(slice.size) + ": " + described + skipped);
   return success();

@@ -25,9 +25,6 @@
 // CHECK-SAME: smap.space = #smap.space<"matmul5", ["m", "n", "l"], {{\[}}[#smap.mapping<"n", o2a>], [#smap.mapping<"m", o2a>]], [#smap.mapping<"l", a2o, add>]>
 func.func @attention(%q: tensor<64x32xf32>, %k: tensor<128x32xf32>, %v: tensor<128x16xf32>) -> tensor<64x16xf32> {
   // expected-remark @below {{dim 'm' (64) is parallel: no member reduces along it and no intermediate is broadcast along it}}
-  // expected-remark @below {{dim 'n' (16) is parallel_recompute: divf4 is broadcast into matmul5 along it; every block recomputes matmul0, reduce_max1, exp2, reduce_add3, divf4}}
-  // expected-remark @below {{dim 'l' (128) is temporal: dependent reductions max(reduce_max1) -> add(reduce_add3) -> add(matmul5), rewritten by Update-then-Aggregate}}
-  // expected-remark @below {{dim 'k' (32) is temporal: independent reduction add(matmul0), accumulated across slices}}
   %0 = smap.graph(%aq = %q : tensor<64x32xf32>, %ak = %k : tensor<128x32xf32>, %av = %v : tensor<128x16xf32>) -> (tensor<64x16xf32>) {
     %zero = arith.constant 0.0 : f32
     %ninf = arith.constant 0xFF800000 : f32
@@ -35,9 +32,11 @@ func.func @attention(%q: tensor<64x32xf32>, %k: tensor<128x32xf32>, %v: tensor<1
     %e_m = tensor.empty() : tensor<64xf32>
     %e_mn = tensor.empty() : tensor<64x16xf32>
     %f_qk = linalg.fill ins(%zero : f32) outs(%e_ml : tensor<64x128xf32>) -> tensor<64x128xf32>
+    // expected-remark @below {{dim 'k' (32) is temporal: independent reduction add(matmul0), accumulated across slices}}
     %qk = linalg.matmul indexing_maps = [#mk, #lk, #ml3]
         ins(%aq, %ak : tensor<64x32xf32>, tensor<128x32xf32>) outs(%f_qk : tensor<64x128xf32>) -> tensor<64x128xf32>
     %f_max = linalg.fill ins(%ninf : f32) outs(%e_m : tensor<64xf32>) -> tensor<64xf32>
+    // expected-remark @below {{dim 'l' (128) is temporal: dependent reductions max(reduce_max1) -> add(reduce_add3) -> add(matmul5), rewritten by Update-then-Aggregate}}
     %max = linalg.generic {indexing_maps = [#ml, #m], iterator_types = ["parallel", "reduction"]}
         ins(%qk : tensor<64x128xf32>) outs(%f_max : tensor<64xf32>) {
     ^bb0(%in: f32, %acc: f32):
@@ -65,6 +64,7 @@ func.func @attention(%q: tensor<64x32xf32>, %k: tensor<128x32xf32>, %v: tensor<1
       linalg.yield %r : f32
     } -> tensor<64x128xf32>
     %f_out = linalg.fill ins(%zero : f32) outs(%e_mn : tensor<64x16xf32>) -> tensor<64x16xf32>
+    // expected-remark @below {{dim 'n' (16) is parallel_recompute: divf4 is broadcast into matmul5 along it; every block recomputes matmul0, reduce_max1, exp2, reduce_add3, divf4}}
     %out = linalg.matmul ins(%p, %av : tensor<64x128xf32>, tensor<128x16xf32>) outs(%f_out : tensor<64x16xf32>) -> tensor<64x16xf32>
     smap.yield %out : tensor<64x16xf32>
   }
@@ -87,7 +87,6 @@ func.func @attention(%q: tensor<64x32xf32>, %k: tensor<128x32xf32>, %v: tensor<1
 // CHECK-NOT: smap.recompute
 func.func @layernorm(%x: tensor<32x256xf32>, %gamma: tensor<256xf32>) -> tensor<32x256xf32> {
   // expected-remark @below {{dim 'm' (32) is parallel}}
-  // expected-remark @below {{dim 'n' (256) is temporal: dependent reductions add(reduce_add0) -> add(reduce_add4), rewritten by Update-then-Aggregate; outputs along it are written in a final pass}}
   %0 = smap.graph(%ax = %x : tensor<32x256xf32>, %ag = %gamma : tensor<256xf32>) -> (tensor<32x256xf32>) {
     %zero = arith.constant 0.0 : f32
     %n = arith.constant 256.0 : f32
@@ -95,6 +94,7 @@ func.func @layernorm(%x: tensor<32x256xf32>, %gamma: tensor<256xf32>) -> tensor<
     %e_row = tensor.empty() : tensor<32xf32>
     %e = tensor.empty() : tensor<32x256xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e_row : tensor<32xf32>) -> tensor<32xf32>
+    // expected-remark @below {{dim 'n' (256) is temporal: dependent reductions add(reduce_add0) -> add(reduce_add4), rewritten by Update-then-Aggregate; outputs along it are written in a final pass}}
     %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
         ins(%ax : tensor<32x256xf32>) outs(%f : tensor<32xf32>) {
     ^bb0(%in: f32, %acc: f32):
@@ -161,14 +161,13 @@ func.func @layernorm(%x: tensor<32x256xf32>, %gamma: tensor<256xf32>) -> tensor<
 // CHECK-SAME: smap.recompute = {n = ["reduce_add0", "mulf1"]}
 func.func @rmsnorm_gemm(%x: tensor<16x64xf32>, %w: tensor<64x32xf32>) -> tensor<16x32xf32> {
   // expected-remark @below {{dim 'm' (16) is parallel}}
-  // expected-remark @below {{dim 'n' (32) is parallel_recompute: mulf1 is broadcast into contract2 along it; every block recomputes reduce_add0, mulf1}}
-  // expected-remark @below {{dim 'l' (64) is temporal: dependent reductions add(reduce_add0) -> add(contract2), rewritten by Update-then-Aggregate}}
   %0 = smap.graph(%ax = %x : tensor<16x64xf32>, %aw = %w : tensor<64x32xf32>) -> (tensor<16x32xf32>) {
     %zero = arith.constant 0.0 : f32
     %e_row = tensor.empty() : tensor<16xf32>
     %e = tensor.empty() : tensor<16x64xf32>
     %e_out = tensor.empty() : tensor<16x32xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e_row : tensor<16xf32>) -> tensor<16xf32>
+    // expected-remark @below {{dim 'l' (64) is temporal: dependent reductions add(reduce_add0) -> add(contract2), rewritten by Update-then-Aggregate}}
     %ss = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
         ins(%ax : tensor<16x64xf32>) outs(%f : tensor<16xf32>) {
     ^bb0(%in: f32, %acc: f32):
@@ -184,6 +183,7 @@ func.func @rmsnorm_gemm(%x: tensor<16x64xf32>, %w: tensor<64x32xf32>) -> tensor<
       linalg.yield %v : f32
     } -> tensor<16x64xf32>
     %fo = linalg.fill ins(%zero : f32) outs(%e_out : tensor<16x32xf32>) -> tensor<16x32xf32>
+    // expected-remark @below {{dim 'n' (32) is parallel_recompute: mulf1 is broadcast into contract2 along it; every block recomputes reduce_add0, mulf1}}
     %o = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
         ins(%y, %aw : tensor<16x64xf32>, tensor<64x32xf32>) outs(%fo : tensor<16x32xf32>) {
     ^bb0(%in: f32, %wv: f32, %acc: f32):
@@ -208,7 +208,6 @@ func.func @rmsnorm_gemm(%x: tensor<16x64xf32>, %w: tensor<64x32xf32>) -> tensor<
 // CHECK-SAME: smap.not_sliceable = {k = "reduced by max(reduce_max0) -> add(reduce_add1); not sliceable: reduce_add1 reduces (add) a value that mixes an earlier reduction with the data (mixed by math.tanh), which no update function can correct slice by slice"}
 func.func @not_sliceable(%x: tensor<8x32xf32>) -> tensor<8xf32> {
   // expected-remark @below {{dim 'm' (8) is parallel}}
-  // expected-remark @below {{dim 'k' (32) is not_sliceable: reduced by max(reduce_max0) -> add(reduce_add1); not sliceable: reduce_add1 reduces (add) a value that mixes an earlier reduction with the data (mixed by math.tanh)}}
   %0 = smap.graph(%ax = %x : tensor<8x32xf32>) -> (tensor<8xf32>) {
     %zero = arith.constant 0.0 : f32
     %ninf = arith.constant 0xFF800000 : f32
@@ -221,6 +220,7 @@ func.func @not_sliceable(%x: tensor<8x32xf32>) -> tensor<8xf32> {
       linalg.yield %r : f32
     } -> tensor<8xf32>
     %fs = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    // expected-remark @below {{dim 'k' (32) is not_sliceable: reduced by max(reduce_max0) -> add(reduce_add1); not sliceable: reduce_add1 reduces (add) a value that mixes an earlier reduction with the data (mixed by math.tanh)}}
     %s = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
         ins(%ax, %max : tensor<8x32xf32>, tensor<8xf32>) outs(%fs : tensor<8xf32>) {
     ^bb0(%in: f32, %mx: f32, %acc: f32):
@@ -242,12 +242,12 @@ func.func @not_sliceable(%x: tensor<8x32xf32>) -> tensor<8xf32> {
 #row = affine_map<(m, n) -> (m)>
 // CHECK-LABEL: func.func @unknown_combiner
 // CHECK: dims = [#smap.dim<"m", 8, parallel>, #smap.dim<"k", 32, not_sliceable>]
-// CHECK-SAME: smap.not_sliceable = {k = "reduced by ; not sliceable: reduce0 reduces with a body that is not an add, max, min or mul combiner"}
+// CHECK-SAME: smap.not_sliceable = {k = "not sliceable: reduce0 reduces with a body that is not an add, max, min or mul combiner"}
 // CHECK: smap.space = #smap.space<"reduce0", ["m", "k"], {{\[}}[]], []>
 func.func @unknown_combiner(%x: tensor<8x32xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
   // expected-remark @below {{dim 'm' (8) is parallel}}
-  // expected-remark @below {{dim 'k' (32) is not_sliceable}}
   %0 = smap.graph(%ax = %x : tensor<8x32xf32>, %ai = %init : tensor<8xf32>) -> (tensor<8xf32>) {
+    // expected-remark @below {{dim 'k' (32) is not_sliceable}}
     %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
         ins(%ax : tensor<8x32xf32>) outs(%ai : tensor<8xf32>) {
     ^bb0(%in: f32, %acc: f32):
@@ -270,9 +270,9 @@ func.func @unknown_combiner(%x: tensor<8x32xf32>, %init: tensor<8xf32>) -> tenso
 // CHECK-SAME: smap.space = #smap.space<"softmax0", ["m", "n"], {{\[}}[]], [#smap.mapping<"n", a2o, max>, #smap.mapping<"n", a2o, add>]>
 func.func @named_softmax(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   // expected-remark @below {{dim 'm' (4) is parallel}}
-  // expected-remark @below {{dim 'n' (64) is temporal}}
   %0 = smap.graph(%ax = %x : tensor<4x64xf32>) -> (tensor<4x64xf32>) {
     %e = tensor.empty() : tensor<4x64xf32>
+    // expected-remark @below {{dim 'n' (64) is temporal}}
     %s = linalg.softmax dimension(1) ins(%ax : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
     smap.yield %s : tensor<4x64xf32>
   }
@@ -298,12 +298,12 @@ func.func @reshapes(%x: tensor<2x4x8x16xf32>) -> tensor<2x4x8xf32> {
   // expected-remark @below {{dim 'b' (2) is parallel}}
   // expected-remark @below {{dim 'm' (4) is parallel}}
   // expected-remark @below {{dim 'n' (8) is parallel}}
-  // expected-remark @below {{dim 'k' (16) is temporal: independent reduction add(reduce_add1)}}
   %0 = smap.graph(%ax = %x : tensor<2x4x8x16xf32>) -> (tensor<2x4x8xf32>) {
     %zero = arith.constant 0.0 : f32
     %c = tensor.collapse_shape %ax [[0, 1], [2], [3]] : tensor<2x4x8x16xf32> into tensor<8x8x16xf32>
     %e = tensor.empty() : tensor<8x8xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    // expected-remark @below {{dim 'k' (16) is temporal: independent reduction add(reduce_add1)}}
     %s = linalg.generic {indexing_maps = [#in3, #out3], iterator_types = ["parallel", "parallel", "reduction"]}
         ins(%c : tensor<8x8x16xf32>) outs(%f : tensor<8x8xf32>) {
     ^bb0(%in: f32, %acc: f32):

@@ -29,7 +29,7 @@
 // CHECK-SAME: schedule = #smap.schedule<spatial = [m = 1], temporal = []
 // CHECK-NOT: smap.graph
 
-// REMARK: remark: [Analysis] partition | Category:smap:schedule | Remark="no schedule fits target 'sm_90a': the smallest candidate (spatial [m=1] temporal [k=1]) needs 1082372 bytes of shared memory per block, the target has 232448; partitioned before extract_slice3, the cut moves 524288 bytes through global memory; cuts tried: matmul1 {{.*}}"
+// REMARK: remark: [Analysis] partition | Category:smap:schedule | Function=lstm_cell | Remark="no schedule fits target 'sm_90a': the smallest candidate (spatial [m=1] temporal [k=1]) needs 1082372 bytes of shared memory per block, the target has 232448; partitioned before extract_slice3, the cut moves 524288 bytes through global memory; cuts tried: matmul1 {{.*}}"
 // REMARK: remark: [Passed] chosen | Category:smap:schedule | Function=lstm_cell | Remark="scheduled for sm_90a: spatial [m=32, l=32] temporal []
 // REMARK: remark: [Passed] chosen | Category:smap:schedule | Function=lstm_cell | Remark="scheduled for sm_90a: spatial [m=1] temporal []
 

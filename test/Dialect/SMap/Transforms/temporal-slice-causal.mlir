@@ -27,7 +27,7 @@
 // RUN:   '--smap-schedule=spatial=m:16 temporal=n:16' --smap-spatial-slice --smap-temporal-slice \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 | FileCheck %s --check-prefix=NOSKIP
 
-// CHECK: remark: [Passed] sliced | Category:smap:temporal-slice | Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from 64 + input #[[O:[0-9]+]] on are masked in every row (select1); select1 tests only the slices that reach beyond the keys visible in every row (below 1 + input #[[O]])"
+// CHECK: remark: [Passed] sliced | Category:smap:temporal-slice | Function=attention_causal | Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from 64 + input #[[O:[0-9]+]] on are masked in every row (select1); select1 tests only the slices that reach beyond the keys visible in every row (below 1 + input #[[O]])"
 // CHECK-LABEL: func.func @attention_causal(
 // CHECK: smap.graph({{.*}}%[[OFF:[a-z0-9_]+]] = %{{.*}} : index) -> (tensor<1x1x64x16xf32>)
 // CHECK: %[[SCALED:.*]] = arith.muli %[[OFF]], %c1 : index
@@ -77,7 +77,7 @@
 // LOWER: Remark="dim 'n' sliced temporally by 16: {{.*}}; skips the slices a mask hides: keys below input #{{[0-9]+}} are masked in every row (select0); select0 tests only the slices that reach beyond the keys visible in every row (from 15 + input #{{[0-9]+}})"
 // LOWER: smap.temporal_slice #smap.dim<"n", 64, temporal> step 16 from %{{[0-9a-z_]+}} inits(
 
-// NOSKIP: remark: [Passed] sliced | Category:smap:temporal-slice | Remark="dim 'n' sliced temporally by 16: {{.*}}; the mask select0 skips nothing: reduce_add{{[0-9]+}} reduces values the mask does not reach; select0 tests only the slices that reach beyond the keys visible in every row (below 1 + input #{{[0-9]+}})"
+// NOSKIP: remark: [Passed] sliced | Category:smap:temporal-slice | Function=causal_plus_sum | Remark="dim 'n' sliced temporally by 16: {{.*}}; the mask select0 skips nothing: reduce_add{{[0-9]+}} reduces values the mask does not reach; select0 tests only the slices that reach beyond the keys visible in every row (below 1 + input #{{[0-9]+}})"
 // NOSKIP-NOT: upto
 
 //--- causal.mlir

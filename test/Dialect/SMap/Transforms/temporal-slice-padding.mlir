@@ -13,7 +13,7 @@
 // RUN:   '--smap-schedule=spatial=b:2,h:1,m:64 temporal=l:32' --smap-spatial-slice --smap-temporal-slice \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 | FileCheck %s --check-prefix=SHARED
 
-// CHECK: remark: [Passed] sliced | Category:smap:temporal-slice | Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from the element of input #[[LEN:[0-9]+]] on are masked in every row (select1); select1 tests only the slices that reach beyond the keys visible in every row (below the element of input #[[LEN]])"
+// CHECK: remark: [Passed] sliced | Category:smap:temporal-slice | Function=attention_padded | Remark="dim 'l' sliced temporally by 32: {{.*}}; skips the slices a mask hides: keys from the element of input #[[LEN:[0-9]+]] on are masked in every row (select1); select1 tests only the slices that reach beyond the keys visible in every row (below the element of input #[[LEN]])"
 // CHECK-LABEL: func.func @attention_padded(
 // CHECK-SAME: %[[LENS:[a-z0-9]+]]: tensor<2xi64>
 // CHECK: smap.spatial_slice
