@@ -209,6 +209,8 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
     options.rowWarpReplicas = rowWarpReplicas;
     return options;
   }
+  void reportKeptFused(const SpaceMappingGraph &smg, double fusedSeconds,
+                       const std::optional<std::pair<unsigned, CutQuality>> &cut);
   LogicalResult partitionGraph(const SpaceMappingGraph &smg, TargetAttr target,
                                const std::string &why);
   /// The cut after which both parts fit and run fastest (or, when none
@@ -346,6 +348,7 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
           search.best->second.seconds * 1e6, cut->second.seconds * 1e6);
       return splitAtCut(*smg, target, cut->first, cut->second, why);
     }
+    reportKeptFused(*smg, search.best->second.seconds, cut);
   }
   if (search.best) {
     auto &[candidate, est] = *search.best;
@@ -751,6 +754,32 @@ LogicalResult SchedulePass::splitAtCut(const SpaceMappingGraph &smg,
   if (failed(scheduleGraph(a)) || failed(scheduleGraph(b)))
     return failure();
   return success();
+}
+
+/// Says why a partition that was considered lost to the fused schedule, so
+/// that the check is not silent.
+void SchedulePass::reportKeptFused(
+    const SpaceMappingGraph &smg, double fusedSeconds,
+    const std::optional<std::pair<unsigned, CutQuality>> &cut) {
+  GraphOp graph = smg.getGraph();
+  std::string why;
+  if (!cut)
+    why = "no cut point splits the graph";
+  else if (!cut->second.bothFit)
+    why = "the best cut's parts do not both fit the target";
+  else
+    why = llvm::formatv("the best cut ({0:F2} us) is not predicted twice as "
+                        "fast as the fused schedule ({1:F2} us)",
+                        cut->second.seconds * 1e6, fusedSeconds * 1e6)
+              .str();
+  auto remark = remark::analysis(graph.getLoc(),
+                                 remarkOpts("schedule", "no-partition", graph));
+  remark << ("kept fused: " + why +
+             (cut ? "; cuts tried: " + cut->second.considered : ""));
+  remark << remark::detail::Remark::Arg("fused_us", fusedSeconds * 1e6);
+  if (cut && cut->second.bothFit)
+    remark << remark::detail::Remark::Arg("partitioned_us",
+                                          cut->second.seconds * 1e6);
 }
 
 LogicalResult SchedulePass::partitionGraph(const SpaceMappingGraph &smg,

@@ -1289,7 +1289,13 @@ static LogicalResult decomposeAggregates(GraphOp graph) {
 
 static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
   ScheduleAttr schedule = graph.getScheduleAttr();
-  if (!schedule || schedule.getTemporal().empty())
+  if (!schedule) {
+    remark::missed(graph.getLoc(),
+                   remarkOpts("temporal-slice", "unscheduled", graph))
+        << "graph has no schedule; run smap-schedule first";
+    return success();
+  }
+  if (schedule.getTemporal().empty())
     return success();
   // A spatially sliced graph is sliced temporally in its blocks.
   if (llvm::any_of(graph.getBody().front(),
