@@ -209,8 +209,9 @@ struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
     options.rowWarpReplicas = rowWarpReplicas;
     return options;
   }
-  void reportKeptFused(const SpaceMappingGraph &smg, double fusedSeconds,
-                       const std::optional<std::pair<unsigned, CutQuality>> &cut);
+  void
+  reportKeptFused(const SpaceMappingGraph &smg, double fusedSeconds,
+                  const std::optional<std::pair<unsigned, CutQuality>> &cut);
   LogicalResult partitionGraph(const SpaceMappingGraph &smg, TargetAttr target,
                                const std::string &why);
   /// The cut after which both parts fit and run fastest (or, when none
