@@ -162,9 +162,31 @@ public:
 
   /// Human-readable SMG: dims and classes, spaces, mappings, totals.
   void printText(llvm::raw_ostream &os) const;
-  /// Graphviz digraph: data spaces (tensors) and iteration spaces as nodes,
-  /// mappings as labelled edges.
-  void printDot(llvm::raw_ostream &os) const;
+  /// The SMG as a Graphviz cluster, `subgraph "cluster_<prefix>"` labelled
+  /// `title`, for a `digraph` that may hold several graphs (smap-dump-graph
+  /// writes one holding them all): data spaces (tensors) and iteration
+  /// spaces as nodes, each with its dims in the color of their class, a
+  /// space with its op's source location, graph outputs with a double
+  /// border; mappings as labelled edges in the color of the class of the
+  /// dim they map along; a legend node with every dim (extent, class,
+  /// reason), the schedule, what the temporal slicer makes of masks, and
+  /// the mapping totals. Node names start with `prefix` and a dot. With
+  /// `hideOneToOneData`, a tensor produced and read one-to-one only (no
+  /// output) is left out, its producer connected to its readers.
+  void printDot(llvm::raw_ostream &os, llvm::StringRef prefix,
+                llvm::StringRef title, bool hideOneToOneData = false) const;
+
+  /// The dumps of a graph the SMG cannot describe because it is already
+  /// sliced (its body holds smap.spatial_slice or smap.temporal_slice): what
+  /// the graph records (dims with their classes and reasons, schedule) and
+  /// its slices. `printNested` prints each graph a spatial slice holds (a
+  /// block's graph) where it belongs: after the slice's line in the text,
+  /// inside the slice's cluster in DOT.
+  static void printSlicedText(GraphOp graph, llvm::raw_ostream &os,
+                              llvm::function_ref<void(GraphOp)> printNested);
+  static void printSlicedDot(GraphOp graph, llvm::raw_ostream &os,
+                             llvm::StringRef prefix, llvm::StringRef title,
+                             llvm::function_ref<void(GraphOp)> printNested);
 
   /// A short name of `dims` for messages: "b, h, m".
   std::string formatDims(ArrayRef<unsigned> dimIds) const;

@@ -23,6 +23,67 @@ namespace smap {
 using namespace mlir;
 using namespace mlir::smap;
 
+/// Whether `graph` is already sliced: the SMG describes the members of a
+/// graph before slicing, not the slices that replace them.
+static bool isSliced(GraphOp graph) {
+  return llvm::any_of(graph.getBody().front(), [](Operation &op) {
+    return isa<SpatialSliceOp, TemporalSliceOp>(op);
+  });
+}
+
+namespace {
+/// Writes the graphs of one dump, numbered in the order written: a sliced
+/// graph before the per-block graphs its spatial slices hold.
+class GraphWriter {
+public:
+  GraphWriter(llvm::raw_ostream &os, AnalysisManager am, bool dot,
+              bool hideOneToOneData)
+      : os(os), am(am), dot(dot), hideOneToOneData(hideOneToOneData) {}
+
+  /// Writes `graph`, a per-block graph of graph `parent` if given.
+  void write(GraphOp graph, std::optional<unsigned> parent = std::nullopt);
+  bool hasFailed() const { return failed; }
+
+private:
+  llvm::raw_ostream &os;
+  AnalysisManager am;
+  bool dot;
+  bool hideOneToOneData;
+  unsigned nextIndex = 0;
+  bool failed = false;
+};
+} // namespace
+
+void GraphWriter::write(GraphOp graph, std::optional<unsigned> parent) {
+  unsigned index = nextIndex++;
+  std::string title = "graph " + std::to_string(index);
+  if (auto fn = graph->getParentOfType<FunctionOpInterface>())
+    title += " in @" + fn.getName().str();
+  if (parent)
+    title += ", a block of graph " + std::to_string(*parent);
+  std::string prefix = "g" + std::to_string(index);
+  auto writeNested = [&](GraphOp nested) { write(nested, index); };
+
+  if (!dot)
+    os << "=== SMG " << title << " ===\n";
+  if (isSliced(graph)) {
+    if (dot)
+      SpaceMappingGraph::printSlicedDot(graph, os, prefix, title, writeNested);
+    else
+      SpaceMappingGraph::printSlicedText(graph, os, writeNested);
+    return;
+  }
+  const SpaceMappingGraph *smg = getSMG(graph, am);
+  if (!smg) {
+    failed = true;
+    return;
+  }
+  if (dot)
+    smg->printDot(os, prefix, title, hideOneToOneData);
+  else
+    smg->printText(os);
+}
+
 namespace {
 struct DumpGraphPass : public smap::impl::SMapDumpGraphBase<DumpGraphPass> {
   using Base::Base;
@@ -37,35 +98,30 @@ void DumpGraphPass::runOnOperation() {
     return signalPassFailure();
   }
   std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file =
-      openOutputFile(output, &error);
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
   if (!file) {
     getOperation()->emitError("smap-dump-graph: ") << error;
     return signalPassFailure();
   }
   llvm::raw_ostream &os = file->os();
 
-  bool failedAny = false;
-  unsigned index = 0;
-  getOperation()->walk([&](GraphOp graph) {
-    const SpaceMappingGraph *smg = getSMG(graph, getAnalysisManager());
-    if (!smg) {
-      failedAny = true;
-      return;
-    }
-    std::string where = "graph " + std::to_string(index++);
-    if (auto fn = graph->getParentOfType<FunctionOpInterface>())
-      where += " in @" + fn.getName().str();
-    if (format == "dot") {
-      os << "// " << where << "\n";
-      smg->printDot(os);
-    } else {
-      os << "=== SMG " << where << " ===\n";
-      smg->printText(os);
-    }
+  // One document for all graphs: `dot` reads only the first of several.
+  bool dot = format == "dot";
+  if (dot)
+    os << "digraph smg {\n  compound=true;\n  rankdir=TB;\n"
+          "  graph [fontname=\"monospace\"];\n"
+          "  node [fontname=\"monospace\"];\n"
+          "  edge [fontname=\"monospace\"];\n";
+  GraphWriter writer(os, getAnalysisManager(), dot, hideOneToOneData);
+  // Nested graphs are written by the sliced graph that holds them.
+  getOperation()->walk<WalkOrder::PreOrder>([&](GraphOp graph) {
+    writer.write(graph);
+    return WalkResult::skip();
   });
+  if (dot)
+    os << "}\n";
   file->keep();
-  if (failedAny)
+  if (writer.hasFailed())
     return signalPassFailure();
   // Privatized inits aside (which drop the SMGs they change), nothing is
   // rewritten.

@@ -177,14 +177,32 @@ unsigned mlir::smap::privatizeInits(GraphOp graph) {
   return copies;
 }
 
+/// Whether `graph` was sliced already: its body holds slice ops, which the
+/// SMG does not describe (it is built before slicing).
+static bool isSliced(GraphOp graph) {
+  return llvm::any_of(graph.getBody().front(), [](Operation &op) {
+    return isa<SpatialSliceOp, TemporalSliceOp>(op);
+  });
+}
+
+static void emitSlicedError(GraphOp graph) {
+  graph.emitError("the graph is sliced already; its Space-Mapping Graph is "
+                  "built before smap-spatial-slice and smap-temporal-slice "
+                  "(smap-dump-graph prints what a sliced graph records)");
+}
+
 FailureOr<SpaceMappingGraph> mlir::smap::buildSMG(GraphOp graph,
                                                   const SMGOptions &options) {
+  if (isSliced(graph))
+    return emitSlicedError(graph), failure();
   privatizeInits(graph);
   return SpaceMappingGraph::build(graph, options);
 }
 
 const SpaceMappingGraph *mlir::smap::getSMG(GraphOp graph, AnalysisManager am,
                                              bool *reused) {
+  if (isSliced(graph))
+    return emitSlicedError(graph), nullptr;
   AnalysisManager graphAm = am.nest(graph);
   privatizeInits(graph);
   auto cached = graphAm.getCachedAnalysis<SpaceMappingGraphAnalysis>();

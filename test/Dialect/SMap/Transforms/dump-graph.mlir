@@ -51,24 +51,35 @@
 // TEXT-NEXT: outputs: matmul5.out
 // TEXT-NEXT: mappings: 6 o2a, 4 a2o
 
-// DOT:      // graph 0 in @attention_paper
-// DOT-NEXT: digraph smg {
-// DOT-DAG:  "in0" [shape=ellipse, label="in0\n[m, k]"];
-// DOT-DAG:  "in1" [shape=ellipse, label="in1\n[l, k]"];
-// DOT-DAG:  "in2" [shape=ellipse, label="in2\n[l, n]"];
-// DOT-DAG:  "matmul0" [shape=box, style=solid, label="matmul0\n[m, l, k]\nlinalg.matmul"];
-// DOT-DAG:  "in0" -> "matmul0" [label="o2a(l)"];
-// DOT-DAG:  "in1" -> "matmul0" [label="o2a(m)"];
-// DOT-DAG:  "matmul0" -> "matmul0.out" [label="a2o(k, add)"];
-// DOT-DAG:  "reduce_max1" -> "reduce_max1.out" [label="a2o(l, max)"];
-// DOT-DAG:  "reduce_max1.out" -> "exp2" [label="o2a(l)"];
-// DOT-DAG:  "reduce_add3" -> "reduce_add3.out" [label="a2o(l, add)"];
-// DOT-DAG:  "reduce_add3.out" -> "divf4" [label="o2a(l)"];
-// DOT-DAG:  "divf4.out" -> "matmul5" [label="o2a(n)"];
-// DOT-DAG:  "in2" -> "matmul5" [label="o2a(m)"];
-// DOT-DAG:  "matmul5" -> "matmul5.out" [label="a2o(l, add)"];
-// DOT:      label="6 o2a, 4 a2o";
-// DOT-NEXT: }
+// One document, one cluster per graph; nodes are named after their graph.
+// DOT:      digraph smg {
+// DOT:      subgraph "cluster_g0" {
+// DOT-NEXT: label="graph 0 in @attention_paper";
+// DOT-NEXT: "g0.legend" [shape=plain, label=<<table
+// DOT:      <tr><td>[[M:<font color="#009E73">m</font>]]</td>
+// DOT:      <tr><td>[[N:<font color="#E69F00">n</font>]]</td>
+// DOT:      <tr><td>[[L:<font color="#0072B2">l</font>]]</td>
+// DOT:      <tr><td>[[K:<font color="#0072B2">k</font>]]</td>
+// DOT:      <tr><td colspan="4" align="left">mappings: 6 o2a, 4 a2o</td></tr>
+// DOT-NEXT: </table>>];
+// DOT-DAG:  "g0.in0" [shape=ellipse, label=<in0<br/>[[[M]], [[K]]&#93;>];
+// DOT-DAG:  "g0.in1" [shape=ellipse, label=<in1<br/>[[[L]], [[K]]&#93;>];
+// DOT-DAG:  "g0.in2" [shape=ellipse, label=<in2<br/>[[[L]], [[N]]&#93;>];
+// DOT-DAG:  "g0.matmul0" [shape=box, style=solid, label=<<b>matmul0</b><br/>[[[M]], [[L]], [[K]]&#93;<br/>linalg.matmul<br/>
+// DOT-DAG:  "g0.in0" -> "g0.matmul0" [label=<o2a([[L]])>, color="#0072B2"];
+// DOT-DAG:  "g0.in1" -> "g0.matmul0" [label=<o2a([[M]])>, color="#009E73"];
+// DOT-DAG:  "g0.matmul0" -> "g0.matmul0.out" [label=<a2o([[K]], add)>, color="#0072B2"];
+// DOT-DAG:  "g0.matmul0.out" -> "g0.reduce_max1" [label="o2o", color="gray40", fontcolor="gray40"];
+// DOT-DAG:  "g0.reduce_max1" -> "g0.reduce_max1.out" [label=<a2o([[L]], max)>, color="#0072B2"];
+// DOT-DAG:  "g0.reduce_max1.out" -> "g0.exp2" [label=<o2a([[L]])>, color="#0072B2"];
+// DOT-DAG:  "g0.reduce_add3" -> "g0.reduce_add3.out" [label=<a2o([[L]], add)>, color="#0072B2"];
+// DOT-DAG:  "g0.reduce_add3.out" -> "g0.divf4" [label=<o2a([[L]])>, color="#0072B2"];
+// DOT-DAG:  "g0.divf4.out" -> "g0.matmul5" [label=<o2a([[N]])>, color="#E69F00"];
+// DOT-DAG:  "g0.in2" -> "g0.matmul5" [label=<o2a([[M]])>, color="#009E73"];
+// DOT-DAG:  "g0.matmul5" -> "g0.matmul5.out" [label=<a2o([[L]], add)>, color="#0072B2"];
+// DOT:      {{^  }$}}
+// DOT-NEXT: {{^}$}}
+// DOT-NOT:  {{.}}
 
 // BADFORMAT: error: smap-dump-graph: unknown format 'svg' (expected 'text' or 'dot')
 // BADFILE: error: smap-dump-graph: cannot open output file

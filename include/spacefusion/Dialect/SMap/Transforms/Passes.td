@@ -629,20 +629,49 @@ def SMapDumpGraph : Pass<"smap-dump-graph"> {
     Writes the SMG of every `smap.graph` (analyzing it on the fly) for people
     debugging a fusion decision. `format=text` lists dims with their
     classes, spaces with their dims, and every non-one-to-one mapping, with
-    totals per kind; `format=dot` writes a Graphviz digraph with data and
-    iteration spaces as nodes and mappings as labelled edges. The IR is not
-    changed.
+    totals per kind. The IR is not changed.
+
+    `format=dot` writes one Graphviz `digraph` (one document, which `dot`
+    reads whole) with one cluster per graph, titled with its number and
+    function, its node names prefixed by the number (`g0.matmul0`):
+
+    * data spaces (tensors) are ellipses, iteration spaces boxes (dashed for
+      relayouts); each lists its dims, colored by class (`parallel` green,
+      `parallel_recompute` orange, `temporal` blue, `not_sliceable`
+      vermillion, `unclassified` gray), and a space shows its op's source
+      location (the whole `file:line:col` in its tooltip);
+    * graph outputs have a double border;
+    * mappings are labelled edges (`o2a(l)`, `a2o(k, add)`) drawn in the
+      color of the dim they map along; one-to-one edges are gray;
+    * a legend lists every dim with its extent, class and reason, the
+      temporal update functions, the schedule (`#smap.schedule`: tiles,
+      slices, grid, threads, strategy, target), what the temporal slicer
+      makes of masks (the key slices a causal mask hides), and the totals.
+
+    `hide-o2o-data=true` leaves out the tensors that are produced and read
+    one-to-one only (no graph output) and connects their producer to their
+    readers, which keeps long elementwise chains readable.
+
+    A graph that is already sliced (after `smap-spatial-slice` or
+    `smap-temporal-slice`) is no longer described by the SMG: it is drawn
+    from what it records (dims, reasons, schedule) with its slices, and the
+    per-block graph each spatial slice holds is drawn inside it, numbered
+    after it.
 
     ```
-    spacefusion-opt --smap-form-graphs \
+    spacefusion-opt --smap-form-graphs --smap-set-target=target=sm_90a \
+      --smap-analyze --smap-schedule \
       --smap-dump-graph="format=dot output=attention.dot" attention.mlir
+    dot -Tsvg attention.dot -o attention.svg
     ```
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
            "Output format: text or dot">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
-           "File to write to ('-': stdout)">
+           "File to write to ('-': stdout)">,
+    Option<"hideOneToOneData", "hide-o2o-data", "bool", /*default=*/"false",
+           "DOT: leave out tensors produced and read one-to-one only">
   ];
 }
 
