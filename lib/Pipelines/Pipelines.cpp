@@ -124,9 +124,9 @@ static void buildLowerToNVVM(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   if (!lineInfo)
     kernels.addPass(createStripDebugInfoPass());
-  smap::SMapSetKernelRegisterCountsOptions registerCounts;
+  smap::SMapSetKernelRegisterCountsPassOptions registerCounts;
   registerCounts.target = options.cubinChip;
-  kernels.addPass(smap::createSMapSetKernelRegisterCounts(registerCounts));
+  kernels.addPass(smap::createSMapSetKernelRegisterCountsPass(registerCounts));
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = options.kernelUseBarePtrCallConv;
   toNVVM.indexBitwidth = options.indexBitWidth;
@@ -150,7 +150,7 @@ static void buildLowerToNVVM(OpPassManager &pm,
   host.kernelBarePtrCallConv = options.kernelUseBarePtrCallConv;
   pm.addPass(createGpuToLLVMConversionPass(host));
   if (!dumpTo.empty())
-    pm.addPass(smap::createSMapDumpKernels({dumpTo.str(), "llvm"}));
+    pm.addPass(smap::createSMapDumpKernelsPass({dumpTo.str(), "llvm"}));
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.cubinFormat;
   if (lineInfo)
@@ -169,21 +169,21 @@ static void buildLowerToNVVM(OpPassManager &pm,
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
                              ArrayRef<std::string> exclude) {
   // Fills written as generics (after --linalg-generalize-named-ops).
-  pm.addPass(smap::createSMapSpecializeFills());
+  pm.addPass(smap::createSMapSpecializeFillsPass());
   if (widenAccumulators) {
-    smap::SMapWidenAccumulatorsOptions widen;
+    smap::SMapWidenAccumulatorsPassOptions widen;
     widen.excludeOps.assign(exclude.begin(), exclude.end());
-    pm.addPass(smap::createSMapWidenAccumulators(widen));
+    pm.addPass(smap::createSMapWidenAccumulatorsPass(widen));
   }
   // Reshapes and transposed copies around contractions (torch-mlir's 3-D
   // linear) become their indexing maps.
-  smap::SMapFoldContractionRelayoutsOptions fold;
+  smap::SMapFoldContractionRelayoutsPassOptions fold;
   fold.excludeOps.assign(exclude.begin(), exclude.end());
-  pm.addPass(smap::createSMapFoldContractionRelayouts(fold));
+  pm.addPass(smap::createSMapFoldContractionRelayoutsPass(fold));
   // Folding a fill through a reshape, or widening a 16-bit fill, can leave
   // a fill as a generic again (torch-mlir's 3-D linear after upstream
   // fuse-elementwise).
-  pm.addPass(smap::createSMapSpecializeFills());
+  pm.addPass(smap::createSMapSpecializeFillsPass());
 }
 
 std::string mlir::spacefusion::SpaceFusionPipelineOptions::getTarget() const {
@@ -216,27 +216,27 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   addNormalization(pm, options.widenAccumulators, options.exclude);
   // Contractions upstream elementwise fusion merged with their producers
   // become contractions of two operands again.
-  pm.addPass(smap::createSMapSplitContractionOperands());
-  smap::SMapFormGraphsOptions formOptions;
+  pm.addPass(smap::createSMapSplitContractionOperandsPass());
+  smap::SMapFormGraphsPassOptions formOptions;
   formOptions.maxGroupSize = options.maxGroupSize;
   formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
   // The GPU path compiles graphs only: an excluded op runs unfused, alone.
   formOptions.excludedAlone = compilesForGPU;
-  pm.addPass(smap::createSMapFormGraphs(formOptions));
+  pm.addPass(smap::createSMapFormGraphsPass(formOptions));
   if (gpu) {
     // Named aggregates (linalg.softmax) become the generics a row kernel
     // evaluates; extensions fold into their readers.
-    pm.addPass(smap::createSMapDecomposeAggregates());
-    pm.addPass(smap::createSMapFuseConversions());
+    pm.addPass(smap::createSMapDecomposeAggregatesPass());
+    pm.addPass(smap::createSMapFuseConversionsPass());
   }
-  smap::SMapSetTargetOptions targetOptions;
+  smap::SMapSetTargetPassOptions targetOptions;
   targetOptions.target = target;
-  pm.addPass(smap::createSMapSetTarget(targetOptions));
-  smap::SMapAnalyzeOptions analyzeOptions;
-  analyzeOptions.allowUpdateThenAggregate = options.allowOnlineSoftmax;
-  pm.addPass(smap::createSMapAnalyze(analyzeOptions));
+  pm.addPass(smap::createSMapSetTargetPass(targetOptions));
+  smap::SMapAnalyzePassOptions analyzeOptions;
+  analyzeOptions.allowUpdateThenAggregate = options.allowUpdateThenAggregate;
+  pm.addPass(smap::createSMapAnalyzePass(analyzeOptions));
   // The kernel strategy is decided with the tiles, row kernels included.
-  smap::SMapScheduleOptions scheduleOptions;
+  smap::SMapSchedulePassOptions scheduleOptions;
   scheduleOptions.spatial.assign(options.spatial.begin(),
                                  options.spatial.end());
   scheduleOptions.temporal.assign(options.temporal.begin(),
@@ -253,7 +253,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.rowWarpReplicas = options.rowWarpReplicas;
   scheduleOptions.rowsPerBlock = options.rowsPerBlock;
   scheduleOptions.rowThreads = options.rowThreads;
-  pm.addPass(smap::createSMapSchedule(scheduleOptions));
+  pm.addPass(smap::createSMapSchedulePass(scheduleOptions));
 }
 
 void mlir::spacefusion::buildSpaceFusionPipeline(
@@ -269,10 +269,10 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
     return;
   }
   addGroupingAndScheduling(pm, options, /*compilesForGPU=*/false);
-  pm.addPass(smap::createSMapSpatialSlice());
-  pm.addPass(smap::createSMapTemporalSlice());
+  pm.addPass(smap::createSMapSpatialSlicePass());
+  pm.addPass(smap::createSMapTemporalSlicePass());
   if (options.lowerToLoops)
-    pm.addPass(smap::createSMapLowerToLoops());
+    pm.addPass(smap::createConvertSMapToSCFPass());
 }
 
 void mlir::spacefusion::buildCPULoweringPipeline(OpPassManager &pm) {
@@ -347,7 +347,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   addGroupingAndScheduling(pm, options, /*compilesForGPU=*/true);
 
   // The row kernels, from their unsliced graphs.
-  smap::SMapLowerToGPUOptions gpuOptions;
+  smap::ConvertSMapToGPUPassOptions gpuOptions;
   gpuOptions.approxMath = options.approxMath;
   gpuOptions.hoistColumnLoads = options.hoistColumnLoads;
   // createpolicy and L2::cache_hint need sm_80.
@@ -358,7 +358,7 @@ void mlir::spacefusion::buildGPULoweringPipeline(
                           !chip.consumeInteger(10, smVersion) &&
                           smVersion >= 80;
   gpuOptions.otherGraphs = true;
-  pm.addPass(smap::createSMapLowerToGPU(gpuOptions));
+  pm.addPass(smap::createConvertSMapToGPUPass(gpuOptions));
   // Outline the row kernels now: the canonicalization of the general path
   // below would hoist their constants out of the launches, and outlining
   // would then pass them as kernel parameters (row lengths and strides
@@ -367,21 +367,21 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   pm.addPass(createGpuKernelOutliningPass());
 
   // Every other graph: slices, then blocks.
-  pm.addPass(smap::createSMapSpatialSlice());
-  pm.addPass(smap::createSMapTemporalSlice());
+  pm.addPass(smap::createSMapSpatialSlicePass());
+  pm.addPass(smap::createSMapTemporalSlicePass());
   if (!options.dumpKernelsTo.empty())
-    pm.addPass(smap::createSMapDumpKernels({options.dumpKernelsTo, "smap"}));
-  smap::SMapLowerToLoopsOptions loopsOptions;
+    pm.addPass(smap::createSMapDumpKernelsPass({options.dumpKernelsTo, "smap"}));
+  smap::ConvertSMapToSCFPassOptions loopsOptions;
   loopsOptions.blocksAsForall = true;
   loopsOptions.rasterGroup = options.rasterGroup;
-  pm.addPass(smap::createSMapLowerToLoops(loopsOptions));
-  pm.addPass(smap::createSMapStageBlockOperands());
+  pm.addPass(smap::createConvertSMapToSCFPass(loopsOptions));
+  pm.addPass(smap::createSMapStageBlockOperandsPass());
   // Built from the passes' constructors, not parsed by name, so a host
   // compiler that registered only SpaceFusion's passes (the C API, a plugin)
   // can run the whole GPU path.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(smap::createSMapPrivatizeFills());
+  pm.addPass(smap::createSMapPrivatizeFillsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
@@ -395,16 +395,16 @@ void mlir::spacefusion::buildGPULoweringPipeline(
       bufferization::createBufferResultsToOutParamsPass(outParamsOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  smap::SMapDistributeBlocksOptions distributeOptions;
+  smap::SMapDistributeBlocksPassOptions distributeOptions;
   distributeOptions.approxMath = options.approxMath;
-  pm.addPass(smap::createSMapDistributeBlocks(distributeOptions));
+  pm.addPass(smap::createSMapDistributeBlocksPass(distributeOptions));
   // Entry points reject descriptors of other sizes before launching.
-  pm.addPass(smap::createSMapCheckEntryShapes());
+  pm.addPass(smap::createSMapCheckEntryShapesPass());
   // Constants the blocks use stay constants in the kernels (loop bounds,
   // strides, fill values), instead of becoming kernel parameters.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   if (!options.dumpKernelsTo.empty())
-    pm.addPass(smap::createSMapDumpKernels({options.dumpKernelsTo, "gpu"}));
+    pm.addPass(smap::createSMapDumpKernelsPass({options.dumpKernelsTo, "gpu"}));
 
   // Before NVVM's serialization, which needs the host's registrations.
   pm.addPass(std::make_unique<CheckGPUDependenciesPass>());
@@ -416,13 +416,13 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   nvvm.optLevel = options.optLevel;
   buildLowerToNVVM(pm, nvvm, options.lineInfo, options.dumpKernelsTo);
   if (options.reproducible)
-    pm.addPass(smap::createSMapDropBinaryTimings());
+    pm.addPass(smap::createSMapDropBinaryTimingsPass());
   if (!options.dumpKernelsTo.empty())
-    pm.addPass(smap::createSMapDumpKernels({options.dumpKernelsTo, "binary"}));
+    pm.addPass(smap::createSMapDumpKernelsPass({options.dumpKernelsTo, "binary"}));
   if (!options.kernelManifest.empty()) {
-    smap::SMapWriteKernelManifestOptions manifest;
+    smap::SMapWriteKernelManifestPassOptions manifest;
     manifest.output = options.kernelManifest;
-    pm.addPass(smap::createSMapWriteKernelManifest(manifest));
+    pm.addPass(smap::createSMapWriteKernelManifestPass(manifest));
   }
 }
 

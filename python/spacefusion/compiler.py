@@ -153,7 +153,7 @@ def _fusion_pipeline(target, spatial, temporal):
     if temporal:
         schedule.append("temporal=" + ",".join("%s:%d" % kv for kv in temporal.items()))
     return ("builtin.module(smap-form-graphs,smap-set-target{target=%s},smap-analyze,"
-            "smap-schedule{%s},smap-spatial-slice,smap-temporal-slice,smap-lower-to-loops)"
+            "smap-schedule{%s},smap-spatial-slice,smap-temporal-slice,convert-smap-to-scf)"
             % (target, " ".join(schedule)))
 
 

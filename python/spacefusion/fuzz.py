@@ -386,7 +386,7 @@ def fusion_replica(tools, path, schedule):
     sched = schedule_options(schedule or {})
     return [tools.opt, path] + ANALYZE + [
         "--smap-schedule=%s" % sched if sched else "--smap-schedule",
-        "--smap-spatial-slice", "--smap-temporal-slice", "--smap-lower-to-loops",
+        "--smap-spatial-slice", "--smap-temporal-slice", "--convert-smap-to-scf",
         "--spacefusion-lower-cpu", "-o", "/dev/null"]
 
 

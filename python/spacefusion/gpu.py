@@ -166,7 +166,7 @@ class GPUModule:
         if not tensor.is_cuda or not tensor.is_contiguous():
             raise ValueError("%s must be a contiguous CUDA tensor" % what)
         if tensor.data_ptr() % 16:
-            # The kernels use 16-byte vector accesses (see smap-lower-to-gpu).
+            # The kernels use 16-byte vector accesses (see convert-smap-to-gpu).
             raise ValueError("%s must be 16-byte aligned (a view at an offset is not)" % what)
         desc = _descriptor_type(len(shape))()
         desc.allocated = desc.aligned = tensor.data_ptr()

@@ -1,5 +1,5 @@
 """The kernel strategy is decided once: what smap-schedule records is what
-smap-lower-to-gpu (row kernels) and smap-distribute-blocks (every other
+convert-smap-to-gpu (row kernels) and smap-distribute-blocks (every other
 graph) build.
 
 For every example, every pipeline input and the benchmarks' shapes in f16,
@@ -106,7 +106,7 @@ def predicted_and_built(source, tmp_path):
     manifest = str(tmp_path / "kernels.json")
     result = subprocess.run([tools["spacefusion-opt"], "-", "-o", os.devnull,
                              "--spacefusion-lower-gpu=format=isa kernel-manifest=" + manifest,
-                             "--mlir-print-ir-before=smap-lower-to-gpu,smap-distribute-blocks"],
+                             "--mlir-print-ir-before=convert-smap-to-gpu,smap-distribute-blocks"],
                             input=source, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
     before_blocks = result.stderr.index("IR Dump Before SMapDistributeBlocks")

@@ -2,17 +2,17 @@
 // GPU path (before, it built smap-form-graphs and smap-analyze without
 // them: --dump-pass-pipeline showed max-group-size=0 and allow-uta=true).
 //
-// RUN: echo "module {}" | spacefusion-opt --spacefusion-pipeline="target=sm_90a exclude=linalg.matmul max-group-size=3 allow-online-softmax=false" \
+// RUN: echo "module {}" | spacefusion-opt --spacefusion-pipeline="target=sm_90a exclude=linalg.matmul max-group-size=3 allow-uta=false" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // PIPELINE: smap-widen-accumulators{exclude={linalg.matmul}}
 // PIPELINE: smap-fold-contraction-relayouts{exclude={linalg.matmul}}
 // PIPELINE: smap-form-graphs{exclude={linalg.matmul} excluded-alone=true max-group-size=3}
 // PIPELINE: smap-analyze{allow-uta=false}
 //
-// allow-online-softmax=false: the key dim is not sliced with rescaled
+// allow-uta=false: the key dim is not sliced with rescaled
 // updates, in the graph or in the parts it is partitioned into (they
 // inherit smap.no_uta); by default it is (online softmax).
-// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_90a allow-online-softmax=false" %S/Inputs/attention_f16.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_90a allow-uta=false" %S/Inputs/attention_f16.mlir \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRICT
 // RUN: spacefusion-opt --spacefusion-pipeline="target=sm_90a" %S/Inputs/attention_f16.mlir \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONLINE
@@ -48,8 +48,8 @@
 // RUN: echo "module {}" | spacefusion-opt --spacefusion-pipeline="target=sm_90a format=isa async-stages=2 tensor-cores=false rows-per-block=4 approx-math=false raster-group=8" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPUOPTS
 // GPUOPTS: smap-schedule{async-stages=2 {{.*}}rows-per-block=4 {{.*}}tensor-cores=false
-// GPUOPTS: smap-lower-to-gpu{approx-math=false
-// GPUOPTS: smap-lower-to-loops{blocks-as-forall=true raster-group=8}
+// GPUOPTS: convert-smap-to-gpu{approx-math=false
+// GPUOPTS: convert-smap-to-scf{blocks-as-forall=true raster-group=8}
 // GPUOPTS: smap-distribute-blocks{approx-math=false}
 // GPUOPTS: gpu-module-to-binary{format=isa
 //

@@ -1,7 +1,7 @@
 // The pipeline forms the groups, attaches the target, classifies dims,
 // schedules and slices; its options reach the passes.
 // RUN: spacefusion-opt --spacefusion-pipeline=lower-to-gpu=false %examples/attention_paper.mlir | FileCheck %s --check-prefix=DEFAULT
-// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-online-softmax=false lower-to-gpu=false" %examples/attention_paper.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-uta=false lower-to-gpu=false" %examples/attention_paper.mlir \
 // RUN:   | FileCheck %s --check-prefix=NOUTA
 // RUN: spacefusion-opt --spacefusion-pipeline="max-group-size=2 exclude=linalg.fill lower-to-gpu=false" %examples/softmax_last.mlir \
 // RUN:   | FileCheck %s --check-prefix=SPLIT
@@ -27,7 +27,7 @@
 // SPLIT-NOT: smap.graph(%{{[^ ]*}} = %{{[^ ]*}} : tensor<4096x1024xf32>
 
 // With UTA disabled, the SMG blocks keep l unsliced too.
-// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-online-softmax=false lower-to-gpu=false" %examples/attention_paper.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-uta=false lower-to-gpu=false" %examples/attention_paper.mlir \
 // RUN:   | FileCheck %s --check-prefix=NOUTA-BLOCK
 // NOUTA-BLOCK: smap.spatial_slice
 // NOUTA-BLOCK: smap.graph

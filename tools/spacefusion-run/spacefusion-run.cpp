@@ -885,7 +885,7 @@ int main(int argc, char **argv) {
   std::string decisions = describeDecisions(*fused.module, graphCount);
   if (printFused)
     fused.module->print(llvm::outs());
-  if (failed(runPipeline(*fused.module, "smap-lower-to-loops")) ||
+  if (failed(runPipeline(*fused.module, "convert-smap-to-scf")) ||
       failed(lowerAndCompile(unfused)) || failed(lowerAndCompile(fused)) ||
       (widened && failed(lowerAndCompile(*widened))))
     return 2;

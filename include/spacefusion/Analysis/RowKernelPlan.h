@@ -13,7 +13,7 @@
 // One module for both sides of the decision: smap-schedule calls
 // `analyzeRowGraph` and `chooseRowLayout` and records the layout in the
 // graph's `#smap.schedule` (strategy `rows`, its threads and rows per block);
-// smap-lower-to-gpu calls `analyzeRowGraph` and `checkRowLayout` on the
+// convert-smap-to-gpu calls `analyzeRowGraph` and `checkRowLayout` on the
 // recorded layout and builds it, or fails naming why. Neither has a second
 // copy of a precondition.
 //

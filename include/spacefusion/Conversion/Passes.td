@@ -11,10 +11,10 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
-// smap-lower-to-loops
+// convert-smap-to-scf
 //===----------------------------------------------------------------------===//
 
-def SMapLowerToLoops : Pass<"smap-lower-to-loops"> {
+def ConvertSMapToSCFPass : Pass<"convert-smap-to-scf"> {
   let summary = "Lower sliced smap ops to scf loops on tensors";
   let description = [{
     The CPU path: turns the slicing ops into serial loops and dissolves the
@@ -79,10 +79,10 @@ def SMapLowerToLoops : Pass<"smap-lower-to-loops"> {
 // smap-stage-block-operands
 //===----------------------------------------------------------------------===//
 
-def SMapStageBlockOperands : Pass<"smap-stage-block-operands"> {
+def SMapStageBlockOperandsPass : Pass<"smap-stage-block-operands"> {
   let summary = "Stage the contraction operands of GPU blocks in tiles of their own";
   let description = [{
-    On each block `scf.forall` that `smap-lower-to-loops{blocks-as-forall}`
+    On each block `scf.forall` that `convert-smap-to-scf{blocks-as-forall}`
     made (it carries `smap.schedule`), the 16-bit operand tiles of
     contractions are copied into tiles of their own (`linalg.copy` into a
     `tensor.empty` tagged `smap.staged`), which bufferization makes block
@@ -118,7 +118,7 @@ def SMapStageBlockOperands : Pass<"smap-stage-block-operands"> {
 // smap-decompose-aggregates
 //===----------------------------------------------------------------------===//
 
-def SMapDecomposeAggregates : Pass<"smap-decompose-aggregates"> {
+def SMapDecomposeAggregatesPass : Pass<"smap-decompose-aggregates"> {
   let summary = "Decompose aggregated linalg ops (linalg.softmax) for lowering";
   let description = [{
     Replaces every op implementing `linalg::AggregatedOpInterface` (today
@@ -144,10 +144,10 @@ def SMapDecomposeAggregates : Pass<"smap-decompose-aggregates"> {
 }
 
 //===----------------------------------------------------------------------===//
-// smap-lower-to-gpu
+// convert-smap-to-gpu
 //===----------------------------------------------------------------------===//
 
-def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
+def ConvertSMapToGPUPass : Pass<"convert-smap-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Build the row kernels smap-schedule chose";
   let description = [{
     The row-kernel lowering. A graph that `smap-schedule` gave the strategy
@@ -173,7 +173,7 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
     and builds it, or fails naming why. It never chooses.
 
     Example: `spacefusion-opt --smap-form-graphs --smap-schedule
-    --smap-lower-to-gpu softmax.mlir` on a `196608x512xf16` softmax gives
+    --convert-smap-to-gpu softmax.mlir` on a `196608x512xf16` softmax gives
     one `gpu.launch` of 98304 blocks x 64 threads, the record
     `{strategy = "rows", blocks = 98304, threads = 64, parts = {rows =
     196608, rows_per_block = 2, vector = 8, chunks = 2}}`.
@@ -224,7 +224,7 @@ def SMapLowerToGPU : Pass<"smap-lower-to-gpu", "::mlir::ModuleOp"> {
 // smap-check-entry-shapes
 //===----------------------------------------------------------------------===//
 
-def SMapCheckEntryShapes : Pass<"smap-check-entry-shapes", "::mlir::ModuleOp"> {
+def SMapCheckEntryShapesPass : Pass<"smap-check-entry-shapes", "::mlir::ModuleOp"> {
   let summary = "Check the sizes of memref arguments at public entry points";
   let description = [{
     A shared object's C entry point (`_mlir_ciface_NAME`, memref descriptors
@@ -265,12 +265,12 @@ def SMapCheckEntryShapes : Pass<"smap-check-entry-shapes", "::mlir::ModuleOp"> {
 // smap-distribute-blocks
 //===----------------------------------------------------------------------===//
 
-def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
+def SMapDistributeBlocksPass : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
   let summary = "Turn bufferized spatial blocks into GPU thread blocks";
   let description = [{
     The general GPU lowering, for every graph the slicers produce
     (contractions and attention included). Input: the bufferized output of
-    `smap-lower-to-loops{blocks-as-forall}`, where each spatial slice is an
+    `convert-smap-to-scf{blocks-as-forall}`, where each spatial slice is an
     `scf.forall` over its blocks carrying `smap.schedule` (the graph's
     schedule: its kernel strategy and threads per block) and `smap.target`.
 
@@ -403,7 +403,7 @@ def SMapDistributeBlocks : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"> {
 // smap-drop-binary-timings
 //===----------------------------------------------------------------------===//
 
-def SMapSetKernelRegisterCounts : Pass<"smap-set-kernel-register-counts",
+def SMapSetKernelRegisterCountsPass : Pass<"smap-set-kernel-register-counts",
                                        "::mlir::gpu::GPUModuleOp"> {
   let summary = "Tell ptxas the register count of kernels that reallocate "
                 "registers";
@@ -439,7 +439,7 @@ def SMapSetKernelRegisterCounts : Pass<"smap-set-kernel-register-counts",
                            "::mlir::smap::SMapDialect"];
 }
 
-def SMapDropBinaryTimings : Pass<"smap-drop-binary-timings",
+def SMapDropBinaryTimingsPass : Pass<"smap-drop-binary-timings",
                                  "::mlir::ModuleOp"> {
   let summary = "Drop the compile times gpu-module-to-binary records";
   let description = [{

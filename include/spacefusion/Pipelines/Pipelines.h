@@ -30,8 +30,8 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("Built-in target to schedule for: sm_90a, sm_80, cpu "
                      "(default: sm_80 for an sm_8x `chip`, sm_90a otherwise)"),
       llvm::cl::init("")};
-  PassOptions::Option<bool> allowOnlineSoftmax{
-      *this, "allow-online-softmax",
+  PassOptions::Option<bool> allowUpdateThenAggregate{
+      *this, "allow-uta",
       llvm::cl::desc("Allow Update-then-Aggregate rewrites of dependent "
                      "reductions (online softmax, Welford)"),
       llvm::cl::init(true)};
@@ -44,7 +44,7 @@ struct SpaceFusionPipelineOptions
       *this, "exclude", llvm::cl::desc("Op names never put in a fusion group")};
   PassOptions::Option<bool> lowerToLoops{
       *this, "lower-to-loops",
-      llvm::cl::desc("End with smap-lower-to-loops (the CPU path): linalg, "
+      llvm::cl::desc("End with convert-smap-to-scf (the CPU path): linalg, "
                      "tensor and scf on tensors, ready for bufferization"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> lowerToGPU{
@@ -81,7 +81,7 @@ struct SpaceFusionPipelineOptions
   PassOptions::Option<bool> approxMath{
       *this, "approx-math",
       llvm::cl::desc("f32 exp through the fast hardware exp2 (see "
-                     "smap-lower-to-gpu)"),
+                     "convert-smap-to-gpu)"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> rowsPerBlock{
       *this, "rows-per-block",
@@ -91,13 +91,13 @@ struct SpaceFusionPipelineOptions
   PassOptions::Option<bool> hoistColumnLoads{
       *this, "hoist-column-loads",
       llvm::cl::desc("Row kernels load per-column parameters first (see "
-                     "smap-lower-to-gpu)"),
+                     "convert-smap-to-gpu)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> cacheHints{
       *this, "cache-hints",
       llvm::cl::desc("Row kernels load per-column parameters with evict_last "
                      "cache hints on sm_80 and later chips (see "
-                     "smap-lower-to-gpu)"),
+                     "convert-smap-to-gpu)"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> rowThreads{
       *this, "row-threads",
@@ -113,7 +113,7 @@ struct SpaceFusionPipelineOptions
   PassOptions::Option<int64_t> rasterGroup{
       *this, "raster-group",
       llvm::cl::desc("Blocks of a wide two-dim grid numbered in groups of "
-                     "this many rows (see smap-lower-to-loops); 0: "
+                     "this many rows (see convert-smap-to-scf); 0: "
                      "row-major"),
       llvm::cl::init(16)};
   PassOptions::Option<int64_t> rowWarpReplicas{
@@ -232,7 +232,7 @@ void buildSpaceFusionPipeline(OpPassManager &pm,
 void buildCPULoweringPipeline(OpPassManager &pm);
 
 /// Appends the GPU path: form fusion groups; lower each function whose graph
-/// is a row graph to one row kernel (smap-lower-to-gpu, which builds the
+/// is a row graph to one row kernel (convert-smap-to-gpu, which builds the
 /// graph's SMG itself); schedule and slice every other graph, bufferize it
 /// and make its spatial blocks thread blocks (smap-distribute-blocks); then
 /// upstream's NVVM pipeline to host LLVM code (C wrappers, `mgpu*` runtime

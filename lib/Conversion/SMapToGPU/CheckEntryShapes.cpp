@@ -12,7 +12,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPCHECKENTRYSHAPES
+#define GEN_PASS_DEF_SMAPCHECKENTRYSHAPESPASS
 #include "spacefusion/Conversion/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -54,7 +54,7 @@ static Value functionNameAddress(OpBuilder &builder, ModuleOp module,
 
 namespace {
 struct CheckEntryShapesPass
-    : public smap::impl::SMapCheckEntryShapesBase<CheckEntryShapesPass> {
+    : public smap::impl::SMapCheckEntryShapesPassBase<CheckEntryShapesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     OpBuilder builder(module.getContext());

@@ -7,7 +7,7 @@
 //
 // The general GPU lowering, for any sliced graph (contractions and attention
 // included). After bufferization, each spatial slice is an scf.forall over
-// its blocks (smap-lower-to-loops{blocks-as-forall}); this pass makes it a
+// its blocks (convert-smap-to-scf{blocks-as-forall}); this pass makes it a
 // gpu.launch with one thread block per spatial block, in which
 //
 //  * every buffer the block allocates (staged operand tiles, intermediate
@@ -55,7 +55,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPDISTRIBUTEBLOCKS
+#define GEN_PASS_DEF_SMAPDISTRIBUTEBLOCKSPASS
 #include "spacefusion/Conversion/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -1432,7 +1432,7 @@ struct BlockKernelPlan {
 };
 
 struct DistributeBlocksPass
-    : public smap::impl::SMapDistributeBlocksBase<DistributeBlocksPass> {
+    : public smap::impl::SMapDistributeBlocksPassBase<DistributeBlocksPass> {
   using Base::Base;
 
   LogicalResult lowerForall(scf::ForallOp forall);

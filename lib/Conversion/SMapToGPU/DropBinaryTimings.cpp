@@ -9,7 +9,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPDROPBINARYTIMINGS
+#define GEN_PASS_DEF_SMAPDROPBINARYTIMINGSPASS
 #include "spacefusion/Conversion/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -34,7 +34,7 @@ static gpu::ObjectAttr dropTimings(gpu::ObjectAttr object) {
 
 namespace {
 struct DropBinaryTimingsPass
-    : public smap::impl::SMapDropBinaryTimingsBase<DropBinaryTimingsPass> {
+    : public smap::impl::SMapDropBinaryTimingsPassBase<DropBinaryTimingsPass> {
   void runOnOperation() override {
     getOperation()->walk([](gpu::BinaryOp binary) {
       SmallVector<Attribute> objects;

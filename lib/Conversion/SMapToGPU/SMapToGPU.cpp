@@ -42,7 +42,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPLOWERTOGPU
+#define GEN_PASS_DEF_CONVERTSMAPTOGPUPASS
 #include "spacefusion/Conversion/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -745,7 +745,7 @@ void RowKernelBuilder::recordKernel(func::FuncOp kernelFn) {
   ctx->getOrLoadDialect<SMapDialect>()->getKernelsAttrHelper().setAttr(
       kernelFn, b.getArrayAttr({kernel.toDictionary()}));
   remark::passed(graph.getLoc(),
-                 remarkOpts("lower-to-gpu", "row-kernel", graph))
+                 remarkOpts("convert-smap-to-gpu", "row-kernel", graph))
       << ("lowered to one kernel: " + kernel.describe());
 }
 
@@ -788,7 +788,7 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
 }
 
 namespace {
-struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
+struct ConvertSMapToGPUPass : public smap::impl::ConvertSMapToGPUPassBase<ConvertSMapToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -819,11 +819,11 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
     if (otherGraphs)
       return GraphOp();
     if (!graph)
-      return fn.emitError("smap-lower-to-gpu: @")
+      return fn.emitError("convert-smap-to-gpu: @")
              << fn.getName() << " must be one fusion graph whose results it "
              << "returns";
     InFlightDiagnostic diag =
-        graph.emitError("smap-lower-to-gpu: not lowered to a GPU kernel: ");
+        graph.emitError("convert-smap-to-gpu: not lowered to a GPU kernel: ");
     if (!schedule)
       diag << "the graph has no schedule (run smap-schedule first)";
     else
@@ -843,10 +843,10 @@ struct LowerToGPUPass : public smap::impl::SMapLowerToGPUBase<LowerToGPUPass> {
       return false;
     auto refuse = [&](const std::string &why) {
       remark::failed(graph->getLoc(),
-                     remarkOpts("lower-to-gpu", "not-lowered", *graph))
+                     remarkOpts("convert-smap-to-gpu", "not-lowered", *graph))
           << why;
       return graph->emitError(
-                 "smap-lower-to-gpu: the row kernel cannot be built: ")
+                 "convert-smap-to-gpu: the row kernel cannot be built: ")
              << why;
     };
     if (std::string why = getRowHostRefusal(*graph); !why.empty())

@@ -11,7 +11,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPSETKERNELREGISTERCOUNTS
+#define GEN_PASS_DEF_SMAPSETKERNELREGISTERCOUNTSPASS
 #include "spacefusion/Conversion/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -31,9 +31,9 @@ static std::optional<int64_t> blockThreads(gpu::GPUFuncOp fn) {
 
 namespace {
 struct SetKernelRegisterCountsPass
-    : public smap::impl::SMapSetKernelRegisterCountsBase<
+    : public smap::impl::SMapSetKernelRegisterCountsPassBase<
           SetKernelRegisterCountsPass> {
-  using SMapSetKernelRegisterCountsBase::SMapSetKernelRegisterCountsBase;
+  using SMapSetKernelRegisterCountsPassBase::SMapSetKernelRegisterCountsPassBase;
 
   void runOnOperation() override {
     Builder b(&getContext());

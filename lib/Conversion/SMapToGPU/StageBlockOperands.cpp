@@ -13,7 +13,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPSTAGEBLOCKOPERANDS
+#define GEN_PASS_DEF_SMAPSTAGEBLOCKOPERANDSPASS
 #include "spacefusion/Conversion/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -116,7 +116,7 @@ static void keepAccumulatorInBlock(scf::ForallOp forall) {
 
 namespace {
 struct StageBlockOperandsPass
-    : public smap::impl::SMapStageBlockOperandsBase<StageBlockOperandsPass> {
+    : public smap::impl::SMapStageBlockOperandsPassBase<StageBlockOperandsPass> {
   void runOnOperation() override {
     auto helper =
         getContext().getOrLoadDialect<SMapDialect>()->getScheduleAttrHelper();

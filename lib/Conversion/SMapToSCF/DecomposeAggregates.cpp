@@ -11,7 +11,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPDECOMPOSEAGGREGATES
+#define GEN_PASS_DEF_SMAPDECOMPOSEAGGREGATESPASS
 #include "spacefusion/Conversion/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -20,7 +20,7 @@ using namespace mlir;
 
 namespace {
 struct DecomposeAggregatesPass
-    : public smap::impl::SMapDecomposeAggregatesBase<DecomposeAggregatesPass> {
+    : public smap::impl::SMapDecomposeAggregatesPassBase<DecomposeAggregatesPass> {
   void runOnOperation() override {
     SmallVector<linalg::AggregatedOpInterface> ops;
     getOperation()->walk(

@@ -18,7 +18,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPLOWERTOLOOPS
+#define GEN_PASS_DEF_CONVERTSMAPTOSCFPASS
 #include "spacefusion/Conversion/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -519,8 +519,8 @@ static void inlineGraphBody(GraphOp graph) {
 }
 
 namespace {
-struct LowerToLoopsPass
-    : public smap::impl::SMapLowerToLoopsBase<LowerToLoopsPass> {
+struct ConvertSMapToSCFPass
+    : public smap::impl::ConvertSMapToSCFPassBase<ConvertSMapToSCFPass> {
   using Base::Base;
 
   /// On the GPU path nothing computes on the host: a linalg op that stayed

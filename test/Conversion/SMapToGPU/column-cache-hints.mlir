@@ -1,5 +1,5 @@
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --smap-lower-to-gpu | FileCheck %s
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule '--smap-lower-to-gpu=cache-hints=false' \
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --convert-smap-to-gpu | FileCheck %s
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule '--convert-smap-to-gpu=cache-hints=false' \
 // RUN:   | FileCheck %s --check-prefix=PLAIN
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=chip=sm_90a format=isa' \
 // RUN:   | FileCheck %s --check-prefix=PTX

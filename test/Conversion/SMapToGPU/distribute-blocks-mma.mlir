@@ -170,7 +170,7 @@ func.func @gemm_k_loop(%a: memref<64x64xf16>, %b: memref<64x32xf16>, %out: memre
 
 // -----
 
-// An f32 operand staged rounded to f16 (smap-lower-to-loops does so for the
+// An f32 operand staged rounded to f16 (convert-smap-to-scf does so for the
 // operands tensor cores round anyway): the rounding copy is prefetched
 // through registers (cp.async cannot convert), 16 bytes of f32 loaded and
 // 8 bytes of f16 stored per chunk; no cp.async pipeline for this loop.

@@ -12,7 +12,7 @@
 // RUN:   | not spacefusion-opt --split-input-file --smap-distribute-blocks 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=UNEVEN
 
-// One block of online-softmax attention as smap-lower-to-loops and
+// One block of online-softmax attention as convert-smap-to-scf and
 // bufferization leave it: 32 query rows, a temporal loop over two 16-key
 // steps, the running max / sum / accumulator in block buffers. Every
 // intermediate is indexed by the block's rows, so they live in registers in

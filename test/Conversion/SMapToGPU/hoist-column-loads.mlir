@@ -1,10 +1,10 @@
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule '--smap-lower-to-gpu=cache-hints=false' \
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule '--convert-smap-to-gpu=cache-hints=false' \
 // RUN:   | FileCheck %s
 // RUN: spacefusion-opt %s --smap-form-graphs \
-// RUN:   --smap-schedule '--smap-lower-to-gpu=hoist-column-loads=false cache-hints=false' \
+// RUN:   --smap-schedule '--convert-smap-to-gpu=hoist-column-loads=false cache-hints=false' \
 // RUN:   | FileCheck %s --check-prefix=LAZY
 // RUN: spacefusion-opt %s --smap-form-graphs \
-// RUN:   '--smap-schedule=rows-per-block=4' '--smap-lower-to-gpu=cache-hints=false' \
+// RUN:   '--smap-schedule=rows-per-block=4' '--convert-smap-to-gpu=cache-hints=false' \
 // RUN:   | FileCheck %s --check-prefix=PACKED
 
 // A warp per row of 256 f32 (8 per lane) scaled by its rms and by gamma. By

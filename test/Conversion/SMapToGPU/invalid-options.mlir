@@ -1,4 +1,4 @@
-// RUN: spacefusion-opt %s --smap-form-graphs '--smap-schedule=rows-per-block=3' --smap-lower-to-gpu -verify-diagnostics
+// RUN: spacefusion-opt %s --smap-form-graphs '--smap-schedule=rows-per-block=3' --convert-smap-to-gpu -verify-diagnostics
 
 // A rows-per-block that does not divide the rows is an error, not a kernel
 // that skips or overruns rows.

@@ -1,9 +1,9 @@
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --smap-lower-to-gpu -split-input-file -verify-diagnostics
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --convert-smap-to-gpu -split-input-file -verify-diagnostics
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule -split-input-file \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHY
 
 // Graphs that are not row kernels: smap-schedule says why (WHY), gives them
-// another strategy, and smap-lower-to-gpu, which builds only the row kernels
+// another strategy, and convert-smap-to-gpu, which builds only the row kernels
 // the schedule chose, refuses them with an error on the graph.
 
 // Attention: two contractions around the softmax.
@@ -12,7 +12,7 @@ func.func @attention(%q: tensor<1x2x64x32xf32>, %k: tensor<1x2x64x32xf32>, %v: t
   %e3 = tensor.empty() : tensor<1x2x64x64xf32>
   %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<1x2x64x64xf32>) -> tensor<1x2x64x64xf32>
   // WHY: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
-  // expected-error @+1 {{smap-lower-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
+  // expected-error @+1 {{convert-smap-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
   %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, m, l, k) -> (b, h, m, k)>, affine_map<(b, h, m, l, k) -> (b, h, l, k)>, affine_map<(b, h, m, l, k) -> (b, h, m, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
       ins(%q, %k : tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>) outs(%f2 : tensor<1x2x64x64xf32>) {
   ^bb0(%in0: f32, %in1: f32, %acc: f32):
@@ -82,7 +82,7 @@ func.func @gemm(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>) -> tensor<32x32xf3
   %e3 = tensor.empty() : tensor<32x32xf32>
   %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<32x32xf32>) -> tensor<32x32xf32>
   // WHY: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
-  // expected-error @+1 {{smap-lower-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
+  // expected-error @+1 {{convert-smap-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
   %g4 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<32x32xf32>, tensor<32x32xf32>) outs(%f2 : tensor<32x32xf32>) {
   ^bb0(%in0: f32, %in1: f32, %acc: f32):
@@ -101,7 +101,7 @@ func.func @softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
   %e3 = tensor.empty() : tensor<4xf32>
   %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<4xf32>) -> tensor<4xf32>
   // WHY: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: rows of 65536 elements do not fit in registers; slice them temporally"
-  // expected-error @+1 {{smap-lower-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
+  // expected-error @+1 {{convert-smap-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
   %g4 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
       ins(%x : tensor<4x65536xf32>) outs(%f2 : tensor<4xf32>) {
   ^bb0(%in0: f32, %acc: f32):
@@ -138,7 +138,7 @@ func.func @softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
 // -----
 
 // A function that is not one fusion graph.
-// expected-error @+1 {{smap-lower-to-gpu: @identity must be one fusion graph whose results it returns}}
+// expected-error @+1 {{convert-smap-to-gpu: @identity must be one fusion graph whose results it returns}}
 func.func @identity(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
   return %x : tensor<4x32xf32>
 }

@@ -1,5 +1,5 @@
 // RUN: spacefusion-opt %s -split-input-file --smap-decompose-aggregates \
-// RUN:   --smap-form-graphs --smap-schedule --smap-lower-to-gpu | FileCheck %s
+// RUN:   --smap-form-graphs --smap-schedule --convert-smap-to-gpu | FileCheck %s
 
 // Row kernels found wrong on the H200 by the fuzzer's GPU differential run
 // (bench/results/gpu-fuzz.md).

@@ -1,13 +1,13 @@
-// RUN: spacefusion-opt %s -split-input-file --smap-lower-to-gpu -verify-diagnostics
+// RUN: spacefusion-opt %s -split-input-file --convert-smap-to-gpu -verify-diagnostics
 
-// smap-lower-to-gpu builds what the schedule says: a rows layout it cannot
+// convert-smap-to-gpu builds what the schedule says: a rows layout it cannot
 // build (a schedule edited after smap-schedule) is an error naming why, and a
 // graph scheduled as another strategy is not taken.
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d0)>
 func.func @edited_rows(%arg0: tensor<8x256xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{smap-lower-to-gpu: the row kernel cannot be built: 1024 threads per row is not a multiple of 32 from 32 to 512}}
+  // expected-error @+1 {{convert-smap-to-gpu: the row kernel cannot be built: 1024 threads per row is not a multiple of 32 from 32 to 512}}
   %0 = smap.graph(%arg1 = %arg0 : tensor<8x256xf32>) -> (tensor<8xf32>) attributes {dims = [#smap.dim<"m", 8, parallel>, #smap.dim<"k", 256, temporal>],
       schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [8], threads = 1024, smem = 0, regs = 0, strategy = rows, rows_per_block = 1>,
       target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma"]>} {
@@ -29,7 +29,7 @@ func.func @edited_rows(%arg0: tensor<8x256xf32>) -> tensor<8xf32> {
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d0)>
 func.func @simt_graph(%arg0: tensor<8x256xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{smap-lower-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
+  // expected-error @+1 {{convert-smap-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
   %0 = smap.graph(%arg1 = %arg0 : tensor<8x256xf32>) -> (tensor<8xf32>) attributes {dims = [#smap.dim<"m", 8, parallel>, #smap.dim<"k", 256, temporal>],
       schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [8], threads = 256, smem = 0, regs = 0, strategy = simt>,
       target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma"]>} {

@@ -1,7 +1,7 @@
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --smap-lower-to-gpu -split-input-file | FileCheck %s
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule '--smap-lower-to-gpu=approx-math=false' \
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --convert-smap-to-gpu -split-input-file | FileCheck %s
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule '--convert-smap-to-gpu=approx-math=false' \
 // RUN:   -split-input-file | FileCheck %s --check-prefix=EXACT
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --smap-lower-to-gpu -split-input-file \
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --convert-smap-to-gpu -split-input-file \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
 // A short row (512 f16 = 16 per lane): one warp per row, 2 rows per block,
@@ -39,9 +39,9 @@
 
 // The schedule's prediction is what is built.
 // REMARK: remark: [Passed] rows | Category:smap:schedule | Function=softmax | Remark="runs as a row kernel on sm_90a: 8 rows of 512 ('n'): 32 threads per row, rows_per_block 2, 8-element vectors, 2 loads per thread; 4 blocks x 64 threads, 0 B shared memory"
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Function=softmax | Remark="lowered to one kernel: strategy=rows blocks=4 threads=64 smem=0 rows=8 rows_per_block=2 vector=8 chunks=2"
+// REMARK: remark: [Passed] row-kernel | Category:smap:convert-smap-to-gpu | Function=softmax | Remark="lowered to one kernel: strategy=rows blocks=4 threads=64 smem=0 rows=8 rows_per_block=2 vector=8 chunks=2"
 // REMARK: remark: [Passed] rows | Category:smap:schedule | Function=rmsnorm | Remark="runs as a row kernel on sm_90a: 4 rows of 8192 ('n'): 512 threads per row, rows_per_block 1, 4-element vectors, 4 loads per thread; 4 blocks x 512 threads, 128 B shared memory"
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Function=rmsnorm | Remark="lowered to one kernel: strategy=rows blocks=4 threads=512 smem=128 rows=4 rows_per_block=1 vector=4 chunks=4"
+// REMARK: remark: [Passed] row-kernel | Category:smap:convert-smap-to-gpu | Function=rmsnorm | Remark="lowered to one kernel: strategy=rows blocks=4 threads=512 smem=128 rows=4 rows_per_block=1 vector=4 chunks=4"
 
 func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
   %e1 = tensor.empty() : tensor<8x512xf32>
@@ -180,7 +180,7 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
 // CHECK:         scf.if %[[VALID]] {
 // CHECK-NEXT:      vector.store %{{.*}} : memref<800xf32>, vector<4xf32>
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Function=softmax | Remark="lowered to one kernel: strategy=rows blocks=4 threads=64 smem=0 rows=8 rows_per_block=2 vector=4 chunks=1 ragged=1"
+// REMARK: remark: [Passed] row-kernel | Category:smap:convert-smap-to-gpu | Function=softmax | Remark="lowered to one kernel: strategy=rows blocks=4 threads=64 smem=0 rows=8 rows_per_block=2 vector=4 chunks=1 ragged=1"
 
 func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
   %c1 = arith.constant 0xFF800000 : f32
@@ -229,7 +229,7 @@ func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
 // CHECK-SAME:      smap.kernels = [{blocks = 3 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 3 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 32 : i64}]
 // CHECK:         vector.load {{.*}} : memref<288xf32>, vector<4xf32>
 
-// REMARK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Function=rmsnorm_96 | Remark="lowered to one kernel: strategy=rows blocks=3 threads=32 smem=0 rows=3 rows_per_block=1 vector=4 chunks=1 ragged=1"
+// REMARK: remark: [Passed] row-kernel | Category:smap:convert-smap-to-gpu | Function=rmsnorm_96 | Remark="lowered to one kernel: strategy=rows blocks=3 threads=32 smem=0 rows=3 rows_per_block=1 vector=4 chunks=1 ragged=1"
 
 func.func @rmsnorm_96(%x: tensor<3x96xf32>, %gamma: tensor<96xf32>) -> tensor<3x96xf32> {
   %c1 = arith.constant 0.000000000e+00 : f32

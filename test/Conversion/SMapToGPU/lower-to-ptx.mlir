@@ -1,5 +1,5 @@
 // REQUIRES: libdevice
-// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --smap-lower-to-gpu \
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-schedule --convert-smap-to-gpu \
 // RUN:   '--gpu-lower-to-nvvm-pipeline=cubin-chip=sm_90a cubin-features=+ptx80 cubin-format=isa opt-level=3' \
 // RUN:   > %t.mlir
 // RUN: FileCheck %s < %t.mlir

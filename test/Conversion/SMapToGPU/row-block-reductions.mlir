@@ -1,4 +1,4 @@
-// RUN: spacefusion-opt %s --smap-form-graphs '--smap-schedule=row-threads=128' --smap-lower-to-gpu | FileCheck %s
+// RUN: spacefusion-opt %s --smap-form-graphs '--smap-schedule=row-threads=128' --convert-smap-to-gpu | FileCheck %s
 
 // LayerNorm with a block of 4 warps per row: its two cross-warp reductions
 // (the mean, then the variance) publish into different slots of the shared

@@ -1,6 +1,6 @@
-// RUN: spacefusion-opt %s --smap-form-graphs '--smap-schedule=row-threads=128' --smap-lower-to-gpu \
+// RUN: spacefusion-opt %s --smap-form-graphs '--smap-schedule=row-threads=128' --convert-smap-to-gpu \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>&1 | FileCheck %s
-// RUN: not spacefusion-opt %s --smap-form-graphs '--smap-schedule=row-threads=96' --smap-lower-to-gpu -o /dev/null 2>&1 \
+// RUN: not spacefusion-opt %s --smap-form-graphs '--smap-schedule=row-threads=96' --convert-smap-to-gpu -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BAD
 
 // row-threads=128 makes a block of 128 threads per row of 768 f16 (96
@@ -8,7 +8,7 @@
 // the sums combined across the 4 warps through shared memory.
 
 // CHECK: remark: [Passed] rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="runs as a row kernel on sm_90a: 64 rows of 768 ('n'): 128 threads per row, rows_per_block 1, 8-element vectors, 1 loads per thread (the last one masked); 64 blocks x 128 threads, 128 B shared memory"
-// CHECK: remark: [Passed] row-kernel | Category:smap:lower-to-gpu | Function=row_sum_scale | Remark="lowered to one kernel: strategy=rows blocks=64 threads=128 smem=128 rows=64 rows_per_block=1 vector=8 chunks=1 ragged=1"
+// CHECK: remark: [Passed] row-kernel | Category:smap:convert-smap-to-gpu | Function=row_sum_scale | Remark="lowered to one kernel: strategy=rows blocks=64 threads=128 smem=128 rows=64 rows_per_block=1 vector=8 chunks=1 ragged=1"
 // CHECK-LABEL: func.func @row_sum_scale
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128
@@ -44,6 +44,6 @@ func.func @row_sum_scale(%x: tensor<64x768xf16>) -> tensor<64x768xf16> {
 
 // rows-per-block packs warps that each hold a row; with a block per row it
 // has nothing to apply to, and saying both is an error, not a silent choice.
-// RUN: not spacefusion-opt %s --smap-form-graphs '--smap-schedule=row-threads=128 rows-per-block=2' --smap-lower-to-gpu -o /dev/null 2>&1 \
+// RUN: not spacefusion-opt %s --smap-form-graphs '--smap-schedule=row-threads=128 rows-per-block=2' --convert-smap-to-gpu -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BOTH
 // BOTH: error: smap-schedule: the row kernel cannot be built: rows-per-block applies to a warp per row; row-threads=128 makes a block per row

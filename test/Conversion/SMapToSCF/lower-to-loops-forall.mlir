@@ -1,5 +1,5 @@
 // RUN: spacefusion-opt "--spacefusion-pipeline=target=sm_90a lower-to-gpu=false" %examples/attention.mlir \
-// RUN:   | spacefusion-opt --smap-lower-to-loops=blocks-as-forall | FileCheck %s
+// RUN:   | spacefusion-opt --convert-smap-to-scf=blocks-as-forall | FileCheck %s
 
 // The GPU form of the slicing ops: the 2x8x8 spatial blocks of attention
 // become one scf.forall of 128 blocks mapped to #gpu.block<x>, whose body

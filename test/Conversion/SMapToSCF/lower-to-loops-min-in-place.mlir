@@ -1,5 +1,5 @@
 // RUN: spacefusion-opt "--spacefusion-pipeline=target=sm_90a lower-to-gpu=false" %s \
-// RUN:   | spacefusion-opt --smap-lower-to-loops=blocks-as-forall | FileCheck %s
+// RUN:   | spacefusion-opt --convert-smap-to-scf=blocks-as-forall | FileCheck %s
 // RUN: spacefusion-opt --spacefusion-pipeline=target=sm_90a %s -o /dev/null
 
 // Found by the fuzzer (seeds 994 and 621): the block lowering refused both

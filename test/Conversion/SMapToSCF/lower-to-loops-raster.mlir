@@ -1,12 +1,12 @@
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a --smap-analyze \
 // RUN:   '--smap-schedule=spatial=m:64,n:128 temporal=k:64' --smap-spatial-slice --smap-temporal-slice \
-// RUN:   '--smap-lower-to-loops=blocks-as-forall raster-group=2' | FileCheck %s --check-prefix=GROUPED
+// RUN:   '--convert-smap-to-scf=blocks-as-forall raster-group=2' | FileCheck %s --check-prefix=GROUPED
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a --smap-analyze \
 // RUN:   '--smap-schedule=spatial=m:64,n:128 temporal=k:64' --smap-spatial-slice --smap-temporal-slice \
-// RUN:   --smap-lower-to-loops=blocks-as-forall | FileCheck %s --check-prefix=ROWMAJOR
+// RUN:   --convert-smap-to-scf=blocks-as-forall | FileCheck %s --check-prefix=ROWMAJOR
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a --smap-analyze \
 // RUN:   '--smap-schedule=spatial=m:64,n:256 temporal=k:64' --smap-spatial-slice --smap-temporal-slice \
-// RUN:   '--smap-lower-to-loops=blocks-as-forall raster-group=2' | FileCheck %s --check-prefix=NARROW
+// RUN:   '--convert-smap-to-scf=blocks-as-forall raster-group=2' | FileCheck %s --check-prefix=NARROW
 
 // A GEMM in 4 x 32 blocks of 64 x 128. With raster-group=2 the linear
 // block id walks groups of two block rows, column by column inside a group

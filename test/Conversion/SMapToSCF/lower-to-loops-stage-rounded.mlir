@@ -1,11 +1,11 @@
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a \
 // RUN:   --smap-analyze '--smap-schedule=spatial=m:64,n:64 temporal=k:32' \
 // RUN:   --smap-spatial-slice --smap-temporal-slice \
-// RUN:   --smap-lower-to-loops=blocks-as-forall --smap-stage-block-operands | FileCheck %s
+// RUN:   --convert-smap-to-scf=blocks-as-forall --smap-stage-block-operands | FileCheck %s
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a \
 // RUN:   --smap-analyze '--smap-schedule=spatial=m:64,n:64 temporal=k:32 tensor-cores=false' \
 // RUN:   --smap-spatial-slice --smap-temporal-slice \
-// RUN:   --smap-lower-to-loops=blocks-as-forall --smap-stage-block-operands | FileCheck %s --check-prefix=SIMT
+// RUN:   --convert-smap-to-scf=blocks-as-forall --smap-stage-block-operands | FileCheck %s --check-prefix=SIMT
 
 // A contraction of an f32 operand (here a function argument; in a
 // partitioned graph, the intermediate the previous kernel wrote) with an

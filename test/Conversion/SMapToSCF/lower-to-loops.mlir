@@ -1,5 +1,5 @@
-// RUN: spacefusion-opt %s --smap-spatial-slice --smap-temporal-slice --smap-lower-to-loops | FileCheck %s
-// RUN: spacefusion-opt %s --smap-spatial-slice --smap-temporal-slice --smap-lower-to-loops | FileCheck %s --check-prefix=NOSMAP
+// RUN: spacefusion-opt %s --smap-spatial-slice --smap-temporal-slice --convert-smap-to-scf | FileCheck %s
+// RUN: spacefusion-opt %s --smap-spatial-slice --smap-temporal-slice --convert-smap-to-scf | FileCheck %s --check-prefix=NOSMAP
 // NOSMAP-NOT: smap.{{graph|spatial_slice|temporal_slice|yield}}
 
 // The sliced graph becomes loops on tensors: a loop over the blocks that

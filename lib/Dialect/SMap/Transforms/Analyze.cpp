@@ -12,7 +12,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPANALYZE
+#define GEN_PASS_DEF_SMAPANALYZEPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -21,7 +21,7 @@ using namespace mlir;
 using namespace mlir::smap;
 
 namespace {
-struct AnalyzePass : public smap::impl::SMapAnalyzeBase<AnalyzePass> {
+struct AnalyzePass : public smap::impl::SMapAnalyzePassBase<AnalyzePass> {
   using Base::Base;
   void runOnOperation() override;
 };

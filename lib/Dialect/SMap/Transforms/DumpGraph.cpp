@@ -15,7 +15,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPDUMPGRAPH
+#define GEN_PASS_DEF_SMAPDUMPGRAPHPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -85,7 +85,7 @@ void GraphWriter::write(GraphOp graph, std::optional<unsigned> parent) {
 }
 
 namespace {
-struct DumpGraphPass : public smap::impl::SMapDumpGraphBase<DumpGraphPass> {
+struct DumpGraphPass : public smap::impl::SMapDumpGraphPassBase<DumpGraphPass> {
   using Base::Base;
   void runOnOperation() override;
 };

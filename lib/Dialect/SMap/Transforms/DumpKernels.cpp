@@ -30,7 +30,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPDUMPKERNELS
+#define GEN_PASS_DEF_SMAPDUMPKERNELSPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -74,7 +74,7 @@ static llvm::json::Object scheduleToJSON(ScheduleAttr schedule) {
 
 namespace {
 struct DumpKernelsPass
-    : public smap::impl::SMapDumpKernelsBase<DumpKernelsPass> {
+    : public smap::impl::SMapDumpKernelsPassBase<DumpKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {

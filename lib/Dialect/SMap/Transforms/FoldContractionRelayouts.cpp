@@ -28,7 +28,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPFOLDCONTRACTIONRELAYOUTS
+#define GEN_PASS_DEF_SMAPFOLDCONTRACTIONRELAYOUTSPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -185,7 +185,7 @@ void mlir::smap::populateFoldContractionRelayoutsPatterns(
 
 namespace {
 struct FoldContractionRelayoutsPass
-    : public smap::impl::SMapFoldContractionRelayoutsBase<
+    : public smap::impl::SMapFoldContractionRelayoutsPassBase<
           FoldContractionRelayoutsPass> {
   using Base::Base;
   void runOnOperation() override {

@@ -19,7 +19,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPFORMGRAPHS
+#define GEN_PASS_DEF_SMAPFORMGRAPHSPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -326,7 +326,7 @@ static Operation *findUndescribableMember(GraphOp graph,
 }
 
 namespace {
-struct FormGraphsPass : public smap::impl::SMapFormGraphsBase<FormGraphsPass> {
+struct FormGraphsPass : public smap::impl::SMapFormGraphsPassBase<FormGraphsPass> {
   using Base::Base;
 
   /// Groups `block`; a graph the SMG cannot describe is undone and formed

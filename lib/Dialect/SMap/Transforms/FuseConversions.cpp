@@ -12,7 +12,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPFUSECONVERSIONS
+#define GEN_PASS_DEF_SMAPFUSECONVERSIONSPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -43,7 +43,7 @@ void mlir::smap::populateFuseConversionsPatterns(RewritePatternSet &patterns) {
 
 namespace {
 struct FuseConversionsPass
-    : public smap::impl::SMapFuseConversionsBase<FuseConversionsPass> {
+    : public smap::impl::SMapFuseConversionsPassBase<FuseConversionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     smap::populateFuseConversionsPatterns(patterns);

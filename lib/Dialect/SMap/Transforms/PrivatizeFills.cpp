@@ -25,7 +25,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPPRIVATIZEFILLS
+#define GEN_PASS_DEF_SMAPPRIVATIZEFILLSPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -87,7 +87,7 @@ struct PrivatizeSharedFill : public OpRewritePattern<linalg::FillOp> {
 };
 
 struct PrivatizeFillsPass
-    : public smap::impl::SMapPrivatizeFillsBase<PrivatizeFillsPass> {
+    : public smap::impl::SMapPrivatizeFillsPassBase<PrivatizeFillsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     smap::populatePrivatizeFillsPatterns(patterns);

@@ -20,7 +20,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPSCHEDULE
+#define GEN_PASS_DEF_SMAPSCHEDULEPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -147,7 +147,7 @@ static constexpr double kSplitGain = 2.0;
 /// time is compared with the best partition.
 static constexpr double kPartitionCheckRatio = 3.0;
 
-struct SchedulePass : public smap::impl::SMapScheduleBase<SchedulePass> {
+struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -13,7 +13,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPSETTARGET
+#define GEN_PASS_DEF_SMAPSETTARGETPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -22,7 +22,7 @@ using namespace mlir;
 using namespace mlir::smap;
 
 namespace {
-struct SetTargetPass : public smap::impl::SMapSetTargetBase<SetTargetPass> {
+struct SetTargetPass : public smap::impl::SMapSetTargetPassBase<SetTargetPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -17,7 +17,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPSPATIALSLICE
+#define GEN_PASS_DEF_SMAPSPATIALSLICEPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -344,7 +344,7 @@ static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
 
 namespace {
 struct SpatialSlicePass
-    : public smap::impl::SMapSpatialSliceBase<SpatialSlicePass> {
+    : public smap::impl::SMapSpatialSlicePassBase<SpatialSlicePass> {
   void runOnOperation() override {
     SmallVector<GraphOp> graphs;
     getOperation()->walk([&](GraphOp graph) {

@@ -24,7 +24,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPSPECIALIZEFILLS
+#define GEN_PASS_DEF_SMAPSPECIALIZEFILLSPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -113,7 +113,7 @@ void mlir::smap::populateSpecializeFillsPatterns(RewritePatternSet &patterns) {
 
 namespace {
 struct SpecializeFillsPass
-    : public smap::impl::SMapSpecializeFillsBase<SpecializeFillsPass> {
+    : public smap::impl::SMapSpecializeFillsPassBase<SpecializeFillsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     smap::populateSpecializeFillsPatterns(patterns);

@@ -25,7 +25,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPSPLITCONTRACTIONOPERANDS
+#define GEN_PASS_DEF_SMAPSPLITCONTRACTIONOPERANDSPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -209,7 +209,7 @@ void mlir::smap::populateSplitContractionOperandsPatterns(
 
 namespace {
 struct SplitContractionOperandsPass
-    : public smap::impl::SMapSplitContractionOperandsBase<
+    : public smap::impl::SMapSplitContractionOperandsPassBase<
           SplitContractionOperandsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());

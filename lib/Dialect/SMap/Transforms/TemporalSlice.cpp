@@ -30,7 +30,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPTEMPORALSLICE
+#define GEN_PASS_DEF_SMAPTEMPORALSLICEPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -1357,7 +1357,7 @@ static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
 
 namespace {
 struct TemporalSlicePass
-    : public smap::impl::SMapTemporalSliceBase<TemporalSlicePass> {
+    : public smap::impl::SMapTemporalSlicePassBase<TemporalSlicePass> {
   void runOnOperation() override {
     SmallVector<GraphOp> graphs;
     getOperation()->walk([&](GraphOp graph) { graphs.push_back(graph); });

@@ -25,7 +25,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPWIDENACCUMULATORS
+#define GEN_PASS_DEF_SMAPWIDENACCUMULATORSPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -142,7 +142,7 @@ void mlir::smap::populateWidenAccumulatorsPatterns(
 
 namespace {
 struct WidenAccumulatorsPass
-    : public smap::impl::SMapWidenAccumulatorsBase<WidenAccumulatorsPass> {
+    : public smap::impl::SMapWidenAccumulatorsPassBase<WidenAccumulatorsPass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());

@@ -16,7 +16,7 @@
 
 namespace mlir {
 namespace smap {
-#define GEN_PASS_DEF_SMAPWRITEKERNELMANIFEST
+#define GEN_PASS_DEF_SMAPWRITEKERNELMANIFESTPASS
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h.inc"
 } // namespace smap
 } // namespace mlir
@@ -26,7 +26,7 @@ using namespace mlir::smap;
 
 namespace {
 struct WriteKernelManifestPass
-    : public smap::impl::SMapWriteKernelManifestBase<WriteKernelManifestPass> {
+    : public smap::impl::SMapWriteKernelManifestPassBase<WriteKernelManifestPass> {
   using Base::Base;
   void runOnOperation() override {
     auto helper = getContext()

@@ -1,7 +1,7 @@
 // RUN: spacefusion-opt %s -split-input-file --smap-schedule -verify-diagnostics | FileCheck %s
 
 // A schedule with strategy rows written on the graph (by the user or an
-// earlier pass) is checked with the module smap-lower-to-gpu builds from
+// earlier pass) is checked with the module convert-smap-to-gpu builds from
 // (Analysis/RowKernelPlan.h), never re-decided.
 
 // A row kernel given as a schedule is checked against the row-kernel plan

@@ -7,7 +7,7 @@
 // RUN:   | FileCheck %s --check-prefix=NOROWS
 
 // smap-schedule decides the row kernels too (strategy rows), with the layout
-// smap-lower-to-gpu builds: threads per block, rows per block and the shared
+// convert-smap-to-gpu builds: threads per block, rows per block and the shared
 // memory the cross-warp step needs.
 
 // A softmax as torch-mlir writes it for f16 (extension, f32 math, rounding),

@@ -40,7 +40,7 @@ def SMap_Dialect : Dialect {
     |---|---|---|
     | `smap.space` | a graph member | its `#smap.space` (smap-analyze) |
     | `smap.chains`, `smap.recompute`, `smap.not_sliceable` | a graph | per dim: its reduction chain, the members it recomputes, why it is not sliceable |
-    | `smap.schedule`, `smap.target` | the `scf.forall` of a graph's blocks | the graph's schedule (strategy, threads) and target (smap-lower-to-loops) |
+    | `smap.schedule`, `smap.target` | the `scf.forall` of a graph's blocks | the graph's schedule (strategy, threads) and target (convert-smap-to-scf) |
     | `smap.staged` | a block buffer | the staged input's position |
     | `smap.swizzled_tile` | a staged tile | wgmma reads it in the 128-byte swizzle |
     | `smap.final_pass` | a temporal loop | the second pass of a chain |

@@ -14,7 +14,7 @@ include "mlir/Pass/PassBase.td"
 // smap-form-graphs
 //===----------------------------------------------------------------------===//
 
-def SMapFormGraphs : Pass<"smap-form-graphs"> {
+def SMapFormGraphsPass : Pass<"smap-form-graphs"> {
   let summary = "Group connected linalg ops on tensors into smap.graph ops";
   let description = [{
     In every function-like op under the anchor, groups connected ops that the
@@ -64,7 +64,7 @@ def SMapFormGraphs : Pass<"smap-form-graphs"> {
 // smap-fuse-conversions
 //===----------------------------------------------------------------------===//
 
-def SMapFuseConversions : Pass<"smap-fuse-conversions"> {
+def SMapFuseConversionsPass : Pass<"smap-fuse-conversions"> {
   let summary = "Fold elementwise float extensions into the ops that read them";
   let description = [{
     Frontends computing in f32 from f16/bf16 tensors emit a whole-tensor
@@ -94,7 +94,7 @@ def SMapFuseConversions : Pass<"smap-fuse-conversions"> {
 // smap-split-contraction-operands
 //===----------------------------------------------------------------------===//
 
-def SMapSpecializeFills : Pass<"smap-specialize-fills"> {
+def SMapSpecializeFillsPass : Pass<"smap-specialize-fills"> {
   let summary = "Turn fill-like linalg.generic ops back into linalg.fill";
   let description = [{
     Upstream `--linalg-generalize-named-ops`, and frontends that emit only
@@ -122,7 +122,7 @@ def SMapSpecializeFills : Pass<"smap-specialize-fills"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
-def SMapPrivatizeFills : Pass<"smap-privatize-fills"> {
+def SMapPrivatizeFillsPass : Pass<"smap-privatize-fills"> {
   let summary = "Give each writer of a fill inside a loop a fill of its own";
   let description = [{
     `cse` merges equal fills: after the temporal slicer, the fill that
@@ -153,7 +153,7 @@ def SMapPrivatizeFills : Pass<"smap-privatize-fills"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-def SMapWidenAccumulators : Pass<"smap-widen-accumulators"> {
+def SMapWidenAccumulatorsPass : Pass<"smap-widen-accumulators"> {
   let summary = "Accumulate contractions of 16-bit storage type in f32";
   let description = [{
     A contraction whose accumulator has the 16-bit type of its operands
@@ -196,7 +196,7 @@ def SMapWidenAccumulators : Pass<"smap-widen-accumulators"> {
                            "::mlir::arith::ArithDialect"];
 }
 
-def SMapFoldContractionRelayouts : Pass<"smap-fold-contraction-relayouts"> {
+def SMapFoldContractionRelayoutsPass : Pass<"smap-fold-contraction-relayouts"> {
   let summary = "Fold reshapes and transposed copies into contractions' indexing maps";
   let description = [{
     torch-mlir writes a linear layer on 3-D input as `tensor.collapse_shape`
@@ -233,7 +233,7 @@ def SMapFoldContractionRelayouts : Pass<"smap-fold-contraction-relayouts"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-def SMapSplitContractionOperands : Pass<"smap-split-contraction-operands"> {
+def SMapSplitContractionOperandsPass : Pass<"smap-split-contraction-operands"> {
   let summary = "Materialize contraction multiplicands computed from several inputs";
   let description = [{
     Upstream elementwise fusion (`--linalg-fuse-elementwise-ops`) moves
@@ -279,7 +279,7 @@ def SMapSplitContractionOperands : Pass<"smap-split-contraction-operands"> {
 // smap-analyze
 //===----------------------------------------------------------------------===//
 
-def SMapAnalyze : Pass<"smap-analyze"> {
+def SMapAnalyzePass : Pass<"smap-analyze"> {
   let summary = "Build the Space-Mapping Graph of every smap.graph and classify its dims";
   let description = [{
     Builds the SMG of each `smap.graph` (global dims aligned by union-find
@@ -315,7 +315,7 @@ def SMapAnalyze : Pass<"smap-analyze"> {
 // smap-set-target
 //===----------------------------------------------------------------------===//
 
-def SMapSetTarget : Pass<"smap-set-target"> {
+def SMapSetTargetPass : Pass<"smap-set-target"> {
   let summary = "Attach a built-in #smap.target to every smap.graph";
   let description = [{
     Records on each `smap.graph` the hardware later passes schedule for, from
@@ -341,7 +341,7 @@ def SMapSetTarget : Pass<"smap-set-target"> {
 // smap-schedule
 //===----------------------------------------------------------------------===//
 
-def SMapSchedule : Pass<"smap-schedule"> {
+def SMapSchedulePass : Pass<"smap-schedule"> {
   let summary = "Choose how each smap.graph is sliced for its target";
   let description = [{
     Resource-aware slicing: for each `smap.graph`, builds its SMG, then
@@ -379,7 +379,7 @@ def SMapSchedule : Pass<"smap-schedule"> {
     (softmax, LayerNorm, RMSNorm, elementwise chains) and is the whole of its
     function becomes a row kernel (`strategy = rows`, unless `rows=false`):
     the legality and layout are `Analysis/RowKernelPlan.h`'s, the ones
-    `smap-lower-to-gpu` builds. A warp holds a row of up to 32 elements per
+    `convert-smap-to-gpu` builds. A warp holds a row of up to 32 elements per
     lane (2 rows per block), a block of up to 512 threads a longer one;
     `rows-per-block` and `row-threads` ask for another layout, and one the
     graph cannot take is an error. The remark gives the layout, or, on a
@@ -503,7 +503,7 @@ def SMapSchedule : Pass<"smap-schedule"> {
 // smap-spatial-slice
 //===----------------------------------------------------------------------===//
 
-def SMapSpatialSlice : Pass<"smap-spatial-slice"> {
+def SMapSpatialSlicePass : Pass<"smap-spatial-slice"> {
   let summary = "Materialize the spatial part of each graph's schedule";
   let description = [{
     For each `smap.graph` whose `schedule` slices dims spatially, replaces
@@ -545,7 +545,7 @@ def SMapSpatialSlice : Pass<"smap-spatial-slice"> {
 // smap-temporal-slice
 //===----------------------------------------------------------------------===//
 
-def SMapTemporalSlice : Pass<"smap-temporal-slice"> {
+def SMapTemporalSlicePass : Pass<"smap-temporal-slice"> {
   let summary = "Materialize the temporal part of each graph's schedule with UTA";
   let description = [{
     For each `smap.graph` (an SMG block after `smap-spatial-slice`, or a
@@ -623,7 +623,7 @@ def SMapTemporalSlice : Pass<"smap-temporal-slice"> {
 // smap-dump-graph
 //===----------------------------------------------------------------------===//
 
-def SMapDumpGraph : Pass<"smap-dump-graph"> {
+def SMapDumpGraphPass : Pass<"smap-dump-graph"> {
   let summary = "Print the Space-Mapping Graph of every smap.graph as text or DOT";
   let description = [{
     Writes the SMG of every `smap.graph` (analyzing it on the fly) for people
@@ -679,7 +679,7 @@ def SMapDumpGraph : Pass<"smap-dump-graph"> {
 // smap-write-kernel-manifest
 //===----------------------------------------------------------------------===//
 
-def SMapWriteKernelManifest : Pass<"smap-write-kernel-manifest",
+def SMapWriteKernelManifestPass : Pass<"smap-write-kernel-manifest",
                                    "::mlir::ModuleOp"> {
   let summary = "Write the kernels each function launches as JSON";
   let description = [{
@@ -709,7 +709,7 @@ def SMapWriteKernelManifest : Pass<"smap-write-kernel-manifest",
 // smap-dump-kernels
 //===----------------------------------------------------------------------===//
 
-def SMapDumpKernels : Pass<"smap-dump-kernels", "::mlir::ModuleOp"> {
+def SMapDumpKernelsPass : Pass<"smap-dump-kernels", "::mlir::ModuleOp"> {
   let summary = "Write each GPU kernel's IR, code and record to a directory";
   let description = [{
     For a compiler engineer looking at one kernel, as IREE's
