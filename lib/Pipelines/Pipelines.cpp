@@ -370,7 +370,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   pm.addPass(smap::createSMapSpatialSlicePass());
   pm.addPass(smap::createSMapTemporalSlicePass());
   if (!options.dumpKernelsTo.empty())
-    pm.addPass(smap::createSMapDumpKernelsPass({options.dumpKernelsTo, "smap"}));
+    pm.addPass(
+        smap::createSMapDumpKernelsPass({options.dumpKernelsTo, "smap"}));
   smap::ConvertSMapToSCFPassOptions loopsOptions;
   loopsOptions.blocksAsForall = true;
   loopsOptions.rasterGroup = options.rasterGroup;
@@ -418,7 +419,8 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   if (options.reproducible)
     pm.addPass(smap::createSMapDropBinaryTimingsPass());
   if (!options.dumpKernelsTo.empty())
-    pm.addPass(smap::createSMapDumpKernelsPass({options.dumpKernelsTo, "binary"}));
+    pm.addPass(
+        smap::createSMapDumpKernelsPass({options.dumpKernelsTo, "binary"}));
   if (!options.kernelManifest.empty()) {
     smap::SMapWriteKernelManifestPassOptions manifest;
     manifest.output = options.kernelManifest;

@@ -1,4 +1,5 @@
-//===- RowKernelPlan.h - Which graphs run as row kernels, and how -*- C++ -*-===//
+//===- RowKernelPlan.h - Which graphs run as row kernels, and how -*- C++
+//-*-===//
 //
 // Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
 // LLVM Exceptions. See LICENSE for license information.

@@ -17,7 +17,8 @@
 //  * when every intermediate is indexed by the block's rows, warps own rows
 //    and keep those intermediates in mma.sync accumulator registers
 //    (RowFragments.cpp); otherwise:
-//  * contractions with f16 or bf16 operands run on tensor cores (mma.sync m16n8k16,
+//  * contractions with f16 or bf16 operands run on tensor cores (mma.sync
+//  m16n8k16,
 //    ldmatrix fragments from shared memory), with their accumulators in
 //    registers across the temporal loop when they end its step, the warps
 //    forming a grid over the output tiles;

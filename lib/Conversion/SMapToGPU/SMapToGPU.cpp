@@ -788,7 +788,8 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
 }
 
 namespace {
-struct ConvertSMapToGPUPass : public smap::impl::ConvertSMapToGPUPassBase<ConvertSMapToGPUPass> {
+struct ConvertSMapToGPUPass
+    : public smap::impl::ConvertSMapToGPUPassBase<ConvertSMapToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {

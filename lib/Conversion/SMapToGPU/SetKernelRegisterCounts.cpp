@@ -33,7 +33,8 @@ namespace {
 struct SetKernelRegisterCountsPass
     : public smap::impl::SMapSetKernelRegisterCountsPassBase<
           SetKernelRegisterCountsPass> {
-  using SMapSetKernelRegisterCountsPassBase::SMapSetKernelRegisterCountsPassBase;
+  using SMapSetKernelRegisterCountsPassBase::
+      SMapSetKernelRegisterCountsPassBase;
 
   void runOnOperation() override {
     Builder b(&getContext());

@@ -116,7 +116,8 @@ static void keepAccumulatorInBlock(scf::ForallOp forall) {
 
 namespace {
 struct StageBlockOperandsPass
-    : public smap::impl::SMapStageBlockOperandsPassBase<StageBlockOperandsPass> {
+    : public smap::impl::SMapStageBlockOperandsPassBase<
+          StageBlockOperandsPass> {
   void runOnOperation() override {
     auto helper =
         getContext().getOrLoadDialect<SMapDialect>()->getScheduleAttrHelper();

@@ -20,7 +20,8 @@ using namespace mlir;
 
 namespace {
 struct DecomposeAggregatesPass
-    : public smap::impl::SMapDecomposeAggregatesPassBase<DecomposeAggregatesPass> {
+    : public smap::impl::SMapDecomposeAggregatesPassBase<
+          DecomposeAggregatesPass> {
   void runOnOperation() override {
     SmallVector<linalg::AggregatedOpInterface> ops;
     getOperation()->walk(

@@ -326,7 +326,8 @@ static Operation *findUndescribableMember(GraphOp graph,
 }
 
 namespace {
-struct FormGraphsPass : public smap::impl::SMapFormGraphsPassBase<FormGraphsPass> {
+struct FormGraphsPass
+    : public smap::impl::SMapFormGraphsPassBase<FormGraphsPass> {
   using Base::Base;
 
   /// Groups `block`; a graph the SMG cannot describe is undone and formed

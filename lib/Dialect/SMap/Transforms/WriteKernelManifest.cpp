@@ -26,7 +26,8 @@ using namespace mlir::smap;
 
 namespace {
 struct WriteKernelManifestPass
-    : public smap::impl::SMapWriteKernelManifestPassBase<WriteKernelManifestPass> {
+    : public smap::impl::SMapWriteKernelManifestPassBase<
+          WriteKernelManifestPass> {
   using Base::Base;
   void runOnOperation() override {
     auto helper = getContext()
