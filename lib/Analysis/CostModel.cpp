@@ -246,7 +246,7 @@ static bool fusesInRegisters(const SpaceMappingGraph &smg,
 /// last slice repeats elements that earlier slices combined, and the slicer
 /// zeroes them in one operand of each contraction along t
 /// (TemporalSlicer::maskRepeated): an intermediate when the contraction has
-/// one (a row tile), else an input's tile, which no row-slab op writes
+/// one (a row tile), else an input's tile, which no row-fragment op writes
 /// (fuzz seed 867: Q.K^T reduced along a ragged head dim).
 static bool masksInputTile(const SpaceMappingGraph &smg,
                            function_ref<int64_t(unsigned)> blockExtent,
@@ -280,7 +280,7 @@ static bool hasColumnTile(const SpaceMappingGraph &smg, const Space &space,
 }
 
 /// Whether every member has the form the row-fragment lowering builds
-/// (RowFragments.cpp, RowSlabPlanner::checkOp). A tensor-core contraction
+/// (RowFragments.cpp, RowFragmentPlanner::checkOp). A tensor-core contraction
 /// accumulates into a row tile (findRows, checkContraction); any other op
 /// runs over the rows and at most one more dim of the block (loopRolesOf):
 /// a contraction the tensor cores do not take (three inputs, a fused

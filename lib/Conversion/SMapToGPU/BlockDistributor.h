@@ -232,9 +232,9 @@ private:
   Value matrixRow, matrixLow, matrixHigh;
 };
 
-/// What the register-level (row-slab) lowering of a block body needs: each
+/// What the register-level (row-fragment) lowering of a block body needs: each
 /// warp owns `16 slabs` rows; `promoted` buffers live in registers.
-struct RowSlabPlan {
+struct RowFragmentPlan {
   int64_t rows = 0;
   /// 16-row slabs per warp (1 or 2): `rows / (16 slabs)` warps.
   int64_t slabs = 1;
@@ -256,7 +256,7 @@ struct RowSlabPlan {
 /// buffer that a reduction or an op of the temporal loop accumulates into:
 /// a split graph's per-part max and sum) a block buffer of its own: zeroed
 /// or filled where the output was, else copied in, and copied out at the
-/// end of the block. The row-slab lowering then keeps it in registers
+/// end of the block. The row-fragment lowering then keeps it in registers
 /// instead of reading and writing global memory at every step.
 void privatizeRunningOutputs(Block &body);
 
@@ -264,7 +264,7 @@ void privatizeRunningOutputs(Block &body);
 /// slabs on the schedule's `threads` (which fix the slabs per warp): see
 /// RowFragments.cpp. With `tryWgmma`, its contractions go to wgmma when
 /// they can (one slab per warp). On failure, `why` says what prevents it.
-std::optional<RowSlabPlan> planRowSlabs(Block &body, bool tryWgmma,
+std::optional<RowFragmentPlan> planRowSlabs(Block &body, bool tryWgmma,
                                         int64_t threads, std::string &why);
 
 /// A block that is a GEMM plus an epilogue, for Hopper's wgmma with TMA
@@ -350,7 +350,7 @@ public:
 
   LogicalResult distribute(Block &block);
   /// The register-level lowering of a body `plan` accepted.
-  LogicalResult distributeRowSlabs(Block &block, const RowSlabPlan &plan);
+  LogicalResult distributeRowSlabs(Block &block, const RowFragmentPlan &plan);
   /// A linalg op or memref.copy strided over all the block's threads,
   /// followed by a barrier.
   LogicalResult distributeOverThreads(Operation *op);
@@ -374,7 +374,7 @@ public:
   unsigned registerAccumulators = 0;
   /// Loops whose staged operands are loaded one step ahead.
   unsigned prefetchedLoops = 0;
-  /// Buffers kept in registers by the row-slab lowering.
+  /// Buffers kept in registers by the row-fragment lowering.
   unsigned registerTiles = 0;
   /// Loops whose staged tiles arrive by a cp.async pipeline of `stages`.
   unsigned asyncLoops = 0;

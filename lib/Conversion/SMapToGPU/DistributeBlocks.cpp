@@ -1429,7 +1429,7 @@ struct BlockKernelPlan {
   KernelStrategy strategy = KernelStrategy::None;
   int64_t blocks = 0, threads = 0, smemLimit = 0;
   std::optional<WgmmaPlan> wgmma;
-  std::optional<RowSlabPlan> rowSlabs;
+  std::optional<RowFragmentPlan> rowFragmentPlan;
 };
 
 struct DistributeBlocksPass
@@ -1562,14 +1562,14 @@ static FailureOr<WgmmaPlan> planWgmmaBlock(scf::ForallOp forall,
 
 /// The row-fragment plan of a block whose schedule says row_fragments (or
 /// _wgmma), its swizzled tiles marked; fails naming why.
-static FailureOr<RowSlabPlan> planRowFragmentBlock(scf::ForallOp forall,
+static FailureOr<RowFragmentPlan> planRowFragmentBlock(scf::ForallOp forall,
                                                    ScheduleAttr schedule,
                                                    int64_t smemLimit,
                                                    std::string &why) {
   bool onWgmma =
       schedule.getStrategy() == KernelStrategy::RowFragmentsWgmma;
   privatizeRunningOutputs(*forall.getBody());
-  std::optional<RowSlabPlan> plan = planRowSlabs(
+  std::optional<RowFragmentPlan> plan = planRowSlabs(
       *forall.getBody(), onWgmma, schedule.getThreads(), why);
   if (!plan)
     return failure();
@@ -1637,7 +1637,7 @@ static KernelAttr buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy,
                                   int64_t blocks, int64_t threads,
                                   const BufferPlacement &placement,
                                   const std::optional<WgmmaPlan> &wgmmaPlan,
-                                  const std::optional<RowSlabPlan> &rowSlabs,
+                                  const std::optional<RowFragmentPlan> &rowFragmentPlan,
                                   const BlockDistributor &distributor) {
   Builder b(ctx);
   SmallVector<NamedAttribute> parts;
@@ -1662,9 +1662,9 @@ static KernelAttr buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy,
   part("mma_sync", distributor.mmaContractions);
   part("ldmatrix", distributor.ldmatrixOperands);
   if (distributor.registerTiles) {
-    part("warp_rows", 16 * rowSlabs->slabs);
-    if (rowSlabs->replicas > 1)
-      part("row_replicas", rowSlabs->replicas);
+    part("warp_rows", 16 * rowFragmentPlan->slabs);
+    if (rowFragmentPlan->replicas > 1)
+      part("row_replicas", rowFragmentPlan->replicas);
     part("register_tiles", distributor.registerTiles);
   }
   part("register_acc", distributor.registerAccumulators);
@@ -1731,11 +1731,11 @@ DistributeBlocksPass::planBlockKernel(scf::ForallOp forall) {
     plan.wgmma = *wgmma;
   }
   if (isRowFragmentStrategy(strategy)) {
-    FailureOr<RowSlabPlan> rowSlabs =
+    FailureOr<RowFragmentPlan> rowFragmentPlan =
         planRowFragmentBlock(forall, schedule, plan.smemLimit, why);
-    if (failed(rowSlabs))
+    if (failed(rowFragmentPlan))
       return cannotBuild(why);
-    plan.rowSlabs = *rowSlabs;
+    plan.rowFragmentPlan = *rowFragmentPlan;
   }
   // The other strategies build the block on the schedule's threads (the
   // row slabs are sized from them); a wgmma tile fixes its warpgroups.
@@ -1783,7 +1783,7 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   std::string why;
   FailureOr<BufferPlacement> placement = placeBuffers(
       launch, plan.smemLimit,
-      plan.rowSlabs ? plan.rowSlabs->promoted : llvm::DenseSet<Value>(),
+      plan.rowFragmentPlan ? plan.rowFragmentPlan->promoted : llvm::DenseSet<Value>(),
       stagedTileAllocs(kernel),
       cpAsyncStages(schedule), plan.wgmma ? plan.wgmma->sharedBytes : 0, why);
   if (failed(placement))
@@ -1801,8 +1801,8 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
                                tensorCores, approxMath);
   distributor.stages = placement->stages;
   distributor.alreadyDistributed.insert(wgmmaCode.begin(), wgmmaCode.end());
-  if (failed(plan.rowSlabs
-                 ? distributor.distributeRowSlabs(kernel, *plan.rowSlabs)
+  if (failed(plan.rowFragmentPlan
+                 ? distributor.distributeRowSlabs(kernel, *plan.rowFragmentPlan)
                  : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
   // The schedule priced the staged tiles in cp.async stages and placed
@@ -1827,7 +1827,7 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   smemPlaceholder.getDefiningOp()->erase();
   KernelAttr record = buildKernelAttr(
       launch.getContext(), plan.strategy, plan.blocks, plan.threads,
-      *placement, plan.wgmma, plan.rowSlabs, distributor);
+      *placement, plan.wgmma, plan.rowFragmentPlan, distributor);
   getSMapDialect(launch.getContext())
       ->getKernelAttrHelper()
       .setAttr(launch, record);

@@ -334,7 +334,7 @@ static memref::AllocOp stagedWgmmaAlloc(Value operand) {
 /// warpgroup's 64 rows: B (and A unless it is a row tile in registers) a
 /// staged f16 (bf16) tile wgmma reads through a descriptor. Fills the plan's
 /// swizzled tiles, or says why not.
-static bool planWgmmaRows(ArrayRef<Operation *> ops, RowSlabPlan &plan,
+static bool planWgmmaRows(ArrayRef<Operation *> ops, RowFragmentPlan &plan,
                           std::string &why) {
   if (plan.rows % 64) {
     why = "the block has " + std::to_string(plan.rows) +
@@ -438,11 +438,11 @@ void mlir::smap::privatizeRunningOutputs(Block &body) {
 
 namespace {
 /// Decides whether a block body runs as row slabs, and how (planRowSlabs).
-class RowSlabPlanner {
+class RowFragmentPlanner {
 public:
-  RowSlabPlanner(Block &body, std::string &why) : body(body), why(why) {}
+  RowFragmentPlanner(Block &body, std::string &why) : body(body), why(why) {}
 
-  std::optional<RowSlabPlan> plan(bool tryWgmma, int64_t threads);
+  std::optional<RowFragmentPlan> plan(bool tryWgmma, int64_t threads);
 
 private:
   LogicalResult fail(const Twine &reason) {
@@ -468,14 +468,14 @@ private:
   /// The ops of the body and of its temporal loop (at most one).
   SmallVector<Operation *> ops;
   scf::ForOp loop;
-  RowSlabPlan result;
+  RowFragmentPlan result;
   /// Whether an op keeps a row tile in registers for another (else there is
   /// nothing to fuse).
   bool fuses = false;
 };
 } // namespace
 
-LogicalResult RowSlabPlanner::collectOps() {
+LogicalResult RowFragmentPlanner::collectOps() {
   for (Operation &op : body) {
     auto forOp = dyn_cast<scf::ForOp>(op);
     if (!forOp) {
@@ -496,7 +496,7 @@ LogicalResult RowSlabPlanner::collectOps() {
 
 /// The rows: those of the first tensor-core contraction's block-local
 /// output.
-LogicalResult RowSlabPlanner::findRows() {
+LogicalResult RowFragmentPlanner::findRows() {
   for (Operation *op : ops) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
@@ -519,7 +519,7 @@ LogicalResult RowSlabPlanner::findRows() {
 
 /// The buffers kept in registers: block buffers of the rows used only by
 /// linalg ops and copies, never as the B operand of a contraction.
-void RowSlabPlanner::promoteRowBuffers() {
+void RowFragmentPlanner::promoteRowBuffers() {
   auto usable = [&](Operation *user, memref::AllocOp alloc) {
     if (isa<memref::CopyOp>(user))
       return true;
@@ -546,7 +546,7 @@ void RowSlabPlanner::promoteRowBuffers() {
 /// A buffer the block allocates (through views of it), not a global one: a
 /// buffer allocated outside the block (the scratch between the kernels of a
 /// partition) is global memory.
-bool RowSlabPlanner::isBlockBuffer(Value v) const {
+bool RowFragmentPlanner::isBlockBuffer(Value v) const {
   while (Operation *def = v.getDefiningOp()) {
     if (isa<memref::AllocOp>(def))
       return body.getParentOp()->isAncestor(def);
@@ -558,7 +558,7 @@ bool RowSlabPlanner::isBlockBuffer(Value v) const {
 }
 
 /// Every op must have a row-slab form.
-LogicalResult RowSlabPlanner::checkOp(Operation *op) {
+LogicalResult RowFragmentPlanner::checkOp(Operation *op) {
   bool inLoop = loop && loop->isAncestor(op);
   if (auto copy = dyn_cast<memref::CopyOp>(op)) {
     bool promoted = result.promoted.contains(copy.getSource()) ||
@@ -597,7 +597,7 @@ LogicalResult RowSlabPlanner::checkOp(Operation *op) {
 
 /// A contraction accumulates into a row tile whose rows and columns are
 /// its m and n (a promoted A's are m and k).
-LogicalResult RowSlabPlanner::checkContraction(linalg::LinalgOp op,
+LogicalResult RowFragmentPlanner::checkContraction(linalg::LinalgOp op,
                                                const MmaContraction &mma) {
   Value out = op.getDpsInitOperand(0)->get();
   if (!result.promoted.contains(out))
@@ -629,7 +629,7 @@ LogicalResult RowSlabPlanner::checkContraction(linalg::LinalgOp op,
 
 /// Any other op indexes its row buffers by one row dim and writes row
 /// buffers of its loops' shape (a row reduction: a vector of the rows).
-LogicalResult RowSlabPlanner::checkRowOp(linalg::LinalgOp op) {
+LogicalResult RowFragmentPlanner::checkRowOp(linalg::LinalgOp op) {
   std::optional<LoopRoles> roles =
       loopRolesOf(op, result.promoted, result.rows);
   if (!roles)
@@ -658,7 +658,7 @@ LogicalResult RowSlabPlanner::checkRowOp(linalg::LinalgOp op) {
 /// block of one row warp (16 rows, or 32 in two slabs) may get
 /// kRowWarpReplicas warps, each computing the same rows (the cost model
 /// gives them to a grid of at most one block per SM).
-LogicalResult RowSlabPlanner::sizeSlabs(int64_t threads) {
+LogicalResult RowFragmentPlanner::sizeSlabs(int64_t threads) {
   int64_t rows = result.rows;
   result.slabs =
       threads > 0 && (2 * rows) % threads == 0 ? 2 * rows / threads : 0;
@@ -684,7 +684,7 @@ LogicalResult RowSlabPlanner::sizeSlabs(int64_t threads) {
 /// Replicated row warps compute from the same inputs only when no global
 /// buffer the block writes is read by it (the first copy would write it
 /// under the others' reads).
-LogicalResult RowSlabPlanner::checkReplicable() {
+LogicalResult RowFragmentPlanner::checkReplicable() {
   auto isGlobal = [&](Value v) {
     return !result.promoted.contains(v) && !isBlockBuffer(v);
   };
@@ -713,7 +713,7 @@ LogicalResult RowSlabPlanner::checkReplicable() {
   return success();
 }
 
-std::optional<RowSlabPlan> RowSlabPlanner::plan(bool tryWgmma,
+std::optional<RowFragmentPlan> RowFragmentPlanner::plan(bool tryWgmma,
                                                 int64_t threads) {
   if (failed(collectOps()) || failed(findRows()))
     return std::nullopt;
@@ -735,17 +735,17 @@ std::optional<RowSlabPlan> RowSlabPlanner::plan(bool tryWgmma,
   return result;
 }
 
-std::optional<RowSlabPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
+std::optional<RowFragmentPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
                                                     int64_t threads,
                                                     std::string &why) {
-  return RowSlabPlanner(body, why).plan(tryWgmma, threads);
+  return RowFragmentPlanner(body, why).plan(tryWgmma, threads);
 }
 
 namespace {
 /// The per-lane values of the promoted buffers while lowering one block.
-class RowSlabLowering {
+class RowFragmentLowering {
 public:
-  RowSlabLowering(BlockDistributor &distributor, const RowSlabPlan &plan,
+  RowFragmentLowering(BlockDistributor &distributor, const RowFragmentPlan &plan,
                   Value tid)
       : distributor(distributor), plan(plan), tid(tid) {}
 
@@ -799,7 +799,7 @@ private:
   LogicalResult lowerLoop(scf::ForOp loop);
 
   BlockDistributor &distributor;
-  const RowSlabPlan &plan;
+  const RowFragmentPlan &plan;
   Value tid;
   Location loc = UnknownLoc();
   Value lane, rowBase, group, pairCol;
@@ -811,7 +811,7 @@ private:
 };
 } // namespace
 
-void RowSlabLowering::buildLaneCoordinates(OpBuilder &b, Location at) {
+void RowFragmentLowering::buildLaneCoordinates(OpBuilder &b, Location at) {
   loc = at;
   lane = arith::RemUIOp::create(b, loc, tid, index(b, 32));
   Value warp = arith::DivUIOp::create(b, loc, tid, index(b, 32));
@@ -828,7 +828,7 @@ void RowSlabLowering::buildLaneCoordinates(OpBuilder &b, Location at) {
 }
 
 std::pair<Value, Value>
-RowSlabLowering::slotCoordinates(OpBuilder &b, int64_t s, int64_t cols) {
+RowFragmentLowering::slotCoordinates(OpBuilder &b, int64_t s, int64_t cols) {
   int64_t perSlab = cols ? cols / 2 : 2, slab = s / perSlab;
   s %= perSlab;
   int64_t i = cols ? (s / 2) % 2 : s;
@@ -839,7 +839,7 @@ RowSlabLowering::slotCoordinates(OpBuilder &b, int64_t s, int64_t cols) {
   return {row, add(b, pairCol, index(b, 8 * t + e))};
 }
 
-ArrayRef<Value> RowSlabLowering::valuesOf(OpBuilder &b, Value buffer) {
+ArrayRef<Value> RowFragmentLowering::valuesOf(OpBuilder &b, Value buffer) {
   auto it = values.find(buffer);
   if (it != values.end())
     return it->second;
@@ -851,7 +851,7 @@ ArrayRef<Value> RowSlabLowering::valuesOf(OpBuilder &b, Value buffer) {
   return values[buffer] = SmallVector<Value>(laneSlots(layout), zero);
 }
 
-SmallVector<Value> RowSlabLowering::bufferIndices(OpBuilder &b, MemRefType type,
+SmallVector<Value> RowFragmentLowering::bufferIndices(OpBuilder &b, MemRefType type,
                                                   const RowLayout &layout,
                                                   int64_t s) {
   SmallVector<Value> indices(type.getRank(), index(b, 0));
@@ -862,7 +862,7 @@ SmallVector<Value> RowSlabLowering::bufferIndices(OpBuilder &b, MemRefType type,
   return indices;
 }
 
-LogicalResult RowSlabLowering::lowerCopy(Operation *op, Value source,
+LogicalResult RowFragmentLowering::lowerCopy(Operation *op, Value source,
                                          Value target) {
   bool fromRegisters = plan.promoted.contains(source);
   bool toRegisters = plan.promoted.contains(target);
@@ -895,7 +895,7 @@ LogicalResult RowSlabLowering::lowerCopy(Operation *op, Value source,
   return success();
 }
 
-void RowSlabLowering::storeOnce(OpBuilder &b, Value target,
+void RowFragmentLowering::storeOnce(OpBuilder &b, Value target,
                                 function_ref<void(OpBuilder &)> store) {
   auto type = cast<MemRefType>(target.getType());
   if (!firstReplica || gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type)) {
@@ -908,7 +908,7 @@ void RowSlabLowering::storeOnce(OpBuilder &b, Value target,
   store(inThen);
 }
 
-LogicalResult RowSlabLowering::lowerFill(linalg::FillOp fill) {
+LogicalResult RowFragmentLowering::lowerFill(linalg::FillOp fill) {
   Value target = fill.getOutputs()[0];
   if (!plan.promoted.contains(target)) {
     return barrierThenCooperative(fill);
@@ -999,7 +999,7 @@ static std::string wgmmaInstruction(int64_t n, bool aInRegisters,
 }
 
 LogicalResult
-RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
+RowFragmentLowering::lowerWgmmaContraction(linalg::LinalgOp op,
                                        const MmaContraction &mma) {
   OpBuilder b(op);
   ++distributor.wgmmaContractions;
@@ -1087,7 +1087,7 @@ RowSlabLowering::lowerWgmmaContraction(linalg::LinalgOp op,
   return success();
 }
 
-LogicalResult RowSlabLowering::lowerContraction(linalg::LinalgOp op,
+LogicalResult RowFragmentLowering::lowerContraction(linalg::LinalgOp op,
                                                 const MmaContraction &mma) {
   if (plan.wgmma)
     return lowerWgmmaContraction(op, mma);
@@ -1170,7 +1170,7 @@ static Value maskCutTest(linalg::LinalgOp op) {
   return found;
 }
 
-LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
+LogicalResult RowFragmentLowering::lowerRowOp(linalg::LinalgOp op) {
   OpBuilder b(op);
   LoopRoles roles = *loopRolesOf(op, plan.promoted, plan.rows);
   bool reduces = roles.col && op.getIteratorTypesArray()[*roles.col] ==
@@ -1384,7 +1384,7 @@ LogicalResult RowSlabLowering::lowerRowOp(linalg::LinalgOp op) {
   return success();
 }
 
-LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
+LogicalResult RowFragmentLowering::lowerLoop(scf::ForOp loop) {
   // Staged tiles a step ahead (replaces their copies in the loop).
   std::function<void(OpBuilder &)> afterStep =
       distributor.prefetchStagedOperands(loop);
@@ -1450,7 +1450,7 @@ LogicalResult RowSlabLowering::lowerLoop(scf::ForOp loop) {
   return success();
 }
 
-LogicalResult RowSlabLowering::lowerBlock(Block &block) {
+LogicalResult RowFragmentLowering::lowerBlock(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (distributor.alreadyDistributed.contains(&op))
       continue;
@@ -1477,8 +1477,8 @@ LogicalResult RowSlabLowering::lowerBlock(Block &block) {
 }
 
 LogicalResult BlockDistributor::distributeRowSlabs(Block &block,
-                                                   const RowSlabPlan &plan) {
-  RowSlabLowering lowering(*this, plan, tid);
+                                                   const RowFragmentPlan &plan) {
+  RowFragmentLowering lowering(*this, plan, tid);
   // After the shared-memory base, which the buffer placement put first.
   OpBuilder b = OpBuilder::atBlockBegin(&block);
   lowering.buildLaneCoordinates(b, block.getParentOp()->getLoc());
