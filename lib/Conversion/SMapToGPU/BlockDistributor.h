@@ -265,7 +265,7 @@ void privatizeRunningOutputs(Block &body);
 /// RowFragments.cpp. With `tryWgmma`, its contractions go to wgmma when
 /// they can (one slab per warp). On failure, `why` says what prevents it.
 std::optional<RowFragmentPlan> planRowSlabs(Block &body, bool tryWgmma,
-                                        int64_t threads, std::string &why);
+                                            int64_t threads, std::string &why);
 
 /// A block that is a GEMM plus an epilogue, for Hopper's wgmma with TMA
 /// loads (Wgmma.cpp): the temporal loop stages A [bm x bk] and B [bk x bn]

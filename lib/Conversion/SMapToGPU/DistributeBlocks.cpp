@@ -1563,14 +1563,14 @@ static FailureOr<WgmmaPlan> planWgmmaBlock(scf::ForallOp forall,
 /// The row-fragment plan of a block whose schedule says row_fragments (or
 /// _wgmma), its swizzled tiles marked; fails naming why.
 static FailureOr<RowFragmentPlan> planRowFragmentBlock(scf::ForallOp forall,
-                                                   ScheduleAttr schedule,
-                                                   int64_t smemLimit,
-                                                   std::string &why) {
+                                                       ScheduleAttr schedule,
+                                                       int64_t smemLimit,
+                                                       std::string &why) {
   bool onWgmma =
       schedule.getStrategy() == KernelStrategy::RowFragmentsWgmma;
   privatizeRunningOutputs(*forall.getBody());
-  std::optional<RowFragmentPlan> plan = planRowSlabs(
-      *forall.getBody(), onWgmma, schedule.getThreads(), why);
+  std::optional<RowFragmentPlan> plan =
+      planRowSlabs(*forall.getBody(), onWgmma, schedule.getThreads(), why);
   if (!plan)
     return failure();
   if (onWgmma && !plan->wgmma) {
@@ -1633,12 +1633,12 @@ static int64_t cpAsyncStages(ScheduleAttr schedule) {
 }
 
 /// The #smap.kernel record of a built block kernel.
-static KernelAttr buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy,
-                                  int64_t blocks, int64_t threads,
-                                  const BufferPlacement &placement,
-                                  const std::optional<WgmmaPlan> &wgmmaPlan,
-                                  const std::optional<RowFragmentPlan> &rowFragmentPlan,
-                                  const BlockDistributor &distributor) {
+static KernelAttr
+buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy, int64_t blocks,
+                int64_t threads, const BufferPlacement &placement,
+                const std::optional<WgmmaPlan> &wgmmaPlan,
+                const std::optional<RowFragmentPlan> &rowFragmentPlan,
+                const BlockDistributor &distributor) {
   Builder b(ctx);
   SmallVector<NamedAttribute> parts;
   auto part = [&](StringRef key, int64_t value) {
@@ -1781,11 +1781,12 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   // Buffers first, so that the distribution sees which operands live in
   // shared memory (tensor-core fragments load those with ldmatrix).
   std::string why;
-  FailureOr<BufferPlacement> placement = placeBuffers(
-      launch, plan.smemLimit,
-      plan.rowFragmentPlan ? plan.rowFragmentPlan->promoted : llvm::DenseSet<Value>(),
-      stagedTileAllocs(kernel),
-      cpAsyncStages(schedule), plan.wgmma ? plan.wgmma->sharedBytes : 0, why);
+  FailureOr<BufferPlacement> placement =
+      placeBuffers(launch, plan.smemLimit,
+                   plan.rowFragmentPlan ? plan.rowFragmentPlan->promoted
+                                        : llvm::DenseSet<Value>(),
+                   stagedTileAllocs(kernel), cpAsyncStages(schedule),
+                   plan.wgmma ? plan.wgmma->sharedBytes : 0, why);
   if (failed(placement))
     return launch.emitError("smap-distribute-blocks: ") << why;
   // The schedule's shared memory is exact for every strategy but simt,
@@ -1826,8 +1827,8 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   launch.getDynamicSharedMemorySizeMutable().assign(smem);
   smemPlaceholder.getDefiningOp()->erase();
   KernelAttr record = buildKernelAttr(
-      launch.getContext(), plan.strategy, plan.blocks, plan.threads,
-      *placement, plan.wgmma, plan.rowFragmentPlan, distributor);
+      launch.getContext(), plan.strategy, plan.blocks, plan.threads, *placement,
+      plan.wgmma, plan.rowFragmentPlan, distributor);
   getSMapDialect(launch.getContext())
       ->getKernelAttrHelper()
       .setAttr(launch, record);

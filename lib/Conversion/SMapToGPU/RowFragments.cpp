@@ -598,7 +598,7 @@ LogicalResult RowFragmentPlanner::checkOp(Operation *op) {
 /// A contraction accumulates into a row tile whose rows and columns are
 /// its m and n (a promoted A's are m and k).
 LogicalResult RowFragmentPlanner::checkContraction(linalg::LinalgOp op,
-                                               const MmaContraction &mma) {
+                                                   const MmaContraction &mma) {
   Value out = op.getDpsInitOperand(0)->get();
   if (!result.promoted.contains(out))
     return fail(op, "accumulates into a buffer that is not a row tile");
@@ -714,7 +714,7 @@ LogicalResult RowFragmentPlanner::checkReplicable() {
 }
 
 std::optional<RowFragmentPlan> RowFragmentPlanner::plan(bool tryWgmma,
-                                                int64_t threads) {
+                                                        int64_t threads) {
   if (failed(collectOps()) || failed(findRows()))
     return std::nullopt;
   promoteRowBuffers();
@@ -735,9 +735,10 @@ std::optional<RowFragmentPlan> RowFragmentPlanner::plan(bool tryWgmma,
   return result;
 }
 
-std::optional<RowFragmentPlan> mlir::smap::planRowSlabs(Block &body, bool tryWgmma,
-                                                    int64_t threads,
-                                                    std::string &why) {
+std::optional<RowFragmentPlan> mlir::smap::planRowSlabs(Block &body,
+                                                        bool tryWgmma,
+                                                        int64_t threads,
+                                                        std::string &why) {
   return RowFragmentPlanner(body, why).plan(tryWgmma, threads);
 }
 
@@ -745,8 +746,8 @@ namespace {
 /// The per-lane values of the promoted buffers while lowering one block.
 class RowFragmentLowering {
 public:
-  RowFragmentLowering(BlockDistributor &distributor, const RowFragmentPlan &plan,
-                  Value tid)
+  RowFragmentLowering(BlockDistributor &distributor,
+                      const RowFragmentPlan &plan, Value tid)
       : distributor(distributor), plan(plan), tid(tid) {}
 
   LogicalResult lowerBlock(Block &block);
@@ -851,9 +852,10 @@ ArrayRef<Value> RowFragmentLowering::valuesOf(OpBuilder &b, Value buffer) {
   return values[buffer] = SmallVector<Value>(laneSlots(layout), zero);
 }
 
-SmallVector<Value> RowFragmentLowering::bufferIndices(OpBuilder &b, MemRefType type,
-                                                  const RowLayout &layout,
-                                                  int64_t s) {
+SmallVector<Value> RowFragmentLowering::bufferIndices(OpBuilder &b,
+                                                      MemRefType type,
+                                                      const RowLayout &layout,
+                                                      int64_t s) {
   SmallVector<Value> indices(type.getRank(), index(b, 0));
   auto [row, col] = slotCoordinates(b, s, layout.colPos ? layout.cols : 0);
   indices[layout.rowPos] = row;
@@ -863,7 +865,7 @@ SmallVector<Value> RowFragmentLowering::bufferIndices(OpBuilder &b, MemRefType t
 }
 
 LogicalResult RowFragmentLowering::lowerCopy(Operation *op, Value source,
-                                         Value target) {
+                                             Value target) {
   bool fromRegisters = plan.promoted.contains(source);
   bool toRegisters = plan.promoted.contains(target);
   if (!fromRegisters && !toRegisters) {
@@ -896,7 +898,7 @@ LogicalResult RowFragmentLowering::lowerCopy(Operation *op, Value source,
 }
 
 void RowFragmentLowering::storeOnce(OpBuilder &b, Value target,
-                                function_ref<void(OpBuilder &)> store) {
+                                    function_ref<void(OpBuilder &)> store) {
   auto type = cast<MemRefType>(target.getType());
   if (!firstReplica || gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type)) {
     store(b);
@@ -1000,7 +1002,7 @@ static std::string wgmmaInstruction(int64_t n, bool aInRegisters,
 
 LogicalResult
 RowFragmentLowering::lowerWgmmaContraction(linalg::LinalgOp op,
-                                       const MmaContraction &mma) {
+                                           const MmaContraction &mma) {
   OpBuilder b(op);
   ++distributor.wgmmaContractions;
   Value out = op.getDpsInitOperand(0)->get();
@@ -1088,7 +1090,7 @@ RowFragmentLowering::lowerWgmmaContraction(linalg::LinalgOp op,
 }
 
 LogicalResult RowFragmentLowering::lowerContraction(linalg::LinalgOp op,
-                                                const MmaContraction &mma) {
+                                                    const MmaContraction &mma) {
   if (plan.wgmma)
     return lowerWgmmaContraction(op, mma);
   OpBuilder b(op);
@@ -1476,8 +1478,9 @@ LogicalResult RowFragmentLowering::lowerBlock(Block &block) {
   return success();
 }
 
-LogicalResult BlockDistributor::distributeRowSlabs(Block &block,
-                                                   const RowFragmentPlan &plan) {
+LogicalResult
+BlockDistributor::distributeRowSlabs(Block &block,
+                                     const RowFragmentPlan &plan) {
   RowFragmentLowering lowering(*this, plan, tid);
   // After the shared-memory base, which the buffer placement put first.
   OpBuilder b = OpBuilder::atBlockBegin(&block);
