@@ -330,6 +330,19 @@ struct FormGraphsPass
     : public smap::impl::SMapFormGraphsPassBase<FormGraphsPass> {
   using Base::Base;
 
+  /// Adds the graphs of `block` not in `before` to the statistics.
+  void countFormed(Block &block,
+                   const llvm::SmallPtrSetImpl<Operation *> &before) {
+    for (auto graph : block.getOps<GraphOp>()) {
+      if (before.contains(graph))
+        continue;
+      ++numGraphsFormed;
+      numOpsGrouped += llvm::count_if(
+          graph.getBody().front(),
+          [](Operation &op) { return isa<linalg::LinalgOp>(op); });
+    }
+  }
+
   /// Groups `block`; a graph the SMG cannot describe is undone and formed
   /// again without the member that breaks it, which stays outside with a
   /// remark (a failing SMG used to fail the whole pipeline).
@@ -352,7 +365,7 @@ struct FormGraphsPass
           break;
         }
       if (!broken)
-        return;
+        return countFormed(block, before);
       unsigned index = 0;
       for (Operation &op : broken.getBody().front()) {
         if (&op == culprit)

@@ -297,6 +297,7 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
              << formatCandidate(*smg, *candidate) << " does not fit target '"
              << target.getName() << "': it " << est.overBudget;
     graph.setScheduleAttr(getScheduleAttr(*smg, *candidate, est));
+    ++numGraphsScheduled;
     auto remark =
         remark::passed(graph.getLoc(), remarkOpts("schedule", "given", graph));
     remark << ("uses the given schedule on " + target.getName().str() + ": " +
@@ -354,6 +355,7 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
   if (search.best) {
     auto &[candidate, est] = *search.best;
     graph.setScheduleAttr(getScheduleAttr(*smg, candidate, est));
+    ++numGraphsScheduled;
     std::string message = "scheduled for " + target.getName().str() + ": " +
                           describe(*smg, candidate, est);
     if (search.runnerUp)
@@ -362,6 +364,7 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
                                search.runnerUp->second.seconds * 1e6)
                      .str();
     message += "; " + std::to_string(search.tried) + " candidates";
+    numCandidates += search.tried;
     auto remark =
         remark::passed(graph.getLoc(), remarkOpts("schedule", "chosen", graph));
     remark << message;
@@ -439,6 +442,7 @@ LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
              << whyNot;
   }
   graph.setScheduleAttr(getRowsSchedule(smg, *plan));
+  ++numGraphsScheduled;
   using Arg = remark::detail::Remark::Arg;
   remark::passed(graph.getLoc(), remarkOpts("schedule", "rows", graph))
       << ("runs as a row kernel on " + target.getName().str() + ": " +
@@ -478,6 +482,7 @@ LogicalResult SchedulePass::checkGivenRows(const SpaceMappingGraph &smg,
                            "dim by 1 and nothing temporally: ")
            << recorded;
   graph.setScheduleAttr(recorded);
+  ++numGraphsScheduled;
   remark::passed(graph.getLoc(), remarkOpts("schedule", "given", graph))
       << ("uses the given row kernel on " + target.getName().str() + ": " +
           describeRows(smg, *plan));
@@ -751,6 +756,7 @@ LogicalResult SchedulePass::splitAtCut(const SpaceMappingGraph &smg,
   // (this ends `smg`; nothing below reads it).
   forgetSMG(graph, getAnalysisManager());
   partitioned = true;
+  ++numPartitions;
   auto [a, b] = splitGraph(graph, cut, target);
   if (failed(scheduleGraph(a)) || failed(scheduleGraph(b)))
     return failure();
@@ -934,6 +940,7 @@ LogicalResult SchedulePass::applySplit(const SpaceMappingGraph &smg,
   SpaceMappingGraph copy = smg;
   forgetSMG(graph, getAnalysisManager());
   partitioned = true;
+  ++numSplits;
   std::string unused;
   FailureOr<TemporalSlicePlan> plan =
       planTemporalSlice(copy, choice.dim, unused);

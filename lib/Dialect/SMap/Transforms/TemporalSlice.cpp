@@ -1361,9 +1361,26 @@ struct TemporalSlicePass
   void runOnOperation() override {
     SmallVector<GraphOp> graphs;
     getOperation()->walk([&](GraphOp graph) { graphs.push_back(graph); });
-    for (GraphOp graph : graphs)
+    for (GraphOp graph : graphs) {
+      bool sliced = holdsTemporalSlice(graph);
       if (failed(sliceGraph(graph, getAnalysisManager())))
         return signalPassFailure();
+      if (!sliced)
+        countSliced(graph);
+    }
+  }
+
+  static bool holdsTemporalSlice(GraphOp graph) {
+    return !graph.getBody().front().getOps<TemporalSliceOp>().empty();
+  }
+
+  void countSliced(GraphOp graph) {
+    for (TemporalSliceOp slice :
+         graph.getBody().front().getOps<TemporalSliceOp>()) {
+      ++numSliced;
+      if (slice.getLower() || slice.getUpper())
+        ++numMaskBounded;
+    }
   }
 };
 } // namespace

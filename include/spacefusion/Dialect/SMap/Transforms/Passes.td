@@ -58,6 +58,10 @@ def SMapFormGraphsPass : Pass<"smap-form-graphs"> {
            "compiles only graphs, so this is how it runs an op unfused">
   ];
   let dependentDialects = ["::mlir::smap::SMapDialect"];
+  let statistics = [
+    Statistic<"numGraphsFormed", "graphs-formed", "smap.graph ops formed">,
+    Statistic<"numOpsGrouped", "ops-grouped", "linalg ops grouped into graphs">
+  ];
 }
 
 //===----------------------------------------------------------------------===//
@@ -497,6 +501,12 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "than 32 makes a block per row">
   ];
   let dependentDialects = ["::mlir::smap::SMapDialect"];
+  let statistics = [
+    Statistic<"numGraphsScheduled", "graphs-scheduled", "Graphs given a schedule">,
+    Statistic<"numCandidates", "candidates-searched", "Schedule candidates priced by the cost model">,
+    Statistic<"numPartitions", "partitions", "Graphs partitioned in two">,
+    Statistic<"numSplits", "splits", "Graphs split into a partial and a merge graph">
+  ];
 }
 
 //===----------------------------------------------------------------------===//
@@ -616,6 +626,10 @@ def SMapTemporalSlicePass : Pass<"smap-temporal-slice"> {
     "::mlir::smap::SMapDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect"
+  ];
+  let statistics = [
+    Statistic<"numSliced", "graphs-sliced", "Graphs sliced temporally">,
+    Statistic<"numMaskBounded", "mask-bounded-loops", "Temporal loops whose bounds a mask cuts (hidden slices skipped)">
   ];
 }
 
