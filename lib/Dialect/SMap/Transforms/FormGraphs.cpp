@@ -337,9 +337,10 @@ struct FormGraphsPass
       if (before.contains(graph))
         continue;
       ++numGraphsFormed;
-      numOpsGrouped += llvm::count_if(
-          graph.getBody().front(),
-          [](Operation &op) { return isa<linalg::LinalgOp>(op); });
+      numOpsGrouped +=
+          llvm::count_if(graph.getBody().front(), [](Operation &op) {
+            return isa<linalg::LinalgOp>(op);
+          });
     }
   }
 
