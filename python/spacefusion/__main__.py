@@ -17,7 +17,6 @@ import shutil
 import sys
 
 from . import CompileError, compile as compile_cpu
-from .compiler import _signature
 
 
 def main(argv=None):
@@ -40,7 +39,7 @@ def main(argv=None):
             module = compile_cpu(source, entry=args.entry, fused=not args.unfused)
             so = os.path.join(args.output, "lib%s.so" % module.name)
             shutil.copy(module.path, so)
-            name, inputs, outputs = _signature(source, args.entry)
+            name, inputs, outputs = module.name, module.inputs, module.outputs
             with open(os.path.join(args.output, name + ".json"), "w") as f:
                 json.dump({"name": name, "inputs": inputs, "outputs": outputs,
                            "library": os.path.basename(so), "decisions": module.decisions}, f, indent=1)

@@ -10,6 +10,7 @@ through `spacefusion-opt --spacefusion-lower-cpu`, `mlir-translate` and
 import ctypes
 import hashlib
 import logging
+import json
 import os
 import re
 import shutil
@@ -85,9 +86,10 @@ def _find_tool(name, dirs, hint):
 
 
 def find_tools(build_dir=None):
-    """Paths of spacefusion-opt, mlir-translate and clang."""
+    """Paths of spacefusion-opt, spacefusion-run, mlir-translate and clang."""
     hint = "build SpaceFusion first (scripts/build.sh), or set SPACEFUSION_BUILD_DIR"
-    tools = {"spacefusion-opt": _find_tool("spacefusion-opt", _spacefusion_bin_dirs(build_dir), hint)}
+    tools = {name: _find_tool(name, _spacefusion_bin_dirs(build_dir), hint)
+             for name in ("spacefusion-opt", "spacefusion-run")}
     hint = "install LLVM 22, or set SPACEFUSION_LLVM_BIN"
     for name in ("mlir-translate", "clang"):
         tools[name] = _find_tool(name, _llvm_bin_dirs(), hint)
@@ -111,30 +113,16 @@ def default_cache_dir():
     return os.path.join(base, "spacefusion")
 
 
-_TENSOR = re.compile(r"tensor<((?:\d+x)*)(f16|bf16|f32|f64|i32|i64)>")
-
-
-def _parse_types(text):
-    types = []
-    for m in _TENSOR.finditer(text):
-        shape = tuple(int(d) for d in m.group(1).split("x") if d)
-        types.append((shape, m.group(2)))
-    return types
-
-
-def _signature(source, entry):
-    pattern = r"func\.func\s+@(%s)\s*\((.*?)\)\s*(?:->\s*(\(.*?\)|tensor<[^>]*>))?\s*(?:attributes\s*\{[^}]*\})?\s*\{" % (
-        re.escape(entry) if entry else r"[\w$.]+")
-    m = re.search(pattern, source, re.S)
-    if not m:
-        raise CompileError("no function %s with a body in the source" % ("@" + entry if entry else ""))
-    inputs = _parse_types(m.group(2))
-    outputs = _parse_types(m.group(3) or "")
-    arity = len(re.findall(r"%[\w$.]+\s*:", m.group(2)))
-    if len(inputs) != arity or not outputs:
-        raise CompileError("@%s must take and return static tensors of f16, bf16, f32, f64, i32 or i64"
-                           % m.group(1))
-    return m.group(1), inputs, outputs
+def _signature(source, entry, tools):
+    """(name, inputs, outputs) of the entry function (`entry`, or the first
+    with a body), each tensor as (shape, dtype), read by the compiler
+    (spacefusion-run --print-signature), not parsed from the text."""
+    cmd = [tools["spacefusion-run"], "--print-signature", "-"]
+    if entry:
+        cmd.append("--entry=" + entry)
+    signature = json.loads(_run(cmd, stdin=source))
+    tensors = lambda ts: [(tuple(t["shape"]), t["dtype"]) for t in ts]
+    return signature["name"], tensors(signature["inputs"]), tensors(signature["outputs"])
 
 
 def _run(cmd, stdin=None, env=None, with_stderr=False):
@@ -255,7 +243,7 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
     Returns a Module; raises CompileError with the tools' diagnostics.
     """
     tools = find_tools(build_dir)
-    name, inputs, outputs = _signature(source, entry)
+    name, inputs, outputs = _signature(source, entry, tools)
     key = hashlib.sha256(("%s|%s|%s|%s|%s|%s|%s" % (source, name, target, fused, spatial, temporal,
                                                      compiler_identity(tools)))
                          .encode()).hexdigest()[:16]

@@ -60,7 +60,7 @@ def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None, opti
     on memref descriptors of device pointers. `options` are more options of
     --spacefusion-lower-gpu, e.g. "rows-per-block=8 approx-math=false"."""
     tools = find_tools(build_dir)
-    name, inputs, outputs = _signature(source, entry)
+    name, inputs, outputs = _signature(source, entry, tools)
     os.makedirs(out_dir, exist_ok=True)
     # A cubin, so that the shared object needs only the driver at run time.
     manifest = os.path.join(out_dir, name + ".kernels.json")

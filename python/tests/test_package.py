@@ -80,8 +80,9 @@ def test_compile_error_has_the_error_first():
     with pytest.raises(sf.CompileError) as info:
         sf.compile(source)
     error = info.value
-    assert error.tool == "spacefusion-opt"
-    assert re.fullmatch(r"spacefusion-opt failed: <stdin>:2:8: error: Dialect `bogus' not found.*", error.error)
+    # The first tool to read the source is the signature query.
+    assert error.tool == "spacefusion-run"
+    assert re.fullmatch(r"spacefusion-run failed: <stdin>:2:8: error: Dialect `bogus' not found.*", error.error)
     assert str(error).splitlines()[0] == error.error
     assert "Available dialects" in error.diagnostics
 
@@ -133,3 +134,18 @@ def test_compile_logs_progress(caplog, tmp_path):
     assert any(m.startswith("running ") and "spacefusion-opt" in m for m in messages)
     assert any(m.startswith("@softmax: dim ") for m in messages)  # a fusion decision
     assert sum(m.startswith("@softmax: cached ") for m in messages) == 1
+
+
+def test_signature_is_read_by_the_compiler():
+    # The signature comes from spacefusion-run --print-signature, so an
+    # attribute block with braces or a comment with a fake signature does
+    # not confuse it, and a dynamic shape is the compiler's own error.
+    tools = sf.compiler.find_tools()
+    source = ("// func.func @decoy(%x: tensor<1xf32>) -> tensor<1xf32> {\n"
+              "func.func @g(%a: tensor<2x3xbf16>) -> tensor<2x3xbf16> attributes {x = {y = 1}} {\n"
+              "  return %a : tensor<2x3xbf16>\n}\n")
+    assert sf.compiler._signature(source, None, tools) == ("g", [((2, 3), "bf16")], [((2, 3), "bf16")])
+    with pytest.raises(sf.CompileError) as info:
+        sf.compiler._signature("func.func @d(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+                               "  return %a : tensor<?xf32>\n}\n", None, tools)
+    assert "must take and return static" in info.value.error

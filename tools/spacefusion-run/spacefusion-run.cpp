@@ -152,6 +152,11 @@ static cl::opt<bool> printFused(cl::cat(runOptions), "print-fused",
 static cl::opt<bool>
     printReference(cl::cat(runOptions), "print-reference",
                    cl::desc("Print the reference IR before lowering"));
+static cl::opt<bool> printSignature(
+    cl::cat(runOptions), "print-signature",
+    cl::desc("Print the entry function's name, input and output tensor types "
+             "as JSON and exit (what the Python package reads instead of "
+             "parsing MLIR text)"));
 static cl::opt<std::string> dumpDir(
     cl::cat(runOptions), "dump", cl::value_desc("dir"),
     cl::desc("Write the inputs, the reference and unfused outputs (raw, "
@@ -800,6 +805,27 @@ static LogicalResult dump(StringRef dir, StringRef name,
   return writeFile(dir, "manifest.json", ArrayRef<char>(text.data(), text.size()));
 }
 
+/// {"name": N, "inputs": [{"shape": [..], "dtype": "f16"}, ..], "outputs":
+/// [..]} for --print-signature.
+static void printSignatureJSON(StringRef name, const Signature &signature) {
+  auto tensors = [](ArrayRef<RankedTensorType> types) {
+    llvm::json::Array array;
+    for (RankedTensorType type : types) {
+      std::string dtype;
+      llvm::raw_string_ostream os(dtype);
+      os << type.getElementType();
+      array.push_back(llvm::json::Object{
+          {"shape", llvm::json::Array(type.getShape())}, {"dtype", dtype}});
+    }
+    return array;
+  };
+  llvm::outs() << llvm::json::Value(llvm::json::Object{
+                      {"name", name},
+                      {"inputs", tensors(signature.args)},
+                      {"outputs", tensors(signature.results)}})
+               << "\n";
+}
+
 /// The function to check: --entry, or the first with a body.
 static func::FuncOp findEntry(ModuleOp module) {
   for (auto fn : module.getOps<func::FuncOp>())
@@ -858,6 +884,10 @@ int main(int argc, char **argv) {
   std::string name = function.getName().str();
   bool f64Reference = referencePrecision == ReferencePrecision::F64;
   FailureOr<Signature> signature = getSignature(function);
+  if (succeeded(signature) && printSignature) {
+    printSignatureJSON(name, *signature);
+    return 0;
+  }
   if (failed(signature) ||
       failed(checkSize(function, *signature, f64Reference)))
     return 2;
