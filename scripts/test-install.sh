@@ -32,6 +32,7 @@ python_check='
 import numpy as np, os, sys, spacefusion as sf
 tools = sf.find_tools()
 assert tools["spacefusion-opt"] == os.path.join(sys.argv[1], "bin", "spacefusion-opt"), tools
+assert tools["spacefusion-run"] == os.path.join(sys.argv[1], "bin", "spacefusion-run"), tools
 source = sf.workloads.layernorm(rows=8, hidden=64, dtype="f32")
 module = sf.compile(source, target="cpu", cache_dir=sys.argv[2])
 x, gamma, beta = sf.random_inputs(module, seed=0)

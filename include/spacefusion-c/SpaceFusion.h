@@ -60,7 +60,9 @@ MLIR_CAPI_EXPORTED MlirLogicalResult spacefusionRunPipeline(MlirModule module,
 // What the passes decided is recorded in attributes: `dims` (an array of
 // #smap.dim) and `schedule` (#smap.schedule) on each smap.graph, #smap.kernel
 // on each gpu.launch the block lowering builds. These read them without
-// parsing text. Strings point into the context and live as long as it.
+// parsing text. Strings point into the context and live as long as it. As
+// in MLIR's own C API, a getter's attribute must be of its kind (check with
+// the IsA function first) and `pos` in range.
 
 /// Whether `attr` is a #smap.dim.
 MLIR_CAPI_EXPORTED bool spacefusionAttributeIsADim(MlirAttribute attr);
@@ -148,12 +150,16 @@ typedef struct {
 typedef void (*SpacefusionRemarkCallback)(const SpacefusionRemark *remark,
                                           void *userData);
 
-/// Sends every remark whose category (the part before the pass name)
-/// matches the regular expression `categoryFilter` as a whole (e.g. "smap"
-/// for all of SpaceFusion's) to `callback`, as
+/// Sends every remark whose category (the part before the pass name, "smap"
+/// for all of SpaceFusion's) matches the regular expression `categoryFilter`
+/// as a whole to `callback`, as
 /// it is emitted. Call once per context, before running passes; fails (with
-/// a diagnostic at an unknown location) if the filter is not a valid
-/// regular expression or the context already has a remark engine.
+/// a diagnostic at an unknown location) if the callback is null, the filter
+/// is not a valid regular expression or the context already has a remark
+/// engine. Select one pass's remarks in the callback, by `category`
+/// ("smap:schedule"). The callback runs on the thread that emits the
+/// remark: a host that runs passes on several functions in parallel must
+/// make it thread-safe (or disable multithreading).
 MLIR_CAPI_EXPORTED MlirLogicalResult
 spacefusionEnableRemarks(MlirContext ctx, MlirStringRef categoryFilter,
                          SpacefusionRemarkCallback callback, void *userData);

@@ -287,7 +287,7 @@ static bool hasColumnTile(const SpaceMappingGraph &smg, const Space &space,
 /// prologue) has a third. A contraction or row reduction that is a graph
 /// output (a split graph's partial sums, per-part max and sum) accumulates
 /// in registers too: privatizeRunningOutputs gives it a block buffer.
-static bool membersTakeRowSlabs(const SpaceMappingGraph &smg,
+static bool membersTakeRowFragments(const SpaceMappingGraph &smg,
                                 function_ref<int64_t(unsigned)> blockExtent,
                                 unsigned rowDim,
                                 std::optional<unsigned> temporalDim) {
@@ -381,7 +381,7 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
     if (runsOnTensorCores(space, blockExtent) &&
         blockExtent(space.reductions.front().first) > 256)
       return std::nullopt;
-  if (!membersTakeRowSlabs(smg, blockExtent, *rowDim, temporalDim))
+  if (!membersTakeRowFragments(smg, blockExtent, *rowDim, temporalDim))
     return std::nullopt;
   int64_t state = 0;
   SmallVector<int64_t> tiles;
@@ -1047,7 +1047,7 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   // Intermediates in registers as row fragments (16 rows per warp): shared
   // memory holds the staged input tiles only.
   // A final pass is a second loop over the temporal dim; the row-fragment
-  // lowering builds one loop per block (planRowSlabs).
+  // lowering builds one loop per block (planRowFragments).
   std::optional<RowFragmentFit> fragments =
       !allowed.rowFragments || wgmmaSpace || finalPass
           ? std::nullopt

@@ -253,11 +253,19 @@ MlirLogicalResult spacefusionEnableRemarks(MlirContext ctx,
                                            SpacefusionRemarkCallback callback,
                                            void *userData) {
   MLIRContext *context = unwrap(ctx);
-  std::string filter = unwrap(categoryFilter).str();
+  if (!callback) {
+    emitError(UnknownLoc::get(context))
+        << "spacefusion: spacefusionEnableRemarks needs a callback";
+    return mlirLogicalResultFailure();
+  }
+  // Anchored here, so the filter matches the whole category whatever the
+  // remark engine does with it.
+  std::string filter = "^(" + unwrap(categoryFilter).str() + ")$";
   std::string regexError;
   if (!llvm::Regex(filter).isValid(regexError)) {
     emitError(UnknownLoc::get(context))
-        << "spacefusion: invalid remark category filter '" << filter
+        << "spacefusion: invalid remark category filter '"
+        << unwrap(categoryFilter)
         << "': " << regexError;
     return mlirLogicalResultFailure();
   }

@@ -35,7 +35,7 @@ descriptors.
 
 Installing: `cmake --install BUILD --prefix PREFIX` puts the package under
 PREFIX/lib/python (add it to PYTHONPATH), where it finds PREFIX/bin's
-spacefusion-opt and the LLVM the project was built with; `pip install
+spacefusion-opt (and spacefusion-run beside it) and the LLVM the project was built with; `pip install
 ./python` installs the package alone, which then finds spacefusion-opt in
 SPACEFUSION_BUILD_DIR/bin or on PATH (and LLVM's tools in
 SPACEFUSION_LLVM_BIN, /usr/lib/llvm-22/bin or on PATH). Compiled CPU modules

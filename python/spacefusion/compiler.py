@@ -88,8 +88,12 @@ def _find_tool(name, dirs, hint):
 def find_tools(build_dir=None):
     """Paths of spacefusion-opt, spacefusion-run, mlir-translate and clang."""
     hint = "build SpaceFusion first (scripts/build.sh), or set SPACEFUSION_BUILD_DIR"
-    tools = {name: _find_tool(name, _spacefusion_bin_dirs(build_dir), hint)
-             for name in ("spacefusion-opt", "spacefusion-run")}
+    tools = {"spacefusion-opt": _find_tool("spacefusion-opt", _spacefusion_bin_dirs(build_dir), hint)}
+    # spacefusion-run from the same build or install, never another one.
+    run = os.path.join(os.path.dirname(tools["spacefusion-opt"]), "spacefusion-run")
+    if not os.access(run, os.X_OK):
+        raise CompileError("spacefusion-run is not next to %s: %s" % (tools["spacefusion-opt"], hint))
+    tools["spacefusion-run"] = run
     hint = "install LLVM 22, or set SPACEFUSION_LLVM_BIN"
     for name in ("mlir-translate", "clang"):
         tools[name] = _find_tool(name, _llvm_bin_dirs(), hint)
@@ -101,7 +105,7 @@ def compiler_identity(tools):
     """A digest of the tools' paths, sizes and modification times: a cached
     module is reused only with the compiler that built it."""
     stamp = []
-    for name in ("spacefusion-opt", "mlir-translate", "clang"):
+    for name in ("spacefusion-opt", "spacefusion-run", "mlir-translate", "clang"):
         info = os.stat(tools[name])
         stamp.append("%s:%d:%d" % (os.path.realpath(tools[name]), info.st_size, info.st_mtime_ns))
     return hashlib.sha256("|".join(stamp).encode()).hexdigest()[:16]
@@ -121,6 +125,8 @@ def _signature(source, entry, tools):
     if entry:
         cmd.append("--entry=" + entry)
     signature = json.loads(_run(cmd, stdin=source))
+    if not signature["outputs"]:
+        raise CompileError("@%s returns no tensor" % signature["name"])
     tensors = lambda ts: [(tuple(t["shape"]), t["dtype"]) for t in ts]
     return signature["name"], tensors(signature["inputs"]), tensors(signature["outputs"])
 

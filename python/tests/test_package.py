@@ -149,3 +149,6 @@ def test_signature_is_read_by_the_compiler():
         sf.compiler._signature("func.func @d(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
                                "  return %a : tensor<?xf32>\n}\n", None, tools)
     assert "must take and return static" in info.value.error
+    with pytest.raises(sf.CompileError) as info:
+        sf.compiler._signature("func.func @n(%a: tensor<4xf32>) {\n  return\n}\n", None, tools)
+    assert "@n returns no tensor" in str(info.value)

@@ -306,6 +306,47 @@ int main(int argc, char **argv) {
                                     printRemark, &remarks);
   printf("a second engine: %s\n",
          mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+
+  /* A filter that is not a regular expression, and no callback: errors. */
+  // CHECK: diagnostic: spacefusion: invalid remark category filter 'smap(':
+  // CHECK: diagnostic: spacefusion: spacefusionEnableRemarks needs a callback
+  MlirContext other = mlirContextCreate();
+  mlirContextAttachDiagnosticHandler(other, printDiagnostic, NULL, NULL);
+  spacefusionEnableRemarks(other, mlirStringRefCreateFromCString("smap("),
+                           printRemark, &remarks);
+  spacefusionEnableRemarks(other, mlirStringRefCreateFromCString("smap"),
+                           NULL, NULL);
+  mlirContextDestroy(other);
+
+  /* The kernel record's accessors and JSON. */
+  // clang-format off
+  // CHECK: kernel wgmma_tma blocks=1024 threads=128 smem=99328 scratch=0 stages=3 tile_m=128 wgmma=0
+  // CHECK-NEXT: {"blocks":1024,"parts":{"stages":3,"tile_m":128},"scratch":0,"smem":99328,"strategy":"wgmma_tma","threads":128}
+  // clang-format on
+  MlirAttribute kernel = mlirAttributeParseGet(
+      ctx, mlirStringRefCreateFromCString(
+               "#smap.kernel<strategy = wgmma_tma, blocks = 1024, threads = "
+               "128, smem = 99328, parts = {stages = 3 : i64, tile_m = 128 : "
+               "i64}>"));
+  if (spacefusionAttributeIsAKernel(kernel) &&
+      !spacefusionAttributeIsASchedule(kernel)) {
+    MlirStringRef kernelStrategy = spacefusionKernelAttrGetStrategy(kernel);
+    printf("kernel %.*s blocks=%lld threads=%lld smem=%lld scratch=%lld "
+           "stages=%lld tile_m=%lld wgmma=%lld\n",
+           (int)kernelStrategy.length, kernelStrategy.data,
+           (long long)spacefusionKernelAttrGetBlocks(kernel),
+           (long long)spacefusionKernelAttrGetThreads(kernel),
+           (long long)spacefusionKernelAttrGetSmem(kernel),
+           (long long)spacefusionKernelAttrGetScratch(kernel),
+           (long long)spacefusionKernelAttrGetPart(
+               kernel, mlirStringRefCreateFromCString("stages")),
+           (long long)spacefusionKernelAttrGetPart(
+               kernel, mlirStringRefCreateFromCString("tile_m")),
+           (long long)spacefusionKernelAttrGetPart(
+               kernel, mlirStringRefCreateFromCString("wgmma")));
+    spacefusionKernelAttrPrintJSON(kernel, printToStdout, NULL);
+    printf("\n");
+  }
   mlirContextDetachDiagnosticHandler(ctx, handler);
   mlirContextDestroy(ctx);
   free(source);

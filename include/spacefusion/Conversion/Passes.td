@@ -165,7 +165,7 @@ def ConvertSMapToGPUPass : Pass<"convert-smap-to-gpu", "::mlir::ModuleOp"> {
     into registers, evaluate the members in order, reduce along `n` with
     warp shuffles (`gpu.shuffle xor`) and store with 16-byte vector stores.
     Nothing intermediate goes through global memory. What was built is the
-    `smap.kernels` record of the host function and a `lower-to-gpu` remark;
+    `smap.kernels` record of the host function and a `convert-smap-to-gpu` remark;
     it matches the schedule (launch, threads, shared memory).
 
     The legality and the layout rules are `Analysis/RowKernelPlan.h`'s, the

@@ -1570,7 +1570,7 @@ static FailureOr<RowFragmentPlan> planRowFragmentBlock(scf::ForallOp forall,
       schedule.getStrategy() == KernelStrategy::RowFragmentsWgmma;
   privatizeRunningOutputs(*forall.getBody());
   std::optional<RowFragmentPlan> plan =
-      planRowSlabs(*forall.getBody(), onWgmma, schedule.getThreads(), why);
+      planRowFragments(*forall.getBody(), onWgmma, schedule.getThreads(), why);
   if (!plan)
     return failure();
   if (onWgmma && !plan->wgmma) {
@@ -1803,7 +1803,7 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   distributor.stages = placement->stages;
   distributor.alreadyDistributed.insert(wgmmaCode.begin(), wgmmaCode.end());
   if (failed(plan.rowFragmentPlan
-                 ? distributor.distributeRowSlabs(kernel, *plan.rowFragmentPlan)
+                 ? distributor.distributeRowFragments(kernel, *plan.rowFragmentPlan)
                  : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
   // The schedule priced the staged tiles in cp.async stages and placed

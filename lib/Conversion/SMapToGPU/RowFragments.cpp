@@ -437,7 +437,7 @@ void mlir::smap::privatizeRunningOutputs(Block &body) {
 }
 
 namespace {
-/// Decides whether a block body runs as row slabs, and how (planRowSlabs).
+/// Decides whether a block body runs as row slabs, and how (planRowFragments).
 class RowFragmentPlanner {
 public:
   RowFragmentPlanner(Block &body, std::string &why) : body(body), why(why) {}
@@ -735,7 +735,7 @@ std::optional<RowFragmentPlan> RowFragmentPlanner::plan(bool tryWgmma,
   return result;
 }
 
-std::optional<RowFragmentPlan> mlir::smap::planRowSlabs(Block &body,
+std::optional<RowFragmentPlan> mlir::smap::planRowFragments(Block &body,
                                                         bool tryWgmma,
                                                         int64_t threads,
                                                         std::string &why) {
@@ -1479,7 +1479,7 @@ LogicalResult RowFragmentLowering::lowerBlock(Block &block) {
 }
 
 LogicalResult
-BlockDistributor::distributeRowSlabs(Block &block,
+BlockDistributor::distributeRowFragments(Block &block,
                                      const RowFragmentPlan &plan) {
   RowFragmentLowering lowering(*this, plan, tid);
   // After the shared-memory base, which the buffer placement put first.

@@ -193,16 +193,20 @@ static void emitSlicedError(GraphOp graph) {
 
 FailureOr<SpaceMappingGraph> mlir::smap::buildSMG(GraphOp graph,
                                                   const SMGOptions &options) {
-  if (isSliced(graph))
-    return emitSlicedError(graph), failure();
+  if (isSliced(graph)) {
+    emitSlicedError(graph);
+    return failure();
+  }
   privatizeInits(graph);
   return SpaceMappingGraph::build(graph, options);
 }
 
 const SpaceMappingGraph *mlir::smap::getSMG(GraphOp graph, AnalysisManager am,
                                              bool *reused) {
-  if (isSliced(graph))
-    return emitSlicedError(graph), nullptr;
+  if (isSliced(graph)) {
+    emitSlicedError(graph);
+    return nullptr;
+  }
   AnalysisManager graphAm = am.nest(graph);
   privatizeInits(graph);
   auto cached = graphAm.getCachedAnalysis<SpaceMappingGraphAnalysis>();
