@@ -288,9 +288,9 @@ static bool hasColumnTile(const SpaceMappingGraph &smg, const Space &space,
 /// output (a split graph's partial sums, per-part max and sum) accumulates
 /// in registers too: privatizeRunningOutputs gives it a block buffer.
 static bool membersTakeRowFragments(const SpaceMappingGraph &smg,
-                                function_ref<int64_t(unsigned)> blockExtent,
-                                unsigned rowDim,
-                                std::optional<unsigned> temporalDim) {
+                                    function_ref<int64_t(unsigned)> blockExtent,
+                                    unsigned rowDim,
+                                    std::optional<unsigned> temporalDim) {
   if (temporalDim && masksInputTile(smg, blockExtent, *temporalDim))
     return false;
   for (const Space &space : smg.getSpaces()) {

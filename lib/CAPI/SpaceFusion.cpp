@@ -265,8 +265,7 @@ MlirLogicalResult spacefusionEnableRemarks(MlirContext ctx,
   if (!llvm::Regex(filter).isValid(regexError)) {
     emitError(UnknownLoc::get(context))
         << "spacefusion: invalid remark category filter '"
-        << unwrap(categoryFilter)
-        << "': " << regexError;
+        << unwrap(categoryFilter) << "': " << regexError;
     return mlirLogicalResultFailure();
   }
   if (context->getRemarkEngine()) {

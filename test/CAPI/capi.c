@@ -314,8 +314,8 @@ int main(int argc, char **argv) {
   mlirContextAttachDiagnosticHandler(other, printDiagnostic, NULL, NULL);
   spacefusionEnableRemarks(other, mlirStringRefCreateFromCString("smap("),
                            printRemark, &remarks);
-  spacefusionEnableRemarks(other, mlirStringRefCreateFromCString("smap"),
-                           NULL, NULL);
+  spacefusionEnableRemarks(other, mlirStringRefCreateFromCString("smap"), NULL,
+                           NULL);
   mlirContextDestroy(other);
 
   /* The kernel record's accessors and JSON. */

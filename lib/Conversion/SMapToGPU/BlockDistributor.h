@@ -264,8 +264,8 @@ void privatizeRunningOutputs(Block &body);
 /// slabs on the schedule's `threads` (which fix the slabs per warp): see
 /// RowFragments.cpp. With `tryWgmma`, its contractions go to wgmma when
 /// they can (one slab per warp). On failure, `why` says what prevents it.
-std::optional<RowFragmentPlan> planRowFragments(Block &body, bool tryWgmma,
-                                            int64_t threads, std::string &why);
+std::optional<RowFragmentPlan>
+planRowFragments(Block &body, bool tryWgmma, int64_t threads, std::string &why);
 
 /// A block that is a GEMM plus an epilogue, for Hopper's wgmma with TMA
 /// loads (Wgmma.cpp): the temporal loop stages A [bm x bk] and B [bk x bn]
@@ -350,7 +350,8 @@ public:
 
   LogicalResult distribute(Block &block);
   /// The register-level lowering of a body `plan` accepted.
-  LogicalResult distributeRowFragments(Block &block, const RowFragmentPlan &plan);
+  LogicalResult distributeRowFragments(Block &block,
+                                       const RowFragmentPlan &plan);
   /// A linalg op or memref.copy strided over all the block's threads,
   /// followed by a barrier.
   LogicalResult distributeOverThreads(Operation *op);

@@ -1802,9 +1802,9 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
                                tensorCores, approxMath);
   distributor.stages = placement->stages;
   distributor.alreadyDistributed.insert(wgmmaCode.begin(), wgmmaCode.end());
-  if (failed(plan.rowFragmentPlan
-                 ? distributor.distributeRowFragments(kernel, *plan.rowFragmentPlan)
-                 : distributor.distribute(kernel)))
+  if (failed(plan.rowFragmentPlan ? distributor.distributeRowFragments(
+                                        kernel, *plan.rowFragmentPlan)
+                                  : distributor.distribute(kernel)))
     return launch.emitError("smap-distribute-blocks: ") << distributor.whyNot;
   // The schedule priced the staged tiles in cp.async stages and placed
   // their copies; a loop built without them would waste that memory and

@@ -736,9 +736,9 @@ std::optional<RowFragmentPlan> RowFragmentPlanner::plan(bool tryWgmma,
 }
 
 std::optional<RowFragmentPlan> mlir::smap::planRowFragments(Block &body,
-                                                        bool tryWgmma,
-                                                        int64_t threads,
-                                                        std::string &why) {
+                                                            bool tryWgmma,
+                                                            int64_t threads,
+                                                            std::string &why) {
   return RowFragmentPlanner(body, why).plan(tryWgmma, threads);
 }
 
@@ -1480,7 +1480,7 @@ LogicalResult RowFragmentLowering::lowerBlock(Block &block) {
 
 LogicalResult
 BlockDistributor::distributeRowFragments(Block &block,
-                                     const RowFragmentPlan &plan) {
+                                         const RowFragmentPlan &plan) {
   RowFragmentLowering lowering(*this, plan, tid);
   // After the shared-memory base, which the buffer placement put first.
   OpBuilder b = OpBuilder::atBlockBegin(&block);
