@@ -23,14 +23,6 @@ namespace smap {
 using namespace mlir;
 using namespace mlir::smap;
 
-/// Whether `graph` is already sliced: the SMG describes the members of a
-/// graph before slicing, not the slices that replace them.
-static bool isSliced(GraphOp graph) {
-  return llvm::any_of(graph.getBody().front(), [](Operation &op) {
-    return isa<SpatialSliceOp, TemporalSliceOp>(op);
-  });
-}
-
 namespace {
 /// Writes the graphs of one dump, numbered in the order written: a sliced
 /// graph before the per-block graphs its spatial slices hold.

@@ -177,12 +177,15 @@ unsigned mlir::smap::privatizeInits(GraphOp graph) {
   return copies;
 }
 
-/// Whether `graph` was sliced already: its body holds slice ops, which the
-/// SMG does not describe (it is built before slicing).
-static bool isSliced(GraphOp graph) {
+bool mlir::smap::isSliced(GraphOp graph) {
   return llvm::any_of(graph.getBody().front(), [](Operation &op) {
     return isa<SpatialSliceOp, TemporalSliceOp>(op);
   });
+}
+
+void mlir::smap::remarkUnscheduled(GraphOp graph, llvm::StringLiteral pass) {
+  remark::missed(graph.getLoc(), remarkOpts(pass, "unscheduled", graph))
+      << "graph has no schedule; run smap-schedule first";
 }
 
 static void emitSlicedError(GraphOp graph) {

@@ -190,9 +190,7 @@ static ArrayAttr getResultDimNames(const SpaceMappingGraph &smg, Value v) {
 static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
   ScheduleAttr schedule = graph.getScheduleAttr();
   if (!schedule) {
-    remark::missed(graph.getLoc(),
-                   remarkOpts("spatial-slice", "unscheduled", graph))
-        << "graph has no schedule; run smap-schedule first";
+    remarkUnscheduled(graph, "spatial-slice");
     return success();
   }
   if (schedule.getSpatial().empty())

@@ -1290,9 +1290,7 @@ static LogicalResult decomposeAggregates(GraphOp graph) {
 static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
   ScheduleAttr schedule = graph.getScheduleAttr();
   if (!schedule) {
-    remark::missed(graph.getLoc(),
-                   remarkOpts("temporal-slice", "unscheduled", graph))
-        << "graph has no schedule; run smap-schedule first";
+    remarkUnscheduled(graph, "temporal-slice");
     return success();
   }
   if (schedule.getTemporal().empty())

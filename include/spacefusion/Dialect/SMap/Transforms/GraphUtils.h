@@ -63,6 +63,14 @@ const SpaceMappingGraph *getSMG(GraphOp graph, AnalysisManager am,
 /// Drops the SMG `am` holds for `graph` (before `graph` is erased).
 void forgetSMG(GraphOp graph, AnalysisManager am);
 
+/// Whether `graph` was sliced already: its body holds slice ops, which the
+/// SMG does not describe (it is built before slicing).
+bool isSliced(GraphOp graph);
+
+/// The slicers' remark for a graph they leave alone because smap-schedule
+/// has not given it a schedule; `pass` names the slicer.
+void remarkUnscheduled(GraphOp graph, llvm::StringLiteral pass);
+
 /// An elementwise linalg.generic that writes `from` into `into` (a tensor of
 /// the same shape) converted to `into`'s float element type (truncf to a
 /// narrower one, extf to a wider one).
