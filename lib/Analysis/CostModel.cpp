@@ -341,6 +341,29 @@ struct RowFragmentFit {
 };
 } // namespace
 
+/// The rows of a row-fragment block: the last non-unit dim of the result of
+/// the first contraction on tensor cores that A has and B has not (its m
+/// dim), if any.
+static std::optional<unsigned>
+tensorCoreRowDim(const SpaceMappingGraph &smg,
+                 function_ref<int64_t(unsigned)> blockExtent) {
+  std::optional<unsigned> rowDim;
+  for (const Space &space : smg.getSpaces()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+    if (!linalgOp || !runsOnTensorCores(space, blockExtent))
+      continue;
+    SmallVector<unsigned> a = flatDims(smg, linalgOp.getDpsInputs()[0]),
+                          b = flatDims(smg, linalgOp.getDpsInputs()[1]),
+                          out = flatDims(smg, linalgOp->getResult(0));
+    for (unsigned d : out)
+      if (blockExtent(d) > 1 && llvm::is_contained(a, d) &&
+          !llvm::is_contained(b, d))
+        rowDim = d;
+    break;
+  }
+  return rowDim;
+}
+
 /// The per-lane registers the row-fragment lowering
 /// (strategy row_fragments) needs to keep every intermediate
 /// of a block in registers, if it can: a tensor-core contraction's result
@@ -356,20 +379,7 @@ static std::optional<RowFragmentFit>
 rowFragmentRegisters(const SpaceMappingGraph &smg,
                      function_ref<int64_t(unsigned)> blockExtent,
                      std::optional<unsigned> temporalDim) {
-  std::optional<unsigned> rowDim;
-  for (const Space &space : smg.getSpaces()) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-    if (!linalgOp || !runsOnTensorCores(space, blockExtent))
-      continue;
-    SmallVector<unsigned> a = flatDims(smg, linalgOp.getDpsInputs()[0]),
-                          b = flatDims(smg, linalgOp.getDpsInputs()[1]),
-                          out = flatDims(smg, linalgOp->getResult(0));
-    for (unsigned d : out)
-      if (blockExtent(d) > 1 && llvm::is_contained(a, d) &&
-          !llvm::is_contained(b, d))
-        rowDim = d;
-    break;
-  }
+  std::optional<unsigned> rowDim = tensorCoreRowDim(smg, blockExtent);
   if (!rowDim)
     return std::nullopt;
   int64_t rows = blockExtent(*rowDim);
@@ -951,121 +961,146 @@ static AllowedStrategies allowedStrategies(TargetAttr target,
   return allowed;
 }
 
-ScheduleEstimate
-mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
-                             const ScheduleCandidate &candidate,
-                             TargetAttr target,
-                             const StrategyOptions &options) {
-  AllowedStrategies allowed = allowedStrategies(target, options);
-  ArrayRef<GlobalDim> dims = smg.getDims();
-  auto blockExtent = [&](unsigned d) {
-    if (candidate.temporalDim && *candidate.temporalDim == d)
-      return candidate.sliceSize;
-    return candidate.tiles[d];
-  };
-  auto grid = [&](unsigned d) {
-    return llvm::divideCeil(dims[d].extent, candidate.tiles[d]);
-  };
-  auto isSliced = [&](unsigned d) {
-    return candidate.tiles[d] < dims[d].extent;
-  };
-  auto stepBytes = [&](Value v) {
-    double bytes = elementBytes(v);
-    for (unsigned d : flatDims(smg, v))
-      bytes *= blockExtent(d);
-    return bytes;
-  };
-  bool finalPass =
-      candidate.temporalDim && dims[*candidate.temporalDim].needsFinalPass;
-  bool cpu = !allowed.gpu;
-  // Whether `space` runs on tensor cores with this candidate's tiles.
-  auto onTensorCores = [&](const Space &space) {
-    return allowed.mmaSync && runsOnTensorCores(space, blockExtent);
-  };
+/// The blocks of the candidate's grid along dim `d`.
+static uint64_t gridSize(const CandidateView &view, unsigned d) {
+  return llvm::divideCeil(view.smg.getDims()[d].extent,
+                          view.candidate.tiles[d]);
+}
 
-  CandidateView view{smg, candidate, target, options, blockExtent, stepBytes};
-  ScheduleEstimate est;
-  est.threads = candidate.threads;
-  // The registers residency is ranked with (see the wave quantization).
-  std::optional<int64_t> rankingRegisters;
-  for (unsigned d = 0; d < dims.size(); ++d)
-    est.blocks *= grid(d);
+/// Whether `space` runs on tensor cores with this candidate's tiles.
+static bool onTensorCores(const CandidateView &view,
+                          const AllowedStrategies &allowed,
+                          const Space &space) {
+  return allowed.mmaSync && runsOnTensorCores(space, view.blockExtent);
+}
 
-  // A single GEMM whose block tile wgmma takes (Hopper): its footprint and
-  // rate are those of that lowering.
+namespace {
+/// The GEMM a block runs on wgmma, if any, and its block tile (m, n, k).
+struct WgmmaGemm {
+  const Space *space = nullptr;
+  std::array<int64_t, 3> tile = {0, 0, 0};
+};
+
+/// The ranking footprint of one block at one temporal step, and the part
+/// of it that is reduction state.
+struct StepFootprint {
+  double smem = 0, state = 0;
+};
+
+/// The FLOPs of all blocks by the rate they run at.
+struct FlopCounts {
+  double tensor = 0, mmaSync = 0, scalar = 0;
+};
+} // namespace
+
+/// A single GEMM whose block tile wgmma takes (Hopper): its footprint and
+/// rate are those of that lowering.
+static WgmmaGemm findWgmmaGemm(const CandidateView &view,
+                               const AllowedStrategies &allowed) {
   bool hopper = allowed.wgmma;
-  const Space *wgmmaSpace = nullptr;
-  std::array<int64_t, 3> wgmmaTile = {0, 0, 0};
-  for (const Space &space : smg.getSpaces()) {
-    std::optional<WgmmaDims> mnk =
-        hopper && onTensorCores(space) ? wgmmaDims(smg, space) : std::nullopt;
-    if (mnk && candidate.temporalDim == mnk->k &&
+  auto blockExtent = view.blockExtent;
+  WgmmaGemm gemm;
+  for (const Space &space : view.smg.getSpaces()) {
+    std::optional<WgmmaDims> mnk = hopper && onTensorCores(view, allowed, space)
+                                       ? wgmmaDims(view.smg, space)
+                                       : std::nullopt;
+    if (mnk && view.candidate.temporalDim == mnk->k &&
         fitsWgmmaTile(blockExtent(mnk->m), blockExtent(mnk->n),
                       blockExtent(mnk->k)) &&
         llvm::all_of(mnk->batch,
                      [&](unsigned d) { return blockExtent(d) == 1; })) {
-      wgmmaSpace = &space;
-      wgmmaTile = {blockExtent(mnk->m), blockExtent(mnk->n),
+      gemm.space = &space;
+      gemm.tile = {blockExtent(mnk->m), blockExtent(mnk->n),
                    blockExtent(mnk->k)};
     }
   }
+  return gemm;
+}
 
-  // The ranking footprint (rankingSmemBytes) of one block at one temporal
-  // step: every input tile (16-bit ones with rows padded by 16 bytes) and
-  // intermediate; the reduction state in registers.
-  double smem = 0, state = 0;
+/// The ranking footprint (rankingSmemBytes) of one block at one temporal
+/// step: every input tile (16-bit ones with rows padded by 16 bytes) and
+/// intermediate; the reduction state in registers.
+static StepFootprint stepFootprint(const CandidateView &view, bool cpu) {
+  const SpaceMappingGraph &smg = view.smg;
+  std::optional<unsigned> t = view.candidate.temporalDim;
+  StepFootprint footprint;
   for (BlockArgument arg : smg.getGraph().getBody().getArguments()) {
     if (!isa<RankedTensorType>(arg.getType()) || arg.use_empty())
       continue;
-    double bytes = stepBytes(arg);
+    double bytes = view.stepBytes(arg);
     SmallVector<unsigned> argDims = flatDims(smg, arg);
     if (!cpu && elementBytes(arg) == 2 && !argDims.empty())
-      bytes += 16 * (bytes / (2 * blockExtent(argDims.back())));
-    smem += bytes;
+      bytes += 16 * (bytes / (2 * view.blockExtent(argDims.back())));
+    footprint.smem += bytes;
   }
   for (const Space &space : smg.getSpaces()) {
     if (space.role == MemberRole::Init)
       continue;
-    bool reducesTemporal =
-        candidate.temporalDim && llvm::any_of(space.reductions, [&](auto r) {
-          return r.first == *candidate.temporalDim;
-        });
+    bool reducesTemporal = t && llvm::any_of(space.reductions, [&](auto r) {
+                             return r.first == *t;
+                           });
     for (Value r : space.op->getResults())
-      (reducesTemporal ? state : smem) += stepBytes(r);
+      (reducesTemporal ? footprint.state : footprint.smem) += view.stepBytes(r);
   }
   // The block lowering (smap-distribute-blocks) keeps the reduction state
   // in shared memory too; a CPU "block" keeps everything in cache.
-  smem += state;
+  footprint.smem += footprint.state;
+  return footprint;
+}
+
+/// The strategy of a block no specialized lowering takes: loops on a CPU,
+/// else mma.sync when a space runs on tensor cores, else simt.
+static KernelStrategy fallbackStrategy(const CandidateView &view,
+                                       const AllowedStrategies &allowed) {
+  bool tensorCoreSpace =
+      llvm::any_of(view.smg.getSpaces(), [&](const Space &space) {
+        return onTensorCores(view, allowed, space);
+      });
+  return !allowed.gpu      ? KernelStrategy::Loops
+         : tensorCoreSpace ? KernelStrategy::MmaSync
+                           : KernelStrategy::Simt;
+}
+
+/// Chooses the block's strategy and prices its shared memory (ranking and
+/// placed), threads, registers and stages into `est`. Returns the
+/// registers residency is ranked with when they are not est.regsPerThread
+/// (see the wave quantization).
+static std::optional<int64_t> priceBlock(const CandidateView &view,
+                                         const AllowedStrategies &allowed,
+                                         const WgmmaGemm &gemm, bool finalPass,
+                                         ScheduleEstimate &est) {
+  bool cpu = !allowed.gpu;
+  StepFootprint footprint = stepFootprint(view, cpu);
+  double smem = footprint.smem;
   if (cpu) {
     // There are no registers to budget.
     est.regsPerThread = 0;
   } else {
     est.regsPerThread =
         kBaseRegisters +
-        llvm::divideCeil(static_cast<int64_t>(state / 4), candidate.threads);
+        llvm::divideCeil(static_cast<int64_t>(footprint.state / 4),
+                         view.candidate.threads);
   }
+  std::optional<int64_t> rankingRegisters;
   // Intermediates in registers as row fragments (16 rows per warp): shared
   // memory holds the staged input tiles only.
   // A final pass is a second loop over the temporal dim; the row-fragment
   // lowering builds one loop per block (planRowFragments).
   std::optional<RowFragmentFit> fragments =
-      !allowed.rowFragments || wgmmaSpace || finalPass
+      !allowed.rowFragments || gemm.space || finalPass
           ? std::nullopt
-          : rowFragmentRegisters(smg, blockExtent, candidate.temporalDim);
+          : rowFragmentRegisters(view.smg, view.blockExtent,
+                                 view.candidate.temporalDim);
   if (fragments) {
     smem = priceRowFragments(view, *fragments,
                              stagedBlockTiles(view, /*tensorCores=*/true),
-                             hopper, est);
+                             allowed.wgmma, est);
     rankingRegisters = kBaseRegisters + fragments->registers;
   }
-  if (wgmmaSpace)
-    smem = priceWgmmaBlock(view, *wgmmaSpace, wgmmaTile, est);
-  if (est.strategy == KernelStrategy::None) {
-    bool tensorCoreSpace = llvm::any_of(smg.getSpaces(), onTensorCores);
-    est.strategy = cpu               ? KernelStrategy::Loops
-                   : tensorCoreSpace ? KernelStrategy::MmaSync
-                                     : KernelStrategy::Simt;
-  }
+  if (gemm.space)
+    smem = priceWgmmaBlock(view, *gemm.space, gemm.tile, est);
+  if (est.strategy == KernelStrategy::None)
+    est.strategy = fallbackStrategy(view, allowed);
   // The ranking footprint: the placed one, except for the shared-memory
   // strategies (see ScheduleEstimate::rankingSmemBytes).
   est.rankingSmemBytes = static_cast<int64_t>(smem);
@@ -1075,7 +1110,12 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
           ? static_cast<int64_t>(priceSharedMemoryBlock(
                 view, est.strategy == KernelStrategy::MmaSync, est))
           : est.rankingSmemBytes;
+  return rankingRegisters;
+}
 
+/// Says in est.overBudget which of the target's budgets the block exceeds
+/// first, if any.
+static void checkBudgets(TargetAttr target, ScheduleEstimate &est) {
   if (est.rankingSmemBytes > target.getSmemPerBlock())
     est.overBudget = "needs " + std::to_string(est.rankingSmemBytes) +
                      " bytes of shared memory per block, the target has " +
@@ -1088,75 +1128,148 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
     est.overBudget = "uses " + std::to_string(est.threads) +
                      " threads per block, the target allows " +
                      std::to_string(target.getMaxThreads());
+}
 
-  est.globalBytes = globalTraffic(view, finalPass);
+/// The arithmetic ops all blocks run for `space`: every block recomputes
+/// the spaces that lack its sliced dims.
+static double computedPoints(const CandidateView &view, const Space &space,
+                             bool finalPass) {
+  const ScheduleCandidate &candidate = view.candidate;
+  ArrayRef<GlobalDim> dims = view.smg.getDims();
+  // Ragged tiles and slices compute their whole tile.
+  double points = opsPerPoint(space.op);
+  for (unsigned d : space.dims)
+    points *= gridSize(view, d) * view.blockExtent(d) *
+              (candidate.temporalDim == d
+                   ? llvm::divideCeil(dims[d].extent, candidate.sliceSize)
+                   : 1);
+  for (unsigned d = 0; d < dims.size(); ++d)
+    if (candidate.tiles[d] < dims[d].extent &&
+        !llvm::is_contained(space.dims, d))
+      points *= gridSize(view, d);
+  if (finalPass && llvm::is_contained(space.dims, *candidate.temporalDim))
+    points *= 2;
+  return points;
+}
 
-  // FLOPs: every block recomputes the spaces that lack its sliced dims.
-  // The f16 peak is the tensor cores' best instruction's (wgmma on sm_90a);
-  // mma.sync runs at the target's mma_sync_gflops.
-  double tensorFlops = 0, mmaSyncFlops = 0, scalarFlops = 0;
-  for (const Space &space : smg.getSpaces()) {
+/// The FLOPs of all blocks by rate. The f16 peak is the tensor cores' best
+/// instruction's (wgmma on sm_90a); mma.sync runs at the target's
+/// mma_sync_gflops.
+static FlopCounts countFlops(const CandidateView &view,
+                             const AllowedStrategies &allowed,
+                             const Space *wgmmaSpace, bool finalPass) {
+  FlopCounts flops;
+  for (const Space &space : view.smg.getSpaces()) {
     if (space.role != MemberRole::Compute)
       continue;
-    // Ragged tiles and slices compute their whole tile.
-    double points = opsPerPoint(space.op);
-    for (unsigned d : space.dims)
-      points *= grid(d) * blockExtent(d) *
-                (candidate.temporalDim == d
-                     ? llvm::divideCeil(dims[d].extent, candidate.sliceSize)
-                     : 1);
-    for (unsigned d = 0; d < dims.size(); ++d)
-      if (isSliced(d) && !llvm::is_contained(space.dims, d))
-        points *= grid(d);
-    if (finalPass && llvm::is_contained(space.dims, *candidate.temporalDim))
-      points *= 2;
-    if (onTensorCores(space)) {
+    double points = computedPoints(view, space, finalPass);
+    if (onTensorCores(view, allowed, space)) {
       // A single GEMM chooses between the wgmma and mma.sync lowerings;
       // other graphs have only mma.sync, whose rate then ranks nothing.
-      bool onMmaSync =
-          &space != wgmmaSpace && hopper && wgmmaDims(smg, space).has_value();
-      (onMmaSync ? mmaSyncFlops : tensorFlops) += points;
+      bool onMmaSync = &space != wgmmaSpace && allowed.wgmma &&
+                       wgmmaDims(view.smg, space).has_value();
+      (onMmaSync ? flops.mmaSync : flops.tensor) += points;
     } else
-      scalarFlops += points;
+      flops.scalar += points;
   }
-  est.flops = tensorFlops + mmaSyncFlops + scalarFlops;
+  return flops;
+}
 
+/// The blocks resident on one SM, for the wave quantization. Residency by
+/// registers counts the tiles' thread count (chooseThreads) and one row
+/// slab's registers, not the strategy's threads and slabs: the ranking was
+/// calibrated that way on the H200, and a grid smaller than its slots
+/// would otherwise look underused (the model has no per-block rate);
+/// changing it needs its own measurements.
+static int64_t residentBlocks(const CandidateView &view, bool cpu,
+                              std::optional<int64_t> rankingRegisters,
+                              const ScheduleEstimate &est) {
+  if (cpu)
+    return 1;
+  TargetAttr target = view.target;
+  int64_t bySmem =
+      target.getSmemPerBlock() / std::max<int64_t>(1, est.rankingSmemBytes);
+  int64_t byRegs =
+      target.getRegsPerSm() /
+      std::max<int64_t>(1, rankingRegisters.value_or(est.regsPerThread) *
+                               view.candidate.threads);
+  return std::clamp<int64_t>(std::min(bySmem, byRegs), 1, 32);
+}
+
+/// The fixed cost of the temporal steps of `waves` waves of blocks, of
+/// which `resident` share an SM.
+static double temporalStepSeconds(const CandidateView &view, bool cpu,
+                                  const ScheduleEstimate &est, int64_t waves,
+                                  int64_t resident) {
+  const ScheduleCandidate &candidate = view.candidate;
+  int64_t steps = llvm::divideCeil(
+      view.smg.getDims()[*candidate.temporalDim].extent, candidate.sliceSize);
+  int64_t phases = 1;
+  if (est.strategy == KernelStrategy::Simt ||
+      est.strategy == KernelStrategy::MmaSync)
+    phases = llvm::divideCeil(stepPhases(view.smg, *candidate.temporalDim),
+                              resident);
+  return static_cast<double>(waves * steps * phases) *
+         (cpu ? kCpuStepLatency : kGpuStepLatency);
+}
+
+/// Estimates the time of the blocks: the slower of memory and compute,
+/// over the utilization of the waves, plus the temporal steps' fixed cost.
+static void estimateTime(const CandidateView &view, bool cpu,
+                         const FlopCounts &flops,
+                         std::optional<int64_t> rankingRegisters,
+                         ScheduleEstimate &est) {
+  TargetAttr target = view.target;
   est.memorySeconds = est.globalBytes / (target.getBandwidthGbps() * 1e9);
-  est.computeSeconds = tensorFlops / (target.getF16Gflops() * 1e9) +
-                       mmaSyncFlops / (target.getMmaSyncRate() * 1e9) +
-                       scalarFlops / (target.getF32Gflops() * 1e9);
+  est.computeSeconds = flops.tensor / (target.getF16Gflops() * 1e9) +
+                       flops.mmaSync / (target.getMmaSyncRate() * 1e9) +
+                       flops.scalar / (target.getF32Gflops() * 1e9);
   double seconds = std::max(est.memorySeconds, est.computeSeconds);
   // Wave quantization: blocks run in waves of (SMs x resident blocks).
-  // Residency by registers counts the tiles' thread count (chooseThreads)
-  // and one row slab's registers, not the strategy's threads and slabs: the
-  // ranking was calibrated that way on the H200, and a grid smaller than
-  // its slots would otherwise look underused (the model has no per-block
-  // rate); changing it needs its own measurements.
-  int64_t resident = 1;
-  if (!cpu) {
-    int64_t bySmem =
-        target.getSmemPerBlock() / std::max<int64_t>(1, est.rankingSmemBytes);
-    int64_t byRegs =
-        target.getRegsPerSm() /
-        std::max<int64_t>(1, rankingRegisters.value_or(est.regsPerThread) *
-                                 candidate.threads);
-    resident = std::clamp<int64_t>(std::min(bySmem, byRegs), 1, 32);
-  }
+  int64_t resident = residentBlocks(view, cpu, rankingRegisters, est);
   int64_t waves = llvm::divideCeil(est.blocks, target.getSmCount() * resident);
   est.waveUtilization =
       waveUtilization(est.blocks, target.getSmCount(), resident);
-  if (candidate.temporalDim) {
-    int64_t steps = llvm::divideCeil(dims[*candidate.temporalDim].extent,
-                                     candidate.sliceSize);
-    int64_t phases = 1;
-    if (est.strategy == KernelStrategy::Simt ||
-        est.strategy == KernelStrategy::MmaSync)
-      phases = llvm::divideCeil(stepPhases(smg, *candidate.temporalDim),
-                                resident);
-    est.stepSeconds = static_cast<double>(waves * steps * phases) *
-                      (cpu ? kCpuStepLatency : kGpuStepLatency);
-  }
+  if (view.candidate.temporalDim)
+    est.stepSeconds = temporalStepSeconds(view, cpu, est, waves, resident);
   est.seconds = seconds / est.waveUtilization + est.stepSeconds;
+}
+
+ScheduleEstimate
+mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
+                             const ScheduleCandidate &candidate,
+                             TargetAttr target,
+                             const StrategyOptions &options) {
+  AllowedStrategies allowed = allowedStrategies(target, options);
+  ArrayRef<GlobalDim> dims = smg.getDims();
+  auto blockExtent = [&](unsigned d) {
+    if (candidate.temporalDim && *candidate.temporalDim == d)
+      return candidate.sliceSize;
+    return candidate.tiles[d];
+  };
+  auto stepBytes = [&](Value v) {
+    double bytes = elementBytes(v);
+    for (unsigned d : flatDims(smg, v))
+      bytes *= blockExtent(d);
+    return bytes;
+  };
+  bool finalPass =
+      candidate.temporalDim && dims[*candidate.temporalDim].needsFinalPass;
+
+  CandidateView view{smg, candidate, target, options, blockExtent, stepBytes};
+  ScheduleEstimate est;
+  est.threads = candidate.threads;
+  for (unsigned d = 0; d < dims.size(); ++d)
+    est.blocks *= gridSize(view, d);
+  WgmmaGemm gemm = findWgmmaGemm(view, allowed);
+  // The registers residency is ranked with (see the wave quantization).
+  std::optional<int64_t> rankingRegisters =
+      priceBlock(view, allowed, gemm, finalPass, est);
+  checkBudgets(target, est);
+  est.globalBytes = globalTraffic(view, finalPass);
+  FlopCounts flops = countFlops(view, allowed, gemm.space, finalPass);
+  est.flops = flops.tensor + flops.mmaSync + flops.scalar;
+  estimateTime(view, !allowed.gpu, flops, rankingRegisters, est);
   return est;
 }
 
@@ -1279,36 +1392,47 @@ static void keepAmongTop(
     top.pop_back();
 }
 
-ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
-                                           TargetAttr target,
-                                           const StrategyOptions &strategies,
-                                           unsigned keepTop) {
-  ArrayRef<GlobalDim> dims = smg.getDims();
-  llvm::SmallBitVector blocked = unsliceableDims(smg);
-
+/// The tiles to try of each dim: the tileOptions of a dim blocks may slice
+/// spatially, the whole extent of any other.
+static SmallVector<SmallVector<int64_t>>
+spatialTileOptions(const SpaceMappingGraph &smg,
+                   const llvm::SmallBitVector &blocked) {
   llvm::SmallBitVector inAllOutputs = dimsOfEveryOutput(smg);
   bool raggedTiles = raggedTileRefusal(smg).empty();
 
   SmallVector<SmallVector<int64_t>> options;
-  for (auto [d, dim] : llvm::enumerate(dims)) {
+  for (auto [d, dim] : llvm::enumerate(smg.getDims())) {
     bool spatial = (dim.dimClass == DimClass::Parallel ||
                     dim.dimClass == DimClass::ParallelRecompute) &&
                    !blocked.test(d) && inAllOutputs.test(d);
     options.push_back(spatial ? tileOptions(dim.extent, raggedTiles)
                               : SmallVector<int64_t>{dim.extent});
   }
+  return options;
+}
+
+/// The temporal slices to try: none, and every slice size below the extent
+/// of every temporal dim blocks may slice.
+static SmallVector<std::pair<std::optional<unsigned>, int64_t>>
+temporalSliceOptions(const SpaceMappingGraph &smg,
+                     const llvm::SmallBitVector &blocked) {
   SmallVector<std::pair<std::optional<unsigned>, int64_t>> temporal{
       {std::nullopt, 0}};
-  for (auto [d, dim] : llvm::enumerate(dims))
+  for (auto [d, dim] : llvm::enumerate(smg.getDims()))
     if (dim.dimClass == DimClass::Temporal && !blocked.test(d))
       for (int64_t s : tileOptions(dim.extent, /*ragged=*/true))
         if (s < dim.extent)
           temporal.push_back({static_cast<unsigned>(d), s});
+  return temporal;
+}
 
-  // Keep the search bounded: drop the smallest tiles of the dims with the
-  // most options first.
+/// Keeps the search bounded: drops the smallest tiles of the dims with the
+/// most options first, until the spatial `options` times the
+/// `temporalOptions` are at most kMaxCandidates.
+static void boundCandidates(SmallVectorImpl<SmallVector<int64_t>> &options,
+                            size_t temporalOptions) {
   auto count = [&] {
-    size_t n = temporal.size();
+    size_t n = temporalOptions;
     for (auto &o : options)
       n *= o.size();
     return n;
@@ -1318,13 +1442,64 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
         options, [](auto &a, auto &b) { return a.size() < b.size(); });
     widest->erase(widest->begin());
   }
+}
+
+/// Records the estimate `est` of a tried `candidate` in `search`: the
+/// smallest one that does not fit, else among the best.
+static void recordEstimate(ScheduleSearch &search,
+                           const ScheduleCandidate &candidate,
+                           const ScheduleEstimate &est, unsigned keepTop) {
+  // The cost model counts every re-read of a broadcast input at DRAM
+  // bandwidth (no L2), which favours the largest tiles; the
+  // two-consumer ones measured 2-17% slower than 128 x 128 on one
+  // warpgroup (bench/results/wgmma-v21-setmaxnreg.md).
+  if (est.warpSpecialized)
+    return;
+  if (!est.fits()) {
+    if (!search.smallest ||
+        est.rankingSmemBytes < search.smallest->second.rankingSmemBytes)
+      search.smallest = {candidate, est};
+    return;
+  }
+  if (keepTop)
+    keepAmongTop(search.top, {candidate, est}, keepTop);
+  if (!search.best || isBetterEstimate(est, search.best->second)) {
+    search.runnerUp = search.best;
+    search.best = {candidate, est};
+  } else if (!search.runnerUp ||
+             isBetterEstimate(est, search.runnerUp->second)) {
+    search.runnerUp = {candidate, est};
+  }
+}
+
+/// Advances `index` to the next combination of spatial tiles of `options`
+/// (the first dim fastest); false after the last one.
+static bool nextTileCombination(SmallVectorImpl<size_t> &index,
+                                ArrayRef<SmallVector<int64_t>> options) {
+  for (unsigned d = 0; d < index.size(); ++d) {
+    if (++index[d] < options[d].size())
+      return true;
+    index[d] = 0;
+  }
+  return false;
+}
+
+ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
+                                           TargetAttr target,
+                                           const StrategyOptions &strategies,
+                                           unsigned keepTop) {
+  ArrayRef<GlobalDim> dims = smg.getDims();
+  llvm::SmallBitVector blocked = unsliceableDims(smg);
+  SmallVector<SmallVector<int64_t>> options = spatialTileOptions(smg, blocked);
+  SmallVector<std::pair<std::optional<unsigned>, int64_t>> temporal =
+      temporalSliceOptions(smg, blocked);
+  boundCandidates(options, temporal.size());
 
   ScheduleSearch search;
-  auto better = isBetterEstimate;
   SmallVector<size_t> index(dims.size(), 0);
   ScheduleCandidate candidate;
   candidate.tiles.resize(dims.size());
-  while (true) {
+  do {
     for (unsigned d = 0; d < dims.size(); ++d)
       candidate.tiles[d] = options[d][index[d]];
     for (auto [t, s] : temporal) {
@@ -1334,37 +1509,9 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
       ScheduleEstimate est =
           estimateSchedule(smg, candidate, target, strategies);
       ++search.tried;
-      // The cost model counts every re-read of a broadcast input at DRAM
-      // bandwidth (no L2), which favours the largest tiles; the
-      // two-consumer ones measured 2-17% slower than 128 x 128 on one
-      // warpgroup (bench/results/wgmma-v21-setmaxnreg.md).
-      if (est.warpSpecialized)
-        continue;
-      if (!est.fits()) {
-        if (!search.smallest ||
-            est.rankingSmemBytes < search.smallest->second.rankingSmemBytes)
-          search.smallest = {candidate, est};
-        continue;
-      }
-      if (keepTop)
-        keepAmongTop(search.top, {candidate, est}, keepTop);
-      if (!search.best || better(est, search.best->second)) {
-        search.runnerUp = search.best;
-        search.best = {candidate, est};
-      } else if (!search.runnerUp || better(est, search.runnerUp->second)) {
-        search.runnerUp = {candidate, est};
-      }
+      recordEstimate(search, candidate, est, keepTop);
     }
-    // Next combination of spatial tiles.
-    unsigned d = 0;
-    for (; d < dims.size(); ++d) {
-      if (++index[d] < options[d].size())
-        break;
-      index[d] = 0;
-    }
-    if (d == dims.size())
-      break;
-  }
+  } while (nextTileCombination(index, options));
   return search;
 }
 
@@ -1390,6 +1537,72 @@ ScheduleAttr mlir::smap::getScheduleAttr(const SpaceMappingGraph &smg,
                            /*rowsPerBlock=*/0);
 }
 
+/// The index of the dim named `name`, if the graph has one.
+static std::optional<unsigned> findDim(ArrayRef<GlobalDim> dims,
+                                       StringRef name) {
+  for (auto [d, dim] : llvm::enumerate(dims))
+    if (dim.name == name)
+      return d;
+  return std::nullopt;
+}
+
+/// The error for a schedule that slices `name`, a dim the graph lacks.
+static std::string unknownDimError(ArrayRef<GlobalDim> dims, StringRef name) {
+  // Name the dims there are: extent-1 dims are folded away by the
+  // analysis, so a dim of the source can be missing from the graph.
+  std::string error =
+      "schedule slices unknown dim '" + name.str() + "' (the graph's dims are";
+  for (const GlobalDim &dim : dims)
+    error += " " + dim.name;
+  error += "; dims of extent 1 are folded away)";
+  return error;
+}
+
+/// The dim a schedule's slice `s` names, if the graph has it and can slice
+/// it so (spatially or temporally), to that size; else sets `error`.
+static std::optional<unsigned> checkSlice(const SpaceMappingGraph &smg,
+                                          const llvm::SmallBitVector &blocked,
+                                          const SliceSize &s, bool spatial,
+                                          std::string &error) {
+  ArrayRef<GlobalDim> dims = smg.getDims();
+  std::optional<unsigned> d = findDim(dims, s.dim.getValue());
+  if (!d) {
+    error = unknownDimError(dims, s.dim.getValue());
+    return std::nullopt;
+  }
+  const GlobalDim &dim = dims[*d];
+  bool ok = spatial ? (dim.dimClass == DimClass::Parallel ||
+                       dim.dimClass == DimClass::ParallelRecompute)
+                    : dim.dimClass == DimClass::Temporal;
+  if (!ok) {
+    error = "dim '" + dim.name + "' is " +
+            stringifyDimClass(dim.dimClass).str() + " and cannot be sliced " +
+            (spatial ? "spatially" : "temporally");
+    if (!dim.reason.empty())
+      error += " (" + dim.reason + ")";
+    return std::nullopt;
+  }
+  if (blocked.test(*d)) {
+    error = "dim '" + dim.name +
+            "' crosses a reshape or a slice window and cannot be sliced yet";
+    return std::nullopt;
+  }
+  if (s.size < 1 || s.size > dim.extent) {
+    error = "size " + std::to_string(s.size) + " of dim '" + dim.name +
+            "' is not in [1, " + std::to_string(dim.extent) + "]";
+    return std::nullopt;
+  }
+  if (dim.extent % s.size != 0 && spatial) {
+    std::string why = raggedTileRefusal(smg);
+    if (!why.empty()) {
+      error = "size " + std::to_string(s.size) + " of dim '" + dim.name +
+              "' leaves a ragged last tile, and " + why;
+      return std::nullopt;
+    }
+  }
+  return d;
+}
+
 FailureOr<ScheduleCandidate>
 mlir::smap::getCandidate(const SpaceMappingGraph &smg, ScheduleAttr schedule,
                          std::string &error) {
@@ -1400,60 +1613,10 @@ mlir::smap::getCandidate(const SpaceMappingGraph &smg, ScheduleAttr schedule,
     candidate.tiles.push_back(dim.extent);
   candidate.threads = schedule.getThreads();
 
-  auto lookup = [&](StringRef name) -> std::optional<unsigned> {
-    for (auto [d, dim] : llvm::enumerate(dims))
-      if (dim.name == name)
-        return d;
-    return std::nullopt;
-  };
-  auto check = [&](const SliceSize &s,
-                   bool spatial) -> std::optional<unsigned> {
-    std::optional<unsigned> d = lookup(s.dim.getValue());
-    if (!d) {
-      // Name the dims there are: extent-1 dims are folded away by the
-      // analysis, so a dim of the source can be missing from the graph.
-      error = "schedule slices unknown dim '" + s.dim.getValue().str() +
-              "' (the graph's dims are";
-      for (const GlobalDim &dim : dims)
-        error += " " + dim.name;
-      error += "; dims of extent 1 are folded away)";
-      return std::nullopt;
-    }
-    const GlobalDim &dim = dims[*d];
-    bool ok = spatial ? (dim.dimClass == DimClass::Parallel ||
-                         dim.dimClass == DimClass::ParallelRecompute)
-                      : dim.dimClass == DimClass::Temporal;
-    if (!ok) {
-      error = "dim '" + dim.name + "' is " +
-              stringifyDimClass(dim.dimClass).str() + " and cannot be sliced " +
-              (spatial ? "spatially" : "temporally");
-      if (!dim.reason.empty())
-        error += " (" + dim.reason + ")";
-      return std::nullopt;
-    }
-    if (blocked.test(*d)) {
-      error = "dim '" + dim.name +
-              "' crosses a reshape or a slice window and cannot be sliced yet";
-      return std::nullopt;
-    }
-    if (s.size < 1 || s.size > dim.extent) {
-      error = "size " + std::to_string(s.size) + " of dim '" + dim.name +
-              "' is not in [1, " + std::to_string(dim.extent) + "]";
-      return std::nullopt;
-    }
-    if (dim.extent % s.size != 0 && spatial) {
-      std::string why = raggedTileRefusal(smg);
-      if (!why.empty()) {
-        error = "size " + std::to_string(s.size) + " of dim '" + dim.name +
-                "' leaves a ragged last tile, and " + why;
-        return std::nullopt;
-      }
-    }
-    return d;
-  };
   llvm::SmallBitVector inAllOutputs = dimsOfEveryOutput(smg);
   for (const SliceSize &s : schedule.getSpatial()) {
-    std::optional<unsigned> d = check(s, /*spatial=*/true);
+    std::optional<unsigned> d =
+        checkSlice(smg, blocked, s, /*spatial=*/true, error);
     if (!d)
       return failure();
     if (!inAllOutputs.test(*d) && s.size != dims[*d].extent) {
@@ -1469,7 +1632,8 @@ mlir::smap::getCandidate(const SpaceMappingGraph &smg, ScheduleAttr schedule,
     return failure();
   }
   for (const SliceSize &s : schedule.getTemporal()) {
-    std::optional<unsigned> d = check(s, /*spatial=*/false);
+    std::optional<unsigned> d =
+        checkSlice(smg, blocked, s, /*spatial=*/false, error);
     if (!d)
       return failure();
     if (s.size < dims[*d].extent) {

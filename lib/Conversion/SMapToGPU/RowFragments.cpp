@@ -743,6 +743,38 @@ std::optional<RowFragmentPlan> mlir::smap::planRowFragments(Block &body,
 }
 
 namespace {
+/// One row op being lowered slot by slot (RowFragmentLowering::lowerRowOp):
+/// its loop roles, its slots and their loop indices, the pairs of columns
+/// loaded so far and its mask cut test.
+struct RowOpSlots {
+  linalg::LinalgOp op;
+  LoopRoles roles;
+  /// The columns of a tile's iteration, 0 for a row vector's.
+  int64_t cols = 0;
+  int64_t perSlab = 0, slots = 0;
+  /// The loop indices of each slot.
+  SmallVector<SmallVector<Value>> indices;
+  /// A memory operand's vector load of each pair of neighbouring slots.
+  DenseMap<std::pair<OpOperand *, int64_t>, Value> pairLoads;
+  /// The mask's cut test (maskCutTest), and its value when known: its
+  /// selects are then resolved.
+  Value cut;
+  std::optional<bool> cutTaken;
+};
+
+/// The operands of a contraction's wgmma k-steps (lowerWgmmaContraction).
+struct WgmmaOperands {
+  /// Whether A is a row tile in registers (else a staged tile, as B is).
+  bool aInRegisters = false;
+  /// The staged tiles' layouts (A's when staged).
+  std::optional<WgmmaTile> aTile;
+  WgmmaTile bTile;
+  /// The staged tiles' descriptors at k-step 0.
+  Value descA, descB;
+  /// A in registers: four packed 16-bit pairs per k-step.
+  SmallVector<Value> aRegisters;
+};
+
 /// The per-lane values of the promoted buffers while lowering one block.
 class RowFragmentLowering {
 public:
@@ -760,6 +792,10 @@ private:
   }
   Value add(OpBuilder &b, Value x, Value y) {
     return arith::AddIOp::create(b, loc, x, y);
+  }
+  /// A 64-bit integer constant.
+  Value i64(OpBuilder &b, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
   }
   /// A lane's slots of a buffer: those of each of its slabs.
   int64_t laneSlots(const RowLayout &layout) const {
@@ -792,12 +828,52 @@ private:
   LogicalResult lowerFill(linalg::FillOp fill);
   LogicalResult lowerContraction(linalg::LinalgOp op,
                                  const MmaContraction &mma);
+  /// The mma.sync A fragments of k-step `k0` of each slab.
+  SmallVector<Value> mmaSyncAFragments(OpBuilder &b, MmaFragmentLoader &loader,
+                                       const MmaContraction &mma, int64_t k0);
   /// The contraction as wgmma of the warpgroup's 64 rows, k-step by k-step
   /// on the accumulator slots (plan.wgmma).
   LogicalResult lowerWgmmaContraction(linalg::LinalgOp op,
                                       const MmaContraction &mma);
+  /// Builds the descriptors of the contraction's staged wgmma tiles.
+  LogicalResult buildWgmmaDescriptors(OpBuilder &b, linalg::LinalgOp op,
+                                      const MmaContraction &mma,
+                                      WgmmaOperands &operands);
+  /// A's wgmma registers, from the row tile in registers.
+  SmallVector<Value> packedARegisters(OpBuilder &b, const MmaContraction &mma);
+  /// Issues the wgmma k-steps on `acc`; returns the accumulators.
+  SmallVector<Value> issueWgmmaSteps(OpBuilder &b, const MmaContraction &mma,
+                                     const WgmmaOperands &operands,
+                                     StringRef instruction, Value one,
+                                     SmallVector<Value> acc);
   LogicalResult lowerRowOp(linalg::LinalgOp op);
+  /// The slots of row op `op` and their loop indices.
+  RowOpSlots rowOpSlots(OpBuilder &b, linalg::LinalgOp op);
+  /// Whether a memory operand's slots 2 c and 2 c + 1 (neighbouring columns
+  /// of a tile) are one aligned pair of contiguous elements.
+  bool isColumnPair(const RowOpSlots &row, OpOperand &operand) const;
+  /// Operand `operand`'s value at slot `s`.
+  Value slotValue(OpBuilder &b, RowOpSlots &row, OpOperand &operand, int64_t s);
+  /// The payload at slot `s` with `outs` as the output arguments.
+  SmallVector<Value> evaluateSlot(OpBuilder &b, RowOpSlots &row, int64_t s,
+                                  ArrayRef<Value> outs);
+  /// The output arguments of slot `s`: the old values the payload reads.
+  SmallVector<Value> slotOuts(OpBuilder &b, RowOpSlots &row, int64_t s);
+  /// A row op reducing along the columns.
+  LogicalResult lowerRowReduction(OpBuilder &b, RowOpSlots &row);
+  /// A row op with a mask cut test and its outputs in registers.
+  LogicalResult lowerCutRowOp(OpBuilder &b, RowOpSlots &row);
+  /// Fills `branch` with the slots' code for the cut test's value `taken`.
+  void buildCutBranch(OpBuilder &b, RowOpSlots &row, Block *branch, bool taken,
+                      size_t numResults);
+  /// Any other row op: elementwise over the slots.
+  LogicalResult lowerElementwiseRowOp(OpBuilder &b, RowOpSlots &row);
+  /// Stores `result`, slot `s` of output `init` in memory.
+  void storeSlot(OpBuilder &b, RowOpSlots &row, OpOperand &init, int64_t s,
+                 Value result, SmallVectorImpl<Value> &pending);
   LogicalResult lowerLoop(scf::ForOp loop);
+  /// The row buffers `loop` carries, in the block's order.
+  SmallVector<Value> carriedBuffers(scf::ForOp loop) const;
 
   BlockDistributor &distributor;
   const RowFragmentPlan &plan;
@@ -1000,6 +1076,91 @@ static std::string wgmmaInstruction(int64_t n, bool aInRegisters,
   return text + (transposeB ? "1" : "0") + ";\n}";
 }
 
+/// The byte offset of k-step k0 in a tile: 32 bytes per step within a
+/// 64-column block of a K-major tile, 16 rows of 128 bytes in an MN-major
+/// one.
+static int64_t kStepOffset(const WgmmaTile &tile, int64_t k0) {
+  return tile.kMajor ? (k0 / 64) * tile.rows * 128 + (k0 % 64) * 2 : k0 * 128;
+}
+
+/// The descriptors of the staged operands at k-step 0; the warpgroup's A
+/// rows start 64 rows (eight 1024-byte row groups) into the tile. Fails
+/// when an operand is not a swizzled tile.
+LogicalResult
+RowFragmentLowering::buildWgmmaDescriptors(OpBuilder &b, linalg::LinalgOp op,
+                                           const MmaContraction &mma,
+                                           WgmmaOperands &operands) {
+  std::optional<WgmmaTile> bTile =
+      wgmmaTileOf(op, mma.b, mma.k, mma.n, mma.operandType);
+  memref::ViewOp bView = swizzledTileView(mma.b->get());
+  if (!bTile || !bView)
+    return op->emitError("wgmma operand B is not a swizzled tile");
+  operands.bTile = *bTile;
+  operands.descB =
+      wgmmaDescriptor(b, loc, bView, bTile->kMajor ? 16 : bTile->rows * 128);
+  if (operands.aInRegisters)
+    return success();
+  operands.aTile = wgmmaTileOf(op, mma.a, mma.k, mma.m, mma.operandType);
+  memref::ViewOp aView = swizzledTileView(mma.a->get());
+  if (!operands.aTile || !aView)
+    return op->emitError("wgmma operand A is not a swizzled tile");
+  Value warpgroup = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      arith::DivUIOp::create(b, loc, tid, index(b, 128)));
+  operands.descA = arith::AddIOp::create(
+      b, loc, wgmmaDescriptor(b, loc, aView, 16),
+      arith::MulIOp::create(b, loc, warpgroup, i64(b, 64 * 128 >> 4)));
+  return success();
+}
+
+/// k-step s's A fragment is slots 8 s .. 8 s + 7 of the row tile (the
+/// mma.sync m16n8k16 A layout, per warp, is wgmma's register A), rounded
+/// to the operands' 16-bit type and packed in pairs; all of them before the
+/// first wgmma, so that no register write falls between them.
+SmallVector<Value>
+RowFragmentLowering::packedARegisters(OpBuilder &b, const MmaContraction &mma) {
+  SmallVector<Value> aRegisters;
+  for (Value v : valuesOf(b, mma.a->get()).take_front(mma.extentK / 2))
+    aRegisters.push_back(roundTo(b, v, mma.operandType));
+  for (int64_t r = 0; r < mma.extentK / 4; ++r) {
+    Value packed = vector::BitCastOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()),
+        vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, mma.operandType),
+            ArrayRef<Value>(aRegisters).slice(2 * r, 2)));
+    aRegisters[r] =
+        vector::ExtractOp::create(b, loc, packed, ArrayRef<int64_t>{0});
+  }
+  aRegisters.resize(mma.extentK / 4);
+  return aRegisters;
+}
+
+/// One wgmma per k-step of 16 on the accumulators `acc`, between a fence
+/// and the wait for their group to complete.
+SmallVector<Value> RowFragmentLowering::issueWgmmaSteps(
+    OpBuilder &b, const MmaContraction &mma, const WgmmaOperands &operands,
+    StringRef instruction, Value one, SmallVector<Value> acc) {
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16) {
+    SmallVector<Value> inputs;
+    if (operands.aInRegisters)
+      llvm::append_range(
+          inputs, ArrayRef<Value>(operands.aRegisters).slice(k0 / 16 * 4, 4));
+    else
+      inputs.push_back(
+          arith::AddIOp::create(b, loc, operands.descA,
+                                i64(b, kStepOffset(*operands.aTile, k0) >> 4)));
+    inputs.push_back(arith::AddIOp::create(
+        b, loc, operands.descB, i64(b, kStepOffset(operands.bTile, k0) >> 4)));
+    inputs.push_back(one);
+    acc = tiedAsm(b, loc, instruction,
+                  operands.aInRegisters ? "r,r,r,r,l,r" : "l,l,r", inputs, acc);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  return acc;
+}
+
 LogicalResult
 RowFragmentLowering::lowerWgmmaContraction(linalg::LinalgOp op,
                                            const MmaContraction &mma) {
@@ -1009,84 +1170,50 @@ RowFragmentLowering::lowerWgmmaContraction(linalg::LinalgOp op,
   // One slab: slot 4 t + 2 i + e is n-tile t's accumulator 2 i + e, which
   // is also wgmma's register order.
   SmallVector<Value> acc(valuesOf(b, out));
-  bool aInRegisters = plan.promoted.contains(mma.a->get());
-  auto i64 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, v, 64);
-  };
-  // Descriptors of the staged operands at k-step 0; the warpgroup's A rows
-  // start 64 rows (eight 1024-byte row groups) into the tile.
-  std::optional<WgmmaTile> bTile = wgmmaTileOf(op, mma.b, mma.k, mma.n, mma.operandType);
-  memref::ViewOp bView = swizzledTileView(mma.b->get());
-  if (!bTile || !bView)
-    return op->emitError("wgmma operand B is not a swizzled tile");
-  Value descB =
-      wgmmaDescriptor(b, loc, bView, bTile->kMajor ? 16 : bTile->rows * 128);
-  std::optional<WgmmaTile> aTile;
-  Value descA;
-  if (!aInRegisters) {
-    aTile = wgmmaTileOf(op, mma.a, mma.k, mma.m, mma.operandType);
-    memref::ViewOp aView = swizzledTileView(mma.a->get());
-    if (!aTile || !aView)
-      return op->emitError("wgmma operand A is not a swizzled tile");
-    Value warpgroup = arith::IndexCastOp::create(
-        b, loc, b.getI64Type(),
-        arith::DivUIOp::create(b, loc, tid, index(b, 128)));
-    descA = arith::AddIOp::create(
-        b, loc, wgmmaDescriptor(b, loc, aView, 16),
-        arith::MulIOp::create(b, loc, warpgroup, i64(64 * 128 >> 4)));
-  }
-  // The byte offset of k-step k0 in a tile: 32 bytes per step within a
-  // 64-column block of a K-major tile, 16 rows of 128 bytes in an MN-major
-  // one.
-  auto kOffset = [&](const WgmmaTile &tile, int64_t k0) -> int64_t {
-    return tile.kMajor ? (k0 / 64) * tile.rows * 128 + (k0 % 64) * 2 : k0 * 128;
-  };
+  WgmmaOperands operands;
+  operands.aInRegisters = plan.promoted.contains(mma.a->get());
+  if (failed(buildWgmmaDescriptors(b, op, mma, operands)))
+    return failure();
   std::string instruction =
-      wgmmaInstruction(mma.extentN, aInRegisters, !bTile->kMajor,
-                       mma.operandType);
+      wgmmaInstruction(mma.extentN, operands.aInRegisters,
+                       !operands.bTile.kMajor, mma.operandType);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
-  // k-step s's A fragment is slots 8 s .. 8 s + 7 of the row tile (the
-  // mma.sync m16n8k16 A layout, per warp, is wgmma's register A), rounded
-  // to the operands' 16-bit type and packed in pairs; all of them before the first wgmma, so that
-  // no register write falls between them.
-  SmallVector<Value> aRegisters;
-  if (aInRegisters) {
-    for (Value v : valuesOf(b, mma.a->get()).take_front(mma.extentK / 2))
-      aRegisters.push_back(roundTo(b, v, mma.operandType));
-    for (int64_t r = 0; r < mma.extentK / 4; ++r) {
-      Value packed = vector::BitCastOp::create(
-          b, loc, VectorType::get({1}, b.getI32Type()),
-          vector::FromElementsOp::create(
-              b, loc, VectorType::get({2}, mma.operandType),
-              ArrayRef<Value>(aRegisters).slice(2 * r, 2)));
-      aRegisters[r] =
-          vector::ExtractOp::create(b, loc, packed, ArrayRef<int64_t>{0});
-    }
-    aRegisters.resize(mma.extentK / 4);
-  }
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16) {
-    SmallVector<Value> inputs;
-    if (aInRegisters)
-      llvm::append_range(inputs,
-                         ArrayRef<Value>(aRegisters).slice(k0 / 16 * 4, 4));
-    else
-      inputs.push_back(
-          arith::AddIOp::create(b, loc, descA, i64(kOffset(*aTile, k0) >> 4)));
-    inputs.push_back(
-        arith::AddIOp::create(b, loc, descB, i64(kOffset(*bTile, k0) >> 4)));
-    inputs.push_back(one);
-    acc = tiedAsm(b, loc, instruction, aInRegisters ? "r,r,r,r,l,r" : "l,l,r",
-                  inputs, acc);
-  }
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  if (operands.aInRegisters)
+    operands.aRegisters = packedARegisters(b, mma);
+  acc = issueWgmmaSteps(b, mma, operands, instruction, one, std::move(acc));
   // The results exist only after the wait: redefine them there, so that
   // nothing reads them earlier.
   values[out] = tiedAsm(b, loc, "", "", {}, acc);
   warpCodeSinceBarrier = true;
   op->erase();
   return success();
+}
+
+SmallVector<Value>
+RowFragmentLowering::mmaSyncAFragments(OpBuilder &b, MmaFragmentLoader &loader,
+                                       const MmaContraction &mma, int64_t k0) {
+  auto aType = VectorType::get({4, 2}, mma.operandType);
+  bool aInRegisters = plan.promoted.contains(mma.a->get());
+  SmallVector<Value> aFragments;
+  for (int64_t slab = 0; slab < plan.slabs; ++slab) {
+    if (aInRegisters) {
+      // The A fragment of this k-step is slots 8 s .. 8 s + 7 of the
+      // slab's tile: rows group / group + 8 of its two 8-column n-tiles.
+      ArrayRef<Value> aSlots =
+          valuesOf(b, mma.a->get())
+              .slice(slab * (mma.extentK / 2), mma.extentK / 2)
+              .slice(8 * (k0 / 16), 8);
+      SmallVector<Value> halves;
+      for (Value v : aSlots)
+        halves.push_back(roundTo(b, v, mma.operandType));
+      aFragments.push_back(
+          vector::FromElementsOp::create(b, loc, aType, halves));
+    } else {
+      aFragments.push_back(
+          loader.loadA(b, add(b, rowBase, index(b, 16 * slab)), index(b, k0)));
+    }
+  }
+  return aFragments;
 }
 
 LogicalResult RowFragmentLowering::lowerContraction(linalg::LinalgOp op,
@@ -1100,7 +1227,6 @@ LogicalResult RowFragmentLowering::lowerContraction(linalg::LinalgOp op,
   Value out = op.getDpsInitOperand(0)->get();
   int64_t nTiles = mma.extentN / 8;
   auto cType = VectorType::get({2, 2}, b.getF32Type());
-  auto aType = VectorType::get({4, 2}, mma.operandType);
   ArrayRef<Value> outSlots = valuesOf(b, out);
   int64_t slabs = plan.slabs;
   // accs[slab * nTiles + t]: n-tile t of the slab's 16 rows.
@@ -1109,28 +1235,9 @@ LogicalResult RowFragmentLowering::lowerContraction(linalg::LinalgOp op,
     for (int64_t t = 0; t < nTiles; ++t)
       accs.push_back(vector::FromElementsOp::create(
           b, loc, cType, outSlots.slice(slab * 4 * nTiles + 4 * t, 4)));
-  bool aInRegisters = plan.promoted.contains(mma.a->get());
   Value zero = index(b, 0);
   for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16) {
-    SmallVector<Value> aFragments;
-    for (int64_t slab = 0; slab < slabs; ++slab) {
-      if (aInRegisters) {
-        // The A fragment of this k-step is slots 8 s .. 8 s + 7 of the
-        // slab's tile: rows group / group + 8 of its two 8-column n-tiles.
-        ArrayRef<Value> aSlots =
-            valuesOf(b, mma.a->get())
-                .slice(slab * (mma.extentK / 2), mma.extentK / 2)
-                .slice(8 * (k0 / 16), 8);
-        SmallVector<Value> halves;
-        for (Value v : aSlots)
-          halves.push_back(roundTo(b, v, mma.operandType));
-        aFragments.push_back(
-            vector::FromElementsOp::create(b, loc, aType, halves));
-      } else {
-        aFragments.push_back(loader.loadA(
-            b, add(b, rowBase, index(b, 16 * slab)), index(b, k0)));
-      }
-    }
+    SmallVector<Value> aFragments = mmaSyncAFragments(b, loader, mma, k0);
     SmallVector<Value> bFragments = loader.loadB(b, zero, index(b, k0), nTiles);
     for (int64_t t = 0; t < nTiles; ++t)
       for (int64_t slab = 0; slab < slabs; ++slab)
@@ -1172,210 +1279,235 @@ static Value maskCutTest(linalg::LinalgOp op) {
   return found;
 }
 
-LogicalResult RowFragmentLowering::lowerRowOp(linalg::LinalgOp op) {
-  OpBuilder b(op);
-  LoopRoles roles = *loopRolesOf(op, plan.promoted, plan.rows);
-  bool reduces = roles.col && op.getIteratorTypesArray()[*roles.col] ==
-                                  utils::IteratorType::reduction;
-  int64_t cols = roles.col ? roles.cols : 0;
-  int64_t perSlab = cols ? cols / 2 : 2, slots = plan.slabs * perSlab;
+/// The alignment of a pair of neighbouring `element`s.
+static llvm::Align pairAlignment(Type element) {
+  return llvm::Align(2 * llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+}
+
+RowOpSlots RowFragmentLowering::rowOpSlots(OpBuilder &b, linalg::LinalgOp op) {
+  RowOpSlots row;
+  row.op = op;
+  row.roles = *loopRolesOf(op, plan.promoted, plan.rows);
+  row.cols = row.roles.col ? row.roles.cols : 0;
+  row.perSlab = row.cols ? row.cols / 2 : 2;
+  row.slots = plan.slabs * row.perSlab;
+  for (int64_t s = 0; s < row.slots; ++s) {
+    SmallVector<Value> indices(op.getNumLoops(), index(b, 0));
+    auto [rowIndex, colIndex] = slotCoordinates(b, s, row.cols);
+    indices[row.roles.row] = rowIndex;
+    if (row.roles.col)
+      indices[*row.roles.col] = colIndex;
+    row.indices.push_back(indices);
+  }
+  row.cut = maskCutTest(op);
+  return row;
+}
+
+bool RowFragmentLowering::isColumnPair(const RowOpSlots &row,
+                                       OpOperand &operand) const {
+  linalg::LinalgOp op = row.op;
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  auto last = map.getNumResults()
+                  ? dyn_cast<AffineDimExpr>(map.getResults().back())
+                  : nullptr;
+  return row.cols && last && row.roles.col &&
+         last.getPosition() == *row.roles.col &&
+         isVectorAligned(operand.get(), 2);
+}
+
+Value RowFragmentLowering::slotValue(OpBuilder &b, RowOpSlots &row,
+                                     OpOperand &operand, int64_t s) {
+  Value v = operand.get();
+  if (!isa<MemRefType>(v.getType()))
+    return v;
+  if (plan.promoted.contains(v)) {
+    ArrayRef<Value> lanes = valuesOf(b, v);
+    bool tile = rowLayoutOf(v.getType())->colPos.has_value();
+    if (tile || !row.cols)
+      return lanes[s];
+    // A row vector in a tile's iteration: the slab's value of the row.
+    return lanes[(s / row.perSlab) * 2 + (s % row.perSlab / 2) % 2];
+  }
+  AffineMap map = row.op.getMatchingIndexingMap(&operand);
+  if (!isColumnPair(row, operand))
+    return memref::LoadOp::create(b, loc, v,
+                                  applyMap(b, loc, map, row.indices[s]));
+  // Slots 2 c and 2 c + 1 are neighbouring columns: one vector load.
+  Value &pair = row.pairLoads[{&operand, s / 2}];
+  if (!pair) {
+    Type element = getElementTypeOrSelf(v.getType());
+    pair =
+        vector::LoadOp::create(b, loc, VectorType::get({2}, element), v,
+                               applyMap(b, loc, map, row.indices[s - s % 2]),
+                               /*nontemporal=*/false, pairAlignment(element));
+  }
+  return vector::ExtractOp::create(b, loc, pair, ArrayRef<int64_t>{s % 2});
+}
+
+/// The payload at slot `s` with `outs` as the output arguments (and the
+/// cut test known to be `row.cutTaken`, when set: its selects are
+/// resolved).
+SmallVector<Value> RowFragmentLowering::evaluateSlot(OpBuilder &b,
+                                                     RowOpSlots &row, int64_t s,
+                                                     ArrayRef<Value> outs) {
+  linalg::LinalgOp op = row.op;
   Block *body = op.getBlock();
   unsigned numInputs = op.getNumDpsInputs();
-
-  // The loop indices of each slot.
-  SmallVector<SmallVector<Value>> slotIndices;
-  for (int64_t s = 0; s < slots; ++s) {
-    SmallVector<Value> indices(op.getNumLoops(), index(b, 0));
-    auto [row, col] = slotCoordinates(b, s, cols);
-    indices[roles.row] = row;
-    if (roles.col)
-      indices[*roles.col] = col;
-    slotIndices.push_back(indices);
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands())
+    mapping.map(body->getArgument(input->getOperandNumber()),
+                slotValue(b, row, *input, s));
+  for (auto [i, out] : llvm::enumerate(outs))
+    if (out)
+      mapping.map(body->getArgument(numInputs + i), out);
+  for (Operation &payload : body->without_terminator()) {
+    if (auto indexOp = dyn_cast<linalg::IndexOp>(payload)) {
+      mapping.map(indexOp.getResult(), row.indices[s][indexOp.getDim()]);
+      continue;
+    }
+    auto select = dyn_cast<arith::SelectOp>(payload);
+    if (row.cutTaken && select && select.getCondition() == row.cut) {
+      mapping.map(select.getResult(),
+                  mapping.lookupOrDefault(*row.cutTaken
+                                              ? select.getTrueValue()
+                                              : select.getFalseValue()));
+      continue;
+    }
+    distributor.clonePayload(b, payload, mapping);
   }
-  // Whether a memory operand's slots 2 c and 2 c + 1 (neighbouring columns
-  // of a tile) are one aligned pair of contiguous elements.
-  auto pairs = [&](OpOperand &operand) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    auto last = map.getNumResults()
-                    ? dyn_cast<AffineDimExpr>(map.getResults().back())
-                    : nullptr;
-    return cols && last && roles.col && last.getPosition() == *roles.col &&
-           isVectorAligned(operand.get(), 2);
-  };
-  DenseMap<std::pair<OpOperand *, int64_t>, Value> pairLoads;
-  auto pairAlignment = [](Type element) {
-    return llvm::Align(2 *
-                       llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
-  };
-  // Operand `operand`'s value at slot `s`.
-  auto valueAt = [&](OpOperand &operand, int64_t s) -> Value {
-    Value v = operand.get();
-    if (!isa<MemRefType>(v.getType()))
-      return v;
-    if (plan.promoted.contains(v)) {
-      ArrayRef<Value> lanes = valuesOf(b, v);
-      bool tile = rowLayoutOf(v.getType())->colPos.has_value();
-      if (tile || !cols)
-        return lanes[s];
-      // A row vector in a tile's iteration: the slab's value of the row.
-      return lanes[(s / perSlab) * 2 + (s % perSlab / 2) % 2];
-    }
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (!pairs(operand))
-      return memref::LoadOp::create(b, loc, v,
-                                    applyMap(b, loc, map, slotIndices[s]));
-    // Slots 2 c and 2 c + 1 are neighbouring columns: one vector load.
-    Value &pair = pairLoads[{&operand, s / 2}];
-    if (!pair) {
-      Type element = getElementTypeOrSelf(v.getType());
-      pair =
-          vector::LoadOp::create(b, loc, VectorType::get({2}, element), v,
-                                 applyMap(b, loc, map, slotIndices[s - s % 2]),
-                                 /*nontemporal=*/false, pairAlignment(element));
-    }
-    return vector::ExtractOp::create(b, loc, pair, ArrayRef<int64_t>{s % 2});
-  };
-  // The payload at slot `s` with `outs` as the output arguments (and the
-  // cut test known to be `cutTaken`, when set: its selects are resolved).
-  Value cut = maskCutTest(op);
-  std::optional<bool> cutTaken;
-  auto evaluate = [&](int64_t s, ArrayRef<Value> outs) {
-    IRMapping mapping;
-    for (OpOperand *input : op.getDpsInputOperands())
-      mapping.map(body->getArgument(input->getOperandNumber()),
-                  valueAt(*input, s));
-    for (auto [i, out] : llvm::enumerate(outs))
-      if (out)
-        mapping.map(body->getArgument(numInputs + i), out);
-    for (Operation &payload : body->without_terminator()) {
-      if (auto indexOp = dyn_cast<linalg::IndexOp>(payload)) {
-        mapping.map(indexOp.getResult(), slotIndices[s][indexOp.getDim()]);
-        continue;
-      }
-      auto select = dyn_cast<arith::SelectOp>(payload);
-      if (cutTaken && select && select.getCondition() == cut) {
-        mapping.map(select.getResult(),
-                    mapping.lookupOrDefault(*cutTaken ? select.getTrueValue()
-                                                      : select.getFalseValue()));
-        continue;
-      }
-      distributor.clonePayload(b, payload, mapping);
-    }
-    SmallVector<Value> yielded;
-    for (Value v : body->getTerminator()->getOperands())
-      yielded.push_back(mapping.lookupOrDefault(v));
-    return yielded;
-  };
+  SmallVector<Value> yielded;
+  for (Value v : body->getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(v));
+  return yielded;
+}
 
-  if (reduces) {
-    // Fold the lane's slots of each row, combine the four lanes of the row
-    // (xor 1 and 2), then the previous value.
-    Combiner combiner = *reductionCombiner(op);
-    OpOperand *init = op.getDpsInitOperand(0);
-    auto type = cast<FloatType>(
-        cast<MemRefType>(init->get().getType()).getElementType());
-    ArrayRef<Value> previous = valuesOf(b, init->get());
-    SmallVector<Value> results;
-    for (int64_t row = 0; row < 2 * plan.slabs; ++row) {
-      // Vector slot `row`: slab row / 2, half row % 2.
-      Value acc = arith::ConstantOp::create(
-          b, loc, getCombinerIdentity(b, combiner, type));
-      for (int64_t s = 0; s < slots; ++s)
-        if (s / perSlab == row / 2 && (s % perSlab / 2) % 2 == row % 2)
-          acc = evaluate(s, {acc})[0];
-      for (int32_t offset : {1, 2})
-        acc = buildCombine(b, loc, combiner, acc,
-                           shuffleXor(b, loc, acc, offset));
-      results.push_back(buildCombine(b, loc, combiner, acc, previous[row]));
-    }
-    values[init->get()] = results;
-    op->erase();
-    return success();
+SmallVector<Value> RowFragmentLowering::slotOuts(OpBuilder &b, RowOpSlots &row,
+                                                 int64_t s) {
+  SmallVector<Value> outs;
+  for (OpOperand &init : row.op.getDpsInitsMutable())
+    outs.push_back(row.op.payloadUsesValueFromOperand(&init)
+                       ? slotValue(b, row, init, s)
+                       : Value());
+  return outs;
+}
+
+/// Folds the lane's slots of each row, combines the four lanes of the row
+/// (xor 1 and 2), then the previous value.
+LogicalResult RowFragmentLowering::lowerRowReduction(OpBuilder &b,
+                                                     RowOpSlots &row) {
+  linalg::LinalgOp op = row.op;
+  Combiner combiner = *reductionCombiner(op);
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto type =
+      cast<FloatType>(cast<MemRefType>(init->get().getType()).getElementType());
+  ArrayRef<Value> previous = valuesOf(b, init->get());
+  SmallVector<Value> results;
+  for (int64_t r = 0; r < 2 * plan.slabs; ++r) {
+    // Vector slot `r`: slab r / 2, half r % 2.
+    Value acc = arith::ConstantOp::create(
+        b, loc, getCombinerIdentity(b, combiner, type));
+    for (int64_t s = 0; s < row.slots; ++s)
+      if (s / row.perSlab == r / 2 && (s % row.perSlab / 2) % 2 == r % 2)
+        acc = evaluateSlot(b, row, s, {acc})[0];
+    for (int32_t offset : {1, 2})
+      acc =
+          buildCombine(b, loc, combiner, acc, shuffleXor(b, loc, acc, offset));
+    results.push_back(buildCombine(b, loc, combiner, acc, previous[r]));
   }
+  values[init->get()] = results;
+  op->erase();
+  return success();
+}
 
-  // The output arguments of slot `s`: the old values the payload reads.
-  auto outsAt = [&](int64_t s) {
-    SmallVector<Value> outs;
-    for (OpOperand &init : op.getDpsInitsMutable())
-      outs.push_back(op.payloadUsesValueFromOperand(&init) ? valueAt(init, s)
-                                                           : Value());
-    return outs;
-  };
+void RowFragmentLowering::buildCutBranch(OpBuilder &b, RowOpSlots &row,
+                                         Block *branch, bool taken,
+                                         size_t numResults) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(branch);
+  row.pairLoads.clear();
+  row.cutTaken = taken;
+  // Init i's slot s is result i x slots + s.
+  SmallVector<Value> yielded(numResults);
+  for (int64_t s = 0; s < row.slots; ++s)
+    for (auto [i, result] :
+         llvm::enumerate(evaluateSlot(b, row, s, slotOuts(b, row, s))))
+      yielded[i * row.slots + s] = result;
+  scf::YieldOp::create(b, loc, yielded);
+  // The mask's compares, unused where the cut test is false.
+  for (Operation &dead : llvm::make_early_inc_range(llvm::reverse(*branch)))
+    if (isOpTriviallyDead(&dead))
+      dead.erase();
+}
 
-  if (cut && llvm::all_of(op.getDpsInits(), [&](Value v) {
-        return plan.promoted.contains(v);
-      })) {
-    // In registers, the cut test picks one of two copies of the slots'
-    // code, each with the test folded: the mask's compares and selects run
-    // only on the slices that cut it. Inputs in memory (a length the mask
-    // compares with) are read in the branch that uses them.
-    for (Value v : op->getOperands())
-      if (plan.promoted.contains(v))
-        (void)valuesOf(b, v);
-    SmallVector<Type> types;
-    for (Value init : op.getDpsInits())
-      types.append(slots, cast<MemRefType>(init.getType()).getElementType());
-    auto branches = scf::IfOp::create(b, loc, types, cut,
-                                      /*withElseRegion=*/true);
-    for (bool taken : {true, false}) {
-      OpBuilder::InsertionGuard guard(b);
-      Block *branch = taken ? branches.thenBlock() : branches.elseBlock();
-      b.setInsertionPointToEnd(branch);
-      pairLoads.clear();
-      cutTaken = taken;
-      // Init i's slot s is result i x slots + s.
-      SmallVector<Value> yielded(types.size());
-      for (int64_t s = 0; s < slots; ++s)
-        for (auto [i, result] : llvm::enumerate(evaluate(s, outsAt(s))))
-          yielded[i * slots + s] = result;
-      scf::YieldOp::create(b, loc, yielded);
-      // The mask's compares, unused where the cut test is false.
-      for (Operation &dead : llvm::make_early_inc_range(llvm::reverse(*branch)))
-        if (isOpTriviallyDead(&dead))
-          dead.erase();
-    }
-    cutTaken.reset();
-    for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {
-      ValueRange slotValues = branches.getResults().slice(i * slots, slots);
-      values[init] = SmallVector<Value>(slotValues.begin(), slotValues.end());
-    }
-    warpCodeSinceBarrier = true;
-    op->erase();
-    return success();
+/// In registers, the cut test picks one of two copies of the slots'
+/// code, each with the test folded: the mask's compares and selects run
+/// only on the slices that cut it. Inputs in memory (a length the mask
+/// compares with) are read in the branch that uses them.
+LogicalResult RowFragmentLowering::lowerCutRowOp(OpBuilder &b,
+                                                 RowOpSlots &row) {
+  linalg::LinalgOp op = row.op;
+  for (Value v : op->getOperands())
+    if (plan.promoted.contains(v))
+      (void)valuesOf(b, v);
+  SmallVector<Type> types;
+  for (Value init : op.getDpsInits())
+    types.append(row.slots, cast<MemRefType>(init.getType()).getElementType());
+  auto branches = scf::IfOp::create(b, loc, types, row.cut,
+                                    /*withElseRegion=*/true);
+  for (bool taken : {true, false})
+    buildCutBranch(b, row, taken ? branches.thenBlock() : branches.elseBlock(),
+                   taken, types.size());
+  row.cutTaken.reset();
+  for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {
+    ValueRange slotValues =
+        branches.getResults().slice(i * row.slots, row.slots);
+    values[init] = SmallVector<Value>(slotValues.begin(), slotValues.end());
   }
+  warpCodeSinceBarrier = true;
+  op->erase();
+  return success();
+}
 
-  // Elementwise over the slots; promoted outputs take their new values
-  // after every slot read the old ones.
+void RowFragmentLowering::storeSlot(OpBuilder &b, RowOpSlots &row,
+                                    OpOperand &init, int64_t s, Value result,
+                                    SmallVectorImpl<Value> &pending) {
+  AffineMap map = row.op.getMatchingIndexingMap(&init);
+  warpCodeSinceBarrier = true;
+  if (!isColumnPair(row, init)) {
+    storeOnce(b, init.get(), [&](OpBuilder &sb) {
+      memref::StoreOp::create(sb, loc, result, init.get(),
+                              applyMap(sb, loc, map, row.indices[s]));
+    });
+    return;
+  }
+  // Neighbouring columns leave as one vector store.
+  pending.push_back(result);
+  if (s % 2 == 0)
+    return;
+  Value pair = vector::FromElementsOp::create(
+      b, loc, VectorType::get({2}, result.getType()),
+      ArrayRef<Value>(pending).take_back(2));
+  storeOnce(b, init.get(), [&](OpBuilder &sb) {
+    vector::StoreOp::create(
+        sb, loc, pair, init.get(), applyMap(sb, loc, map, row.indices[s - 1]),
+        /*nontemporal=*/false, pairAlignment(result.getType()));
+  });
+}
+
+/// Elementwise over the slots; promoted outputs take their new values
+/// after every slot read the old ones.
+LogicalResult RowFragmentLowering::lowerElementwiseRowOp(OpBuilder &b,
+                                                         RowOpSlots &row) {
+  linalg::LinalgOp op = row.op;
   SmallVector<SmallVector<Value>> newValues(op.getNumDpsInits());
-  for (int64_t s = 0; s < slots; ++s) {
-    SmallVector<Value> results = evaluate(s, outsAt(s));
+  for (int64_t s = 0; s < row.slots; ++s) {
+    SmallVector<Value> results = evaluateSlot(b, row, s, slotOuts(b, row, s));
     for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
       if (plan.promoted.contains(init.get())) {
         newValues[i].push_back(results[i]);
         continue;
       }
-      AffineMap map = op.getMatchingIndexingMap(&init);
-      warpCodeSinceBarrier = true;
-      if (!pairs(init)) {
-        storeOnce(b, init.get(), [&](OpBuilder &sb) {
-          memref::StoreOp::create(sb, loc, results[i], init.get(),
-                                  applyMap(sb, loc, map, slotIndices[s]));
-        });
-        continue;
-      }
-      // Neighbouring columns leave as one vector store.
-      newValues[i].push_back(results[i]);
-      if (s % 2 == 0)
-        continue;
-      Value pair = vector::FromElementsOp::create(
-          b, loc, VectorType::get({2}, results[i].getType()),
-          ArrayRef<Value>(newValues[i]).take_back(2));
-      storeOnce(b, init.get(), [&](OpBuilder &sb) {
-        vector::StoreOp::create(sb, loc, pair, init.get(),
-                                applyMap(sb, loc, map, slotIndices[s - 1]),
-                                /*nontemporal=*/false,
-                                pairAlignment(results[i].getType()));
-      });
+      storeSlot(b, row, init, s, results[i], newValues[i]);
     }
   }
   for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
@@ -1386,12 +1518,23 @@ LogicalResult RowFragmentLowering::lowerRowOp(linalg::LinalgOp op) {
   return success();
 }
 
-LogicalResult RowFragmentLowering::lowerLoop(scf::ForOp loop) {
-  // Staged tiles a step ahead (replaces their copies in the loop).
-  std::function<void(OpBuilder &)> afterStep =
-      distributor.prefetchStagedOperands(loop);
+LogicalResult RowFragmentLowering::lowerRowOp(linalg::LinalgOp op) {
+  OpBuilder b(op);
+  RowOpSlots row = rowOpSlots(b, op);
+  bool reduces = row.roles.col && op.getIteratorTypesArray()[*row.roles.col] ==
+                                      utils::IteratorType::reduction;
+  if (reduces)
+    return lowerRowReduction(b, row);
+  if (row.cut && llvm::all_of(op.getDpsInits(), [&](Value v) {
+        return plan.promoted.contains(v);
+      }))
+    return lowerCutRowOp(b, row);
+  return lowerElementwiseRowOp(b, row);
+}
 
-  // The row buffers that carry values across steps or out of the loop.
+/// The row buffers that carry values across steps or out of the loop, in
+/// a stable order (the buffers' order in the block).
+SmallVector<Value> RowFragmentLowering::carriedBuffers(scf::ForOp loop) const {
   Block *parent = loop->getBlock();
   SmallVector<Value> carried;
   for (Value buffer : plan.promoted) {
@@ -1401,10 +1544,17 @@ LogicalResult RowFragmentLowering::lowerLoop(scf::ForOp loop) {
     if (isCarried(buffer, loop))
       carried.push_back(buffer);
   }
-  // A stable order (the buffers' order in the block).
   llvm::sort(carried, [](Value x, Value y) {
     return x.getDefiningOp()->isBeforeInBlock(y.getDefiningOp());
   });
+  return carried;
+}
+
+LogicalResult RowFragmentLowering::lowerLoop(scf::ForOp loop) {
+  // Staged tiles a step ahead (replaces their copies in the loop).
+  std::function<void(OpBuilder &)> afterStep =
+      distributor.prefetchStagedOperands(loop);
+  SmallVector<Value> carried = carriedBuffers(loop);
 
   OpBuilder b(loop);
   SmallVector<Value> inits;

@@ -158,7 +158,8 @@ static bool isDestinationOp(Operation *op) {
 unsigned mlir::smap::privatizeInits(GraphOp graph) {
   Block &body = graph.getBody().front();
   SmallVector<Operation *> inits;
-  for (Operation &op : body.without_terminator())
+  // Not without_terminator(): a body being built has no terminator yet.
+  for (Operation &op : body)
     if (isDestinationOp(&op))
       inits.push_back(&op);
   // Last first: copying a fill adds uses of its tensor.empty, which is

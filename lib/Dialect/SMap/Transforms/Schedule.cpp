@@ -178,6 +178,32 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
 
   /// Schedules `graph`; `maySplit` is false for the graphs a split made.
   LogicalResult scheduleGraph(GraphOp graph, bool maySplit = true);
+  /// The schedule the `spatial` and `temporal` options give `graph`
+  /// (failure, with an error, when they are malformed).
+  FailureOr<ScheduleAttr> getScheduleFromOptions(GraphOp graph) const;
+  /// Checks the schedule `given` (by the user) against `smg` and records it.
+  LogicalResult applyGivenSchedule(const SpaceMappingGraph &smg,
+                                   TargetAttr target, ScheduleAttr given,
+                                   bool fromOptions);
+  /// Searches the schedules of `smg`, then splits, partitions or records the
+  /// best one.
+  LogicalResult scheduleBySearch(const SpaceMappingGraph &smg,
+                                 TargetAttr target, bool maySplit);
+  /// Partitions `smg`'s graph (success, `done` set) when the best cut beats
+  /// the best fused schedule `fused`; else says why it stays fused.
+  LogicalResult
+  partitionIfFaster(const SpaceMappingGraph &smg, TargetAttr target,
+                    const std::pair<ScheduleCandidate, ScheduleEstimate> &fused,
+                    bool &done);
+  /// Records the best schedule of `search` on `smg`'s graph, with a remark.
+  LogicalResult applyBestSchedule(const SpaceMappingGraph &smg,
+                                  TargetAttr target,
+                                  const ScheduleSearch &search);
+  /// When no schedule fits: partitions the graph if it may, else fails.
+  LogicalResult partitionUnfitting(const SpaceMappingGraph &smg,
+                                   TargetAttr target,
+                                   const ScheduleSearch &search,
+                                   unsigned computeOps);
   /// The forced split (`split=dim:parts`) of `smg`'s graph, if it has the
   /// dim: success with `done` set once both parts are scheduled.
   LogicalResult applyForcedSplit(const SpaceMappingGraph &smg,
@@ -225,7 +251,8 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
 
 } // namespace
 
-LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
+/// `graph`'s target; a graph without one is given sm_90a, with a remark.
+static TargetAttr getOrSetTarget(GraphOp graph) {
   TargetAttr target = graph.getTargetAttr();
   if (!target) {
     target = getBuiltinTarget(graph.getContext(), "sm_90a");
@@ -234,6 +261,18 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
                      remarkOpts("schedule", "default-target", graph))
         << "graph has no target; scheduling for sm_90a";
   }
+  return target;
+}
+
+/// The number of compute members of `smg`'s graph: a partition needs two.
+static unsigned countComputeOps(const SpaceMappingGraph &smg) {
+  return llvm::count_if(smg.getSpaces(), [](const Space &s) {
+    return s.role == MemberRole::Compute;
+  });
+}
+
+LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
+  TargetAttr target = getOrSetTarget(graph);
   const SpaceMappingGraph *smg = getSMG(graph, getAnalysisManager());
   if (!smg)
     return failure();
@@ -253,58 +292,13 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
   // A schedule the user gives replaces the search.
   bool fromOptions = !spatial.empty() || !temporal.empty();
   if (fromOptions) {
-    std::string error;
-    FailureOr<SmallVector<SliceSize>> s =
-        parseSliceOption(graph.getContext(), spatial, error);
-    if (failed(s))
-      return graph.emitError("smap-schedule: ") << error;
-    FailureOr<SmallVector<SliceSize>> t =
-        parseSliceOption(graph.getContext(), temporal, error);
-    if (failed(t))
-      return graph.emitError("smap-schedule: ") << error;
-    SmallVector<int64_t> grid(s->size(), 1);
-    if (failed(ScheduleAttr::verify(
-            [&] { return graph.emitError("smap-schedule: "); }, *s, *t, grid,
-            /*threads=*/1, /*smemBytes=*/0, /*regsPerThread=*/0,
-            KernelStrategy::None, /*stages=*/0, /*rowsPerBlock=*/0)))
+    FailureOr<ScheduleAttr> optionSchedule = getScheduleFromOptions(graph);
+    if (failed(optionSchedule))
       return failure();
-    given = ScheduleAttr::get(graph.getContext(), *s, *t, grid, 1, 0, 0);
+    given = *optionSchedule;
   }
-  if (given) {
-    std::string error;
-    FailureOr<ScheduleCandidate> candidate = getCandidate(*smg, given, error);
-    if (failed(candidate))
-      return graph.emitError("invalid schedule: ") << error;
-    // Threads come from the attribute when the user wrote one, else from
-    // the tiles.
-    if (fromOptions || !target.isGPU())
-      candidate->threads = chooseThreads(*smg, *candidate, target);
-    ScheduleEstimate est =
-        estimateSchedule(*smg, *candidate, target, strategyOptions());
-    KernelStrategy asked = given.getStrategy();
-    if (asked != KernelStrategy::None &&
-        (asked != est.strategy ||
-         (given.getStages() && given.getStages() != est.stages)))
-      return graph.emitError("schedule ")
-             << formatCandidate(*smg, *candidate) << " asks for strategy "
-             << stringifyKernelStrategy(asked) << " (" << given.getStages()
-             << " stages), but on target '" << target.getName()
-             << "' with these options it is built as "
-             << stringifyKernelStrategy(est.strategy) << " (" << est.stages
-             << " stages)";
-    if (!est.fits())
-      return graph.emitError("schedule ")
-             << formatCandidate(*smg, *candidate) << " does not fit target '"
-             << target.getName() << "': it " << est.overBudget;
-    graph.setScheduleAttr(getScheduleAttr(*smg, *candidate, est));
-    ++numGraphsScheduled;
-    auto remark =
-        remark::passed(graph.getLoc(), remarkOpts("schedule", "given", graph));
-    remark << ("uses the given schedule on " + target.getName().str() + ": " +
-               describe(*smg, *candidate, est));
-    addScheduleArgs(remark, est);
-    return success();
-  }
+  if (given)
+    return applyGivenSchedule(*smg, target, given, fromOptions);
 
   if (maySplit && !split.empty()) {
     bool done = false;
@@ -313,78 +307,162 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
     if (done)
       return success();
   }
+  return scheduleBySearch(*smg, target, maySplit);
+}
 
+FailureOr<ScheduleAttr>
+SchedulePass::getScheduleFromOptions(GraphOp graph) const {
+  std::string error;
+  FailureOr<SmallVector<SliceSize>> s =
+      parseSliceOption(graph.getContext(), spatial, error);
+  if (failed(s))
+    return graph.emitError("smap-schedule: ") << error;
+  FailureOr<SmallVector<SliceSize>> t =
+      parseSliceOption(graph.getContext(), temporal, error);
+  if (failed(t))
+    return graph.emitError("smap-schedule: ") << error;
+  SmallVector<int64_t> grid(s->size(), 1);
+  if (failed(ScheduleAttr::verify(
+          [&] { return graph.emitError("smap-schedule: "); }, *s, *t, grid,
+          /*threads=*/1, /*smemBytes=*/0, /*regsPerThread=*/0,
+          KernelStrategy::None, /*stages=*/0, /*rowsPerBlock=*/0)))
+    return failure();
+  return ScheduleAttr::get(graph.getContext(), *s, *t, grid, 1, 0, 0);
+}
+
+LogicalResult SchedulePass::applyGivenSchedule(const SpaceMappingGraph &smg,
+                                               TargetAttr target,
+                                               ScheduleAttr given,
+                                               bool fromOptions) {
+  GraphOp graph = smg.getGraph();
+  std::string error;
+  FailureOr<ScheduleCandidate> candidate = getCandidate(smg, given, error);
+  if (failed(candidate))
+    return graph.emitError("invalid schedule: ") << error;
+  // Threads come from the attribute when the user wrote one, else from
+  // the tiles.
+  if (fromOptions || !target.isGPU())
+    candidate->threads = chooseThreads(smg, *candidate, target);
+  ScheduleEstimate est =
+      estimateSchedule(smg, *candidate, target, strategyOptions());
+  KernelStrategy asked = given.getStrategy();
+  if (asked != KernelStrategy::None &&
+      (asked != est.strategy ||
+       (given.getStages() && given.getStages() != est.stages)))
+    return graph.emitError("schedule ")
+           << formatCandidate(smg, *candidate) << " asks for strategy "
+           << stringifyKernelStrategy(asked) << " (" << given.getStages()
+           << " stages), but on target '" << target.getName()
+           << "' with these options it is built as "
+           << stringifyKernelStrategy(est.strategy) << " (" << est.stages
+           << " stages)";
+  if (!est.fits())
+    return graph.emitError("schedule ")
+           << formatCandidate(smg, *candidate) << " does not fit target '"
+           << target.getName() << "': it " << est.overBudget;
+  graph.setScheduleAttr(getScheduleAttr(smg, *candidate, est));
+  ++numGraphsScheduled;
+  auto remark =
+      remark::passed(graph.getLoc(), remarkOpts("schedule", "given", graph));
+  remark << ("uses the given schedule on " + target.getName().str() + ": " +
+             describe(smg, *candidate, est));
+  addScheduleArgs(remark, est);
+  return success();
+}
+
+LogicalResult SchedulePass::scheduleBySearch(const SpaceMappingGraph &smg,
+                                             TargetAttr target, bool maySplit) {
   ScheduleSearch search =
-      searchSchedules(*smg, target, strategyOptions(), candidates);
-  remarkCandidates(*smg, search);
+      searchSchedules(smg, target, strategyOptions(), candidates);
+  remarkCandidates(smg, search);
   if (maySplit && splitReductions && search.best && target.isGPU()) {
     if (std::optional<SplitChoice> choice =
-            findBestSplit(*smg, target, search.best->second)) {
+            findBestSplit(smg, target, search.best->second)) {
       std::string why = llvm::formatv(
           "the best schedule ({0}) runs {1} blocks on {2} SMs, predicted at "
           "{3:F2} us",
-          formatCandidate(*smg, search.best->first),
-          search.best->second.blocks, target.getSmCount(),
-          search.best->second.seconds * 1e6);
-      return applySplit(*smg, target, *choice, why);
+          formatCandidate(smg, search.best->first), search.best->second.blocks,
+          target.getSmCount(), search.best->second.seconds * 1e6);
+      return applySplit(smg, target, *choice, why);
     }
   }
-  unsigned computeOps = llvm::count_if(smg->getSpaces(), [](const Space &s) {
-    return s.role == MemberRole::Compute;
-  });
+  unsigned computeOps = countComputeOps(smg);
   // A fused schedule far from the graph's ideal time (one block cannot hold
   // what a fused contraction chain needs, as in a wide MLP) is compared
-  // with the best partition; the partition wins when predicted twice as
-  // fast.
+  // with the best partition.
   if (search.best && partition && computeOps >= 2 &&
       search.best->second.seconds >
-          kPartitionCheckRatio * idealSeconds(*smg, target)) {
-    std::optional<std::pair<unsigned, CutQuality>> cut =
-        findBestCut(*smg, target);
-    if (cut && cut->second.bothFit &&
-        cut->second.seconds * 2 < search.best->second.seconds) {
-      std::string why = llvm::formatv(
-          "the best fused schedule ({0}) is predicted at {1:F2} us, the "
-          "parts at {2:F2} us",
-          formatCandidate(*smg, search.best->first),
-          search.best->second.seconds * 1e6, cut->second.seconds * 1e6);
-      return splitAtCut(*smg, target, cut->first, cut->second, why);
-    }
-    reportKeptFused(*smg, search.best->second.seconds, cut);
+          kPartitionCheckRatio * idealSeconds(smg, target)) {
+    bool done = false;
+    if (failed(partitionIfFaster(smg, target, *search.best, done)))
+      return failure();
+    if (done)
+      return success();
   }
-  if (search.best) {
-    auto &[candidate, est] = *search.best;
-    graph.setScheduleAttr(getScheduleAttr(*smg, candidate, est));
-    ++numGraphsScheduled;
-    std::string message = "scheduled for " + target.getName().str() + ": " +
-                          describe(*smg, candidate, est);
-    if (search.runnerUp)
-      message += llvm::formatv("; runner-up {0}, predicted {1:F2} us",
-                               formatCandidate(*smg, search.runnerUp->first),
-                               search.runnerUp->second.seconds * 1e6)
-                     .str();
-    message += "; " + std::to_string(search.tried) + " candidates";
-    numCandidates += search.tried;
-    auto remark =
-        remark::passed(graph.getLoc(), remarkOpts("schedule", "chosen", graph));
-    remark << message;
-    addScheduleArgs(remark, est);
-    if (search.runnerUp)
-      remark << remark::detail::Remark::Arg(
-                    "runner_up", formatCandidate(*smg, search.runnerUp->first))
-             << remark::detail::Remark::Arg(
-                    "runner_up_us", search.runnerUp->second.seconds * 1e6);
-    return success();
-  }
+  if (search.best)
+    return applyBestSchedule(smg, target, search);
+  return partitionUnfitting(smg, target, search, computeOps);
+}
 
+LogicalResult SchedulePass::partitionIfFaster(
+    const SpaceMappingGraph &smg, TargetAttr target,
+    const std::pair<ScheduleCandidate, ScheduleEstimate> &fused, bool &done) {
+  std::optional<std::pair<unsigned, CutQuality>> cut = findBestCut(smg, target);
+  // The partition wins when predicted twice as fast.
+  if (cut && cut->second.bothFit &&
+      cut->second.seconds * 2 < fused.second.seconds) {
+    std::string why = llvm::formatv(
+        "the best fused schedule ({0}) is predicted at {1:F2} us, the "
+        "parts at {2:F2} us",
+        formatCandidate(smg, fused.first), fused.second.seconds * 1e6,
+        cut->second.seconds * 1e6);
+    done = true;
+    return splitAtCut(smg, target, cut->first, cut->second, why);
+  }
+  reportKeptFused(smg, fused.second.seconds, cut);
+  return success();
+}
+
+LogicalResult SchedulePass::applyBestSchedule(const SpaceMappingGraph &smg,
+                                              TargetAttr target,
+                                              const ScheduleSearch &search) {
+  GraphOp graph = smg.getGraph();
+  auto &[candidate, est] = *search.best;
+  graph.setScheduleAttr(getScheduleAttr(smg, candidate, est));
+  ++numGraphsScheduled;
+  std::string message = "scheduled for " + target.getName().str() + ": " +
+                        describe(smg, candidate, est);
+  if (search.runnerUp)
+    message += llvm::formatv("; runner-up {0}, predicted {1:F2} us",
+                             formatCandidate(smg, search.runnerUp->first),
+                             search.runnerUp->second.seconds * 1e6)
+                   .str();
+  message += "; " + std::to_string(search.tried) + " candidates";
+  numCandidates += search.tried;
+  auto remark =
+      remark::passed(graph.getLoc(), remarkOpts("schedule", "chosen", graph));
+  remark << message;
+  addScheduleArgs(remark, est);
+  if (search.runnerUp)
+    remark << remark::detail::Remark::Arg(
+                  "runner_up", formatCandidate(smg, search.runnerUp->first))
+           << remark::detail::Remark::Arg(
+                  "runner_up_us", search.runnerUp->second.seconds * 1e6);
+  return success();
+}
+
+LogicalResult SchedulePass::partitionUnfitting(const SpaceMappingGraph &smg,
+                                               TargetAttr target,
+                                               const ScheduleSearch &search,
+                                               unsigned computeOps) {
   std::string why = "no schedule fits target '" + target.getName().str() + "'";
   if (search.smallest)
     why += ": the smallest candidate (" +
-           formatCandidate(*smg, search.smallest->first) + ") " +
+           formatCandidate(smg, search.smallest->first) + ") " +
            search.smallest->second.overBudget;
   if (!partition || computeOps < 2)
-    return graph.emitError(why);
-  return partitionGraph(*smg, target, why);
+    return smg.getGraph().emitError(why);
+  return partitionGraph(smg, target, why);
 }
 
 /// The `rows` schedule of `plan`: every row dim sliced by 1.
@@ -511,6 +589,65 @@ static SmallVector<unsigned> getCutPoints(GraphOp graph) {
   return cuts;
 }
 
+/// The 16-bit type (f16 or bf16) to which `v`, a tensor of part A (`inA`),
+/// can be rounded: every use outside part A is a contraction operand in part
+/// B (`inB`) whose other operand has that type. Those uses go to `crossing`;
+/// null when there are none or one is not such an operand.
+static Type findRoundableUses(Value v,
+                              const llvm::SmallPtrSetImpl<Operation *> &inA,
+                              const llvm::SmallPtrSetImpl<Operation *> &inB,
+                              SmallVectorImpl<OpOperand *> &crossing) {
+  // The 16-bit type of the other operands (f16 or bf16).
+  Type roundedType;
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (inA.contains(user))
+      continue;
+    auto contraction = dyn_cast<linalg::LinalgOp>(user);
+    if (!inB.contains(user) || !contraction ||
+        !linalg::isaContractionOpInterface(contraction) ||
+        contraction.getNumDpsInputs() != 2 || !contraction.isDpsInput(&use))
+      return Type();
+    OpOperand *other = contraction.getDpsInputOperand(
+        contraction.getDpsInputOperand(0) == &use ? 1 : 0);
+    Type otherType = getElementTypeOrSelf(other->get().getType());
+    if (!(otherType.isF16() || otherType.isBF16()) ||
+        (roundedType && otherType != roundedType))
+      return Type();
+    roundedType = otherType;
+    crossing.push_back(&use);
+  }
+  return roundedType;
+}
+
+/// Rounds `v`, a result of `producer`, to `roundedType` after it (the
+/// truncf joins `partA`) and extends it back before the first of the
+/// `crossing` uses, which read the extension (the extf joins `partB`).
+static void roundCrossingUses(Operation *producer, Value v,
+                              ArrayRef<OpOperand *> crossing, Type roundedType,
+                              SmallVector<Operation *> &partA,
+                              SmallVector<Operation *> &partB) {
+  auto convert = [&](OpBuilder &b, Value from, Type to) {
+    Value into = tensor::EmptyOp::create(
+        b, from.getLoc(), cast<RankedTensorType>(from.getType()).getShape(),
+        to);
+    return createFloatConversion(b, from.getLoc(), from, into);
+  };
+  OpBuilder b(producer->getContext());
+  b.setInsertionPointAfter(producer);
+  linalg::GenericOp trunc = convert(b, v, roundedType);
+  Operation *firstUser = crossing.front()->getOwner();
+  for (OpOperand *use : crossing)
+    if (use->getOwner()->isBeforeInBlock(firstUser))
+      firstUser = use->getOwner();
+  b.setInsertionPoint(firstUser);
+  linalg::GenericOp ext = convert(b, trunc.getResult(0), b.getF32Type());
+  for (OpOperand *use : crossing)
+    use->set(ext.getResult(0));
+  partA.push_back(trunc);
+  partB.insert(llvm::find(partB, firstUser), ext);
+}
+
 /// Rounds to f16 (bf16) the f32 tensors that go from `partA` to `partB` only
 /// as operands of contractions with an f16 (bf16) other operand: on tensor
 /// cores those operands are rounded to that type anyway (smap-distribute-blocks), so the
@@ -528,67 +665,16 @@ static void roundTensorCoreCuts(SmallVector<Operation *> &partA,
       if (!type || !type.getElementType().isF32())
         continue;
       SmallVector<OpOperand *> crossing;
-      bool roundable = true;
-      // The 16-bit type of the other operands (f16 or bf16).
-      Type roundedType;
-      for (OpOperand &use : v.getUses()) {
-        Operation *user = use.getOwner();
-        if (inA.contains(user))
-          continue;
-        auto contraction = dyn_cast<linalg::LinalgOp>(user);
-        if (!inB.contains(user) || !contraction ||
-            !linalg::isaContractionOpInterface(contraction) ||
-            contraction.getNumDpsInputs() != 2 ||
-            !contraction.isDpsInput(&use)) {
-          roundable = false;
-          break;
-        }
-        OpOperand *other = contraction.getDpsInputOperand(
-            contraction.getDpsInputOperand(0) == &use ? 1 : 0);
-        Type otherType = getElementTypeOrSelf(other->get().getType());
-        if (!(otherType.isF16() || otherType.isBF16()) ||
-            (roundedType && otherType != roundedType)) {
-          roundable = false;
-          break;
-        }
-        roundedType = otherType;
-        crossing.push_back(&use);
-      }
-      if (!roundable || crossing.empty())
-        continue;
-      auto convert = [&](OpBuilder &b, Value from, Type to) {
-        Value into = tensor::EmptyOp::create(
-            b, from.getLoc(), cast<RankedTensorType>(from.getType()).getShape(),
-            to);
-        return createFloatConversion(b, from.getLoc(), from, into);
-      };
-      OpBuilder b(producer->getContext());
-      b.setInsertionPointAfter(producer);
-      linalg::GenericOp trunc = convert(b, v, roundedType);
-      Operation *firstUser = crossing.front()->getOwner();
-      for (OpOperand *use : crossing)
-        if (use->getOwner()->isBeforeInBlock(firstUser))
-          firstUser = use->getOwner();
-      b.setInsertionPoint(firstUser);
-      linalg::GenericOp ext = convert(b, trunc.getResult(0), b.getF32Type());
-      for (OpOperand *use : crossing)
-        use->set(ext.getResult(0));
-      partA.push_back(trunc);
-      partB.insert(llvm::find(partB, firstUser), ext);
+      if (Type roundedType = findRoundableUses(v, inA, inB, crossing))
+        roundCrossingUses(producer, v, crossing, roundedType, partA, partB);
     }
   }
 }
 
-/// Splits `graph` before body op `cut` into two graphs for `target`.
-/// Compute ops go by position; an init goes with its users (to the first
-/// part if any user is there); zero-operand inits are cloned into the parts
-/// that read them.
-static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
-                                              TargetAttr target) {
-  auto noUta =
-      graph->getContext()->getOrLoadDialect<SMapDialect>()->getNoUtaAttrHelper();
-  bool withoutUta = noUta.isAttrPresent(graph);
-  Block &body = graph.getBody().front();
+/// For each member of `body`, whether it goes to the second part of a cut
+/// before member `cut`: compute ops by position, an init with its users (to
+/// the first part if any user is there).
+static SmallVector<bool> getCutSides(Block &body, unsigned cut) {
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
     ops.push_back(&op);
@@ -610,7 +696,19 @@ static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
   SmallVector<bool> sides;
   for (Operation *op : ops)
     sides.push_back(inB[op]);
+  return sides;
+}
 
+/// Splits `graph` before body op `cut` into two graphs for `target`.
+/// Compute ops go by position; an init goes with its users (to the first
+/// part if any user is there); zero-operand inits are cloned into the parts
+/// that read them.
+static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
+                                              TargetAttr target) {
+  auto noUta =
+      graph->getContext()->getOrLoadDialect<SMapDialect>()->getNoUtaAttrHelper();
+  bool withoutUta = noUta.isAttrPresent(graph);
+  SmallVector<bool> sides = getCutSides(graph.getBody().front(), cut);
   SmallVector<Operation *> inlined = inlineGraph(graph);
   SmallVector<Operation *> partA, partB;
   for (auto [op, b] : llvm::zip(inlined, sides))

@@ -73,6 +73,22 @@ public:
                          const DenseMap<unsigned, Value> &innerOffsets);
 
 private:
+  /// The sliced dim that loop `loop` of `op` iterates over, if any.
+  std::optional<unsigned> slicedDimOfLoop(linalg::LinalgOp op,
+                                          uint64_t loop) const;
+  /// Clones `op` into `b` with results of `resultTypes`, its linalg.index
+  /// ops along sliced dims shifted by `innerOffsets`.
+  void restrictLinalg(OpBuilder &b, linalg::LinalgOp op, IRMapping &mapping,
+                      ArrayRef<Type> resultTypes,
+                      const DenseMap<unsigned, Value> &innerOffsets) const;
+  /// `op` on `operands` with results of `resultTypes` when it is a reshape
+  /// or a window, else null.
+  Value restrictView(OpBuilder &b, Operation *op, ArrayRef<Value> operands,
+                     ArrayRef<Type> resultTypes) const;
+  /// The window `slice` of `source` (its restricted source), of type `type`.
+  Value restrictExtractSlice(OpBuilder &b, tensor::ExtractSliceOp slice,
+                             Type type, Value source) const;
+
   const SpaceMappingGraph &smg;
   DenseMap<unsigned, int64_t> tiles;
   DenseMap<unsigned, Value> offsets;
@@ -106,61 +122,11 @@ BlockBuilder::restrict(OpBuilder &b, Operation *op, IRMapping &mapping,
     return success();
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    // Clone with the mapping, so that scalars the body captures from the
-    // graph are remapped too, then give the results their tile types.
-    Operation *clone = b.clone(*op, mapping);
-    for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
-      result.setType(type);
-    // linalg.index counts from the block's origin: shift sliced loops.
-    auto cloned = cast<linalg::LinalgOp>(clone);
-    SmallVector<linalg::IndexOp> indices;
-    cloned.getBlock()->walk([&](linalg::IndexOp index) { indices.push_back(index); });
-    for (linalg::IndexOp index : indices) {
-      std::optional<unsigned> dim;
-      for (OpOperand &operand : linalgOp->getOpOperands()) {
-        AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
-        for (auto [j, expr] : llvm::enumerate(map.getResults()))
-          if (auto dimExpr = dyn_cast<AffineDimExpr>(expr))
-            if (dimExpr.getPosition() == index.getDim())
-              if (std::optional<unsigned> d = slicedDim(operand.get(), j))
-                dim = d;
-      }
-      if (!dim)
-        continue;
-      OpBuilder inner(index);
-      inner.setInsertionPointAfter(index);
-      auto shifted = arith::AddIOp::create(inner, loc, index.getResult(),
-                                           innerOffsets.lookup(*dim));
-      index.getResult().replaceAllUsesExcept(shifted, shifted);
-    }
+    restrictLinalg(b, linalgOp, mapping, resultTypes, innerOffsets);
     return success();
   }
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    auto result = tensor::ExpandShapeOp::create(
-        b, loc, resultTypes[0], operands[0],
-        expand.getReassociationIndices());
-    mapping.map(op->getResult(0), result.getResult());
-    return success();
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    auto result = tensor::CollapseShapeOp::create(
-        b, loc, resultTypes[0], operands[0],
-        collapse.getReassociationIndices());
-    mapping.map(op->getResult(0), result.getResult());
-    return success();
-  }
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    // Windows are never sliced; a sliced dim here is taken whole.
-    SmallVector<int64_t> sizes(slice.getStaticSizes());
-    Value source = slice.getSource();
-    for (unsigned j = 0; j < sizes.size(); ++j)
-      if (std::optional<unsigned> d = slicedDim(source, j))
-        sizes[j] = tiles.lookup(*d);
-    auto result = tensor::ExtractSliceOp::create(
-        b, loc, cast<RankedTensorType>(resultTypes[0]), operands[0],
-        ValueRange(), ValueRange(), ValueRange(), slice.getStaticOffsets(),
-        sizes, slice.getStaticStrides());
-    mapping.map(op->getResult(0), result.getResult());
+  if (Value view = restrictView(b, op, operands, resultTypes)) {
+    mapping.map(op->getResult(0), view);
     return success();
   }
   if (op->getNumRegions() == 0) {
@@ -174,6 +140,78 @@ BlockBuilder::restrict(OpBuilder &b, Operation *op, IRMapping &mapping,
   return op->emitOpError("cannot be restricted to a spatial block");
 }
 
+std::optional<unsigned> BlockBuilder::slicedDimOfLoop(linalg::LinalgOp op,
+                                                      uint64_t loop) const {
+  std::optional<unsigned> dim;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [j, expr] : llvm::enumerate(map.getResults()))
+      if (auto dimExpr = dyn_cast<AffineDimExpr>(expr))
+        if (dimExpr.getPosition() == loop)
+          if (std::optional<unsigned> d = slicedDim(operand.get(), j))
+            dim = d;
+  }
+  return dim;
+}
+
+void BlockBuilder::restrictLinalg(
+    OpBuilder &b, linalg::LinalgOp op, IRMapping &mapping,
+    ArrayRef<Type> resultTypes,
+    const DenseMap<unsigned, Value> &innerOffsets) const {
+  // Clone with the mapping, so that scalars the body captures from the
+  // graph are remapped too, then give the results their tile types.
+  Operation *clone = b.clone(*op, mapping);
+  for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
+    result.setType(type);
+  // linalg.index counts from the block's origin: shift sliced loops.
+  auto cloned = cast<linalg::LinalgOp>(clone);
+  SmallVector<linalg::IndexOp> indices;
+  cloned.getBlock()->walk(
+      [&](linalg::IndexOp index) { indices.push_back(index); });
+  for (linalg::IndexOp index : indices) {
+    std::optional<unsigned> dim = slicedDimOfLoop(op, index.getDim());
+    if (!dim)
+      continue;
+    OpBuilder inner(index);
+    inner.setInsertionPointAfter(index);
+    auto shifted = arith::AddIOp::create(inner, op.getLoc(), index.getResult(),
+                                         innerOffsets.lookup(*dim));
+    index.getResult().replaceAllUsesExcept(shifted, shifted);
+  }
+}
+
+Value BlockBuilder::restrictView(OpBuilder &b, Operation *op,
+                                 ArrayRef<Value> operands,
+                                 ArrayRef<Type> resultTypes) const {
+  Location loc = op->getLoc();
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return tensor::ExpandShapeOp::create(b, loc, resultTypes[0], operands[0],
+                                         expand.getReassociationIndices())
+        .getResult();
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return tensor::CollapseShapeOp::create(b, loc, resultTypes[0], operands[0],
+                                           collapse.getReassociationIndices())
+        .getResult();
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+    return restrictExtractSlice(b, slice, resultTypes[0], operands[0]);
+  return Value();
+}
+
+Value BlockBuilder::restrictExtractSlice(OpBuilder &b,
+                                         tensor::ExtractSliceOp slice,
+                                         Type type, Value source) const {
+  // Windows are never sliced; a sliced dim here is taken whole.
+  SmallVector<int64_t> sizes(slice.getStaticSizes());
+  for (unsigned j = 0; j < sizes.size(); ++j)
+    if (std::optional<unsigned> d = slicedDim(slice.getSource(), j))
+      sizes[j] = tiles.lookup(*d);
+  return tensor::ExtractSliceOp::create(
+             b, slice.getLoc(), cast<RankedTensorType>(type), source,
+             ValueRange(), ValueRange(), ValueRange(), slice.getStaticOffsets(),
+             sizes, slice.getStaticStrides())
+      .getResult();
+}
+
 /// The names of a value's dims for smap.spatial_slice's result_dims.
 static ArrayAttr getResultDimNames(const SpaceMappingGraph &smg, Value v) {
   Builder b(v.getContext());
@@ -185,6 +223,191 @@ static ArrayAttr getResultDimNames(const SpaceMappingGraph &smg, Value v) {
     names.push_back(b.getStringAttr(name.empty() ? "1" : name));
   }
   return b.getArrayAttr(names);
+}
+
+namespace {
+/// The dims a schedule slices spatially, in schedule order, and their tiles.
+struct SlicedDims {
+  SmallVector<unsigned> dims;
+  DenseMap<unsigned, int64_t> tiles;
+  /// The dims and their tile sizes as smap.spatial_slice attributes.
+  SmallVector<Attribute> dimAttrs;
+  SmallVector<int64_t> tileSizes;
+};
+} // namespace
+
+/// The dims `schedule` slices spatially, looked up among `smg`'s dims.
+static FailureOr<SlicedDims> getSlicedDims(GraphOp graph,
+                                           const SpaceMappingGraph &smg,
+                                           ScheduleAttr schedule) {
+  MLIRContext *ctx = graph.getContext();
+  SlicedDims sliced;
+  for (const SliceSize &s : schedule.getSpatial()) {
+    auto it = llvm::find_if(smg.getDims(), [&](const GlobalDim &d) {
+      return d.name == s.dim.getValue();
+    });
+    if (it == smg.getDims().end())
+      return graph.emitError("smap-spatial-slice: schedule slices unknown dim '")
+             << s.dim.getValue() << "'";
+    unsigned d = it - smg.getDims().begin();
+    sliced.dims.push_back(d);
+    sliced.tiles[d] = s.size;
+    sliced.dimAttrs.push_back(DimAttr::get(ctx, StringAttr::get(ctx, it->name),
+                                           it->extent, it->dimClass));
+    sliced.tileSizes.push_back(s.size);
+  }
+  return sliced;
+}
+
+/// An smap.spatial_slice before `graph`'s yield, producing its outputs, with
+/// an empty block whose arguments, the block's offsets along the sliced
+/// dims, go to `offsets`.
+static SpatialSliceOp createSpatialSlice(GraphOp graph,
+                                         const SpaceMappingGraph &smg,
+                                         const SlicedDims &sliced,
+                                         DenseMap<unsigned, Value> &offsets) {
+  MLIRContext *ctx = graph.getContext();
+  YieldOp yield = graph.getYield();
+  SmallVector<Value> outputs(yield.getValues());
+  SmallVector<Attribute> resultDims;
+  for (Value v : outputs)
+    resultDims.push_back(getResultDimNames(smg, v));
+
+  OpBuilder b(yield);
+  auto spatial =
+      SpatialSliceOp::create(b, graph.getLoc(), TypeRange(ValueRange(outputs)),
+                             ArrayAttr::get(ctx, sliced.dimAttrs),
+                             b.getDenseI64ArrayAttr(sliced.tileSizes),
+                             ArrayAttr::get(ctx, resultDims));
+  Block *block = new Block();
+  spatial.getBody().push_back(block);
+  for (unsigned d : sliced.dims)
+    offsets[d] = block->addArgument(b.getIndexType(), graph.getLoc());
+  return spatial;
+}
+
+/// Tiles, built by `inner`, of the used arguments of `body` (the graph's
+/// inputs): each tile (a scalar as it is) goes to `nestedInputs`, the
+/// argument it comes from to `graphInputs`.
+static void extractInputTiles(OpBuilder &inner, Location loc, Block &body,
+                              const BlockBuilder &builder,
+                              SmallVectorImpl<Value> &nestedInputs,
+                              SmallVectorImpl<BlockArgument> &graphInputs) {
+  for (BlockArgument arg : body.getArguments()) {
+    if (arg.use_empty())
+      continue;
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type) {
+      nestedInputs.push_back(arg);
+      graphInputs.push_back(arg);
+      continue;
+    }
+    auto tileType = cast<RankedTensorType>(builder.restrictedType(arg));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t size : tileType.getShape())
+      sizes.push_back(inner.getIndexAttr(size));
+    SmallVector<OpFoldResult> strides(type.getRank(), inner.getIndexAttr(1));
+    nestedInputs.push_back(tensor::ExtractSliceOp::create(
+        inner, loc, tileType, arg, builder.tileOffsets(inner, arg), sizes,
+        strides));
+    graphInputs.push_back(arg);
+  }
+}
+
+/// Restricts `members` to one block in `nested`'s body, whose arguments are
+/// the tiles of `graphInputs` then the offsets of the sliced dims, and
+/// yields the tiles of `outputs`.
+static LogicalResult restrictMembers(GraphOp nested, BlockBuilder &builder,
+                                     const SlicedDims &sliced,
+                                     ArrayRef<BlockArgument> graphInputs,
+                                     ArrayRef<Operation *> members,
+                                     ArrayRef<Value> outputs) {
+  Block &nestedBody = nested.getBody().front();
+  IRMapping mapping;
+  for (auto [arg, nestedArg] :
+       llvm::zip(graphInputs, nestedBody.getArguments()))
+    mapping.map(arg, nestedArg);
+  DenseMap<unsigned, Value> innerOffsets;
+  for (auto [i, d] : llvm::enumerate(sliced.dims))
+    innerOffsets[d] = nestedBody.getArgument(graphInputs.size() + i);
+
+  OpBuilder member = OpBuilder::atBlockBegin(&nestedBody);
+  for (Operation *op : members)
+    if (failed(builder.restrict(member, op, mapping, innerOffsets)))
+      return failure();
+  SmallVector<Value> nestedOutputs;
+  for (Value v : outputs)
+    nestedOutputs.push_back(mapping.lookup(v));
+  YieldOp::create(member, nested.getLoc(), nestedOutputs);
+  return success();
+}
+
+/// Fills the block of `spatial`: the tiles of `graph`'s inputs, then the
+/// nested graph (the SMG block) of `members` restricted to one block.
+static FailureOr<GraphOp>
+buildBlockGraph(GraphOp graph, SpatialSliceOp spatial, BlockBuilder &builder,
+                const SlicedDims &sliced,
+                const DenseMap<unsigned, Value> &offsets,
+                ArrayRef<Operation *> members) {
+  Location loc = graph.getLoc();
+  OpBuilder inner = OpBuilder::atBlockBegin(&spatial.getBody().front());
+  SmallVector<Value> nestedInputs;
+  SmallVector<BlockArgument> graphInputs;
+  extractInputTiles(inner, loc, graph.getBody().front(), builder, nestedInputs,
+                    graphInputs);
+  for (unsigned d : sliced.dims)
+    nestedInputs.push_back(offsets.lookup(d));
+
+  SmallVector<Value> outputs(graph.getYield().getValues());
+  SmallVector<Type> tileTypes;
+  for (Value v : outputs)
+    tileTypes.push_back(builder.restrictedType(v));
+  auto nested = GraphOp::create(inner, loc, tileTypes, nestedInputs);
+  if (failed(restrictMembers(nested, builder, sliced, graphInputs, members,
+                             outputs)))
+    return failure();
+  YieldOp::create(inner, loc, nested.getResults());
+  return nested;
+}
+
+/// Gives `nested` the temporal part of `graph`'s schedule `schedule`, and
+/// the parent's decisions about dims (a dim declared not sliceable stays
+/// so).
+static LogicalResult annotateNestedGraph(GraphOp graph, GraphOp nested,
+                                         ScheduleAttr schedule) {
+  nested.setTargetAttr(graph.getTargetAttr());
+  auto noUta =
+      graph->getContext()->getOrLoadDialect<SMapDialect>()->getNoUtaAttrHelper();
+  if (noUta.isAttrPresent(graph))
+    noUta.setAttr(nested, UnitAttr::get(graph->getContext()));
+  nested.setDimsAttr(graph.getDimsAttr());
+  if (Attribute reasons = graph->getAttr("smap.not_sliceable"))
+    nested->setAttr("smap.not_sliceable", reasons);
+  FailureOr<SpaceMappingGraph> nestedSmg = buildSMG(nested);
+  if (failed(nestedSmg))
+    return failure();
+  annotateGraph(*nestedSmg, /*explain=*/false);
+  nested.setScheduleAttr(ScheduleAttr::get(
+      graph.getContext(), {}, schedule.getTemporal(), {}, schedule.getThreads(),
+      schedule.getSmemBytes(), schedule.getRegsPerThread(),
+      schedule.getStrategy(), schedule.getStages(),
+      // A block of a row kernel is one row.
+      schedule.getStrategy() == KernelStrategy::Rows ? 1 : 0));
+  return success();
+}
+
+/// Says into how many blocks of which tiles `spatial` slices `graph`.
+static void remarkSliced(GraphOp graph, const SpaceMappingGraph &smg,
+                         SpatialSliceOp spatial, const SlicedDims &sliced) {
+  int64_t blocks = 1;
+  for (int64_t g : spatial.getGrid())
+    blocks *= g;
+  std::string dims;
+  for (auto [i, d] : llvm::enumerate(sliced.dims))
+    dims += (i ? ", " : "") + smg.getDims()[d].name + "=" +
+            std::to_string(sliced.tiles.lookup(d));
+  remark::passed(graph.getLoc(), remarkOpts("spatial-slice", "sliced", graph))
+      << ("sliced into " + std::to_string(blocks) + " blocks of " + dims);
 }
 
 static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
@@ -209,134 +432,26 @@ static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
     return graph.emitError("smap-spatial-slice: the schedule does not fit "
                            "the graph: ")
            << error;
-  MLIRContext *ctx = graph.getContext();
+  FailureOr<SlicedDims> sliced = getSlicedDims(graph, *smg, schedule);
+  if (failed(sliced))
+    return failure();
 
-  // Sliced dims, in schedule order.
-  SmallVector<unsigned> sliced;
-  DenseMap<unsigned, int64_t> tiles;
-  SmallVector<Attribute> dimAttrs;
-  SmallVector<int64_t> tileSizes;
-  for (const SliceSize &s : schedule.getSpatial()) {
-    auto it = llvm::find_if(smg->getDims(), [&](const GlobalDim &d) {
-      return d.name == s.dim.getValue();
-    });
-    if (it == smg->getDims().end())
-      return graph.emitError("smap-spatial-slice: schedule slices unknown dim '")
-             << s.dim.getValue() << "'";
-    unsigned d = it - smg->getDims().begin();
-    sliced.push_back(d);
-    tiles[d] = s.size;
-    dimAttrs.push_back(DimAttr::get(ctx, StringAttr::get(ctx, it->name),
-                                    it->extent, it->dimClass));
-    tileSizes.push_back(s.size);
-  }
-
-  Block &body = graph.getBody().front();
-  YieldOp yield = graph.getYield();
-  SmallVector<Value> outputs(yield.getValues());
-  SmallVector<Attribute> resultDims;
-  for (Value v : outputs)
-    resultDims.push_back(getResultDimNames(*smg, v));
-
-  OpBuilder b(yield);
-  auto spatial = SpatialSliceOp::create(
-      b, graph.getLoc(), TypeRange(ValueRange(outputs)),
-      ArrayAttr::get(ctx, dimAttrs), b.getDenseI64ArrayAttr(tileSizes),
-      ArrayAttr::get(ctx, resultDims));
-  Block *block = new Block();
-  spatial.getBody().push_back(block);
   DenseMap<unsigned, Value> offsets;
-  for (unsigned d : sliced)
-    offsets[d] = block->addArgument(b.getIndexType(), graph.getLoc());
-  BlockBuilder builder(*smg, tiles, offsets);
-
-  // Tiles of the graph's inputs, then the nested graph (the SMG block).
-  OpBuilder inner = OpBuilder::atBlockBegin(block);
-  SmallVector<Value> nestedInputs;
-  SmallVector<BlockArgument> tensorInputs;
-  for (BlockArgument arg : body.getArguments()) {
-    if (arg.use_empty())
-      continue;
-    auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type) {
-      nestedInputs.push_back(arg);
-      tensorInputs.push_back(arg);
-      continue;
-    }
-    auto tileType = cast<RankedTensorType>(builder.restrictedType(arg));
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t size : tileType.getShape())
-      sizes.push_back(inner.getIndexAttr(size));
-    SmallVector<OpFoldResult> strides(type.getRank(), inner.getIndexAttr(1));
-    nestedInputs.push_back(tensor::ExtractSliceOp::create(
-        inner, graph.getLoc(), tileType, arg, builder.tileOffsets(inner, arg),
-        sizes, strides));
-    tensorInputs.push_back(arg);
-  }
-  for (unsigned d : sliced)
-    nestedInputs.push_back(offsets[d]);
-
-  SmallVector<Type> tileTypes;
-  for (Value v : outputs)
-    tileTypes.push_back(builder.restrictedType(v));
-  auto nested = GraphOp::create(inner, graph.getLoc(), tileTypes, nestedInputs);
-  Block &nestedBody = nested.getBody().front();
-  IRMapping mapping;
-  for (auto [arg, nestedArg] :
-       llvm::zip(tensorInputs, nestedBody.getArguments()))
-    mapping.map(arg, nestedArg);
-  DenseMap<unsigned, Value> innerOffsets;
-  for (auto [i, d] : llvm::enumerate(sliced))
-    innerOffsets[d] = nestedBody.getArgument(tensorInputs.size() + i);
-
-  OpBuilder member = OpBuilder::atBlockBegin(&nestedBody);
+  SpatialSliceOp spatial = createSpatialSlice(graph, *smg, *sliced, offsets);
+  BlockBuilder builder(*smg, sliced->tiles, offsets);
   SmallVector<Operation *> members;
-  for (Operation &op : body.without_terminator())
+  for (Operation &op : graph.getBody().front().without_terminator())
     if (&op != spatial)
       members.push_back(&op);
-  for (Operation *op : members)
-    if (failed(builder.restrict(member, op, mapping, innerOffsets)))
-      return failure();
-  SmallVector<Value> nestedOutputs;
-  for (Value v : outputs)
-    nestedOutputs.push_back(mapping.lookup(v));
-  YieldOp::create(member, graph.getLoc(), nestedOutputs);
-  YieldOp::create(inner, graph.getLoc(), nested.getResults());
-
-  // The nested graph carries the temporal part of the schedule, and the
-  // parent's decisions about dims (a dim declared not sliceable stays so).
-  nested.setTargetAttr(graph.getTargetAttr());
-  auto noUta =
-      graph->getContext()->getOrLoadDialect<SMapDialect>()->getNoUtaAttrHelper();
-  if (noUta.isAttrPresent(graph))
-    noUta.setAttr(nested, UnitAttr::get(graph->getContext()));
-  nested.setDimsAttr(graph.getDimsAttr());
-  if (Attribute reasons = graph->getAttr("smap.not_sliceable"))
-    nested->setAttr("smap.not_sliceable", reasons);
-  FailureOr<SpaceMappingGraph> nestedSmg = buildSMG(nested);
-  if (failed(nestedSmg))
+  FailureOr<GraphOp> nested =
+      buildBlockGraph(graph, spatial, builder, *sliced, offsets, members);
+  if (failed(nested) || failed(annotateNestedGraph(graph, *nested, schedule)))
     return failure();
-  annotateGraph(*nestedSmg, /*explain=*/false);
-  nested.setScheduleAttr(ScheduleAttr::get(
-      ctx, {}, schedule.getTemporal(), {}, schedule.getThreads(),
-      schedule.getSmemBytes(), schedule.getRegsPerThread(),
-      schedule.getStrategy(), schedule.getStages(),
-      // A block of a row kernel is one row.
-      schedule.getStrategy() == KernelStrategy::Rows ? 1 : 0));
 
-  yield->setOperands(spatial.getResults());
+  graph.getYield()->setOperands(spatial.getResults());
   for (Operation *op : llvm::reverse(members))
     op->erase();
-
-  int64_t blocks = 1;
-  for (int64_t g : spatial.getGrid())
-    blocks *= g;
-  std::string dims;
-  for (auto [i, d] : llvm::enumerate(sliced))
-    dims += (i ? ", " : "") + smg->getDims()[d].name + "=" +
-            std::to_string(tiles[d]);
-  remark::passed(graph.getLoc(), remarkOpts("spatial-slice", "sliced", graph))
-      << ("sliced into " + std::to_string(blocks) + " blocks of " + dims);
+  remarkSliced(graph, *smg, spatial, *sliced);
   return success();
 }
 

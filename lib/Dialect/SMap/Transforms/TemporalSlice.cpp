@@ -129,6 +129,9 @@ private:
                      SmallVectorImpl<OpFoldResult> &sizes,
                      SmallVectorImpl<OpFoldResult> &strides);
   Value extractSlice(OpBuilder &b, Value full, Value orig, Value offset);
+  /// The running value of reduction result `orig`: its state, combined
+  /// with the slice's partial unless `old`, a sum scaled to the whole dim.
+  FailureOr<Value> runningReduction(OpBuilder &b, Value orig, bool old);
   FailureOr<Value> runningValue(OpBuilder &b, Value orig, bool old,
                                 Value offset);
   FailureOr<Value> runningShift(OpBuilder &b, Value orig, bool old,
@@ -160,22 +163,54 @@ private:
   /// the slice at `at`) on the slices that every row sees whole.
   void testOnlyCutSlices(OpBuilder &b, const UnmaskedSlices &unmasked,
                          linalg::LinalgOp clone, Value at);
+  /// Zeroes, in `partial`, the elements of one contraction operand that
+  /// earlier slices combined already.
+  void maskContractionOperand(OpBuilder &b, linalg::LinalgOp orig,
+                              linalg::LinalgOp partial, unsigned tLoop,
+                              Value firstValid);
   void maskRepeated(OpBuilder &b, linalg::LinalgOp orig,
                     linalg::LinalgOp partial, Combiner combiner,
                     Value firstValid);
+  /// The value in the loop of `v`, an operand computed from reductions: its
+  /// running value, or an empty tensor when only removed factors use it.
+  FailureOr<Value> runningOperand(OpBuilder &b, Location loc, Value v,
+                                  Value offset);
+  /// The slice at `offset` of `v`, an operand indexed by t, made once per
+  /// slice region.
+  Value sliceOperand(OpBuilder &b, Location loc, Value v, Value offset);
+  /// Maps the operands of `op` to their values in the loop at `offset`.
+  LogicalResult mapOperandsInLoop(OpBuilder &b, Operation *op, Value offset,
+                                  IRMapping &mapping);
+  /// Shifts the linalg.index ops of `clone` along t by `offset`.
+  void shiftIndicesAlongT(linalg::LinalgOp orig, linalg::LinalgOp clone,
+                          Value offset);
+  /// Replaces by 1 the factors of finished reductions that `orig`'s stream
+  /// postpones, in `clone`'s body.
+  void stripFinishedFactors(linalg::LinalgOp orig, linalg::LinalgOp clone);
   FailureOr<Value> cloneInLoop(OpBuilder &b, Operation *op, Value offset,
                                bool stripFactors, bool identityInit);
   Value identityFill(OpBuilder &b, Location loc, Type type, Combiner c);
   FailureOr<Value> applyCorrection(OpBuilder &b, Value acc, Value accOrig,
                                    const StrippedFactor &factor,
                                    IRMapping &finals);
+  /// Counts the elements seen before and after the slice at `offset`
+  /// (seenOld, seenNew); returns where the slice is read, and sets
+  /// `firstValid` on a ragged last slice.
+  Value startSlice(OpBuilder &sb, Value offset, Value &firstValid);
+  /// Clones the slice of every member of the main loop, read at `at`.
+  LogicalResult cloneSliceMembers(OpBuilder &sb, Value at, Value firstValid);
+  /// Adds the running values of `orig` before and after the slice to the
+  /// contributions; returns their positions.
+  FailureOr<std::pair<unsigned, unsigned>>
+  contributeOldAndNew(OpBuilder &sb, Value orig, Value at);
+  /// The slice's sum of the shifted values x - c_new of centered square `r`.
+  FailureOr<Value> buildShiftedSum(OpBuilder &sb, const ReductionPlan &r,
+                                   Value firstValid);
+  /// Contributions: each partial, plus what its update needs.
+  LogicalResult collectContributions(OpBuilder &sb, Value offset, Value at,
+                                     Value firstValid);
   LogicalResult buildSliceRegion(Block *sliceBlock, Value offset);
-  LogicalResult buildUpdateRegion(TemporalSliceOp loop);
   double elementsPerOffset(Operation *reduction) const;
-  LogicalResult buildEpilogue(OpBuilder &b, TemporalSliceOp loop,
-                              IRMapping &finals);
-  LogicalResult buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
-                               SmallVectorImpl<Value> &finalOutputs);
 
   /// Where each reduction's update finds its inputs among the slice
   /// region's contributions.
@@ -184,6 +219,73 @@ private:
     SmallVector<std::pair<unsigned, unsigned>> terms; // (old, new) per term
     unsigned shiftedPartial = 0, shiftOld = 0, shiftNew = 0;
   };
+  /// The update region's arguments, and what every update reads of them.
+  struct UpdateArgs {
+    SmallVector<Value> states, contributions;
+    /// Whether this is the first slice the loop runs.
+    Value firstSlice;
+    /// The offsets along t before this slice, as f64.
+    Value seenBefore;
+  };
+  /// Sets `args.firstSlice` and `args.seenBefore` from the slice's offset
+  /// (the first contribution).
+  void startUpdate(OpBuilder &ub, UpdateArgs &args);
+  /// The combine of `state` with `partial`, for an independent reduction.
+  FailureOr<Value> buildIndependentUpdate(OpBuilder &ub, const ReductionPlan &r,
+                                          Value state, Value partial);
+  /// The state rescaled to the running shifts, plus the partial.
+  FailureOr<Value> buildRescaledUpdate(OpBuilder &ub, const ReductionPlan &r,
+                                       const UpdateInputs &in, Value state,
+                                       const UpdateArgs &args);
+  /// Adds to `newStates` the sum of squares and the shifted sum of centered
+  /// square `r`, combined by the shift formula.
+  LogicalResult buildCenteredSquareUpdate(OpBuilder &ub, const ReductionPlan &r,
+                                          const UpdateInputs &in, Value state,
+                                          Value shiftedState,
+                                          const UpdateArgs &args,
+                                          SmallVectorImpl<Value> &newStates);
+  LogicalResult buildUpdateRegion(TemporalSliceOp loop);
+  LogicalResult buildEpilogue(OpBuilder &b, TemporalSliceOp loop,
+                              IRMapping &finals);
+  /// The members that compute the streamed outputs (`outputs[i]` for `i` in
+  /// `streamedOutputs`), through streamed members.
+  llvm::SmallPtrSet<Operation *, 16>
+  getStreamedProducers(ArrayRef<Value> outputs,
+                       ArrayRef<unsigned> streamedOutputs) const;
+  /// The final pass's slice region: the streamed outputs at one offset,
+  /// recomputed from `finals`; returns what it yields.
+  FailureOr<SmallVector<Value>>
+  buildFinalPassSlice(TemporalSliceOp pass, ArrayRef<Value> outputs,
+                      ArrayRef<unsigned> streamedOutputs, ValueRange outInits,
+                      const IRMapping &finals);
+  /// The final pass's update region: inserts `yieldedSlices` (the slice
+  /// region's) into the outputs.
+  void buildFinalPassUpdate(TemporalSliceOp pass, ArrayRef<Value> outputs,
+                            ArrayRef<unsigned> streamedOutputs,
+                            ValueRange outInits, ArrayRef<Value> yieldedSlices);
+  LogicalResult buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
+                               SmallVectorImpl<Value> &finalOutputs);
+
+  /// A slot of the carried state: its reduction, and whether it is the
+  /// shifted sum (L) of a centered square.
+  using StateSlot = std::pair<Operation *, bool>;
+  /// The state `r` starts the loop from, built by `b`.
+  Value initialState(OpBuilder &b, const ReductionPlan &r);
+  /// The carried state: one partial per reduction (plus the shifted sum of
+  /// a centered square), initialized from the reduction's own init.
+  void buildInitialStates(OpBuilder &b, SmallVectorImpl<Value> &inits,
+                          SmallVectorImpl<StateSlot> &slots);
+  /// Sets `lower` and returns the upper bound (null if none) of the main
+  /// loop when a mask hides slices.
+  Value buildSkipBounds(OpBuilder &b);
+  /// The main loop, from `inits`, with its slice block's arguments (the
+  /// offset, set in `offset`, and the states); the regions are built later.
+  TemporalSliceOp createMainLoop(OpBuilder &b, DimAttr dim, Value upper,
+                                 ValueRange inits, ArrayRef<StateSlot> slots,
+                                 Value &offset);
+  /// Erases the members the loops replace, or fails with `whyNot` set if
+  /// one is still used.
+  LogicalResult eraseRewrittenMembers();
 
   GraphOp graph;
   const SpaceMappingGraph &smg;
@@ -302,46 +404,51 @@ static Value castFloat(OpBuilder &b, Location loc, Value value, Type type) {
   return arith::TruncFOp::create(b, loc, type, value);
 }
 
+FailureOr<Value> TemporalSlicer::runningReduction(OpBuilder &b, Value orig,
+                                                  bool old) {
+  Operation *def = orig.getDefiningOp();
+  Location loc = graph.getLoc();
+  const ReductionPlan &r = reductions[reductionIndex.lookup(def)];
+  Value state = states.lookup(def);
+  Value value = state;
+  if (!old) {
+    FailureOr<Value> combined = elementwise.build(
+        b, loc, state, orig, {{state, orig}, {partials.lookup(def), orig}},
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          return buildCombine(nb, nl, r.combiner, args[0], args[1]);
+        });
+    if (failed(combined))
+      return failure();
+    value = *combined;
+  }
+  // A running sum stands for the whole dim: scale it by extent / seen.
+  if (r.combiner != Combiner::Add)
+    return value;
+  Value seen = old ? seenOld : seenNew;
+  return elementwise.build(
+      b, loc, value, orig, {{value, orig}},
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Type et = args[0].getType();
+        Value n = arith::ConstantOp::create(
+            nb, nl, nb.getFloatAttr(et, static_cast<double>(extent)));
+        Value s = castFloat(nb, nl, seen, et);
+        Value ratio = arith::DivFOp::create(nb, nl, n, s);
+        return arith::MulFOp::create(nb, nl, args[0], ratio);
+      });
+}
+
 FailureOr<Value> TemporalSlicer::runningValue(OpBuilder &b, Value orig,
                                               bool old, Value offset) {
   auto key = std::make_pair(orig, static_cast<unsigned>(old));
   if (Value cached = runningCache.lookup(key))
     return cached;
   Operation *def = orig.getDefiningOp();
-  Location loc = graph.getLoc();
   Value result;
   if (roles.lookup(def) == SliceRole::Reducing) {
-    const ReductionPlan &r = reductions[reductionIndex.lookup(def)];
-    Value state = states.lookup(def);
-    Value value = state;
-    if (!old) {
-      FailureOr<Value> combined = elementwise.build(
-          b, loc, state, orig, {{state, orig}, {partials.lookup(def), orig}},
-          [&](OpBuilder &nb, Location nl, ValueRange args) {
-            return buildCombine(nb, nl, r.combiner, args[0], args[1]);
-          });
-      if (failed(combined))
-        return failure();
-      value = *combined;
-    }
-    // A running sum stands for the whole dim: scale it by extent / seen.
-    if (r.combiner == Combiner::Add) {
-      Value seen = old ? seenOld : seenNew;
-      FailureOr<Value> scaled = elementwise.build(
-          b, loc, value, orig, {{value, orig}},
-          [&](OpBuilder &nb, Location nl, ValueRange args) {
-            Type et = args[0].getType();
-            Value n = arith::ConstantOp::create(
-                nb, nl, nb.getFloatAttr(et, static_cast<double>(extent)));
-            Value s = castFloat(nb, nl, seen, et);
-            Value ratio = arith::DivFOp::create(nb, nl, n, s);
-            return arith::MulFOp::create(nb, nl, args[0], ratio);
-          });
-      if (failed(scaled))
-        return failure();
-      value = *scaled;
-    }
-    result = value;
+    FailureOr<Value> running = runningReduction(b, orig, old);
+    if (failed(running))
+      return failure();
+    result = *running;
   } else if (def && roles.lookup(def) == SliceRole::Post) {
     IRMapping mapping;
     for (Value operand : def->getOperands())
@@ -492,14 +599,52 @@ Value TemporalSlicer::keepFrom(OpBuilder &b, Location loc, unsigned index,
   return arith::SelectOp::create(b, loc, valid, x, zero);
 }
 
+/// A contraction gets one operand zeroed where elements repeat, an
+/// intermediate where it has one (so that staged input tiles stay as they
+/// are, and the body stays a multiply-accumulate).
+void TemporalSlicer::maskContractionOperand(OpBuilder &b, linalg::LinalgOp orig,
+                                            linalg::LinalgOp partial,
+                                            unsigned tLoop, Value firstValid) {
+  Location loc = partial.getLoc();
+  OpOperand *chosen = nullptr;
+  for (OpOperand *input : orig.getDpsInputOperands()) {
+    AffineMap map = orig.getMatchingIndexingMap(input);
+    if (!map.isFunctionOfDim(tLoop))
+      continue;
+    if (!chosen || isa<BlockArgument>(chosen->get()))
+      chosen = input;
+  }
+  OpOperand &operand = partial->getOpOperand(chosen->getOperandNumber());
+  auto type = cast<RankedTensorType>(operand.get().getType());
+  AffineMap map = orig.getMatchingIndexingMap(chosen);
+  unsigned position =
+      *map.getResultPosition(getAffineDimExpr(tLoop, b.getContext()));
+  OpBuilder ob(partial);
+  Value empty =
+      tensor::EmptyOp::create(ob, loc, type.getShape(), type.getElementType());
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+  auto masked = linalg::GenericOp::create(
+      ob, loc, TypeRange{type}, ValueRange{operand.get()}, ValueRange{empty},
+      {identity, identity},
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value zero = arith::ConstantOp::create(
+            nb, nl, nb.getFloatAttr(args[0].getType(), 0.0));
+        linalg::YieldOp::create(
+            nb, nl, keepFrom(nb, nl, position, firstValid, args[0], zero));
+      });
+  operand.set(masked.getResult(0));
+}
+
 /// The ragged last slice is read at extent - step, so its first elements
 /// (local index below `firstValid`) are ones earlier slices combined
 /// already; `partial` (the slice's clone of reduction `orig`) must leave
 /// them out. A max or min needs nothing: an element seen twice changes
-/// neither. A contraction gets one operand zeroed there, an intermediate
-/// where it has one (so that staged input tiles stay as they are, and the
-/// body stays a multiply-accumulate); any other reduction combines its
-/// identity instead of the repeated elements' contributions.
+/// neither. A contraction gets one operand zeroed there
+/// (maskContractionOperand); any other reduction combines its identity
+/// instead of the repeated elements' contributions.
 void TemporalSlicer::maskRepeated(OpBuilder &b, linalg::LinalgOp orig,
                                   linalg::LinalgOp partial, Combiner combiner,
                                   Value firstValid) {
@@ -510,36 +655,7 @@ void TemporalSlicer::maskRepeated(OpBuilder &b, linalg::LinalgOp orig,
     return;
   Location loc = partial.getLoc();
   if (isMultiplyAccumulate(partial)) {
-    OpOperand *chosen = nullptr;
-    for (OpOperand *input : orig.getDpsInputOperands()) {
-      AffineMap map = orig.getMatchingIndexingMap(input);
-      if (!map.isFunctionOfDim(*tLoop))
-        continue;
-      if (!chosen || isa<BlockArgument>(chosen->get()))
-        chosen = input;
-    }
-    OpOperand &operand = partial->getOpOperand(chosen->getOperandNumber());
-    auto type = cast<RankedTensorType>(operand.get().getType());
-    AffineMap map = orig.getMatchingIndexingMap(chosen);
-    unsigned position = *map.getResultPosition(
-        getAffineDimExpr(*tLoop, b.getContext()));
-    OpBuilder ob(partial);
-    Value empty = tensor::EmptyOp::create(ob, loc, type.getShape(),
-                                          type.getElementType());
-    AffineMap identity =
-        AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
-    auto masked = linalg::GenericOp::create(
-        ob, loc, TypeRange{type}, ValueRange{operand.get()}, ValueRange{empty},
-        {identity, identity},
-        SmallVector<utils::IteratorType>(type.getRank(),
-                                         utils::IteratorType::parallel),
-        [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value zero = arith::ConstantOp::create(
-              nb, nl, nb.getFloatAttr(args[0].getType(), 0.0));
-          linalg::YieldOp::create(
-              nb, nl, keepFrom(nb, nl, position, firstValid, args[0], zero));
-        });
-    operand.set(masked.getResult(0));
+    maskContractionOperand(b, orig, partial, *tLoop, firstValid);
     return;
   }
   // combine(f, out) becomes combine(valid ? f : identity, out).
@@ -595,53 +711,114 @@ void TemporalSlicer::testOnlyCutSlices(OpBuilder &b,
   }
 }
 
+FailureOr<Value> TemporalSlicer::runningOperand(OpBuilder &b, Location loc,
+                                                Value v, Value offset) {
+  // Operands used only by removed factors need no running value.
+  if (!runningNeeded.contains(v)) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                   type.getElementType())
+        .getResult();
+  }
+  return isExpShift(v) ? runningShift(b, v, /*old=*/false, offset)
+                       : runningValue(b, v, /*old=*/false, offset);
+}
+
+Value TemporalSlicer::sliceOperand(OpBuilder &b, Location loc, Value v,
+                                   Value offset) {
+  if (Value cached = sliceCache.lookup(v))
+    return cached;
+  Value sliced;
+  auto type = cast<RankedTensorType>(sliceType(v));
+  if (auto empty = v.getDefiningOp<tensor::EmptyOp>()) {
+    sliced =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  } else if (std::optional<Value> scalar = filledScalar(v)) {
+    // A fill is made again per slice: a slice of the whole filled tensor
+    // would keep that tensor alive in the block's memory and copy it.
+    sliced = createFill(b, loc, type, *scalar);
+  } else {
+    sliced = extractSlice(b, v, v, offset);
+  }
+  sliceCache[v] = sliced;
+  return sliced;
+}
+
+LogicalResult TemporalSlicer::mapOperandsInLoop(OpBuilder &b, Operation *op,
+                                                Value offset,
+                                                IRMapping &mapping) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value v = operand.get();
+    if (mapping.contains(v))
+      continue;
+    if (isReduced(v)) {
+      FailureOr<Value> running = runningOperand(b, op->getLoc(), v, offset);
+      if (failed(running))
+        return failure();
+      mapping.map(v, *running);
+      continue;
+    }
+    if (hasT(v))
+      mapping.map(v, sliceOperand(b, op->getLoc(), v, offset));
+  }
+  return success();
+}
+
+void TemporalSlicer::shiftIndicesAlongT(linalg::LinalgOp orig,
+                                        linalg::LinalgOp clone, Value offset) {
+  SmallVector<linalg::IndexOp> indices;
+  clone.getBlock()->walk(
+      [&](linalg::IndexOp index) { indices.push_back(index); });
+  std::optional<unsigned> tLoop = loopDimOfT(orig);
+  for (linalg::IndexOp index : indices) {
+    if (index.getDim() != tLoop)
+      continue;
+    OpBuilder inner(index);
+    inner.setInsertionPointAfter(index);
+    auto shifted =
+        arith::AddIOp::create(inner, orig.getLoc(), index.getResult(), offset);
+    index.getResult().replaceAllUsesExcept(shifted, shifted);
+  }
+}
+
+void TemporalSlicer::stripFinishedFactors(linalg::LinalgOp orig,
+                                          linalg::LinalgOp clone) {
+  Operation *op = orig;
+  const StreamInfo *info = nullptr;
+  if (roles.lookup(op) == SliceRole::Reducing)
+    info = &reductions[reductionIndex.lookup(op)].info;
+  else if (infos.count(op->getResult(0)))
+    info = &infos.find(op->getResult(0))->second;
+  if (!info)
+    return;
+  IRMapping bodyMap;
+  Block *origBody = orig.getBlock();
+  Block *newBody = clone.getBlock();
+  for (auto [a, c] :
+       llvm::zip(origBody->getArguments(), newBody->getArguments()))
+    bodyMap.map(a, c);
+  for (auto [o, c] :
+       llvm::zip(origBody->without_terminator(), newBody->without_terminator()))
+    bodyMap.map(o.getResults(), c.getResults());
+  for (const StrippedFactor &factor : info->stripped) {
+    if (factor.op != op)
+      continue;
+    Value leaf = bodyMap.lookup(factor.leaf);
+    OpBuilder inner = OpBuilder::atBlockBegin(newBody);
+    Value one = arith::ConstantOp::create(
+        inner, orig.getLoc(), inner.getFloatAttr(leaf.getType(), 1.0));
+    leaf.replaceAllUsesWith(one);
+  }
+}
+
 FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
                                              Value offset, bool stripFactors,
                                              bool identityInit) {
   Location loc = op->getLoc();
   IRMapping mapping = loopMap;
   auto linalgOp = cast<linalg::LinalgOp>(op);
-  for (OpOperand &operand : op->getOpOperands()) {
-    Value v = operand.get();
-    if (mapping.contains(v))
-      continue;
-    if (isReduced(v)) {
-      // Operands used only by removed factors need no running value.
-      if (!runningNeeded.contains(v)) {
-        auto type = cast<RankedTensorType>(v.getType());
-        mapping.map(v, tensor::EmptyOp::create(b, loc, type.getShape(),
-                                               type.getElementType()));
-        continue;
-      }
-      FailureOr<Value> running =
-          isExpShift(v) ? runningShift(b, v, /*old=*/false, offset)
-                        : runningValue(b, v, /*old=*/false, offset);
-      if (failed(running))
-        return failure();
-      mapping.map(v, *running);
-      continue;
-    }
-    if (!hasT(v))
-      continue;
-    if (Value cached = sliceCache.lookup(v)) {
-      mapping.map(v, cached);
-      continue;
-    }
-    Value sliced;
-    auto type = cast<RankedTensorType>(sliceType(v));
-    if (auto empty = v.getDefiningOp<tensor::EmptyOp>()) {
-      sliced = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                       type.getElementType());
-    } else if (std::optional<Value> scalar = filledScalar(v)) {
-      // A fill is made again per slice: a slice of the whole filled tensor
-      // would keep that tensor alive in the block's memory and copy it.
-      sliced = createFill(b, loc, type, *scalar);
-    } else {
-      sliced = extractSlice(b, v, v, offset);
-    }
-    sliceCache[v] = sliced;
-    mapping.map(v, sliced);
-  }
+  if (failed(mapOperandsInLoop(b, op, offset, mapping)))
+    return failure();
   if (identityInit) {
     const ReductionPlan &r = reductions[reductionIndex.lookup(op)];
     Value init = linalgOp.getDpsInitOperand(0)->get();
@@ -652,46 +829,10 @@ FailureOr<Value> TemporalSlicer::cloneInLoop(OpBuilder &b, Operation *op,
 
   auto cloned = cast<linalg::LinalgOp>(clone);
   // linalg.index along t counts from the slice's offset.
-  SmallVector<linalg::IndexOp> indices;
-  cloned.getBlock()->walk(
-      [&](linalg::IndexOp index) { indices.push_back(index); });
-  std::optional<unsigned> tLoop = loopDimOfT(linalgOp);
-  for (linalg::IndexOp index : indices) {
-    if (index.getDim() != tLoop)
-      continue;
-    OpBuilder inner(index);
-    inner.setInsertionPointAfter(index);
-    auto shifted = arith::AddIOp::create(inner, loc, index.getResult(), offset);
-    index.getResult().replaceAllUsesExcept(shifted, shifted);
-  }
-
+  shiftIndicesAlongT(linalgOp, cloned, offset);
   // Broadcast postposition: factors of finished reductions become 1.
-  if (stripFactors) {
-    const StreamInfo *info = nullptr;
-    if (roles.lookup(op) == SliceRole::Reducing)
-      info = &reductions[reductionIndex.lookup(op)].info;
-    else if (infos.count(op->getResult(0)))
-      info = &infos.find(op->getResult(0))->second;
-    IRMapping bodyMap;
-    Block *origBody = linalgOp.getBlock();
-    Block *newBody = cloned.getBlock();
-    for (auto [a, c] :
-         llvm::zip(origBody->getArguments(), newBody->getArguments()))
-      bodyMap.map(a, c);
-    for (auto [o, c] : llvm::zip(origBody->without_terminator(),
-                                 newBody->without_terminator()))
-      bodyMap.map(o.getResults(), c.getResults());
-    if (info)
-      for (const StrippedFactor &factor : info->stripped) {
-        if (factor.op != op)
-          continue;
-        Value leaf = bodyMap.lookup(factor.leaf);
-        OpBuilder inner = OpBuilder::atBlockBegin(newBody);
-        Value one = arith::ConstantOp::create(
-            inner, loc, inner.getFloatAttr(leaf.getType(), 1.0));
-        leaf.replaceAllUsesWith(one);
-      }
-  }
+  if (stripFactors)
+    stripFinishedFactors(linalgOp, cloned);
   return clone->getResult(0);
 }
 
@@ -739,12 +880,9 @@ FailureOr<Value> TemporalSlicer::applyCorrection(OpBuilder &b, Value acc,
       });
 }
 
-/// The slice region: one slice of every member of the main loop along t,
-/// one partial per reduction, and what the updates need.
-LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
-                                               Value offset) {
+Value TemporalSlicer::startSlice(OpBuilder &sb, Value offset,
+                                 Value &firstValid) {
   Location loc = graph.getLoc();
-  OpBuilder sb = OpBuilder::atBlockBegin(sliceBlock);
   Value seenBefore =
       lower ? arith::SubIOp::create(sb, loc, offset, lower).getResult() : offset;
   Value offsetI64 =
@@ -755,13 +893,18 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
   seenNew = arith::AddFOp::create(sb, loc, seenOld, stepF);
   // The slice's data is read at `at`; on the ragged last slice, the
   // elements before local index `firstValid` were combined already.
-  Value at = readOffset(sb, offset), firstValid;
+  Value at = readOffset(sb, offset);
   if (isRagged()) {
     Value extentF = arith::ConstantOp::create(
         sb, loc, sb.getF64FloatAttr(static_cast<double>(extent)));
     seenNew = arith::MinimumFOp::create(sb, loc, seenNew, extentF);
     firstValid = arith::SubIOp::create(sb, loc, offset, at);
   }
+  return at;
+}
+
+LogicalResult TemporalSlicer::cloneSliceMembers(OpBuilder &sb, Value at,
+                                                Value firstValid) {
   for (Operation *op : members) {
     SliceRole role = roles.lookup(op);
     if (role == SliceRole::Streamed && inMainLoop.contains(op)) {
@@ -788,7 +931,64 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
       partials[op] = *v;
     }
   }
-  // Contributions: each partial, plus what its update needs.
+  return success();
+}
+
+FailureOr<std::pair<unsigned, unsigned>>
+TemporalSlicer::contributeOldAndNew(OpBuilder &sb, Value orig, Value at) {
+  FailureOr<Value> oldV = runningValue(sb, orig, true, at);
+  FailureOr<Value> newV = runningValue(sb, orig, false, at);
+  if (failed(oldV) || failed(newV))
+    return failure();
+  unsigned oldIndex = contributions.size();
+  contributions.push_back(*oldV);
+  contributions.push_back(*newV);
+  return std::make_pair(oldIndex, oldIndex + 1);
+}
+
+FailureOr<Value> TemporalSlicer::buildShiftedSum(OpBuilder &sb,
+                                                 const ReductionPlan &r,
+                                                 Value firstValid) {
+  Location loc = graph.getLoc();
+  Value shifted = sliceCache.lookup(r.info.squareOf);
+  Value state = states.lookup(r.op);
+  Value orig = r.op->getResult(0);
+  auto stateType = cast<RankedTensorType>(state.getType());
+  MLIRContext *c = graph.getContext();
+  FailureOr<AffineMap> outMap = elementwise.broadcastMap(orig, r.info.squareOf);
+  if (failed(outMap)) {
+    whyNot = "cannot map the centered sum onto its reduction";
+    return failure();
+  }
+  SmallVector<utils::IteratorType> iterators;
+  SmallVector<SmallVector<unsigned>> inDims =
+      elementwise.dimsOf(r.info.squareOf);
+  SmallVector<SmallVector<unsigned>> outDims = elementwise.dimsOf(orig);
+  for (const SmallVector<unsigned> &d : inDims)
+    iterators.push_back(llvm::is_contained(outDims, d)
+                            ? utils::IteratorType::parallel
+                            : utils::IteratorType::reduction);
+  Value zero = identityFill(sb, loc, stateType, Combiner::Add);
+  auto sum = linalg::GenericOp::create(
+      sb, loc, TypeRange{stateType}, ValueRange{shifted}, ValueRange{zero},
+      {AffineMap::getMultiDimIdentityMap(inDims.size(), c), *outMap}, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value x = args[0];
+        if (firstValid) {
+          unsigned tPos =
+              llvm::find(inDims, SmallVector<unsigned>{t}) - inDims.begin();
+          Value zero = arith::ConstantOp::create(
+              nb, nl, nb.getFloatAttr(x.getType(), 0.0));
+          x = keepFrom(nb, nl, tPos, firstValid, x, zero);
+        }
+        linalg::YieldOp::create(
+            nb, nl, arith::AddFOp::create(nb, nl, x, args[1]).getResult());
+      });
+  return sum.getResult(0);
+}
+
+LogicalResult TemporalSlicer::collectContributions(OpBuilder &sb, Value offset,
+                                                   Value at, Value firstValid) {
   contributions = {offset};
   updateInputs.clear();
   for (const ReductionPlan &r : reductions) {
@@ -796,69 +996,41 @@ LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
     in.partial = contributions.size();
     contributions.push_back(partials.lookup(r.op));
     for (const ExpTerm &term : r.info.expTerms) {
-      FailureOr<Value> oldV = runningValue(sb, term.shift, true, at);
-      FailureOr<Value> newV = runningValue(sb, term.shift, false, at);
-      if (failed(oldV) || failed(newV))
+      FailureOr<std::pair<unsigned, unsigned>> oldAndNew =
+          contributeOldAndNew(sb, term.shift, at);
+      if (failed(oldAndNew))
         return failure();
-      in.terms.push_back({static_cast<unsigned>(contributions.size()),
-                          static_cast<unsigned>(contributions.size() + 1)});
-      contributions.push_back(*oldV);
-      contributions.push_back(*newV);
+      in.terms.push_back(*oldAndNew);
     }
     if (r.update == ReductionUpdate::CenteredSquare) {
       // The slice's sum of the shifted values x - c_new.
-      Value shifted = sliceCache.lookup(r.info.squareOf);
-      Value state = states.lookup(r.op);
-      Value orig = r.op->getResult(0);
-      auto stateType = cast<RankedTensorType>(state.getType());
-      MLIRContext *c = graph.getContext();
-      FailureOr<AffineMap> outMap =
-          elementwise.broadcastMap(orig, r.info.squareOf);
-      if (failed(outMap)) {
-        whyNot = "cannot map the centered sum onto its reduction";
+      FailureOr<Value> sum = buildShiftedSum(sb, r, firstValid);
+      if (failed(sum))
         return failure();
-      }
-      SmallVector<utils::IteratorType> iterators;
-      SmallVector<SmallVector<unsigned>> inDims =
-          elementwise.dimsOf(r.info.squareOf);
-      SmallVector<SmallVector<unsigned>> outDims = elementwise.dimsOf(orig);
-      for (const SmallVector<unsigned> &d : inDims)
-        iterators.push_back(llvm::is_contained(outDims, d)
-                                ? utils::IteratorType::parallel
-                                : utils::IteratorType::reduction);
-      Value zero = identityFill(sb, loc, stateType, Combiner::Add);
-      auto sum = linalg::GenericOp::create(
-          sb, loc, TypeRange{stateType}, ValueRange{shifted}, ValueRange{zero},
-          {AffineMap::getMultiDimIdentityMap(inDims.size(), c), *outMap},
-          iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
-            Value x = args[0];
-            if (firstValid) {
-              unsigned tPos = llvm::find(inDims, SmallVector<unsigned>{t}) -
-                              inDims.begin();
-              Value zero =
-                  arith::ConstantOp::create(nb, nl, nb.getFloatAttr(x.getType(), 0.0));
-              x = keepFrom(nb, nl, tPos, firstValid, x, zero);
-            }
-            linalg::YieldOp::create(
-                nb, nl, arith::AddFOp::create(nb, nl, x, args[1]).getResult());
-          });
       in.shiftedPartial = contributions.size();
-      contributions.push_back(sum.getResult(0));
-      FailureOr<Value> oldV =
-          runningValue(sb, infos.lookup(r.info.squareOf).shift, true, at);
-      FailureOr<Value> newV =
-          runningValue(sb, infos.lookup(r.info.squareOf).shift, false, at);
-      if (failed(oldV) || failed(newV))
+      contributions.push_back(*sum);
+      FailureOr<std::pair<unsigned, unsigned>> oldAndNew =
+          contributeOldAndNew(sb, infos.lookup(r.info.squareOf).shift, at);
+      if (failed(oldAndNew))
         return failure();
-      in.shiftOld = contributions.size();
-      contributions.push_back(*oldV);
-      in.shiftNew = contributions.size();
-      contributions.push_back(*newV);
+      std::tie(in.shiftOld, in.shiftNew) = *oldAndNew;
     }
     updateInputs.push_back(in);
   }
-  YieldOp::create(sb, loc, contributions);
+  return success();
+}
 
+/// The slice region: one slice of every member of the main loop along t,
+/// one partial per reduction, and what the updates need.
+LogicalResult TemporalSlicer::buildSliceRegion(Block *sliceBlock,
+                                               Value offset) {
+  OpBuilder sb = OpBuilder::atBlockBegin(sliceBlock);
+  Value firstValid;
+  Value at = startSlice(sb, offset, firstValid);
+  if (failed(cloneSliceMembers(sb, at, firstValid)) ||
+      failed(collectContributions(sb, offset, at, firstValid)))
+    return failure();
+  YieldOp::create(sb, graph.getLoc(), contributions);
   return success();
 }
 
@@ -875,129 +1047,169 @@ double TemporalSlicer::elementsPerOffset(Operation *reduction) const {
   return count;
 }
 
+FailureOr<Value> TemporalSlicer::buildIndependentUpdate(OpBuilder &ub,
+                                                        const ReductionPlan &r,
+                                                        Value state,
+                                                        Value partial) {
+  Value orig = r.op->getResult(0);
+  return elementwise.build(
+      ub, graph.getLoc(), state, orig, {{state, orig}, {partial, orig}},
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        return buildCombine(nb, nl, r.combiner, a[0], a[1]);
+      });
+}
+
+FailureOr<Value> TemporalSlicer::buildRescaledUpdate(OpBuilder &ub,
+                                                     const ReductionPlan &r,
+                                                     const UpdateInputs &in,
+                                                     Value state,
+                                                     const UpdateArgs &args) {
+  Value orig = r.op->getResult(0);
+  ArrayRef<Value> contribArgs = args.contributions;
+  SmallVector<std::pair<Value, Value>> inputs{{state, orig},
+                                              {contribArgs[in.partial], orig}};
+  for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
+    inputs.push_back({contribArgs[in.terms[termIndex].first], term.shift});
+    inputs.push_back({contribArgs[in.terms[termIndex].second], term.shift});
+  }
+  return elementwise.build(
+      ub, graph.getLoc(), state, orig, inputs,
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        // alpha = prod exp(sign * (c_new - c_old)); state*alpha + part.
+        Value scaled = a[0];
+        for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
+          Value diff = arith::SubFOp::create(
+              nb, nl, finiteOrZero(nb, nl, a[3 + 2 * termIndex]),
+              finiteOrZero(nb, nl, a[2 + 2 * termIndex]));
+          if (term.sign < 0)
+            diff = arith::NegFOp::create(nb, nl, diff);
+          Value alpha = math::ExpOp::create(nb, nl, diff);
+          Value one = arith::ConstantOp::create(
+              nb, nl, nb.getFloatAttr(alpha.getType(), 1.0));
+          alpha = arith::SelectOp::create(nb, nl, args.firstSlice, one, alpha);
+          scaled = arith::MulFOp::create(nb, nl, scaled, alpha);
+        }
+        return arith::AddFOp::create(nb, nl, scaled, a[1]).getResult();
+      });
+}
+
+/// d = c_old - c_new, or 0 on the first slice (when there is no old shift).
+static Value shiftDelta(OpBuilder &b, Location loc, Value cOld, Value cNew,
+                        Value firstSlice) {
+  Value d = arith::SubFOp::create(b, loc, cOld, cNew);
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(d.getType(), 0.0));
+  return arith::SelectOp::create(b, loc, firstSlice, zero, d).getResult();
+}
+
+/// The elements the old state holds, as a float of `type`: the offset along
+/// t (`seenBefore`) times the extents of the other dims the reduction
+/// covers (`perOffset`; a LayerNorm over two dims sliced along one).
+static Value countBefore(OpBuilder &b, Location loc, Value seenBefore,
+                         double perOffset, Type type) {
+  Value n = castFloat(b, loc, seenBefore, type);
+  if (perOffset == 1.0)
+    return n;
+  Value scale =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(type, perOffset));
+  return arith::MulFOp::create(b, loc, n, scale).getResult();
+}
+
+LogicalResult TemporalSlicer::buildCenteredSquareUpdate(
+    OpBuilder &ub, const ReductionPlan &r, const UpdateInputs &in, Value state,
+    Value shiftedState, const UpdateArgs &args,
+    SmallVectorImpl<Value> &newStates) {
+  Location loc = graph.getLoc();
+  Value orig = r.op->getResult(0);
+  Value shiftOrig = infos.lookup(r.info.squareOf).shift;
+  ArrayRef<Value> contribArgs = args.contributions;
+  SmallVector<std::pair<Value, Value>> inputs{
+      {state, orig},
+      {contribArgs[in.partial], orig},
+      {shiftedState, orig},
+      {contribArgs[in.shiftedPartial], orig},
+      {contribArgs[in.shiftOld], shiftOrig},
+      {contribArgs[in.shiftNew], shiftOrig}};
+  double perOffset = elementsPerOffset(r.op);
+  // Q' = Q + 2 d L + n d^2 + q.
+  FailureOr<Value> next = elementwise.build(
+      ub, loc, state, orig, inputs,
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        Value d = shiftDelta(nb, nl, a[4], a[5], args.firstSlice);
+        Value n = countBefore(nb, nl, args.seenBefore, perOffset, d.getType());
+        Value two = arith::ConstantOp::create(
+            nb, nl, nb.getFloatAttr(d.getType(), 2.0));
+        Value twoDL = arith::MulFOp::create(
+            nb, nl, arith::MulFOp::create(nb, nl, two, d), a[2]);
+        Value nDD = arith::MulFOp::create(nb, nl, n,
+                                          arith::MulFOp::create(nb, nl, d, d));
+        Value q = arith::AddFOp::create(nb, nl, a[0], twoDL);
+        q = arith::AddFOp::create(nb, nl, q, nDD);
+        return arith::AddFOp::create(nb, nl, q, a[1]).getResult();
+      });
+  if (failed(next))
+    return failure();
+  newStates.push_back(*next);
+  // L' = L + n d + l.
+  next = elementwise.build(
+      ub, loc, shiftedState, orig, inputs,
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        Value d = shiftDelta(nb, nl, a[4], a[5], args.firstSlice);
+        Value n = countBefore(nb, nl, args.seenBefore, perOffset, d.getType());
+        Value l = arith::AddFOp::create(nb, nl, a[2],
+                                        arith::MulFOp::create(nb, nl, n, d));
+        return arith::AddFOp::create(nb, nl, l, a[3]).getResult();
+      });
+  if (failed(next))
+    return failure();
+  newStates.push_back(*next);
+  return success();
+}
+
+void TemporalSlicer::startUpdate(OpBuilder &ub, UpdateArgs &args) {
+  Location loc = graph.getLoc();
+  Value offsetArg = args.contributions[0];
+  // The first slice the loop runs, and the slices before this one.
+  Value start = lower ? lower : arith::ConstantIndexOp::create(ub, loc, 0);
+  args.firstSlice = arith::CmpIOp::create(ub, loc, arith::CmpIPredicate::eq,
+                                          offsetArg, start);
+  if (lower)
+    offsetArg = arith::SubIOp::create(ub, loc, offsetArg, lower);
+  args.seenBefore = arith::SIToFPOp::create(
+      ub, loc, ub.getF64Type(),
+      arith::IndexCastOp::create(ub, loc, ub.getI64Type(), offsetArg));
+}
+
 /// The update region: update the old partials, then aggregate the slice.
 LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
   Location loc = graph.getLoc();
   Block *updateBlock = new Block();
   loop.getUpdate().push_back(updateBlock);
-  SmallVector<Value> stateArgs, contribArgs;
+  UpdateArgs args;
   for (Type type : stateTypes)
-    stateArgs.push_back(updateBlock->addArgument(type, loc));
+    args.states.push_back(updateBlock->addArgument(type, loc));
   for (Value v : contributions)
-    contribArgs.push_back(updateBlock->addArgument(v.getType(), loc));
+    args.contributions.push_back(updateBlock->addArgument(v.getType(), loc));
   OpBuilder ub = OpBuilder::atBlockBegin(updateBlock);
-  Value offsetArg = contribArgs[0];
-  // The first slice the loop runs, and the slices before this one.
-  Value start = lower ? lower : arith::ConstantIndexOp::create(ub, loc, 0);
-  Value firstSlice = arith::CmpIOp::create(
-      ub, loc, arith::CmpIPredicate::eq, offsetArg, start);
-  if (lower)
-    offsetArg = arith::SubIOp::create(ub, loc, offsetArg, lower);
-  Value offsetF = arith::SIToFPOp::create(
-      ub, loc, ub.getF64Type(),
-      arith::IndexCastOp::create(ub, loc, ub.getI64Type(), offsetArg));
+  startUpdate(ub, args);
   SmallVector<Value> newStates;
   unsigned slot = 0;
   for (unsigned ri = 0; ri < reductions.size(); ++ri) {
     const ReductionPlan &r = reductions[ri];
     const UpdateInputs &in = updateInputs[ri];
-    Value state = stateArgs[slot++];
-    Value orig = r.op->getResult(0);
-    Value partial = contribArgs[in.partial];
+    Value state = args.states[slot++];
     FailureOr<Value> next;
     if (r.update == ReductionUpdate::Independent) {
-      next = elementwise.build(
-          ub, loc, state, orig, {{state, orig}, {partial, orig}},
-          [&](OpBuilder &nb, Location nl, ValueRange a) {
-            return buildCombine(nb, nl, r.combiner, a[0], a[1]);
-          });
+      next =
+          buildIndependentUpdate(ub, r, state, args.contributions[in.partial]);
     } else if (r.update == ReductionUpdate::Rescaled) {
-      SmallVector<std::pair<Value, Value>> inputs{{state, orig},
-                                                  {partial, orig}};
-      for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
-        inputs.push_back({contribArgs[in.terms[termIndex].first], term.shift});
-        inputs.push_back({contribArgs[in.terms[termIndex].second], term.shift});
-      }
-      next = elementwise.build(
-          ub, loc, state, orig, inputs,
-          [&](OpBuilder &nb, Location nl, ValueRange a) {
-            // alpha = prod exp(sign * (c_new - c_old)); state*alpha + part.
-            Value scaled = a[0];
-            for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
-              Value diff = arith::SubFOp::create(
-                  nb, nl, finiteOrZero(nb, nl, a[3 + 2 * termIndex]),
-                  finiteOrZero(nb, nl, a[2 + 2 * termIndex]));
-              if (term.sign < 0)
-                diff = arith::NegFOp::create(nb, nl, diff);
-              Value alpha = math::ExpOp::create(nb, nl, diff);
-              Value one = arith::ConstantOp::create(
-                  nb, nl, nb.getFloatAttr(alpha.getType(), 1.0));
-              alpha = arith::SelectOp::create(nb, nl, firstSlice, one, alpha);
-              scaled = arith::MulFOp::create(nb, nl, scaled, alpha);
-            }
-            return arith::AddFOp::create(nb, nl, scaled, a[1]).getResult();
-          });
+      next = buildRescaledUpdate(ub, r, in, state, args);
     } else {
-      Value shiftedState = stateArgs[slot++];
-      Value shiftOrig = infos.lookup(r.info.squareOf).shift;
-      SmallVector<std::pair<Value, Value>> inputs{
-          {state, orig},
-          {partial, orig},
-          {shiftedState, orig},
-          {contribArgs[in.shiftedPartial], orig},
-          {contribArgs[in.shiftOld], shiftOrig},
-          {contribArgs[in.shiftNew], shiftOrig}};
-      // Q' = Q + 2 d L + n d^2 + q,  d = c_old - c_new (0 on the first
-      // slice, when there is no old shift).
-      auto deltaOf = [&](OpBuilder &nb, Location nl, ValueRange a) {
-        Value d = arith::SubFOp::create(nb, nl, a[4], a[5]);
-        Value zero = arith::ConstantOp::create(
-            nb, nl, nb.getFloatAttr(d.getType(), 0.0));
-        return arith::SelectOp::create(nb, nl, firstSlice, zero, d).getResult();
-      };
-      // The elements the old state holds: the offset along t times the
-      // extents of the other dims the reduction covers (a LayerNorm over
-      // two dims sliced along one).
-      double perOffset = elementsPerOffset(r.op);
-      auto countOf = [&](OpBuilder &nb, Location nl, Type type) {
-        Value n = castFloat(nb, nl, offsetF, type);
-        if (perOffset == 1.0)
-          return n;
-        Value scale = arith::ConstantOp::create(
-            nb, nl, nb.getFloatAttr(type, perOffset));
-        return arith::MulFOp::create(nb, nl, n, scale).getResult();
-      };
-      next = elementwise.build(
-          ub, loc, state, orig, inputs,
-          [&](OpBuilder &nb, Location nl, ValueRange a) {
-            Value d = deltaOf(nb, nl, a);
-            Value n = countOf(nb, nl, d.getType());
-            Value two = arith::ConstantOp::create(
-                nb, nl, nb.getFloatAttr(d.getType(), 2.0));
-            Value twoDL = arith::MulFOp::create(
-                nb, nl, arith::MulFOp::create(nb, nl, two, d), a[2]);
-            Value nDD = arith::MulFOp::create(
-                nb, nl, n, arith::MulFOp::create(nb, nl, d, d));
-            Value q = arith::AddFOp::create(nb, nl, a[0], twoDL);
-            q = arith::AddFOp::create(nb, nl, q, nDD);
-            return arith::AddFOp::create(nb, nl, q, a[1]).getResult();
-          });
-      if (failed(next))
+      Value shiftedState = args.states[slot++];
+      // A failure leaves a state out: reported below.
+      if (failed(buildCenteredSquareUpdate(ub, r, in, state, shiftedState, args,
+                                           newStates)))
         break;
-      newStates.push_back(*next);
-      next = elementwise.build(
-          ub, loc, shiftedState, orig, inputs,
-          [&](OpBuilder &nb, Location nl, ValueRange a) {
-            // L' = L + n d + l
-            Value d = deltaOf(nb, nl, a);
-            Value n = countOf(nb, nl, d.getType());
-            Value l = arith::AddFOp::create(
-                nb, nl, a[2], arith::MulFOp::create(nb, nl, n, d));
-            return arith::AddFOp::create(nb, nl, l, a[3]).getResult();
-          });
-      if (failed(next))
-        break;
-      newStates.push_back(*next);
       continue;
     }
     if (failed(next)) {
@@ -1011,7 +1223,6 @@ LogicalResult TemporalSlicer::buildUpdateRegion(TemporalSliceOp loop) {
     return failure();
   }
   YieldOp::create(ub, loc, newStates);
-
   return success();
 }
 
@@ -1065,6 +1276,92 @@ LogicalResult TemporalSlicer::buildEpilogue(OpBuilder &b, TemporalSliceOp loop,
   return success();
 }
 
+llvm::SmallPtrSet<Operation *, 16>
+TemporalSlicer::getStreamedProducers(ArrayRef<Value> outputs,
+                                     ArrayRef<unsigned> streamedOutputs) const {
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  for (unsigned i : streamedOutputs)
+    if (Operation *def = outputs[i].getDefiningOp())
+      needed.insert(def);
+  for (Operation *op : llvm::reverse(members))
+    if (needed.contains(op))
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (roles.lookup(def) == SliceRole::Streamed)
+            needed.insert(def);
+  return needed;
+}
+
+FailureOr<SmallVector<Value>> TemporalSlicer::buildFinalPassSlice(
+    TemporalSliceOp pass, ArrayRef<Value> outputs,
+    ArrayRef<unsigned> streamedOutputs, ValueRange outInits,
+    const IRMapping &finals) {
+  Location loc = graph.getLoc();
+  Block *passSlice = new Block();
+  pass.getSlice().push_back(passSlice);
+  Value passOffset =
+      passSlice->addArgument(IndexType::get(graph.getContext()), loc);
+  for (Value v : outInits)
+    passSlice->addArgument(v.getType(), loc);
+  OpBuilder pb = OpBuilder::atBlockBegin(passSlice);
+  // The ragged last slice is written where it is read: the elements it
+  // shares with the previous one get the same values again.
+  passOffset = readOffset(pb, passOffset);
+  // Recompute the streamed members exactly, with the final reductions.
+  loopMap = finals;
+  sliceCache.clear();
+  llvm::SmallPtrSet<Operation *, 16> needed =
+      getStreamedProducers(outputs, streamedOutputs);
+  for (Operation *op : members) {
+    if (roles.lookup(op) != SliceRole::Streamed || !needed.contains(op))
+      continue;
+    FailureOr<Value> v = cloneInLoop(pb, op, passOffset, /*stripFactors=*/false,
+                                     /*identityInit=*/false);
+    if (failed(v))
+      return failure();
+    loopMap.map(op->getResult(0), *v);
+    sliceCache[op->getResult(0)] = *v;
+  }
+  SmallVector<Value> passYield{passOffset};
+  for (unsigned i : streamedOutputs) {
+    Value v = outputs[i];
+    Value slice = sliceCache.lookup(v);
+    if (!slice)
+      slice = extractSlice(pb, finals.lookupOrDefault(v), v, passOffset);
+    passYield.push_back(slice);
+  }
+  YieldOp::create(pb, loc, passYield);
+  return passYield;
+}
+
+void TemporalSlicer::buildFinalPassUpdate(TemporalSliceOp pass,
+                                          ArrayRef<Value> outputs,
+                                          ArrayRef<unsigned> streamedOutputs,
+                                          ValueRange outInits,
+                                          ArrayRef<Value> yieldedSlices) {
+  Location loc = graph.getLoc();
+  Block *passUpdate = new Block();
+  pass.getUpdate().push_back(passUpdate);
+  SmallVector<Value> accs;
+  for (Value v : outInits)
+    accs.push_back(passUpdate->addArgument(v.getType(), loc));
+  Value at = passUpdate->addArgument(IndexType::get(graph.getContext()), loc);
+  SmallVector<Value> slices;
+  for (Value v : yieldedSlices)
+    slices.push_back(passUpdate->addArgument(v.getType(), loc));
+  OpBuilder qb = OpBuilder::atBlockBegin(passUpdate);
+  SmallVector<Value> inserted;
+  for (auto [k, i] : llvm::enumerate(streamedOutputs)) {
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    sliceGeometry(qb, outputs[i], at,
+                  cast<RankedTensorType>(slices[k].getType()), offsets, sizes,
+                  strides);
+    inserted.push_back(tensor::InsertSliceOp::create(
+        qb, loc, slices[k], accs[k], offsets, sizes, strides));
+  }
+  YieldOp::create(qb, loc, inserted);
+}
+
 /// The final pass: outputs indexed by t, recomputed slice by slice from the
 /// finished reductions. Fills `finalOutputs` with the graph's outputs.
 LogicalResult
@@ -1079,135 +1376,70 @@ TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
   finalOutputs.clear();
   for (Value v : outputs)
     finalOutputs.push_back(finals.lookupOrDefault(v));
-  if (!streamedOutputs.empty()) {
-    SmallVector<Value> outInits;
-    for (unsigned i : streamedOutputs) {
-      auto type = cast<RankedTensorType>(outputs[i].getType());
-      outInits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
-                                                 type.getElementType()));
-    }
-    auto pass =
-        TemporalSliceOp::create(b, loc, TypeRange(ValueRange(outInits)), dim,
-                                b.getI64IntegerAttr(step), /*lower=*/Value(),
-                                /*upper=*/Value(), outInits);
-    pass->setAttr("smap.final_pass", b.getUnitAttr());
-    Block *passSlice = new Block();
-    pass.getSlice().push_back(passSlice);
-    Value passOffset = passSlice->addArgument(b.getIndexType(), loc);
-    for (Value v : outInits)
-      passSlice->addArgument(v.getType(), loc);
-    OpBuilder pb = OpBuilder::atBlockBegin(passSlice);
-    // The ragged last slice is written where it is read: the elements it
-    // shares with the previous one get the same values again.
-    passOffset = readOffset(pb, passOffset);
-    // Recompute the streamed members exactly, with the final reductions.
-    loopMap = finals;
-    sliceCache.clear();
-    llvm::SmallPtrSet<Operation *, 16> needed;
-    for (unsigned i : streamedOutputs)
-      if (Operation *def = outputs[i].getDefiningOp())
-        needed.insert(def);
-    for (Operation *op : llvm::reverse(members))
-      if (needed.contains(op))
-        for (Value operand : op->getOperands())
-          if (Operation *def = operand.getDefiningOp())
-            if (roles.lookup(def) == SliceRole::Streamed)
-              needed.insert(def);
-    for (Operation *op : members) {
-      if (roles.lookup(op) != SliceRole::Streamed || !needed.contains(op))
-        continue;
-      FailureOr<Value> v =
-          cloneInLoop(pb, op, passOffset, /*stripFactors=*/false,
-                      /*identityInit=*/false);
-      if (failed(v))
-        return failure();
-      loopMap.map(op->getResult(0), *v);
-      sliceCache[op->getResult(0)] = *v;
-    }
-    SmallVector<Value> passYield{passOffset};
-    for (unsigned i : streamedOutputs) {
-      Value v = outputs[i];
-      Value slice = sliceCache.lookup(v);
-      if (!slice)
-        slice = extractSlice(pb, finals.lookupOrDefault(v), v, passOffset);
-      passYield.push_back(slice);
-    }
-    YieldOp::create(pb, loc, passYield);
-
-    Block *passUpdate = new Block();
-    pass.getUpdate().push_back(passUpdate);
-    SmallVector<Value> accs;
-    for (Value v : outInits)
-      accs.push_back(passUpdate->addArgument(v.getType(), loc));
-    Value at = passUpdate->addArgument(b.getIndexType(), loc);
-    SmallVector<Value> slices;
-    for (unsigned k = 1; k < passYield.size(); ++k)
-      slices.push_back(passUpdate->addArgument(passYield[k].getType(), loc));
-    OpBuilder qb = OpBuilder::atBlockBegin(passUpdate);
-    SmallVector<Value> inserted;
-    for (auto [k, i] : llvm::enumerate(streamedOutputs)) {
-      SmallVector<OpFoldResult> offsets, sizes, strides;
-      sliceGeometry(qb, outputs[i], at,
-                    cast<RankedTensorType>(slices[k].getType()), offsets, sizes,
-                    strides);
-      inserted.push_back(tensor::InsertSliceOp::create(
-          qb, loc, slices[k], accs[k], offsets, sizes, strides));
-    }
-    YieldOp::create(qb, loc, inserted);
-    for (auto [k, i] : llvm::enumerate(streamedOutputs))
-      finalOutputs[i] = pass.getResult(k);
+  if (streamedOutputs.empty())
+    return success();
+  SmallVector<Value> outInits;
+  for (unsigned i : streamedOutputs) {
+    auto type = cast<RankedTensorType>(outputs[i].getType());
+    outInits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                               type.getElementType()));
   }
+  auto pass =
+      TemporalSliceOp::create(b, loc, TypeRange(ValueRange(outInits)), dim,
+                              b.getI64IntegerAttr(step), /*lower=*/Value(),
+                              /*upper=*/Value(), outInits);
+  pass->setAttr("smap.final_pass", b.getUnitAttr());
+  FailureOr<SmallVector<Value>> passYield =
+      buildFinalPassSlice(pass, outputs, streamedOutputs, outInits, finals);
+  if (failed(passYield))
+    return failure();
+  buildFinalPassUpdate(pass, outputs, streamedOutputs, outInits,
+                       ArrayRef<Value>(*passYield).drop_front());
+  for (auto [k, i] : llvm::enumerate(streamedOutputs))
+    finalOutputs[i] = pass.getResult(k);
   return success();
 }
 
-/// Rewrites the graph body into the loops.
-LogicalResult TemporalSlicer::rewrite() {
-  MLIRContext *ctx = graph.getContext();
+Value TemporalSlicer::initialState(OpBuilder &b, const ReductionPlan &r) {
   Location loc = graph.getLoc();
-  YieldOp yield = graph.getYield();
-  OpBuilder b(yield);
-  DimAttr dim = DimAttr::get(ctx, StringAttr::get(ctx, smg.getDims()[t].name),
-                             extent, DimClass::Temporal);
+  auto linalgOp = cast<linalg::LinalgOp>(r.op);
+  Value init = linalgOp.getDpsInitOperand(0)->get();
+  // A max or min started from NaN (upstream's softmax decomposition:
+  // maxnumf from NaN, where NaN is the identity) starts the running state
+  // from the combiner's identity instead: the update combines with
+  // maximumf and rescales by exp(old - new), which NaN would poison.
+  std::optional<APFloat> initConstant = getFillConstant(init);
+  if ((r.combiner == Combiner::Max || r.combiner == Combiner::Min) &&
+      initConstant && initConstant->isNaN())
+    init = identityFill(b, loc, init.getType(), r.combiner);
+  // A rescaled sum that starts from a computed value (a contraction
+  // accumulating into a bias, c + S * (x . y)) must not rescale that
+  // value: the state starts from 0 and the init is added after the
+  // corrections.
+  if (r.update == ReductionUpdate::Rescaled &&
+      !(initConstant && initConstant->isZero())) {
+    computedInits[r.op] = init;
+    init = identityFill(b, loc, init.getType(), r.combiner);
+  }
+  return init;
+}
 
-  // Pre members stay where they are; everything else is rebuilt below.
-  // The carried state: one partial per reduction (plus the shifted sum of a
-  // centered square), initialized from the reduction's own init.
-  SmallVector<Value> inits;
-  SmallVector<std::pair<Operation *, bool>> stateSlots; // (reduction, isL)
+void TemporalSlicer::buildInitialStates(OpBuilder &b,
+                                        SmallVectorImpl<Value> &inits,
+                                        SmallVectorImpl<StateSlot> &slots) {
   for (const ReductionPlan &r : reductions) {
-    auto linalgOp = cast<linalg::LinalgOp>(r.op);
-    Value init = linalgOp.getDpsInitOperand(0)->get();
-    // A max or min started from NaN (upstream's softmax decomposition:
-    // maxnumf from NaN, where NaN is the identity) starts the running state
-    // from the combiner's identity instead: the update combines with
-    // maximumf and rescales by exp(old - new), which NaN would poison.
-    std::optional<APFloat> initConstant = getFillConstant(init);
-    if ((r.combiner == Combiner::Max || r.combiner == Combiner::Min) &&
-        initConstant && initConstant->isNaN())
-      init = identityFill(b, loc, init.getType(), r.combiner);
-    // A rescaled sum that starts from a computed value (a contraction
-    // accumulating into a bias, c + S * (x . y)) must not rescale that
-    // value: the state starts from 0 and the init is added after the
-    // corrections.
-    if (r.update == ReductionUpdate::Rescaled &&
-        !(initConstant && initConstant->isZero())) {
-      computedInits[r.op] = init;
-      init = identityFill(b, loc, init.getType(), r.combiner);
-    }
-    inits.push_back(init);
-    stateSlots.push_back({r.op, false});
+    inits.push_back(initialState(b, r));
+    slots.push_back({r.op, false});
     if (r.update == ReductionUpdate::CenteredSquare) {
-      inits.push_back(
-          identityFill(b, loc, r.op->getResult(0).getType(), Combiner::Add));
-      stateSlots.push_back({r.op, true});
+      inits.push_back(identityFill(
+          b, graph.getLoc(), r.op->getResult(0).getType(), Combiner::Add));
+      slots.push_back({r.op, true});
     }
   }
-  stateTypes.clear();
-  for (Value v : inits)
-    stateTypes.push_back(v.getType());
+}
 
-  // Slices a mask hides entirely contribute nothing: the loop stops before
-  // them.
+Value TemporalSlicer::buildSkipBounds(OpBuilder &b) {
+  Location loc = graph.getLoc();
   Value upper;
   if (std::optional<SkippedSlices> skip =
           findSkippedSlices(smg, plan, notSkipped)) {
@@ -1217,30 +1449,29 @@ LogicalResult TemporalSlicer::rewrite() {
       lower = loopStart(b, loc, *skip->below);
     skipped = skip->describe;
   }
-  unmasked = findUnmaskedSlices(smg, plan);
+  return upper;
+}
+
+TemporalSliceOp TemporalSlicer::createMainLoop(OpBuilder &b, DimAttr dim,
+                                               Value upper, ValueRange inits,
+                                               ArrayRef<StateSlot> slots,
+                                               Value &offset) {
+  Location loc = graph.getLoc();
   auto loop =
       TemporalSliceOp::create(b, loc, stateTypes, dim, b.getI64IntegerAttr(step),
                               lower, upper, inits);
   Block *sliceBlock = new Block();
   loop.getSlice().push_back(sliceBlock);
-  Value offset = sliceBlock->addArgument(b.getIndexType(), loc);
+  offset = sliceBlock->addArgument(b.getIndexType(), loc);
   for (auto [i, type] : llvm::enumerate(stateTypes)) {
     Value arg = sliceBlock->addArgument(type, loc);
-    auto [op, isL] = stateSlots[i];
+    auto [op, isL] = slots[i];
     (isL ? shiftedStates : states)[op] = arg;
   }
+  return loop;
+}
 
-  if (failed(buildSliceRegion(sliceBlock, offset)) ||
-      failed(buildUpdateRegion(loop)))
-    return failure();
-  b.setInsertionPoint(yield);
-  IRMapping finals;
-  SmallVector<Value> finalOutputs;
-  if (failed(buildEpilogue(b, loop, finals)) ||
-      failed(buildFinalPass(b, dim, finals, finalOutputs)))
-    return failure();
-  yield->setOperands(finalOutputs);
-
+LogicalResult TemporalSlicer::eraseRewrittenMembers() {
   // The members indexed by t and the reductions now live in the loops.
   // Users come after their producers: erasing in reverse leaves none. A
   // member still used from the new loops (a value the rewrite failed to
@@ -1262,6 +1493,41 @@ LogicalResult TemporalSlicer::rewrite() {
     if (roles.lookup(op) != SliceRole::Pre)
       op->erase();
   return success();
+}
+
+/// Rewrites the graph body into the loops.
+LogicalResult TemporalSlicer::rewrite() {
+  MLIRContext *ctx = graph.getContext();
+  YieldOp yield = graph.getYield();
+  OpBuilder b(yield);
+  DimAttr dim = DimAttr::get(ctx, StringAttr::get(ctx, smg.getDims()[t].name),
+                             extent, DimClass::Temporal);
+
+  // Pre members stay where they are; everything else is rebuilt below.
+  SmallVector<Value> inits;
+  SmallVector<StateSlot> slots;
+  buildInitialStates(b, inits, slots);
+  stateTypes.clear();
+  for (Value v : inits)
+    stateTypes.push_back(v.getType());
+
+  // Slices a mask hides entirely contribute nothing: the loop stops before
+  // them.
+  Value upper = buildSkipBounds(b);
+  unmasked = findUnmaskedSlices(smg, plan);
+  Value offset;
+  TemporalSliceOp loop = createMainLoop(b, dim, upper, inits, slots, offset);
+  if (failed(buildSliceRegion(&loop.getSlice().front(), offset)) ||
+      failed(buildUpdateRegion(loop)))
+    return failure();
+  b.setInsertionPoint(yield);
+  IRMapping finals;
+  SmallVector<Value> finalOutputs;
+  if (failed(buildEpilogue(b, loop, finals)) ||
+      failed(buildFinalPass(b, dim, finals, finalOutputs)))
+    return failure();
+  yield->setOperands(finalOutputs);
+  return eraseRewrittenMembers();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1287,22 +1553,40 @@ static LogicalResult decomposeAggregates(GraphOp graph) {
   return success();
 }
 
-static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
+/// Whether `graph` is to be sliced temporally here: it has a schedule (a
+/// remark says so when not) with a temporal part, and no slices yet.
+static bool isToBeSliced(GraphOp graph) {
   ScheduleAttr schedule = graph.getScheduleAttr();
   if (!schedule) {
     remarkUnscheduled(graph, "temporal-slice");
-    return success();
+    return false;
   }
   if (schedule.getTemporal().empty())
-    return success();
+    return false;
   // A spatially sliced graph is sliced temporally in its blocks.
   if (llvm::any_of(graph.getBody().front(),
                    [](Operation &op) { return isa<SpatialSliceOp>(op); }))
-    return success();
-  if (llvm::any_of(graph.getBody().front(),
-                   [](Operation &op) { return isa<TemporalSliceOp>(op); }))
-    return success();
+    return false;
+  return !llvm::any_of(graph.getBody().front(),
+                       [](Operation &op) { return isa<TemporalSliceOp>(op); });
+}
 
+/// What the remark adds about skipped slices and masks tested only on the
+/// slices that cut them ("" when nothing).
+static std::string describeSkips(const TemporalSlicer &slicer) {
+  std::string skipped =
+      slicer.skipped.empty()
+          ? (slicer.notSkipped.empty() ? "" : "; " + slicer.notSkipped)
+          : "; skips the slices a mask hides: " + slicer.skipped;
+  for (const UnmaskedSlices &mask : slicer.unmasked)
+    skipped += "; " + mask.describe;
+  return skipped;
+}
+
+static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
+  if (!isToBeSliced(graph))
+    return success();
+  ScheduleAttr schedule = graph.getScheduleAttr();
   if (failed(decomposeAggregates(graph)))
     return failure();
   const SpaceMappingGraph *smg = getSMG(graph, am);
@@ -1340,16 +1624,14 @@ static LogicalResult sliceGraph(GraphOp graph, AnalysisManager am) {
            << it->name << "' failed after its plan accepted it: "
            << (slicer.whyNot.empty() ? "a member could not be rewritten"
                                      : slicer.whyNot);
+  // The remark reads the SMG (the dim's name, the skipped slices), so it is
+  // written before the SMG of the rewritten body is dropped.
+  std::string remark = "dim '" + it->name + "' sliced temporally by " +
+                       std::to_string(slice.size) + ": " + described +
+                       describeSkips(slicer);
   forgetSMG(graph, am);
-  std::string skipped =
-      slicer.skipped.empty()
-          ? (slicer.notSkipped.empty() ? "" : "; " + slicer.notSkipped)
-          : "; skips the slices a mask hides: " + slicer.skipped;
-  for (const UnmaskedSlices &mask : slicer.unmasked)
-    skipped += "; " + mask.describe;
   remark::passed(graph.getLoc(), remarkOpts("temporal-slice", "sliced", graph))
-      << ("dim '" + it->name + "' sliced temporally by " +
-          std::to_string(slice.size) + ": " + described + skipped);
+      << remark;
   return success();
 }
 
