@@ -54,56 +54,66 @@ static bool hasSupportedTensorTypes(Operation *op, std::string &whyNot) {
   return true;
 }
 
-FailureOr<MemberRole> mlir::smap::getMemberRole(Operation *op,
-                                                std::string &whyNot) {
-  whyNot.clear();
-  if (isa<tensor::EmptyOp>(op)) {
-    if (!hasSupportedTensorTypes(op, whyNot))
-      return failure();
-    return MemberRole::Init;
-  }
-  if (isa<arith::ConstantOp>(op)) {
-    if (!hasSupportedTensorTypes(op, whyNot))
-      return failure();
-    return MemberRole::Init;
-  }
-  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
-    if (!hasSupportedTensorTypes(op, whyNot))
-      return failure();
-    return MemberRole::Relayout;
-  }
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    auto anyDynamic = [](ArrayRef<int64_t> values) {
-      return llvm::any_of(values, ShapedType::isDynamic);
-    };
-    if (!hasSupportedTensorTypes(op, whyNot))
-      return failure();
-    if (anyDynamic(slice.getStaticOffsets()) ||
-        anyDynamic(slice.getStaticSizes()) ||
-        anyDynamic(slice.getStaticStrides()))
-      return whyNot = "dynamic shape or offsets", failure();
-    if (!slice.hasUnitStride())
-      return whyNot = "strided slice (not a globally ranged mapping)",
-             failure();
-    return MemberRole::Relayout;
-  }
-  if (isa<linalg::SoftmaxOp>(op)) {
-    if (!hasSupportedTensorTypes(op, whyNot))
-      return failure();
-    return MemberRole::Compute;
-  }
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp) {
-    // Only ops that produce tensors are worth a remark (not tensor.dim).
-    // (Unregistered ops have no dialect.)
-    Dialect *dialect = op->getDialect();
-    if (dialect && isa<tensor::TensorDialect, linalg::LinalgDialect>(dialect) &&
-        llvm::any_of(op->getResultTypes(),
-                     [](Type t) { return isa<RankedTensorType>(t); }))
-      whyNot = "'" + op->getName().getStringRef().str() +
-               "' is not a structured op with globally ranged mappings";
+/// `role`, if every tensor `op` reads or writes is one the SMG describes.
+static FailureOr<MemberRole> roleIfSupported(Operation *op, MemberRole role,
+                                             std::string &whyNot) {
+  if (!hasSupportedTensorTypes(op, whyNot))
     return failure();
-  }
+  return role;
+}
+
+/// The role of a static, unit-stride slice: a relayout.
+static FailureOr<MemberRole> getExtractSliceRole(tensor::ExtractSliceOp slice,
+                                                 std::string &whyNot) {
+  auto anyDynamic = [](ArrayRef<int64_t> values) {
+    return llvm::any_of(values, ShapedType::isDynamic);
+  };
+  if (!hasSupportedTensorTypes(slice, whyNot))
+    return failure();
+  if (anyDynamic(slice.getStaticOffsets()) ||
+      anyDynamic(slice.getStaticSizes()) ||
+      anyDynamic(slice.getStaticStrides()))
+    return whyNot = "dynamic shape or offsets", failure();
+  if (!slice.hasUnitStride())
+    return whyNot = "strided slice (not a globally ranged mapping)", failure();
+  return MemberRole::Relayout;
+}
+
+/// Says in `whyNot` why `op`, which is no member, is worth a remark; leaves
+/// it empty for ops that are not.
+static void explainNonMember(Operation *op, std::string &whyNot) {
+  // Only ops that produce tensors are worth a remark (not tensor.dim).
+  // (Unregistered ops have no dialect.)
+  Dialect *dialect = op->getDialect();
+  if (dialect && isa<tensor::TensorDialect, linalg::LinalgDialect>(dialect) &&
+      llvm::any_of(op->getResultTypes(),
+                   [](Type t) { return isa<RankedTensorType>(t); }))
+    whyNot = "'" + op->getName().getStringRef().str() +
+             "' is not a structured op with globally ranged mappings";
+}
+
+/// Whether the body of `op` computes each element from its operands alone:
+/// no gathers (tensor.extract) and no side effects.
+static bool hasElementwiseBody(Operation *op, std::string &whyNot) {
+  WalkResult walk = op->getRegion(0).walk([&](Operation *inner) {
+    if (isa<tensor::ExtractOp>(inner)) {
+      whyNot = "gathers with tensor.extract (data-dependent mapping)";
+      return WalkResult::interrupt();
+    }
+    if (!isMemoryEffectFree(inner)) {
+      whyNot = "body op '" + inner->getName().getStringRef().str() +
+               "' has side effects";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+/// The role of a structured op, if its mappings are globally ranged.
+static FailureOr<MemberRole> getLinalgRole(linalg::LinalgOp linalgOp,
+                                           std::string &whyNot) {
+  Operation *op = linalgOp;
   if (!linalgOp.hasPureTensorSemantics())
     return whyNot = "operates on buffers (side effects)", failure();
   if (!hasSupportedTensorTypes(op, whyNot))
@@ -119,25 +129,32 @@ FailureOr<MemberRole> mlir::smap::getMemberRole(Operation *op,
       return whyNot = "windowed indexing map (convolution or pooling), not a "
                       "globally ranged mapping",
              failure();
-  WalkResult walk = op->getRegion(0).walk([&](Operation *inner) {
-    if (isa<tensor::ExtractOp>(inner)) {
-      whyNot = "gathers with tensor.extract (data-dependent mapping)";
-      return WalkResult::interrupt();
-    }
-    if (!isMemoryEffectFree(inner)) {
-      whyNot = "body op '" + inner->getName().getStringRef().str() +
-               "' has side effects";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
+  if (!hasElementwiseBody(op, whyNot))
     return failure();
   if (isa<linalg::FillOp>(op))
     return MemberRole::Init;
   if (isa<linalg::TransposeOp>(op))
     return MemberRole::Relayout;
   return MemberRole::Compute;
+}
+
+FailureOr<MemberRole> mlir::smap::getMemberRole(Operation *op,
+                                                std::string &whyNot) {
+  whyNot.clear();
+  if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
+    return roleIfSupported(op, MemberRole::Init, whyNot);
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+    return roleIfSupported(op, MemberRole::Relayout, whyNot);
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+    return getExtractSliceRole(slice, whyNot);
+  if (isa<linalg::SoftmaxOp>(op))
+    return roleIfSupported(op, MemberRole::Compute, whyNot);
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp) {
+    explainNonMember(op, whyNot);
+    return failure();
+  }
+  return getLinalgRole(linalgOp, whyNot);
 }
 
 std::optional<Combiner> mlir::smap::matchCombiner(Value yielded, Value acc) {
@@ -316,6 +333,22 @@ enum class Form {
   /// Anything else: cannot be reduced along d slice by slice.
   Mixed,
 };
+
+/// What classifying one global dim d learns from the members, visited in
+/// program order: the form of every tensor along d, and what, if anything,
+/// keeps d from being sliced temporally.
+struct DimScan {
+  explicit DimScan(unsigned d) : d(d) {}
+
+  unsigned d;
+  DenseMap<Value, Form> forms;
+  /// Why no update function can slice d (empty while one can).
+  std::string blocked;
+  /// The member `blocked` is about.
+  Operation *blocker = nullptr;
+  /// Whether some member reduces along d.
+  bool anyReduced = false;
+};
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -338,10 +371,59 @@ private:
   LogicalResult addMember(Operation *op, MemberRole role);
   LogicalResult alignLinalg(linalg::LinalgOp op, Space &space,
                             SmallVectorImpl<SmallVector<unsigned>> &loops);
+  void alignSoftmax(linalg::SoftmaxOp op,
+                    SmallVectorImpl<SmallVector<unsigned>> &loops);
+  LogicalResult alignExpandShape(tensor::ExpandShapeOp op,
+                                 SmallVectorImpl<SmallVector<unsigned>> &loops);
+  void alignCollapseShape(tensor::CollapseShapeOp op,
+                          SmallVectorImpl<SmallVector<unsigned>> &loops);
+  void alignExtractSlice(tensor::ExtractSliceOp op,
+                         SmallVectorImpl<SmallVector<unsigned>> &loops);
+
+  // Global dims, edges and reductions.
   void finalizeDims();
+  unsigned getOrCreateGlobalDim(unsigned atom);
+  std::optional<unsigned> lookupGlobalDim(unsigned atom);
+  SmallVector<unsigned> lookupGlobalDims(unsigned atom);
+  void collectSpaceDims();
+  void collectValueDims();
+  void resolveWindows();
+  void connectSpace(unsigned index);
+  void addInputEdge(Space &space, Value source, unsigned operandNumber);
+  void addLinalgReductions(unsigned index, linalg::LinalgOp op);
+  void addSoftmaxReductions(unsigned index, linalg::SoftmaxOp op);
+
+  // Dim names.
   void nameDims();
+  std::string takeDimName(StringRef base);
+  void nameDim(unsigned d, StringRef base);
+  void appendToNamingOrder(unsigned d);
+  void nameDimsFromHints();
+  std::optional<SmallVector<std::optional<unsigned>>>
+  matchHintToLoops(unsigned index, size_t hintSize);
+  void nameOutputDims();
+  void nameIntermediateDims();
+  void nameRemainingDims();
+  void renumberDimsInNamingOrder();
+
+  // Classification.
   void classify(unsigned d);
+  Form formOf(const DimScan &scan, Value v) const;
+  void scanMember(DimScan &scan, Operation *op, MemberRole role);
+  void scanSoftmax(DimScan &scan, linalg::SoftmaxOp op, const Space &space,
+                   bool reducesD);
+  void scanLinalg(DimScan &scan, linalg::LinalgOp op, const Space &space,
+                  bool reducesD);
+  void scanReduction(DimScan &scan, linalg::LinalgOp op, const Space &space,
+                     unsigned r, DenseMap<Value, Form> &scalar);
+  bool needsFinalPass(const DimScan &scan) const;
+  void classifyReducedDim(DimScan &scan);
+  void classifyUnreducedDim(unsigned d);
+  bool isBroadcastOfIntermediate(const SpaceEdge &edge, unsigned d) const;
+  llvm::SetVector<Operation *>
+  collectRecomputed(SmallVector<Operation *> worklist) const;
   void planTemporalDims();
+  void keepEarlierNotSliceableDims();
   std::string spaceName(Operation *op, MemberRole role);
 
   // Form analysis for one dim.
@@ -368,6 +450,9 @@ private:
   bool isInputDerived(Operation *op) const { return inputDerived.contains(op); }
   bool isDerivedFromInputs(Operation *op, MemberRole role) const;
   unsigned nameCounter = 0;
+  /// Dim names taken so far, and the dims in the order they were named.
+  llvm::StringSet<> usedDimNames;
+  SmallVector<unsigned> namingOrder;
 };
 } // namespace smap
 } // namespace mlir
@@ -451,6 +536,79 @@ SMGBuilder::alignLinalg(linalg::LinalgOp op, Space &space,
   return success();
 }
 
+/// Softmax iterates over its input's dims; its output and result share them.
+void SMGBuilder::alignSoftmax(linalg::SoftmaxOp softmax,
+                              SmallVectorImpl<SmallVector<unsigned>> &loops) {
+  Slots &in = slotsOf(softmax.getInput());
+  for (auto &slot : in)
+    loops.push_back(slot);
+  Slots &out = slotsOf(softmax.getOutput());
+  for (auto [i, slot] : llvm::enumerate(out))
+    (void)aligner.unify(slot, loops[i]);
+  atoms[softmax.getResult()[0]] = Slots(loops.begin(), loops.end());
+}
+
+/// Splits each source dim of `expand` into the result dims of its group.
+LogicalResult
+SMGBuilder::alignExpandShape(tensor::ExpandShapeOp expand,
+                             SmallVectorImpl<SmallVector<unsigned>> &loops) {
+  Slots src = slotsOf(expand.getSrc());
+  Slots &dst = slotsOf(expand.getResult());
+  for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices())) {
+    SmallVector<unsigned> fine;
+    for (int64_t i : group)
+      llvm::append_range(fine, dst[i]);
+    if (!aligner.unify(src[g], fine))
+      return expand->emitOpError("cannot align the dims of source dimension ")
+             << g << " with the expanded dims";
+  }
+  loops.assign(dst.begin(), dst.end());
+  return success();
+}
+
+/// Each result dim of `collapse` is the atoms of its group, in order.
+void SMGBuilder::alignCollapseShape(
+    tensor::CollapseShapeOp collapse,
+    SmallVectorImpl<SmallVector<unsigned>> &loops) {
+  Slots src = slotsOf(collapse.getSrc());
+  Slots dst;
+  for (const auto &group : collapse.getReassociationIndices()) {
+    SmallVector<unsigned> coarse;
+    for (int64_t i : group)
+      llvm::append_range(coarse, src[i]);
+    dst.push_back(coarse);
+  }
+  atoms[collapse.getResult()] = dst;
+  loops.assign(dst.begin(), dst.end());
+}
+
+/// A dim that `slice` takes whole keeps its atoms; a partial one is a new
+/// atom, recorded as a window of its source dim.
+void SMGBuilder::alignExtractSlice(
+    tensor::ExtractSliceOp slice,
+    SmallVectorImpl<SmallVector<unsigned>> &loops) {
+  Slots src = slotsOf(slice.getSource());
+  llvm::SmallBitVector dropped = slice.getDroppedDims();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  auto srcType = slice.getSourceType();
+  Slots dst;
+  for (unsigned i = 0; i < src.size(); ++i) {
+    if (dropped.test(i))
+      continue;
+    if (sizes[i] == srcType.getDimSize(i)) {
+      dst.push_back(src[i]);
+      continue;
+    }
+    unsigned window = aligner.fresh(sizes[i]);
+    dst.push_back({window});
+    if (src[i].size() == 1)
+      smg.windows.push_back({src[i][0], window, offsets[i]});
+  }
+  atoms[slice.getResult()] = dst;
+  loops.assign(dst.begin(), dst.end());
+}
+
 LogicalResult SMGBuilder::addMember(Operation *op, MemberRole role) {
   members.push_back({op, role});
   if (role == MemberRole::Init && !isa<linalg::FillOp>(op)) {
@@ -468,57 +626,14 @@ LogicalResult SMGBuilder::addMember(Operation *op, MemberRole role) {
     if (failed(alignLinalg(linalgOp, space, loops)))
       return failure();
   } else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
-    Slots &in = slotsOf(softmax.getInput());
-    for (auto &slot : in)
-      loops.push_back(slot);
-    Slots &out = slotsOf(softmax.getOutput());
-    for (auto [i, slot] : llvm::enumerate(out))
-      (void)aligner.unify(slot, loops[i]);
-    atoms[softmax.getResult()[0]] = Slots(loops.begin(), loops.end());
+    alignSoftmax(softmax, loops);
   } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    Slots src = slotsOf(expand.getSrc());
-    Slots &dst = slotsOf(expand.getResult());
-    for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices())) {
-      SmallVector<unsigned> fine;
-      for (int64_t i : group)
-        llvm::append_range(fine, dst[i]);
-      if (!aligner.unify(src[g], fine))
-        return op->emitOpError("cannot align the dims of source dimension ")
-               << g << " with the expanded dims";
-    }
-    loops.assign(dst.begin(), dst.end());
+    if (failed(alignExpandShape(expand, loops)))
+      return failure();
   } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    Slots src = slotsOf(collapse.getSrc());
-    Slots dst;
-    for (const auto &group : collapse.getReassociationIndices()) {
-      SmallVector<unsigned> coarse;
-      for (int64_t i : group)
-        llvm::append_range(coarse, src[i]);
-      dst.push_back(coarse);
-    }
-    atoms[collapse.getResult()] = dst;
-    loops.assign(dst.begin(), dst.end());
+    alignCollapseShape(collapse, loops);
   } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    Slots src = slotsOf(slice.getSource());
-    llvm::SmallBitVector dropped = slice.getDroppedDims();
-    ArrayRef<int64_t> sizes = slice.getStaticSizes();
-    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
-    auto srcType = slice.getSourceType();
-    Slots dst;
-    for (unsigned i = 0; i < src.size(); ++i) {
-      if (dropped.test(i))
-        continue;
-      if (sizes[i] == srcType.getDimSize(i)) {
-        dst.push_back(src[i]);
-        continue;
-      }
-      unsigned window = aligner.fresh(sizes[i]);
-      dst.push_back({window});
-      if (src[i].size() == 1)
-        smg.windows.push_back({src[i][0], window, offsets[i]});
-    }
-    atoms[slice.getResult()] = dst;
-    loops.assign(dst.begin(), dst.end());
+    alignExtractSlice(slice, loops);
   } else {
     return op->emitOpError("is not a Space-Mapping Graph member");
   }
@@ -530,18 +645,40 @@ LogicalResult SMGBuilder::addMember(Operation *op, MemberRole role) {
   return success();
 }
 
-void SMGBuilder::finalizeDims() {
-  // Global dims are the root atoms that some member iterates over.
-  auto dimOf = [&](unsigned atom) {
-    unsigned root = aligner.find(atom);
-    auto [it, inserted] = dimOfAtom.try_emplace(root, smg.dims.size());
-    if (inserted) {
-      GlobalDim dim;
-      dim.extent = aligner.extent(root);
-      smg.dims.push_back(dim);
-    }
-    return it->second;
-  };
+/// The global dim of `atom`'s root, created on first use: global dims are
+/// the root atoms that some member iterates over.
+unsigned SMGBuilder::getOrCreateGlobalDim(unsigned atom) {
+  unsigned root = aligner.find(atom);
+  auto [it, inserted] = dimOfAtom.try_emplace(root, smg.dims.size());
+  if (inserted) {
+    GlobalDim dim;
+    dim.extent = aligner.extent(root);
+    smg.dims.push_back(dim);
+  }
+  return it->second;
+}
+
+/// The global dim of `atom`'s root, if it has one. Atoms of extent 1 never
+/// become global dims: a lookup must not turn them into dim 0.
+std::optional<unsigned> SMGBuilder::lookupGlobalDim(unsigned atom) {
+  auto it = dimOfAtom.find(aligner.find(atom));
+  if (it == dimOfAtom.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// The global dims `atom` resolves to. A window's atoms may have been split
+/// by a later reshape: the window covers every global dim they resolve to.
+SmallVector<unsigned> SMGBuilder::lookupGlobalDims(unsigned atom) {
+  SmallVector<unsigned> ids;
+  for (unsigned leaf : aligner.resolve({atom}))
+    if (std::optional<unsigned> d = lookupGlobalDim(leaf))
+      ids.push_back(*d);
+  return ids;
+}
+
+/// Gives every space the global dims of its loops, creating them.
+void SMGBuilder::collectSpaceDims() {
   for (auto [space, loops] : llvm::zip(smg.spaces, loopAtoms)) {
     SmallVector<unsigned> loopList;
     for (auto &loop : loops)
@@ -549,133 +686,174 @@ void SMGBuilder::finalizeDims() {
     for (unsigned atom : aligner.resolve(loopList))
       // Unit dims cannot be sliced: they are not global dims.
       if (aligner.extent(atom) != 1)
-        space.dims.push_back(dimOf(atom));
+        space.dims.push_back(getOrCreateGlobalDim(atom));
   }
+}
+
+/// Records the global dims of every tensor dimension of every value.
+void SMGBuilder::collectValueDims() {
   for (auto &[value, slots] : atoms) {
     SmallVector<SmallVector<unsigned>> dims;
     for (auto &slot : slots) {
       SmallVector<unsigned> ids;
-      for (unsigned atom : aligner.resolve(slot)) {
-        auto it = dimOfAtom.find(aligner.find(atom));
-        if (it != dimOfAtom.end())
-          ids.push_back(it->second);
-      }
+      for (unsigned atom : aligner.resolve(slot))
+        if (std::optional<unsigned> d = lookupGlobalDim(atom))
+          ids.push_back(*d);
       dims.push_back(ids);
     }
     smg.valueDims[value] = dims;
   }
-  // Atoms of extent 1 never become global dims: a lookup must not turn
-  // them into dim 0.
-  auto globalDimOf = [&](unsigned atom) -> std::optional<unsigned> {
-    auto it = dimOfAtom.find(aligner.find(atom));
-    if (it == dimOfAtom.end())
-      return std::nullopt;
-    return it->second;
-  };
-  // A window's atoms may have been split by a later reshape: the window
-  // covers every global dim they resolve to.
-  auto globalDimsOf = [&](unsigned atom) {
-    SmallVector<unsigned> ids;
-    for (unsigned leaf : aligner.resolve({atom}))
-      if (std::optional<unsigned> d = globalDimOf(leaf))
-        ids.push_back(*d);
-    return ids;
-  };
+}
+
+/// Turns the windows, recorded on atoms, into windows of global dims.
+void SMGBuilder::resolveWindows() {
   SmallVector<DimWindow> windows;
   for (DimWindow &window : smg.windows) {
-    SmallVector<unsigned> sources = globalDimsOf(window.source);
+    SmallVector<unsigned> sources = lookupGlobalDims(window.source);
     if (sources.empty())
       sources.push_back(DimWindow::kNoDim);
     for (unsigned source : sources)
-      for (unsigned slice : globalDimsOf(window.slice))
+      for (unsigned slice : lookupGlobalDims(window.slice))
         windows.push_back({source, slice, window.offset});
   }
   smg.windows = std::move(windows);
+}
 
+void SMGBuilder::finalizeDims() {
+  collectSpaceDims();
+  collectValueDims();
+  resolveWindows();
   // Edges and reductions of compute and relayout spaces.
-  for (unsigned index = 0; index < smg.spaces.size(); ++index) {
-    Space &space = smg.spaces[index];
-    Operation *op = space.op;
-    auto addEdge = [&](Value source, unsigned operandNumber) {
-      SpaceEdge edge;
-      edge.source = source;
-      edge.producer = source.getDefiningOp();
-      edge.consumer = op;
-      edge.operandNumber = operandNumber;
-      llvm::SmallDenseSet<unsigned> present;
-      for (auto &ids : smg.getValueDims(source))
-        present.insert(ids.begin(), ids.end());
-      for (unsigned d : space.dims)
-        if (!present.contains(d))
-          edge.broadcastDims.push_back(d);
-      space.inputEdges.push_back(smg.edges.size());
-      smg.edges.push_back(std::move(edge));
-    };
+  for (unsigned index = 0; index < smg.spaces.size(); ++index)
+    connectSpace(index);
+}
 
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      for (OpOperand *input : linalgOp.getDpsInputOperands())
-        if (isa<RankedTensorType>(input->get().getType()))
-          addEdge(input->get(), input->getOperandNumber());
-      SmallVector<utils::IteratorType> iterators =
-          linalgOp.getIteratorTypesArray();
-      Block *body = linalgOp.getBlock();
-      for (auto [loop, iterator] : llvm::enumerate(iterators)) {
-        if (iterator != utils::IteratorType::reduction)
-          continue;
-        Combiner combiner = Combiner::None;
-        for (auto [r, acc] : llvm::enumerate(linalgOp.getRegionOutputArgs()))
-          if (auto c =
-                  matchCombiner(body->getTerminator()->getOperand(r), acc)) {
-            combiner = *c;
-            break;
-          }
-        for (unsigned atom : aligner.resolve(loopAtoms[index][loop]))
-          if (std::optional<unsigned> d = globalDimOf(atom))
-            space.reductions.push_back({*d, combiner});
+/// Adds the edge from `source` into `space`, broadcast along the dims of
+/// the space that `source` lacks.
+void SMGBuilder::addInputEdge(Space &space, Value source,
+                              unsigned operandNumber) {
+  SpaceEdge edge;
+  edge.source = source;
+  edge.producer = source.getDefiningOp();
+  edge.consumer = space.op;
+  edge.operandNumber = operandNumber;
+  llvm::SmallDenseSet<unsigned> present;
+  for (auto &ids : smg.getValueDims(source))
+    present.insert(ids.begin(), ids.end());
+  for (unsigned d : space.dims)
+    if (!present.contains(d))
+      edge.broadcastDims.push_back(d);
+  space.inputEdges.push_back(smg.edges.size());
+  smg.edges.push_back(std::move(edge));
+}
+
+/// Records the global dims that the reduction loops of space `index`
+/// reduce, with the combiner of its first output that has one.
+void SMGBuilder::addLinalgReductions(unsigned index, linalg::LinalgOp op) {
+  Space &space = smg.spaces[index];
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  Block *body = op.getBlock();
+  for (auto [loop, iterator] : llvm::enumerate(iterators)) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    Combiner combiner = Combiner::None;
+    for (auto [r, acc] : llvm::enumerate(op.getRegionOutputArgs()))
+      if (auto c = matchCombiner(body->getTerminator()->getOperand(r), acc)) {
+        combiner = *c;
+        break;
       }
-    } else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
-      addEdge(softmax.getInput(), 0);
-      for (unsigned atom :
-           aligner.resolve(loopAtoms[index][softmax.getDimension()])) {
-        std::optional<unsigned> d = globalDimOf(atom);
-        if (!d)
-          continue;
-        space.reductions.push_back({*d, Combiner::Max});
-        space.reductions.push_back({*d, Combiner::Add});
-      }
-    } else {
-      addEdge(op->getOperand(0), 0);
-    }
-    // Relayouts map every element to one place (a window, a permutation or
-    // a reshape): their dims that the source lacks are not broadcasts.
-    if (space.role == MemberRole::Relayout)
-      for (unsigned e : space.inputEdges)
-        smg.edges[e].broadcastDims.clear();
+    for (unsigned atom : aligner.resolve(loopAtoms[index][loop]))
+      if (std::optional<unsigned> d = lookupGlobalDim(atom))
+        space.reductions.push_back({*d, combiner});
   }
 }
 
-void SMGBuilder::nameDims() {
-  llvm::StringSet<> used;
-  auto take = [&](StringRef base) {
-    std::string name = base.str();
-    for (unsigned k = 1; used.contains(name); ++k)
-      name = (base + Twine(k)).str();
-    used.insert(name);
-    return name;
-  };
-  auto assign = [&](unsigned d, StringRef base) {
-    if (smg.dims[d].name.empty())
-      smg.dims[d].name = take(base);
-  };
-  SmallVector<unsigned> order;
-  auto visit = [&](unsigned d) {
-    if (!llvm::is_contained(order, d))
-      order.push_back(d);
-  };
+/// Softmax reduces its dimension twice: a max, then a sum.
+void SMGBuilder::addSoftmaxReductions(unsigned index, linalg::SoftmaxOp op) {
+  Space &space = smg.spaces[index];
+  for (unsigned atom : aligner.resolve(loopAtoms[index][op.getDimension()])) {
+    std::optional<unsigned> d = lookupGlobalDim(atom);
+    if (!d)
+      continue;
+    space.reductions.push_back({*d, Combiner::Max});
+    space.reductions.push_back({*d, Combiner::Add});
+  }
+}
 
-  // Names an earlier analysis wrote on the members (smap.space) are kept, so
-  // that a graph derived from another (a block of a spatially sliced graph,
-  // a part of a partition) names its dims as its origin did.
+/// Adds the input edges and the reductions of space `index`.
+void SMGBuilder::connectSpace(unsigned index) {
+  Space &space = smg.spaces[index];
+  Operation *op = space.op;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    for (OpOperand *input : linalgOp.getDpsInputOperands())
+      if (isa<RankedTensorType>(input->get().getType()))
+        addInputEdge(space, input->get(), input->getOperandNumber());
+    addLinalgReductions(index, linalgOp);
+  } else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+    addInputEdge(space, softmax.getInput(), 0);
+    addSoftmaxReductions(index, softmax);
+  } else {
+    addInputEdge(space, op->getOperand(0), 0);
+  }
+  // Relayouts map every element to one place (a window, a permutation or
+  // a reshape): their dims that the source lacks are not broadcasts.
+  if (space.role == MemberRole::Relayout)
+    for (unsigned e : space.inputEdges)
+      smg.edges[e].broadcastDims.clear();
+}
+
+/// `base`, or `base` with the first number that makes it unused.
+std::string SMGBuilder::takeDimName(StringRef base) {
+  std::string name = base.str();
+  for (unsigned k = 1; usedDimNames.contains(name); ++k)
+    name = (base + Twine(k)).str();
+  usedDimNames.insert(name);
+  return name;
+}
+
+/// Names dim `d` after `base`, unless it has a name already.
+void SMGBuilder::nameDim(unsigned d, StringRef base) {
+  if (smg.dims[d].name.empty())
+    smg.dims[d].name = takeDimName(base);
+}
+
+/// Appends `d` to the naming order, unless it is there already.
+void SMGBuilder::appendToNamingOrder(unsigned d) {
+  if (!llvm::is_contained(namingOrder, d))
+    namingOrder.push_back(d);
+}
+
+/// The dims of the loops of space `index`, to match by position against a
+/// hint of `hintSize` dims: one per loop, or one per loop that is not a unit
+/// loop, whichever has the hint's length. A loop that a reshape split into
+/// several dims has no single dim of its own, so the per-loop match only
+/// applies when no loop was split: std::nullopt otherwise.
+std::optional<SmallVector<std::optional<unsigned>>>
+SMGBuilder::matchHintToLoops(unsigned index, size_t hintSize) {
+  SmallVector<std::optional<unsigned>> perLoop, nonUnitLoops;
+  SmallVector<int64_t> ranges;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(smg.spaces[index].op))
+    ranges = linalgOp.getStaticLoopRanges();
+  bool split = false;
+  for (auto [l, loop] : llvm::enumerate(loopAtoms[index])) {
+    SmallVector<unsigned> resolved = aligner.resolve(loop);
+    split |= resolved.size() > 1;
+    std::optional<unsigned> dim;
+    if (resolved.size() == 1)
+      dim = lookupGlobalDim(resolved.front());
+    perLoop.push_back(dim);
+    if (!resolved.empty() && !(l < ranges.size() && ranges[l] == 1))
+      nonUnitLoops.push_back(dim);
+  }
+  if (split)
+    return std::nullopt;
+  return hintSize == perLoop.size() ? perLoop : nonUnitLoops;
+}
+
+/// Names an earlier analysis wrote on the members (smap.space) are kept, so
+/// that a graph derived from another (a block of a spatially sliced graph,
+/// a part of a partition) names its dims as its origin did.
+void SMGBuilder::nameDimsFromHints() {
   for (auto [index, space] : llvm::enumerate(smg.spaces)) {
     auto hint = space.op->getAttrOfType<SpaceAttr>("smap.space");
     if (!hint)
@@ -684,42 +862,26 @@ void SMGBuilder::nameDims() {
     // or one per loop that is not a unit loop (a block's unit batch or row
     // dim). Match it by position against whichever has its length.
     // The hint was written from the space's dims (its loops flattened
-    // through reshapes, unit atoms dropped): match those first. A loop that
-    // a reshape split into several dims has no single dim of its own, so
-    // the per-loop match only applies when no loop was split.
+    // through reshapes, unit atoms dropped): match those first.
     SmallVector<std::optional<unsigned>> loopDims(space.dims.begin(),
                                                   space.dims.end());
     if (hint.getDims().size() != loopDims.size()) {
-      SmallVector<std::optional<unsigned>> perLoop, nonUnitLoops;
-      SmallVector<int64_t> ranges;
-      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op))
-        ranges = linalgOp.getStaticLoopRanges();
-      bool split = false;
-      for (auto [l, loop] : llvm::enumerate(loopAtoms[index])) {
-        SmallVector<unsigned> resolved = aligner.resolve(loop);
-        split |= resolved.size() > 1;
-        std::optional<unsigned> dim;
-        if (resolved.size() == 1)
-          if (auto it = dimOfAtom.find(aligner.find(resolved.front()));
-              it != dimOfAtom.end())
-            dim = it->second;
-        perLoop.push_back(dim);
-        if (!resolved.empty() && !(l < ranges.size() && ranges[l] == 1))
-          nonUnitLoops.push_back(dim);
-      }
-      if (split)
+      std::optional<SmallVector<std::optional<unsigned>>> perLoop =
+          matchHintToLoops(index, hint.getDims().size());
+      if (!perLoop)
         continue;
-      loopDims = hint.getDims().size() == perLoop.size() ? perLoop
-                                                         : nonUnitLoops;
+      loopDims = std::move(*perLoop);
     }
     if (hint.getDims().size() != loopDims.size())
       continue;
     for (auto [dim, name] : llvm::zip(loopDims, hint.getDims()))
-      if (dim && !used.contains(cast<StringAttr>(name)))
-        assign(*dim, cast<StringAttr>(name).getValue());
+      if (dim && !usedDimNames.contains(cast<StringAttr>(name)))
+        nameDim(*dim, cast<StringAttr>(name).getValue());
   }
+}
 
-  // Output dims, by position: rows m and columns n, batch dims before them.
+/// Output dims, by position: rows m and columns n, batch dims before them.
+void SMGBuilder::nameOutputDims() {
   static const char *batchNames[] = {"b", "h", "g"};
   // Positions count unit dims too, so that a batch of one does not rename
   // the heads.
@@ -736,39 +898,49 @@ void SMGBuilder::nameDims() {
         continue;
       size_t fromEnd = flat.size() - 1 - pos;
       if (flat.size() == 1 || fromEnd == 1)
-        assign(*d, "m");
+        nameDim(*d, "m");
       else if (fromEnd == 0)
-        assign(*d, "n");
+        nameDim(*d, "n");
       else
-        assign(*d, pos < 3 ? batchNames[pos] : "b");
-      visit(*d);
+        nameDim(*d, pos < 3 ? batchNames[pos] : "b");
+      appendToNamingOrder(*d);
     }
   }
-  // Dims of intermediates only: l; dims of graph inputs only: k.
-  for (auto &[op, role] : members)
+}
+
+/// Dims of intermediates only: l.
+void SMGBuilder::nameIntermediateDims() {
+  for (auto &[op, role] : members) {
+    if (role == MemberRole::Init || isInputDerived(op))
+      continue;
     for (Value result : op->getResults())
-      for (auto &ids : (role == MemberRole::Init || isInputDerived(op))
-                           ? SmallVector<SmallVector<unsigned>>()
-                           : smg.getValueDims(result))
+      for (auto &ids : smg.getValueDims(result))
         for (unsigned d : ids)
           if (smg.dims[d].name.empty() && smg.dims[d].extent != 1) {
-            assign(d, "l");
-            visit(d);
+            nameDim(d, "l");
+            appendToNamingOrder(d);
           }
+  }
+}
+
+/// Dims of graph inputs only: k; unit dims: u.
+void SMGBuilder::nameRemainingDims() {
   for (const Space &space : smg.spaces)
     for (unsigned d : space.dims) {
-      assign(d, smg.dims[d].extent == 1 ? "u" : "k");
-      visit(d);
+      nameDim(d, smg.dims[d].extent == 1 ? "u" : "k");
+      appendToNamingOrder(d);
     }
   for (unsigned d = 0; d < smg.dims.size(); ++d) {
-    assign(d, "u");
-    visit(d);
+    nameDim(d, "u");
+    appendToNamingOrder(d);
   }
+}
 
-  // Renumber dims in naming order so the attribute reads outputs first.
+/// Renumbers dims in naming order so the attribute reads outputs first.
+void SMGBuilder::renumberDimsInNamingOrder() {
   SmallVector<unsigned> newId(smg.dims.size());
   SmallVector<GlobalDim, 4> sorted;
-  for (auto [i, d] : llvm::enumerate(order)) {
+  for (auto [i, d] : llvm::enumerate(namingOrder)) {
     newId[d] = i;
     sorted.push_back(smg.dims[d]);
   }
@@ -791,6 +963,14 @@ void SMGBuilder::nameDims() {
       window.source = newId[window.source];
     window.slice = newId[window.slice];
   }
+}
+
+void SMGBuilder::nameDims() {
+  nameDimsFromHints();
+  nameOutputDims();
+  nameIntermediateDims();
+  nameRemainingDims();
+  renumberDimsInNamingOrder();
 }
 
 //===----------------------------------------------------------------------===//
@@ -934,198 +1114,215 @@ static Operation *findDiagonalUse(const SpaceMappingGraph &smg, unsigned d) {
   return nullptr;
 }
 
-void SMGBuilder::classify(unsigned d) {
-  GlobalDim &dim = smg.dims[d];
-  if (Operation *user = findDiagonalUse(smg, d)) {
-    dim.dimClass = DimClass::NotSliceable;
-    dim.subject = user;
-    dim.reason = "'" + user->getName().getStringRef().str() +
-                 "' reads a tensor indexed by the dim along two of its "
-                 "dimensions (a transpose of itself), so a block would "
-                 "need elements outside its tile";
+/// What a value of form `f` is, in words, for the reasons of a dim.
+static StringRef describeForm(Form f) {
+  switch (f) {
+  case Form::Factored:
+    return "a value scaled by an earlier reduction";
+  case Form::Shifted:
+    return "a value shifted by an earlier reduction";
+  case Form::CenteredSquare:
+    return "a centered square";
+  case Form::Mixed:
+    return "a value that mixes an earlier reduction with the data";
+  default:
+    return "the data";
+  }
+}
+
+/// Whether an update function can correct, slice by slice, a reduction by
+/// `combiner` of contributions of form `f`.
+static bool canUpdateContribution(Form f, Combiner combiner) {
+  switch (f) {
+  case Form::Const:
+  case Form::Local:
+  case Form::Reduced:
+  case Form::Factored:
+    return true;
+  case Form::Shifted:
+    return combiner != Combiner::Mul;
+  case Form::CenteredSquare:
+    return combiner == Combiner::Add;
+  case Form::Mixed:
+    return false;
+  }
+  return false;
+}
+
+/// Whether contributions of form `f` depend on an earlier reduction along
+/// the dim, which makes the chain of reductions dependent.
+static bool dependsOnEarlierReduction(Form f) {
+  return f == Form::Factored || f == Form::Shifted || f == Form::CenteredSquare;
+}
+
+/// The form of `v` along the scanned dim. Graph inputs and init-like values
+/// vary along it or do not.
+Form SMGBuilder::formOf(const DimScan &scan, Value v) const {
+  auto it = scan.forms.find(v);
+  if (it != scan.forms.end())
+    return it->second;
+  return smg.isIndexedBy(v, scan.d) ? Form::Local : Form::Const;
+}
+
+/// Records the forms of the results of member `op` along the scanned dim,
+/// and the reductions along it.
+void SMGBuilder::scanMember(DimScan &scan, Operation *op, MemberRole role) {
+  if (role == MemberRole::Init) {
+    for (Value r : op->getResults())
+      scan.forms[r] = Form::Const;
     return;
   }
-  DenseMap<Value, Form> forms;
-  auto formOf = [&](Value v) {
-    auto it = forms.find(v);
-    if (it != forms.end())
-      return it->second;
-    // Graph inputs and init-like values: they vary along d or do not.
-    bool hasD = false;
-    for (auto &ids : smg.getValueDims(v))
-      hasD |= llvm::is_contained(ids, d);
-    return hasD ? Form::Local : Form::Const;
-  };
-  auto describe = [](Form f) -> StringRef {
-    switch (f) {
-    case Form::Factored:
-      return "a value scaled by an earlier reduction";
-    case Form::Shifted:
-      return "a value shifted by an earlier reduction";
-    case Form::CenteredSquare:
-      return "a centered square";
-    case Form::Mixed:
-      return "a value that mixes an earlier reduction with the data";
-    default:
-      return "the data";
-    }
-  };
+  const Space &space = smg.spaces[smg.spaceIndex.lookup(op)];
+  if (role == MemberRole::Relayout) {
+    scan.forms[op->getResult(0)] = formOf(scan, op->getOperand(0));
+    return;
+  }
+  bool reducesD =
+      llvm::any_of(space.reductions, [&](auto r) { return r.first == scan.d; });
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+    scanSoftmax(scan, softmax, space, reducesD);
+  else
+    scanLinalg(scan, cast<linalg::LinalgOp>(op), space, reducesD);
+  scan.anyReduced |= reducesD;
+}
 
-  std::string blocked;
-  Operation *blocker = nullptr;
-  bool anyReduced = false;
-  for (auto &[op, role] : members) {
-    if (role == MemberRole::Init) {
-      for (Value r : op->getResults())
-        forms[r] = Form::Const;
-      continue;
-    }
-    const Space &space = smg.spaces[smg.spaceIndex.lookup(op)];
-    if (role == MemberRole::Relayout) {
-      forms[op->getResult(0)] = formOf(op->getOperand(0));
-      continue;
-    }
-    bool reducesD =
-        llvm::any_of(space.reductions, [&](auto r) { return r.first == d; });
-    if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
-      Form in = formOf(softmax.getInput());
-      if (reducesD) {
-        dim.reductions.push_back({op, Combiner::Max});
-        dim.reductions.push_back({op, Combiner::Add});
-        dim.dependentChain = true;
-        if (in != Form::Local && in != Form::Const && blocked.empty()) {
-          blocked = space.name + " (softmax) normalizes " + describe(in).str() +
-                    " along the dim";
-          blocker = op;
-        }
-        forms[softmax.getResult()[0]] = Form::Factored;
-      } else {
-        forms[softmax.getResult()[0]] = joinPure({in});
-      }
-      anyReduced |= reducesD;
-      continue;
-    }
+/// A softmax along the dim is a dependent chain (max, then sum of the
+/// exponentials scaled by the max); it normalizes only local data.
+void SMGBuilder::scanSoftmax(DimScan &scan, linalg::SoftmaxOp softmax,
+                             const Space &space, bool reducesD) {
+  Form in = formOf(scan, softmax.getInput());
+  if (!reducesD) {
+    scan.forms[softmax.getResult()[0]] = joinPure({in});
+    return;
+  }
+  GlobalDim &dim = smg.dims[scan.d];
+  dim.reductions.push_back({softmax, Combiner::Max});
+  dim.reductions.push_back({softmax, Combiner::Add});
+  dim.dependentChain = true;
+  if (in != Form::Local && in != Form::Const && scan.blocked.empty()) {
+    scan.blocked = space.name + " (softmax) normalizes " +
+                   describeForm(in).str() + " along the dim";
+    scan.blocker = softmax;
+  }
+  scan.forms[softmax.getResult()[0]] = Form::Factored;
+}
 
-    auto linalgOp = cast<linalg::LinalgOp>(op);
-    Block *body = linalgOp.getBlock();
-    DenseMap<Value, Form> scalar;
-    for (OpOperand &operand : op->getOpOperands())
-      scalar[linalgOp.getMatchingBlockArgument(&operand)] =
-          formOf(operand.get());
-    for (auto [r, result] : llvm::enumerate(op->getResults())) {
+/// The forms of the results of a structured op, from the forms of its body.
+void SMGBuilder::scanLinalg(DimScan &scan, linalg::LinalgOp linalgOp,
+                            const Space &space, bool reducesD) {
+  Operation *op = linalgOp;
+  Block *body = linalgOp.getBlock();
+  DenseMap<Value, Form> scalar;
+  for (OpOperand &operand : op->getOpOperands())
+    scalar[linalgOp.getMatchingBlockArgument(&operand)] =
+        formOf(scan, operand.get());
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    if (!reducesD) {
       std::string culprit;
       Value yielded = body->getTerminator()->getOperand(r);
-      if (!reducesD) {
-        forms[result] = formOfScalar(yielded, d, scalar, culprit, space);
-        continue;
-      }
-      Value acc = linalgOp.getRegionOutputArgs()[r];
-      std::optional<Combiner> combiner = matchCombiner(yielded, acc);
-      forms[result] = Form::Reduced;
-      if (!combiner) {
-        if (blocked.empty()) {
-          blocked = space.name + " reduces with a body that is not an add, "
-                                 "max, min or mul combiner";
-          blocker = op;
-        }
-        continue;
-      }
-      dim.reductions.push_back({op, *combiner});
-      Operation *combine = yielded.getDefiningOp();
-      Value contribution = combine->getOperand(0) == acc
-                               ? combine->getOperand(1)
-                               : combine->getOperand(0);
-      Form c = formOfScalar(contribution, d, scalar, culprit, space);
-      bool ok = false;
-      switch (c) {
-      case Form::Const:
-      case Form::Local:
-      case Form::Reduced:
-        ok = true;
-        break;
-      case Form::Factored:
-        ok = true;
-        dim.dependentChain = true;
-        break;
-      case Form::Shifted:
-        ok = *combiner != Combiner::Mul;
-        dim.dependentChain = true;
-        break;
-      case Form::CenteredSquare:
-        ok = *combiner == Combiner::Add;
-        dim.dependentChain = true;
-        break;
-      case Form::Mixed:
-        ok = false;
-        break;
-      }
-      if (!ok && blocked.empty()) {
-        blocker = op;
-        blocked = space.name + " reduces (" +
-                  stringifyCombiner(*combiner).str() + ") " + describe(c).str();
-        if (!culprit.empty())
-          blocked += " (mixed by " + culprit + ")";
-        blocked += ", which no update function can correct slice by slice";
-      }
+      scan.forms[result] =
+          formOfScalar(yielded, scan.d, scalar, culprit, space);
+      continue;
     }
-    anyReduced |= reducesD;
+    scan.forms[result] = Form::Reduced;
+    scanReduction(scan, linalgOp, space, r, scalar);
   }
+}
 
-  if (anyReduced) {
-    for (Value output : smg.graph.getYield().getValues()) {
-      bool hasD = false;
-      for (auto &ids : smg.getValueDims(output))
-        hasD |= llvm::is_contained(ids, d);
-      Form f = forms.count(output) ? forms[output] : formOf(output);
-      if (hasD && f != Form::Local && f != Form::Const)
-        dim.needsFinalPass = true;
+/// Records the reduction of result `r` of `op` along the scanned dim, and
+/// blocks the dim unless an update function can correct it slice by slice.
+void SMGBuilder::scanReduction(DimScan &scan, linalg::LinalgOp op,
+                               const Space &space, unsigned r,
+                               DenseMap<Value, Form> &scalar) {
+  Value yielded = op.getBlock()->getTerminator()->getOperand(r);
+  Value acc = op.getRegionOutputArgs()[r];
+  std::optional<Combiner> combiner = matchCombiner(yielded, acc);
+  if (!combiner) {
+    if (scan.blocked.empty()) {
+      scan.blocked = space.name + " reduces with a body that is not an add, "
+                                  "max, min or mul combiner";
+      scan.blocker = op;
     }
-    std::string chain = describeChain(smg, dim);
-    if (blocked.empty() && dim.dependentChain &&
-        !options.allowUpdateThenAggregate)
-      blocked = "the chain needs Update-then-Aggregate, which is disabled "
-                "(allow-uta=false)";
-    dim.subject =
-        blocker
-            ? blocker
-            : (dim.reductions.empty() ? nullptr : dim.reductions.front().first);
-    if (!blocked.empty()) {
-      dim.dimClass = DimClass::NotSliceable;
-      dim.reason = (chain.empty() ? "" : "reduced by " + chain + "; ") +
-                   "not sliceable: " + blocked;
-      return;
-    }
-    dim.dimClass = DimClass::Temporal;
-    dim.reason =
-        (dim.dependentChain ? "dependent reductions " + chain +
-                                  ", rewritten by Update-then-Aggregate"
-                            : "independent reduction " + chain +
-                                  ", accumulated across slices");
-    if (dim.needsFinalPass)
-      dim.reason += "; outputs along it are written in a final pass";
     return;
   }
+  GlobalDim &dim = smg.dims[scan.d];
+  dim.reductions.push_back({op, *combiner});
+  Operation *combine = yielded.getDefiningOp();
+  Value contribution = combine->getOperand(0) == acc ? combine->getOperand(1)
+                                                     : combine->getOperand(0);
+  std::string culprit;
+  Form c = formOfScalar(contribution, scan.d, scalar, culprit, space);
+  if (dependsOnEarlierReduction(c))
+    dim.dependentChain = true;
+  if (canUpdateContribution(c, *combiner) || !scan.blocked.empty())
+    return;
+  scan.blocker = op;
+  scan.blocked = space.name + " reduces (" +
+                 stringifyCombiner(*combiner).str() + ") " +
+                 describeForm(c).str();
+  if (!culprit.empty())
+    scan.blocked += " (mixed by " + culprit + ")";
+  scan.blocked += ", which no update function can correct slice by slice";
+}
 
-  // No reduction along d: blocks along d are independent unless an
-  // intermediate the graph computes is broadcast along d.
-  llvm::SetVector<Operation *> recompute;
-  SmallVector<Operation *> worklist;
-  std::string broadcast;
-  for (const SpaceEdge &edge : smg.edges) {
-    if (!edge.producer || !smg.lookupSpace(edge.producer) ||
-        isInputDerived(edge.producer) ||
-        !llvm::is_contained(edge.broadcastDims, d))
-      continue;
-    if (smg.lookupSpace(edge.producer)->role != MemberRole::Compute &&
-        smg.lookupSpace(edge.producer)->role != MemberRole::Relayout)
-      continue;
-    if (broadcast.empty()) {
-      broadcast = smg.lookupSpace(edge.producer)->name + " is broadcast into " +
-                  smg.lookupSpace(edge.consumer)->name;
-      dim.subject = edge.consumer;
-    }
-    worklist.push_back(edge.producer);
+/// Whether an output along the scanned dim is not its data itself (e.g.
+/// scaled by a reduction), so it can only be written once the reductions
+/// are complete.
+bool SMGBuilder::needsFinalPass(const DimScan &scan) const {
+  return llvm::any_of(smg.graph.getYield().getValues(), [&](Value output) {
+    Form f = formOf(scan, output);
+    return smg.isIndexedBy(output, scan.d) && f != Form::Local &&
+           f != Form::Const;
+  });
+}
+
+/// A dim some member reduces along is temporal, unless the scan or the
+/// options block slicing it.
+void SMGBuilder::classifyReducedDim(DimScan &scan) {
+  GlobalDim &dim = smg.dims[scan.d];
+  if (needsFinalPass(scan))
+    dim.needsFinalPass = true;
+  std::string chain = describeChain(smg, dim);
+  if (scan.blocked.empty() && dim.dependentChain &&
+      !options.allowUpdateThenAggregate)
+    scan.blocked = "the chain needs Update-then-Aggregate, which is disabled "
+                   "(allow-uta=false)";
+  dim.subject =
+      scan.blocker
+          ? scan.blocker
+          : (dim.reductions.empty() ? nullptr : dim.reductions.front().first);
+  if (!scan.blocked.empty()) {
+    dim.dimClass = DimClass::NotSliceable;
+    dim.reason = (chain.empty() ? "" : "reduced by " + chain + "; ") +
+                 "not sliceable: " + scan.blocked;
+    return;
   }
+  dim.dimClass = DimClass::Temporal;
+  dim.reason = (dim.dependentChain ? "dependent reductions " + chain +
+                                         ", rewritten by Update-then-Aggregate"
+                                   : "independent reduction " + chain +
+                                         ", accumulated across slices");
+  if (dim.needsFinalPass)
+    dim.reason += "; outputs along it are written in a final pass";
+}
+
+/// Whether `edge` broadcasts along `d` an intermediate (a compute or
+/// relayout space) that the graph computes, not one it re-reads.
+bool SMGBuilder::isBroadcastOfIntermediate(const SpaceEdge &edge,
+                                           unsigned d) const {
+  if (!edge.producer || !smg.lookupSpace(edge.producer) ||
+      isInputDerived(edge.producer) ||
+      !llvm::is_contained(edge.broadcastDims, d))
+    return false;
+  MemberRole role = smg.lookupSpace(edge.producer)->role;
+  return role == MemberRole::Compute || role == MemberRole::Relayout;
+}
+
+/// The members in `worklist` and every computed member they depend on:
+/// what a block must recompute to have them.
+llvm::SetVector<Operation *>
+SMGBuilder::collectRecomputed(SmallVector<Operation *> worklist) const {
+  llvm::SetVector<Operation *> recompute;
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     if (!recompute.insert(op))
@@ -1136,6 +1333,27 @@ void SMGBuilder::classify(unsigned d) {
             s && s->role != MemberRole::Init && !isInputDerived(def))
           worklist.push_back(def);
   }
+  return recompute;
+}
+
+/// No reduction along d: blocks along d are independent unless an
+/// intermediate the graph computes is broadcast along d.
+void SMGBuilder::classifyUnreducedDim(unsigned d) {
+  GlobalDim &dim = smg.dims[d];
+  SmallVector<Operation *> worklist;
+  std::string broadcast;
+  for (const SpaceEdge &edge : smg.edges) {
+    if (!isBroadcastOfIntermediate(edge, d))
+      continue;
+    if (broadcast.empty()) {
+      broadcast = smg.lookupSpace(edge.producer)->name + " is broadcast into " +
+                  smg.lookupSpace(edge.consumer)->name;
+      dim.subject = edge.consumer;
+    }
+    worklist.push_back(edge.producer);
+  }
+  llvm::SetVector<Operation *> recompute =
+      collectRecomputed(std::move(worklist));
   if (recompute.empty()) {
     dim.dimClass = DimClass::Parallel;
     dim.reason = "no member reduces along it and no intermediate is "
@@ -1156,6 +1374,26 @@ void SMGBuilder::classify(unsigned d) {
   for (auto [i, op] : llvm::enumerate(dim.recompute))
     names += (i ? ", " : "") + smg.lookupSpace(op)->name;
   dim.reason = broadcast + " along it; every block recomputes " + names;
+}
+
+void SMGBuilder::classify(unsigned d) {
+  GlobalDim &dim = smg.dims[d];
+  if (Operation *user = findDiagonalUse(smg, d)) {
+    dim.dimClass = DimClass::NotSliceable;
+    dim.subject = user;
+    dim.reason = "'" + user->getName().getStringRef().str() +
+                 "' reads a tensor indexed by the dim along two of its "
+                 "dimensions (a transpose of itself), so a block would "
+                 "need elements outside its tile";
+    return;
+  }
+  DimScan scan(d);
+  for (auto &[op, role] : members)
+    scanMember(scan, op, role);
+  if (scan.anyReduced)
+    classifyReducedDim(scan);
+  else
+    classifyUnreducedDim(d);
 }
 
 bool SMGBuilder::isDerivedFromInputs(Operation *op, MemberRole role) const {
@@ -1214,6 +1452,30 @@ void SMGBuilder::planTemporalDims() {
   }
 }
 
+/// A dim an earlier analysis declared not sliceable (e.g. with UTA
+/// disabled) stays so: rebuilding the SMG never loosens a decision.
+void SMGBuilder::keepEarlierNotSliceableDims() {
+  ArrayAttr annotated = smg.graph.getDimsAttr();
+  if (!annotated)
+    return;
+  auto reasons = smg.graph->getAttrOfType<DictionaryAttr>("smap.not_sliceable");
+  for (Attribute attr : annotated) {
+    auto dimAttr = cast<DimAttr>(attr);
+    if (dimAttr.getDimClass() != DimClass::NotSliceable)
+      continue;
+    for (GlobalDim &dim : smg.dims) {
+      if (dim.name != dimAttr.getName().getValue() ||
+          dim.dimClass == DimClass::NotSliceable)
+        continue;
+      dim.dimClass = DimClass::NotSliceable;
+      auto reason =
+          reasons ? reasons.getAs<StringAttr>(dim.name) : StringAttr();
+      dim.reason = reason ? reason.str()
+                          : "declared not sliceable by an earlier analysis";
+    }
+  }
+}
+
 FailureOr<SpaceMappingGraph> SMGBuilder::build() {
   GraphOp graph = smg.graph;
   for (Operation &op : graph.getBody().front().without_terminator()) {
@@ -1248,26 +1510,7 @@ FailureOr<SpaceMappingGraph> SMGBuilder::build() {
   for (unsigned d = 0; d < smg.dims.size(); ++d)
     classify(d);
   planTemporalDims();
-  // A dim an earlier analysis declared not sliceable (e.g. with UTA
-  // disabled) stays so: rebuilding the SMG never loosens a decision.
-  if (ArrayAttr annotated = graph.getDimsAttr()) {
-    auto reasons = graph->getAttrOfType<DictionaryAttr>("smap.not_sliceable");
-    for (Attribute attr : annotated) {
-      auto dimAttr = cast<DimAttr>(attr);
-      if (dimAttr.getDimClass() != DimClass::NotSliceable)
-        continue;
-      for (GlobalDim &dim : smg.dims) {
-        if (dim.name != dimAttr.getName().getValue() ||
-            dim.dimClass == DimClass::NotSliceable)
-          continue;
-        dim.dimClass = DimClass::NotSliceable;
-        auto reason =
-            reasons ? reasons.getAs<StringAttr>(dim.name) : StringAttr();
-        dim.reason = reason ? reason.str()
-                            : "declared not sliceable by an earlier analysis";
-      }
-    }
-  }
+  keepEarlierNotSliceableDims();
   return std::move(smg);
 }
 
