@@ -102,13 +102,40 @@ private:
     return failure();
   }
 
+  /// What a body argument of a member reads: a value without t (or the
+  /// init), a value streamed along t, or one computed from reductions.
+  enum class ArgKind { Const, Streamed, Reduced };
+  /// The operand of `op` that body argument `arg` stands for.
+  static Value operandOf(linalg::LinalgOp op, BlockArgument arg) {
+    return op->getOperand(arg.getArgNumber());
+  }
+  ArgKind kindOf(linalg::LinalgOp op, BlockArgument arg) const;
+  /// c's operand when `a - b` in `op`'s body is x - c (x streamed, or its
+  /// extension, and carrying nothing; c reduced); null otherwise.
+  Value matchShiftedData(linalg::LinalgOp op, Value a, Value b) const;
+
   LogicalResult analyzeBody(linalg::LinalgOp op, Value yielded,
                             StreamInfo &info);
+  bool matchShift(linalg::LinalgOp op, Value yielded, StreamInfo &info);
+  bool matchCenteredSquare(linalg::LinalgOp op,
+                           ArrayRef<std::pair<Value, bool>> factors,
+                           StreamInfo &info);
+  LogicalResult analyzeFactor(linalg::LinalgOp op, Value leaf, bool inverted,
+                              StreamInfo &info);
+  LogicalResult passThroughData(linalg::LinalgOp op, Value leaf, bool inverted,
+                                ArrayRef<BlockArgument> args, StreamInfo &info);
+  bool matchRescaledExp(linalg::LinalgOp op, Value leaf, bool inverted,
+                        StreamInfo &info);
   LogicalResult checkRoundedInLoop(linalg::LinalgOp op, const StreamInfo &info);
   LogicalResult planReduction(linalg::LinalgOp op);
   LogicalResult checkBroadcast(Operation *op, Value in, Value out,
                                const Twine &what);
   LogicalResult checkUpdateBuilds(const ReductionPlan &r);
+
+  LogicalResult assignRole(Operation *op);
+  void collectMainLoop();
+  LogicalResult analyzeMainLoop();
+  LogicalResult checkRunningValues();
 
   GraphOp graph;
   const SpaceMappingGraph &smg;
@@ -213,105 +240,150 @@ bool mlir::smap::isRecomputableLeaf(const StrippedFactor &factor) {
   return isAvailable(factor.leaf);
 }
 
-LogicalResult TemporalSlicePlanner::analyzeBody(linalg::LinalgOp op, Value yielded,
-                                          StreamInfo &info) {
-  auto origOf = [&](BlockArgument arg) {
-    return op->getOperand(arg.getArgNumber());
-  };
-  enum class Kind { Const, Streamed, Reduced };
-  auto kindOf = [&](BlockArgument arg) {
-    if (arg.getArgNumber() >= op->getNumOperands())
-      return Kind::Const;
-    Value orig = origOf(arg);
-    if (isReduced(orig))
-      return Kind::Reduced;
-    return hasT(orig) ? Kind::Streamed : Kind::Const;
-  };
+/// Classifies body argument `arg` of `op` by the operand it reads.
+TemporalSlicePlanner::ArgKind
+TemporalSlicePlanner::kindOf(linalg::LinalgOp op, BlockArgument arg) const {
+  if (arg.getArgNumber() >= op->getNumOperands())
+    return ArgKind::Const;
+  Value orig = operandOf(op, arg);
+  if (isReduced(orig))
+    return ArgKind::Reduced;
+  return hasT(orig) ? ArgKind::Streamed : ArgKind::Const;
+}
 
-  // x - c, with x streamed (or its extension) and c a reduced operand: a
-  // shift.
-  if (auto sub = yielded.getDefiningOp<arith::SubFOp>()) {
-    auto x = dyn_cast<BlockArgument>(lookThroughExtension(sub.getLhs()));
-    auto c = dyn_cast<BlockArgument>(sub.getRhs());
-    if (x && c && kindOf(x) == Kind::Streamed && kindOf(c) == Kind::Reduced &&
-        infos.lookup(origOf(x)).empty()) {
-      info.shift = origOf(c);
-      runningNeeded.insert(info.shift);
-      return success();
-    }
-  }
+Value TemporalSlicePlanner::matchShiftedData(linalg::LinalgOp op, Value a,
+                                             Value b) const {
+  auto x = dyn_cast<BlockArgument>(lookThroughExtension(a));
+  auto c = dyn_cast<BlockArgument>(b);
+  if (x && c && kindOf(op, x) == ArgKind::Streamed &&
+      kindOf(op, c) == ArgKind::Reduced &&
+      infos.lookup(operandOf(op, x)).empty())
+    return operandOf(op, c);
+  return nullptr;
+}
+
+LogicalResult TemporalSlicePlanner::analyzeBody(linalg::LinalgOp op,
+                                                Value yielded,
+                                                StreamInfo &info) {
+  if (matchShift(op, yielded, info))
+    return success();
 
   SmallVector<std::pair<Value, bool>> factors;
   bool rounds = false;
   collectFactors(yielded, /*inverted=*/false, factors, rounds);
+  if (matchCenteredSquare(op, factors, info))
+    return success();
 
+  for (auto [leaf, inverted] : factors)
+    if (failed(analyzeFactor(op, leaf, inverted, info)))
+      return failure();
+  if (rounds && failed(checkRoundedInLoop(op, info)))
+    return failure();
+  return success();
+}
+
+/// Records in `info` a yielded `x - c`, with x streamed (or its extension)
+/// and c a reduced operand: a shift, whose running c the loop needs.
+bool TemporalSlicePlanner::matchShift(linalg::LinalgOp op, Value yielded,
+                                      StreamInfo &info) {
+  auto sub = yielded.getDefiningOp<arith::SubFOp>();
+  if (!sub)
+    return false;
+  Value shift = matchShiftedData(op, sub.getLhs(), sub.getRhs());
+  if (!shift)
+    return false;
+  info.shift = shift;
+  runningNeeded.insert(info.shift);
+  return true;
+}
+
+/// Records in `info` a product of `factors` that is a centered square, or a
+/// sum passing one through.
+bool TemporalSlicePlanner::matchCenteredSquare(
+    linalg::LinalgOp op, ArrayRef<std::pair<Value, bool>> factors,
+    StreamInfo &info) {
   // d * d with d a shifted value: a centered square.
   if (factors.size() == 2 && factors[0].first == factors[1].first &&
       !factors[0].second && !factors[1].second) {
     if (auto d = dyn_cast<BlockArgument>(factors[0].first))
-      if (kindOf(d) == Kind::Streamed && infos.lookup(origOf(d)).shift) {
-        info.squareOf = origOf(d);
-        return success();
+      if (kindOf(op, d) == ArgKind::Streamed &&
+          infos.lookup(operandOf(op, d)).shift) {
+        info.squareOf = operandOf(op, d);
+        return true;
       }
   }
 
   // A sum of a centered square passes it through.
   if (factors.size() == 1 && !factors[0].second)
     if (auto arg = dyn_cast<BlockArgument>(factors[0].first))
-      if (kindOf(arg) == Kind::Streamed && infos.lookup(origOf(arg)).squareOf) {
-        info.squareOf = infos.lookup(origOf(arg)).squareOf;
-        return success();
+      if (kindOf(op, arg) == ArgKind::Streamed &&
+          infos.lookup(operandOf(op, arg)).squareOf) {
+        info.squareOf = infos.lookup(operandOf(op, arg)).squareOf;
+        return true;
       }
+  return false;
+}
 
-  for (auto [leaf, inverted] : factors) {
-    llvm::SmallSetVector<BlockArgument, 4> args;
-    collectArgs(leaf, args);
-    bool streamed = false, reduced = false;
-    for (BlockArgument arg : args) {
-      streamed |= kindOf(arg) == Kind::Streamed;
-      reduced |= kindOf(arg) == Kind::Reduced;
-    }
-    if (!reduced) {
-      // Data: what its streamed operands carry passes through a product.
-      for (BlockArgument arg : args) {
-        if (kindOf(arg) != Kind::Streamed)
-          continue;
-        const StreamInfo &in = infos.lookup(origOf(arg));
-        if (in.empty())
-          continue;
-        if (leaf != arg || inverted || in.shift || in.squareOf)
-          return fail(op, "uses a value rescaled by an earlier reduction "
-                          "other than as a factor");
-        llvm::append_range(info.expTerms, in.expTerms);
-        llvm::append_range(info.stripped, in.stripped);
-      }
-      continue;
-    }
-    if (!streamed) {
-      // g(c): removed in the loop, applied to the finished reduction.
-      info.stripped.push_back({op, leaf, inverted});
-      continue;
-    }
-    // exp(x - c) or exp(x + c): rescaled.
-    auto exp = leaf.getDefiningOp<math::ExpOp>();
-    Operation *arg = exp ? exp.getOperand().getDefiningOp() : nullptr;
-    if (exp && !inverted &&
-        isa_and_nonnull<arith::SubFOp, arith::AddFOp>(arg)) {
-      auto x = dyn_cast<BlockArgument>(lookThroughExtension(arg->getOperand(0)));
-      auto c = dyn_cast<BlockArgument>(arg->getOperand(1));
-      if (x && c && kindOf(x) == Kind::Streamed && kindOf(c) == Kind::Reduced &&
-          infos.lookup(origOf(x)).empty()) {
-        info.expTerms.push_back({origOf(c), isa<arith::SubFOp>(arg) ? -1 : 1});
-        runningNeeded.insert(origOf(c));
-        continue;
-      }
-    }
-    return fail(op, "mixes an earlier reduction with the data in a form "
-                    "that cannot be postponed");
+/// Adds to `info` what factor `leaf` (a divisor when `inverted`) of `op`'s
+/// yielded product carries; fails when it cannot be postponed.
+LogicalResult TemporalSlicePlanner::analyzeFactor(linalg::LinalgOp op,
+                                                  Value leaf, bool inverted,
+                                                  StreamInfo &info) {
+  llvm::SmallSetVector<BlockArgument, 4> args;
+  collectArgs(leaf, args);
+  bool streamed = false, reduced = false;
+  for (BlockArgument arg : args) {
+    streamed |= kindOf(op, arg) == ArgKind::Streamed;
+    reduced |= kindOf(op, arg) == ArgKind::Reduced;
   }
-  if (rounds && failed(checkRoundedInLoop(op, info)))
-    return failure();
+  if (!reduced)
+    return passThroughData(op, leaf, inverted, args.getArrayRef(), info);
+  if (!streamed) {
+    // g(c): removed in the loop, applied to the finished reduction.
+    info.stripped.push_back({op, leaf, inverted});
+    return success();
+  }
+  if (matchRescaledExp(op, leaf, inverted, info))
+    return success();
+  return fail(op, "mixes an earlier reduction with the data in a form "
+                  "that cannot be postponed");
+}
+
+/// Data: what its streamed operands `args` carry passes through a product,
+/// as long as each is a factor of it.
+LogicalResult TemporalSlicePlanner::passThroughData(
+    linalg::LinalgOp op, Value leaf, bool inverted,
+    ArrayRef<BlockArgument> args, StreamInfo &info) {
+  for (BlockArgument arg : args) {
+    if (kindOf(op, arg) != ArgKind::Streamed)
+      continue;
+    const StreamInfo &in = infos.lookup(operandOf(op, arg));
+    if (in.empty())
+      continue;
+    if (leaf != arg || inverted || in.shift || in.squareOf)
+      return fail(op, "uses a value rescaled by an earlier reduction "
+                      "other than as a factor");
+    llvm::append_range(info.expTerms, in.expTerms);
+    llvm::append_range(info.stripped, in.stripped);
+  }
   return success();
+}
+
+/// Records in `info` a factor exp(x - c) or exp(x + c): rescaled.
+bool TemporalSlicePlanner::matchRescaledExp(linalg::LinalgOp op, Value leaf,
+                                            bool inverted, StreamInfo &info) {
+  auto exp = leaf.getDefiningOp<math::ExpOp>();
+  Operation *exponent = exp ? exp.getOperand().getDefiningOp() : nullptr;
+  if (!exp || inverted ||
+      !isa_and_nonnull<arith::SubFOp, arith::AddFOp>(exponent))
+    return false;
+  Value shift =
+      matchShiftedData(op, exponent->getOperand(0), exponent->getOperand(1));
+  if (!shift)
+    return false;
+  info.expTerms.push_back({shift, isa<arith::SubFOp>(exponent) ? -1 : 1});
+  runningNeeded.insert(shift);
+  return true;
 }
 
 /// In the loop, a rounded value is rounded without its postponed factors
@@ -378,41 +450,62 @@ LogicalResult TemporalSlicePlanner::run() {
     members.push_back(&op);
 
   // Roles, in program order (a role depends on the producers' roles).
-  for (Operation *op : members) {
-    const Space *space = smg.lookupSpace(op);
-    bool dependsOnReduction =
-        llvm::any_of(op->getOperands(), [&](Value v) { return isReduced(v); });
-    bool iteratesT = space && llvm::is_contained(space->dims, t);
-    bool reducesT = space && llvm::any_of(space->reductions,
-                                          [&](auto r) { return r.first == t; });
-    if (!space || space->role == MemberRole::Init) {
-      roles[op] = SliceRole::Pre;
-      if (dependsOnReduction)
-        return fail(op, "initializes from a reduction along the sliced dim");
-      continue;
-    }
-    if (!iteratesT) {
-      roles[op] = dependsOnReduction ? SliceRole::Post : SliceRole::Pre;
-      continue;
-    }
-    if (!isa<linalg::LinalgOp>(op)) {
-      // A relayout of data the loop does not compute (a collapse of an
-      // input's leading dims) is a view: made once before the loop, and
-      // sliced by its users like an input, when t stays one axis of it.
-      if (isViewBeforeLoop(op)) {
-        roles[op] = SliceRole::Pre;
-        continue;
-      }
-      return fail(op, "is a relayout along the sliced dim of a value the "
-                      "loop computes, or merges the dim with others");
-    }
-    if (op->getNumResults() != 1)
-      return fail(op, "has several results");
-    roles[op] = reducesT ? SliceRole::Reducing : SliceRole::Streamed;
-  }
+  for (Operation *op : members)
+    if (failed(assignRole(op)))
+      return failure();
 
-  // The main loop computes the reductions and the streamed members they
-  // read; streamed members that only feed outputs wait for the final pass.
+  collectMainLoop();
+  if (failed(analyzeMainLoop()) || failed(checkRunningValues()))
+    return failure();
+  if (reductions.empty()) {
+    whyNot = "no member reduces along the dim";
+    return failure();
+  }
+  for (const ReductionPlan &r : reductions)
+    if (failed(checkUpdateBuilds(r)))
+      return failure();
+  return success();
+}
+
+/// Sets `op`'s role from its space and its producers' roles; fails when the
+/// slicer cannot place it.
+LogicalResult TemporalSlicePlanner::assignRole(Operation *op) {
+  const Space *space = smg.lookupSpace(op);
+  bool dependsOnReduction =
+      llvm::any_of(op->getOperands(), [&](Value v) { return isReduced(v); });
+  bool iteratesT = space && llvm::is_contained(space->dims, t);
+  bool reducesT = space && llvm::any_of(space->reductions,
+                                        [&](auto r) { return r.first == t; });
+  if (!space || space->role == MemberRole::Init) {
+    roles[op] = SliceRole::Pre;
+    if (dependsOnReduction)
+      return fail(op, "initializes from a reduction along the sliced dim");
+    return success();
+  }
+  if (!iteratesT) {
+    roles[op] = dependsOnReduction ? SliceRole::Post : SliceRole::Pre;
+    return success();
+  }
+  if (!isa<linalg::LinalgOp>(op)) {
+    // A relayout of data the loop does not compute (a collapse of an
+    // input's leading dims) is a view: made once before the loop, and
+    // sliced by its users like an input, when t stays one axis of it.
+    if (isViewBeforeLoop(op)) {
+      roles[op] = SliceRole::Pre;
+      return success();
+    }
+    return fail(op, "is a relayout along the sliced dim of a value the "
+                    "loop computes, or merges the dim with others");
+  }
+  if (op->getNumResults() != 1)
+    return fail(op, "has several results");
+  roles[op] = reducesT ? SliceRole::Reducing : SliceRole::Streamed;
+  return success();
+}
+
+/// The main loop computes the reductions and the streamed members they
+/// read; streamed members that only feed outputs wait for the final pass.
+void TemporalSlicePlanner::collectMainLoop() {
   for (Operation *op : llvm::reverse(members)) {
     SliceRole role = roles.lookup(op);
     if (role == SliceRole::Reducing) {
@@ -424,6 +517,11 @@ LogicalResult TemporalSlicePlanner::run() {
       inMainLoop.insert(op);
     }
   }
+}
+
+/// Plans the main loop's reductions and what its streamed members carry,
+/// in program order.
+LogicalResult TemporalSlicePlanner::analyzeMainLoop() {
   for (Operation *op : members) {
     if (!inMainLoop.contains(op))
       continue;
@@ -440,9 +538,12 @@ LogicalResult TemporalSlicePlanner::run() {
       return failure();
     infos[op->getResult(0)] = info;
   }
+  return success();
+}
 
-  // Values the loop needs while running must come from independent
-  // reductions: their running value is known at every slice.
+/// Values the loop needs while running must come from independent
+/// reductions: their running value is known at every slice.
+LogicalResult TemporalSlicePlanner::checkRunningValues() {
   llvm::SetVector<Value> worklist(runningNeeded.begin(), runningNeeded.end());
   for (unsigned i = 0; i < worklist.size(); ++i) {
     Operation *def = worklist[i].getDefiningOp();
@@ -459,13 +560,6 @@ LogicalResult TemporalSlicePlanner::run() {
       if (isReduced(operand))
         worklist.insert(operand);
   }
-  if (reductions.empty()) {
-    whyNot = "no member reduces along the dim";
-    return failure();
-  }
-  for (const ReductionPlan &r : reductions)
-    if (failed(checkUpdateBuilds(r)))
-      return failure();
   return success();
 }
 

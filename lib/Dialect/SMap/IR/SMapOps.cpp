@@ -216,6 +216,81 @@ SmallVector<int64_t> SpatialSliceOp::getGrid() {
   return grid;
 }
 
+/// Checks that each of `tiles` fits its dim of `dims`; fills `tileOf`.
+static LogicalResult verifyTileSizes(SpatialSliceOp op, ArrayRef<DimAttr> dims,
+                                     ArrayRef<int64_t> tiles,
+                                     llvm::StringMap<int64_t> &tileOf) {
+  for (auto [dim, tile] : llvm::zip(dims, tiles)) {
+    if (tile <= 0 || tile > dim.getExtent())
+      return op.emitOpError()
+             << "tile size " << tile << " of dim '" << dim.getName().getValue()
+             << "' must be in [1, " << dim.getExtent() << "]";
+    tileOf[dim.getName().getValue()] = tile;
+  }
+  return success();
+}
+
+/// Checks that entry `names` of result_dims names each dimension of result
+/// #`i` and that the result varies along every sliced dim of `dims`.
+static LogicalResult verifyResultDimNames(SpatialSliceOp op, size_t i,
+                                          RankedTensorType resultType,
+                                          ArrayAttr names,
+                                          ArrayRef<DimAttr> dims) {
+  if (!names || names.size() != static_cast<size_t>(resultType.getRank()) ||
+      !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
+    return op.emitOpError()
+           << "result_dims #" << i << " must list one dim name "
+           << "per dimension of " << resultType;
+  llvm::StringSet<> present;
+  for (Attribute name : names)
+    present.insert(cast<StringAttr>(name).getValue());
+  for (DimAttr dim : dims)
+    if (!present.contains(dim.getName().getValue()))
+      return op.emitOpError() << "result #" << i << " does not vary along "
+                              << "sliced dim '" << dim.getName().getValue()
+                              << "': every block would write all of it";
+  return success();
+}
+
+/// Checks that tile #`i` of `yield` has result #`i`'s rank and element type,
+/// the tile size along each sliced dim (of `tileOf`) and the result's size
+/// along the others, and that the result spans each sliced dim's extent.
+static LogicalResult verifyYieldedTile(SpatialSliceOp op, YieldOp yield,
+                                       size_t i, RankedTensorType resultType,
+                                       ArrayAttr names,
+                                       const llvm::StringMap<int64_t> &tileOf,
+                                       const llvm::StringMap<DimAttr> &byName) {
+  auto tileType = dyn_cast<RankedTensorType>(yield.getValues()[i].getType());
+  if (!tileType || tileType.getRank() != resultType.getRank() ||
+      tileType.getElementType() != resultType.getElementType())
+    return yield.emitOpError() << "tile #" << i << " must be a tensor of rank "
+                               << resultType.getRank() << " and element type "
+                               << resultType.getElementType();
+  for (auto [d, name] : llvm::enumerate(names)) {
+    StringRef dimName = cast<StringAttr>(name).getValue();
+    int64_t tileSize = tileType.getDimSize(d);
+    auto it = tileOf.find(dimName);
+    if (it == tileOf.end()) {
+      if (tileSize != resultType.getDimSize(d))
+        return yield.emitOpError()
+               << "tile #" << i << " dimension " << d << " ('" << dimName
+               << "', not sliced) must have the result's size "
+               << resultType.getDimSize(d);
+      continue;
+    }
+    int64_t extent = byName.lookup(dimName).getExtent();
+    if (resultType.getDimSize(d) != extent)
+      return op.emitOpError()
+             << "result #" << i << " dimension " << d << " ('" << dimName
+             << "') must have the dim's extent " << extent;
+    // A ragged last tile has the tile size too (it ends at the extent).
+    if (tileSize != it->second)
+      return yield.emitOpError() << "tile #" << i << " dimension " << d << " ('"
+                                 << dimName << "') must be " << it->second;
+  }
+  return success();
+}
+
 LogicalResult SpatialSliceOp::verifyRegions() {
   SmallVector<DimAttr> dims = getDimList(getDims());
   ArrayRef<int64_t> tiles = getTiles();
@@ -228,13 +303,8 @@ LogicalResult SpatialSliceOp::verifyRegions() {
   if (failed(collectDims(*this, dims, byName)))
     return failure();
   llvm::StringMap<int64_t> tileOf;
-  for (auto [dim, tile] : llvm::zip(dims, tiles)) {
-    if (tile <= 0 || tile > dim.getExtent())
-      return emitOpError() << "tile size " << tile << " of dim '"
-                           << dim.getName().getValue()
-                           << "' must be in [1, " << dim.getExtent() << "]";
-    tileOf[dim.getName().getValue()] = tile;
-  }
+  if (failed(verifyTileSizes(*this, dims, tiles, tileOf)))
+    return failure();
 
   SmallVector<Type> indexTypes(dims.size(),
                                IndexType::get(getContext()));
@@ -259,49 +329,10 @@ LogicalResult SpatialSliceOp::verifyRegions() {
   for (auto [i, result] : llvm::enumerate(getResults())) {
     auto resultType = cast<RankedTensorType>(result.getType());
     auto names = dyn_cast<ArrayAttr>(resultDims[i]);
-    if (!names || names.size() != static_cast<size_t>(resultType.getRank()) ||
-        !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
-      return emitOpError() << "result_dims #" << i << " must list one dim name "
-                           << "per dimension of " << resultType;
-    llvm::StringSet<> present;
-    for (Attribute name : names)
-      present.insert(cast<StringAttr>(name).getValue());
-    for (DimAttr dim : dims)
-      if (!present.contains(dim.getName().getValue()))
-        return emitOpError() << "result #" << i << " does not vary along "
-                             << "sliced dim '" << dim.getName().getValue()
-                             << "': every block would write all of it";
-
-    auto tileType = dyn_cast<RankedTensorType>(yield.getValues()[i].getType());
-    if (!tileType || tileType.getRank() != resultType.getRank() ||
-        tileType.getElementType() != resultType.getElementType())
-      return yield.emitOpError()
-             << "tile #" << i << " must be a tensor of rank "
-             << resultType.getRank() << " and element type "
-             << resultType.getElementType();
-    for (auto [d, name] : llvm::enumerate(names)) {
-      StringRef dimName = cast<StringAttr>(name).getValue();
-      int64_t tileSize = tileType.getDimSize(d);
-      auto it = tileOf.find(dimName);
-      if (it == tileOf.end()) {
-        if (tileSize != resultType.getDimSize(d))
-          return yield.emitOpError()
-                 << "tile #" << i << " dimension " << d << " ('" << dimName
-                 << "', not sliced) must have the result's size "
-                 << resultType.getDimSize(d);
-        continue;
-      }
-      int64_t extent = byName.lookup(dimName).getExtent();
-      if (resultType.getDimSize(d) != extent)
-        return emitOpError() << "result #" << i << " dimension " << d << " ('"
-                             << dimName << "') must have the dim's extent "
-                             << extent;
-      // A ragged last tile has the tile size too (it ends at the extent).
-      if (tileSize != it->second)
-        return yield.emitOpError()
-               << "tile #" << i << " dimension " << d << " ('" << dimName
-               << "') must be " << it->second;
-    }
+    if (failed(verifyResultDimNames(*this, i, resultType, names, dims)) ||
+        failed(verifyYieldedTile(*this, yield, i, resultType, names, tileOf,
+                                 byName)))
+      return failure();
   }
   return success();
 }

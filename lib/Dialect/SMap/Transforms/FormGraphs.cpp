@@ -50,6 +50,13 @@ private:
   bool isLegal(const OpSet &group, std::string &why);
   void outline(ArrayRef<Operation *> group);
 
+  bool admit(Operation &op);
+  unsigned startGroup(Operation *op);
+  llvm::SmallSetVector<unsigned, 4> getProducerGroups(Operation &op);
+  bool tryJoin(Operation *op, ArrayRef<unsigned> ids, std::string &why);
+  void place(Operation &op);
+  void outlineComputeGroups();
+
   void absorbInitOnlyGroups();
 
   static bool isCompute(Operation *op) {
@@ -136,84 +143,107 @@ bool BlockGrouper::isLegal(const OpSet &group, std::string &why) {
 }
 
 void BlockGrouper::run() {
-  for (Operation &op : block) {
-    if (leftOut.contains(&op))
-      continue;
-    std::string whyNot;
-    FailureOr<MemberRole> role = getMemberRole(&op, whyNot);
-    if (succeeded(role) && excluded.contains(op.getName().getStringRef())) {
-      remark::missed(op.getLoc(), remarkOpts("form-graphs", "excluded", &op))
-          << ("'" + op.getName().getStringRef().str() +
-              (excludedAlone ? "' in a graph of its own" : "' not grouped") +
-              ": excluded by the exclude option");
-      if (excludedAlone) {
-        groupOf[&op] = groups.size();
-        sealed.insert(groups.size());
-        groups.push_back(OpSet());
-        groups.back().insert(&op);
-      }
-      continue;
-    }
-    if (failed(role)) {
-      if (!whyNot.empty())
-        remark::missed(op.getLoc(),
-                       remarkOpts("form-graphs", "unsupported", &op))
-            << ("'" + op.getName().getStringRef().str() +
-                "' left outside any smap.graph: " + whyNot);
-      continue;
-    }
-    if (isFree(&op))
-      continue;
-
-    // Groups that produce this op's operands, in order of first use.
-    llvm::SmallSetVector<unsigned, 4> producers;
-    for (Value v : getReadValues(&op))
-      if (Operation *def = v.getDefiningOp())
-        if (auto it = groupOf.find(def);
-            it != groupOf.end() && !sealed.contains(it->second))
-          producers.insert(it->second);
-
-    auto tryJoin = [&](ArrayRef<unsigned> ids, std::string &why) {
-      OpSet merged;
-      for (unsigned id : ids)
-        merged.insert(groups[id].begin(), groups[id].end());
-      merged.insert(&op);
-      if (!isLegal(merged, why))
-        return false;
-      unsigned target = ids.front();
-      groups[target] = merged;
-      for (Operation *member : merged)
-        groupOf[member] = target;
-      for (unsigned id : ids.drop_front())
-        groups[id].clear();
-      return true;
-    };
-
-    std::string why;
-    bool joined = !producers.empty() && tryJoin(producers.getArrayRef(), why);
-    for (unsigned id : producers) {
-      if (joined)
-        break;
-      std::string whyThis;
-      joined = tryJoin({id}, whyThis);
-    }
-    if (!producers.empty() && !joined)
-      remark::analysis(op.getLoc(), remarkOpts("form-graphs", "not-fused", &op))
-          << ("'" + op.getName().getStringRef().str() +
-              "' starts a new group: " + why);
-    else if (!producers.empty() && !why.empty() && producers.size() > 1)
-      remark::analysis(op.getLoc(),
-                       remarkOpts("form-graphs", "partly-fused", &op))
-          << ("'" + op.getName().getStringRef().str() +
-              "' joins only some of its producers' groups: " + why);
-    if (!joined) {
-      groupOf[&op] = groups.size();
-      groups.push_back(OpSet());
-      groups.back().insert(&op);
-    }
-  }
-
+  for (Operation &op : block)
+    if (admit(op))
+      place(op);
   absorbInitOnlyGroups();
+  outlineComputeGroups();
+}
+
+/// Whether `op` is grouped by its producers; an op the pass leaves out gets
+/// a remark, and an excluded one a sealed group of its own if asked.
+bool BlockGrouper::admit(Operation &op) {
+  if (leftOut.contains(&op))
+    return false;
+  std::string whyNot;
+  FailureOr<MemberRole> role = getMemberRole(&op, whyNot);
+  if (succeeded(role) && excluded.contains(op.getName().getStringRef())) {
+    remark::missed(op.getLoc(), remarkOpts("form-graphs", "excluded", &op))
+        << ("'" + op.getName().getStringRef().str() +
+            (excludedAlone ? "' in a graph of its own" : "' not grouped") +
+            ": excluded by the exclude option");
+    if (excludedAlone)
+      sealed.insert(startGroup(&op));
+    return false;
+  }
+  if (failed(role)) {
+    if (!whyNot.empty())
+      remark::missed(op.getLoc(), remarkOpts("form-graphs", "unsupported", &op))
+          << ("'" + op.getName().getStringRef().str() +
+              "' left outside any smap.graph: " + whyNot);
+    return false;
+  }
+  return !isFree(&op);
+}
+
+/// Puts `op` in a new group of its own; returns the group's id.
+unsigned BlockGrouper::startGroup(Operation *op) {
+  unsigned id = groups.size();
+  groupOf[op] = id;
+  groups.push_back(OpSet());
+  groups.back().insert(op);
+  return id;
+}
+
+/// Groups that produce this op's operands, in order of first use.
+llvm::SmallSetVector<unsigned, 4>
+BlockGrouper::getProducerGroups(Operation &op) {
+  llvm::SmallSetVector<unsigned, 4> producers;
+  for (Value v : getReadValues(&op))
+    if (Operation *def = v.getDefiningOp())
+      if (auto it = groupOf.find(def);
+          it != groupOf.end() && !sealed.contains(it->second))
+        producers.insert(it->second);
+  return producers;
+}
+
+/// Merges `op` and the groups `ids` into the first of them if that is
+/// legal; otherwise `why` says why not.
+bool BlockGrouper::tryJoin(Operation *op, ArrayRef<unsigned> ids,
+                           std::string &why) {
+  OpSet merged;
+  for (unsigned id : ids)
+    merged.insert(groups[id].begin(), groups[id].end());
+  merged.insert(op);
+  if (!isLegal(merged, why))
+    return false;
+  unsigned target = ids.front();
+  groups[target] = merged;
+  for (Operation *member : merged)
+    groupOf[member] = target;
+  for (unsigned id : ids.drop_front())
+    groups[id].clear();
+  return true;
+}
+
+/// Joins `op` to all its producers' groups, else to the first one it can
+/// join, else starts a new group; remarks on what it could not join.
+void BlockGrouper::place(Operation &op) {
+  llvm::SmallSetVector<unsigned, 4> producers = getProducerGroups(op);
+  std::string why;
+  bool joined =
+      !producers.empty() && tryJoin(&op, producers.getArrayRef(), why);
+  for (unsigned id : producers) {
+    if (joined)
+      break;
+    std::string whyThis;
+    joined = tryJoin(&op, {id}, whyThis);
+  }
+  if (!producers.empty() && !joined)
+    remark::analysis(op.getLoc(), remarkOpts("form-graphs", "not-fused", &op))
+        << ("'" + op.getName().getStringRef().str() +
+            "' starts a new group: " + why);
+  else if (!producers.empty() && !why.empty() && producers.size() > 1)
+    remark::analysis(op.getLoc(),
+                     remarkOpts("form-graphs", "partly-fused", &op))
+        << ("'" + op.getName().getStringRef().str() +
+            "' joins only some of its producers' groups: " + why);
+  if (!joined)
+    startGroup(&op);
+}
+
+/// Outlines each group that computes something, its ops in block order.
+void BlockGrouper::outlineComputeGroups() {
   for (OpSet &group : groups) {
     if (!llvm::any_of(group, isCompute))
       continue;

@@ -43,6 +43,19 @@ struct Multiplicand {
   SmallVector<OpOperand *> inputs;
 };
 
+/// The loops a multiplicand's inputs use, in order: the domain of the
+/// generic that materializes it.
+struct MultiplicandDomain {
+  /// The contraction's loops in the domain.
+  SmallVector<unsigned> loops;
+  /// Each contraction loop as a domain dim (0 for a loop outside it).
+  SmallVector<AffineExpr> toDomain;
+  /// Each domain dim as a contraction loop.
+  SmallVector<AffineExpr> projection;
+  /// The domain's static extents (dynamic where the loop's is).
+  SmallVector<int64_t> shape;
+};
+
 struct SplitContractionOperand : public OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -111,6 +124,96 @@ static std::optional<Multiplicand> splittable(linalg::GenericOp op,
   return m;
 }
 
+/// The domain of `m`, a multiplicand of `op`.
+static MultiplicandDomain getMultiplicandDomain(linalg::GenericOp op,
+                                                const Multiplicand &m) {
+  MultiplicandDomain domain;
+  llvm::SmallSetVector<unsigned, 4> used;
+  for (OpOperand *input : m.inputs)
+    for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
+      used.insert(cast<AffineDimExpr>(e).getPosition());
+  domain.loops.assign(used.begin(), used.end());
+  llvm::sort(domain.loops);
+  MLIRContext *ctx = op.getContext();
+  domain.toDomain.assign(op.getNumLoops(), getAffineConstantExpr(0, ctx));
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [i, d] : llvm::enumerate(domain.loops)) {
+    domain.toDomain[d] = getAffineDimExpr(i, ctx);
+    domain.projection.push_back(getAffineDimExpr(d, ctx));
+    domain.shape.push_back(ranges[d]);
+  }
+  return domain;
+}
+
+/// Creates the generic computing multiplicand `m` of `op`, elementwise over
+/// its `domain`.
+static linalg::GenericOp createMultiplicand(PatternRewriter &rewriter,
+                                            linalg::GenericOp op,
+                                            const Multiplicand &m,
+                                            const MultiplicandDomain &domain) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  unsigned rank = domain.loops.size();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : m.inputs) {
+    inputs.push_back(input->get());
+    maps.push_back(op.getMatchingIndexingMap(input).replaceDimsAndSymbols(
+        domain.toDomain, {}, rank, 0));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, domain.shape, m.value.getType());
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+      rewriter, loc, init.getType(), inputs, init, maps, parallel,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        IRMapping mapping;
+        for (auto [input, arg] : llvm::zip(m.inputs, args))
+          mapping.map(op.getMatchingBlockArgument(input), arg);
+        for (Operation *inner : m.ops)
+          b.clone(*inner, mapping);
+        linalg::YieldOp::create(b, l, mapping.lookupOrDefault(m.value));
+      });
+}
+
+/// Creates `op` reading `multiplicand` (the materialized `m`, through
+/// `projection`) in place of `m`'s inputs.
+static linalg::GenericOp createContractionOf(PatternRewriter &rewriter,
+                                             linalg::GenericOp op,
+                                             const Multiplicand &m,
+                                             Value multiplicand,
+                                             AffineMap projection) {
+  SmallVector<Value> newInputs{multiplicand};
+  SmallVector<AffineMap> newMaps{projection};
+  SmallVector<OpOperand *> kept;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!llvm::is_contained(m.inputs, input)) {
+      kept.push_back(input);
+      newInputs.push_back(input->get());
+      newMaps.push_back(op.getMatchingIndexingMap(input));
+    }
+  OpOperand *initOperand = op.getDpsInitOperand(0);
+  newMaps.push_back(op.getMatchingIndexingMap(initOperand));
+  return linalg::GenericOp::create(
+      rewriter, op.getLoc(), op.getResultTypes(), newInputs, initOperand->get(),
+      newMaps, op.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        IRMapping mapping;
+        mapping.map(m.value, args[0]);
+        for (auto [input, arg] : llvm::zip(kept, args.drop_front()))
+          mapping.map(op.getMatchingBlockArgument(input), arg);
+        mapping.map(op.getMatchingBlockArgument(initOperand), args.back());
+        for (Operation &inner : op.getBlock()->without_terminator())
+          if (!m.ops.contains(&inner))
+            b.clone(inner, mapping);
+        linalg::YieldOp::create(
+            b, l,
+            mapping.lookup(op.getBlock()->getTerminator()->getOperand(0)));
+      });
+}
+
 LogicalResult
 SplitContractionOperand::matchAndRewrite(linalg::GenericOp op,
                                          PatternRewriter &rewriter) const {
@@ -123,81 +226,15 @@ SplitContractionOperand::matchAndRewrite(linalg::GenericOp op,
   if (!m)
     return rewriter.notifyMatchFailure(op, "no multiplicand of several inputs");
 
-  // The loops the multiplicand's inputs use, in order: its own domain.
-  llvm::SmallSetVector<unsigned, 4> used;
-  for (OpOperand *input : m->inputs)
-    for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
-      used.insert(cast<AffineDimExpr>(e).getPosition());
-  SmallVector<unsigned> domain(used.begin(), used.end());
-  llvm::sort(domain);
-  MLIRContext *ctx = op.getContext();
-  SmallVector<AffineExpr> toDomain(op.getNumLoops(),
-                                   getAffineConstantExpr(0, ctx));
-  SmallVector<AffineExpr> projection;
-  SmallVector<int64_t> shape;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (auto [i, d] : llvm::enumerate(domain)) {
-    toDomain[d] = getAffineDimExpr(i, ctx);
-    projection.push_back(getAffineDimExpr(d, ctx));
-    shape.push_back(ranges[d]);
-  }
-  if (llvm::any_of(shape, ShapedType::isDynamic))
+  MultiplicandDomain domain = getMultiplicandDomain(op, *m);
+  if (llvm::any_of(domain.shape, ShapedType::isDynamic))
     return rewriter.notifyMatchFailure(op, "dynamic loop range");
 
-  // The multiplicand, elementwise over its domain.
-  Location loc = op.getLoc();
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
-  for (OpOperand *input : m->inputs) {
-    inputs.push_back(input->get());
-    maps.push_back(op.getMatchingIndexingMap(input).replaceDimsAndSymbols(
-        toDomain, {}, domain.size(), 0));
-  }
-  maps.push_back(AffineMap::getMultiDimIdentityMap(domain.size(), ctx));
-  Value init = tensor::EmptyOp::create(rewriter, loc, shape,
-                                       m->value.getType());
-  SmallVector<utils::IteratorType> parallel(domain.size(),
-                                            utils::IteratorType::parallel);
-  auto producer = linalg::GenericOp::create(
-      rewriter, loc, init.getType(), inputs, init, maps, parallel,
-      [&](OpBuilder &b, Location l, ValueRange args) {
-        IRMapping mapping;
-        for (auto [input, arg] : llvm::zip(m->inputs, args))
-          mapping.map(op.getMatchingBlockArgument(input), arg);
-        for (Operation *inner : m->ops)
-          b.clone(*inner, mapping);
-        linalg::YieldOp::create(b, l, mapping.lookupOrDefault(m->value));
-      });
-
-  // The contraction, reading it in place of its inputs.
-  SmallVector<Value> newInputs{producer.getResult(0)};
-  SmallVector<AffineMap> newMaps{
-      AffineMap::get(op.getNumLoops(), 0, projection, ctx)};
-  SmallVector<OpOperand *> kept;
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (!llvm::is_contained(m->inputs, input)) {
-      kept.push_back(input);
-      newInputs.push_back(input->get());
-      newMaps.push_back(op.getMatchingIndexingMap(input));
-    }
-  OpOperand *initOperand = op.getDpsInitOperand(0);
-  newMaps.push_back(op.getMatchingIndexingMap(initOperand));
-  auto contraction = linalg::GenericOp::create(
-      rewriter, loc, op.getResultTypes(), newInputs, initOperand->get(),
-      newMaps, op.getIteratorTypesArray(),
-      [&](OpBuilder &b, Location l, ValueRange args) {
-        IRMapping mapping;
-        mapping.map(m->value, args[0]);
-        for (auto [input, arg] : llvm::zip(kept, args.drop_front()))
-          mapping.map(op.getMatchingBlockArgument(input), arg);
-        mapping.map(op.getMatchingBlockArgument(initOperand), args.back());
-        for (Operation &inner : op.getBlock()->without_terminator())
-          if (!m->ops.contains(&inner))
-            b.clone(inner, mapping);
-        linalg::YieldOp::create(
-            b, l,
-            mapping.lookup(op.getBlock()->getTerminator()->getOperand(0)));
-      });
+  linalg::GenericOp producer = createMultiplicand(rewriter, op, *m, domain);
+  AffineMap projection =
+      AffineMap::get(op.getNumLoops(), 0, domain.projection, op.getContext());
+  linalg::GenericOp contraction =
+      createContractionOf(rewriter, op, *m, producer.getResult(0), projection);
   rewriter.replaceOp(op, contraction.getResults());
   return success();
 }

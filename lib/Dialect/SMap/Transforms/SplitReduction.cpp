@@ -123,6 +123,12 @@ private:
   Value applyLeaves(OpBuilder &b, Location loc, const ReductionPlan &r,
                     const LeafArgs &leafArgs, ValueRange args, Value value,
                     bool undo);
+  MergeOperand getMergeOperand(Value orig, Value result, bool perPart);
+  SmallVector<MergeOperand> collectMergeOperands(OpBuilder &b,
+                                                 const ReductionPlan &r,
+                                                 LeafArgs &leafArgs);
+  void buildMergeBody(OpBuilder &b, Location loc, const ReductionPlan &r,
+                      const LeafArgs &leafArgs, ValueRange args);
   Value mergeReduction(OpBuilder &b, const ReductionPlan &r);
   Value applyFactors(OpBuilder &b, const ReductionPlan &r, Value raw);
 
@@ -519,36 +525,105 @@ Value ReductionSplitter::applyLeaves(OpBuilder &b, Location loc,
   return value;
 }
 
-Value ReductionSplitter::mergeReduction(OpBuilder &b, const ReductionPlan &r) {
-  MLIRContext *ctx = b.getContext();
-  Value result = r.op->getResult(0);
-  auto type = cast<RankedTensorType>(result.getType());
-  unsigned rank = type.getRank();
-  Location loc = r.op->getLoc();
+/// `orig` read broadcast onto `result` in a merge generic over `result`'s
+/// dims and the parts (the last loop): per part when `perPart` and the
+/// partial graph splits it, else merged.
+MergeOperand ReductionSplitter::getMergeOperand(Value orig, Value result,
+                                                bool perPart) {
+  MLIRContext *ctx = result.getContext();
+  unsigned rank = cast<RankedTensorType>(result.getType()).getRank();
   AffineExpr s = getAffineDimExpr(rank, ctx);
-  // Values broadcast onto the result, per part or merged.
-  auto operandOf = [&](Value orig, bool perPart) {
-    AffineMap bcast = *getBroadcastMap(smg, orig, result);
-    SmallVector<AffineExpr> exprs;
-    for (AffineExpr e : bcast.getResults())
-      exprs.push_back(e);
-    bool split = perPart && layouts.count(orig);
-    if (split)
-      exprs.insert(exprs.begin(), s);
-    return MergeOperand{split ? partial.lookup(orig) : merged.lookup(orig),
-                        AffineMap::get(rank + 1, 0, exprs, ctx)};
-  };
-  SmallVector<MergeOperand> operands{operandOf(result, /*perPart=*/true)};
+  AffineMap bcast = *getBroadcastMap(smg, orig, result);
+  SmallVector<AffineExpr> exprs;
+  for (AffineExpr e : bcast.getResults())
+    exprs.push_back(e);
+  bool split = perPart && layouts.count(orig);
+  if (split)
+    exprs.insert(exprs.begin(), s);
+  return MergeOperand{split ? partial.lookup(orig) : merged.lookup(orig),
+                      AffineMap::get(rank + 1, 0, exprs, ctx)};
+}
+
+/// The operands of `r`'s merge generic: its parts, each exp shift per part
+/// and merged, and its factors' leaves per part (`leafArgs` says where).
+SmallVector<MergeOperand>
+ReductionSplitter::collectMergeOperands(OpBuilder &b, const ReductionPlan &r,
+                                        LeafArgs &leafArgs) {
+  Value result = r.op->getResult(0);
+  SmallVector<MergeOperand> operands{
+      getMergeOperand(result, result, /*perPart=*/true)};
   for (const ExpTerm &term : r.info.expTerms) {
-    operands.push_back(operandOf(term.shift, true));
-    operands.push_back(operandOf(term.shift, false));
+    operands.push_back(getMergeOperand(term.shift, result, true));
+    operands.push_back(getMergeOperand(term.shift, result, false));
   }
   // The factors' leaves, per part.
   for (const StrippedFactor &factor : r.info.stripped)
     mapCaptures(b, factor.op->getRegion(0), merged);
-  LeafArgs leafArgs = addLeafOperands(
-      r, [&](Value orig) { return operandOf(orig, /*perPart=*/true); },
+  leafArgs = addLeafOperands(
+      r,
+      [&](Value orig) {
+        return getMergeOperand(orig, result, /*perPart=*/true);
+      },
       operands);
+  return operands;
+}
+
+/// The weight exp(sign * (C - c_s)) that takes a part of `r` back to the
+/// merged exp shifts, from a merge body's `args`.
+static Value buildPartWeight(OpBuilder &b, Location loc, const ReductionPlan &r,
+                             ValueRange args) {
+  Value weight = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1));
+  for (auto [i, term] : llvm::enumerate(r.info.expTerms)) {
+    Value delta =
+        arith::SubFOp::create(b, loc, args[2 + 2 * i], args[1 + 2 * i]);
+    if (term.sign < 0)
+      delta = arith::NegFOp::create(b, loc, delta);
+    weight = arith::MulFOp::create(b, loc, weight,
+                                   math::ExpOp::create(b, loc, delta));
+  }
+  return weight;
+}
+
+/// Builds the body of `r`'s merge generic, which adds each part (its
+/// `args[0]`) into the accumulator.
+void ReductionSplitter::buildMergeBody(OpBuilder &b, Location loc,
+                                       const ReductionPlan &r,
+                                       const LeafArgs &leafArgs,
+                                       ValueRange args) {
+  Value acc = args.back();
+  Value part = args[0];
+  if (r.update == ReductionUpdate::Independent) {
+    Value combined = buildCombine(b, loc, r.combiner, acc, part);
+    linalg::YieldOp::create(b, loc, combined);
+    return;
+  }
+  // Each part back to the merged shifts (exp(sign * (C - c_s)))...
+  Value weight = buildPartWeight(b, loc, r, args);
+  // ...without the factors applied to it (g(c_s)).
+  Value term = applyLeaves(b, loc, r, leafArgs, args,
+                           arith::MulFOp::create(b, loc, part, weight),
+                           /*undo=*/true);
+  // A part with a zero weight (its shift -inf: every key masked)
+  // adds nothing, even when its own result is NaN.
+  if (!r.info.expTerms.empty()) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    Value none =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, weight, zero);
+    term = arith::SelectOp::create(b, loc, none, zero, term);
+  }
+  Value sum = arith::AddFOp::create(b, loc, acc, term);
+  linalg::YieldOp::create(b, loc, sum);
+}
+
+/// The merged value of reduction `r`: its parts combined, with its
+/// postponed factors applied.
+Value ReductionSplitter::mergeReduction(OpBuilder &b, const ReductionPlan &r) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(r.op->getResult(0).getType());
+  unsigned rank = type.getRank();
+  Location loc = r.op->getLoc();
+  LeafArgs leafArgs;
+  SmallVector<MergeOperand> operands = collectMergeOperands(b, r, leafArgs);
   auto [inputs, maps] = unzipOperands(operands);
   maps.push_back(
       AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank));
@@ -561,37 +636,7 @@ Value ReductionSplitter::mergeReduction(OpBuilder &b, const ReductionPlan &r) {
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value acc = args.back();
-        Value part = args[0];
-        if (r.update == ReductionUpdate::Independent) {
-          Value combined = buildCombine(nb, nl, r.combiner, acc, part);
-          linalg::YieldOp::create(nb, nl, combined);
-          return;
-        }
-        // Each part back to the merged shifts (exp(sign * (C - c_s)))...
-        Value weight = arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(1));
-        for (auto [i, term] : llvm::enumerate(r.info.expTerms)) {
-          Value delta =
-              arith::SubFOp::create(nb, nl, args[2 + 2 * i], args[1 + 2 * i]);
-          if (term.sign < 0)
-            delta = arith::NegFOp::create(nb, nl, delta);
-          weight = arith::MulFOp::create(nb, nl, weight,
-                                         math::ExpOp::create(nb, nl, delta));
-        }
-        // ...without the factors applied to it (g(c_s)).
-        Value term = applyLeaves(nb, nl, r, leafArgs, args,
-                                 arith::MulFOp::create(nb, nl, part, weight),
-                                 /*undo=*/true);
-        // A part with a zero weight (its shift -inf: every key masked)
-        // adds nothing, even when its own result is NaN.
-        if (!r.info.expTerms.empty()) {
-          Value zero = arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(0));
-          Value none = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
-                                             weight, zero);
-          term = arith::SelectOp::create(nb, nl, none, zero, term);
-        }
-        Value sum = arith::AddFOp::create(nb, nl, acc, term);
-        linalg::YieldOp::create(nb, nl, sum);
+        buildMergeBody(nb, nl, r, leafArgs, args);
       });
   return applyFactors(b, r, generic.getResult(0));
 }
