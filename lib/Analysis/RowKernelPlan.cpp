@@ -125,10 +125,8 @@ static FailureOr<unsigned> findReducedDim(const SpaceMappingGraph &smg,
   return reduced;
 }
 
-FailureOr<RowGraph> mlir::smap::analyzeRowGraph(const SpaceMappingGraph &smg,
-                                                std::string &whyNot) {
-  GraphOp graph = smg.getGraph();
-  Block &body = graph.getBody().front();
+/// Fails with `whyNot` when `body` holds a contraction (GEMM-like).
+static LogicalResult checkNoContraction(Block &body, std::string &whyNot) {
   for (Operation &op : body.without_terminator())
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
         linalgOp && isContraction(linalgOp)) {
@@ -136,12 +134,17 @@ FailureOr<RowGraph> mlir::smap::analyzeRowGraph(const SpaceMappingGraph &smg,
                             "need the tensor-core lowering";
       return failure();
     }
-  FailureOr<unsigned> reduced = findReducedDim(smg, whyNot);
-  if (failed(reduced))
-    return failure();
+  return success();
+}
 
-  RowGraph rowGraph;
-  rowGraph.reducedDim = *reduced;
+/// Sets `rowGraph`'s row dims and extents from the graph's first output,
+/// and its reduced dim to the output's innermost one when `reduced` (the
+/// dim every member reduces along) is none; fails with `whyNot` when the
+/// output has no dim.
+static LogicalResult findRowDims(const SpaceMappingGraph &smg, unsigned reduced,
+                                 RowGraph &rowGraph, std::string &whyNot) {
+  GraphOp graph = smg.getGraph();
+  rowGraph.reducedDim = reduced;
   SmallVector<unsigned> outDims;
   for (auto &ids : smg.getValueDims(graph.getYield().getValues().front()))
     llvm::append_range(outDims, ids);
@@ -158,8 +161,17 @@ FailureOr<RowGraph> mlir::smap::analyzeRowGraph(const SpaceMappingGraph &smg,
   for (unsigned d : rowGraph.rowDims)
     rowGraph.rows *= smg.getDims()[d].extent;
   rowGraph.n = smg.getDims()[rowGraph.reducedDim].extent;
+  return success();
+}
 
-  // Every tensor must be a row, a full tile, a column or a scalar.
+/// Fails with `whyNot` unless every input is a tensor, every member is one
+/// the kernel evaluates, every output is a member's, and every tensor is a
+/// row, a full tile, a column or a scalar.
+static LogicalResult checkRowMembers(const SpaceMappingGraph &smg,
+                                     const RowGraph &rowGraph,
+                                     std::string &whyNot) {
+  GraphOp graph = smg.getGraph();
+  Block &body = graph.getBody().front();
   auto laidOutAsRows = [&](Value v) {
     return !isa<RankedTensorType>(v.getType()) ||
            succeeded(rowGraph.shapeOf(smg, v));
@@ -191,7 +203,14 @@ FailureOr<RowGraph> mlir::smap::analyzeRowGraph(const SpaceMappingGraph &smg,
       whyNot = "an output is not computed by a member";
       return failure();
     }
+  return success();
+}
 
+/// The elements per vector access: the widest (up to 16 bytes) that
+/// divides n for the widest element loaded or stored.
+static int64_t chooseVectorWidth(const SpaceMappingGraph &smg,
+                                 const RowGraph &rowGraph) {
+  GraphOp graph = smg.getGraph();
   // Only what is loaded or stored sets the access width.
   int64_t widest = 1;
   auto accessWidth = [&](Value v) {
@@ -203,13 +222,29 @@ FailureOr<RowGraph> mlir::smap::analyzeRowGraph(const SpaceMappingGraph &smg,
       widest = std::max<int64_t>(
           widest, std::max(1u, type.getElementTypeBitWidth() / 8));
   };
-  for (BlockArgument arg : body.getArguments())
+  for (BlockArgument arg : graph.getBody().front().getArguments())
     accessWidth(arg);
   for (Value output : graph.getYield().getValues())
     accessWidth(output);
-  for (rowGraph.vector = 16 / widest; rowGraph.n % rowGraph.vector != 0;
-       rowGraph.vector /= 2)
-    ;
+  int64_t vector = 16 / widest;
+  while (rowGraph.n % vector != 0)
+    vector /= 2;
+  return vector;
+}
+
+FailureOr<RowGraph> mlir::smap::analyzeRowGraph(const SpaceMappingGraph &smg,
+                                                std::string &whyNot) {
+  if (failed(checkNoContraction(smg.getGraph().getBody().front(), whyNot)))
+    return failure();
+  FailureOr<unsigned> reduced = findReducedDim(smg, whyNot);
+  if (failed(reduced))
+    return failure();
+
+  RowGraph rowGraph;
+  if (failed(findRowDims(smg, *reduced, rowGraph, whyNot)) ||
+      failed(checkRowMembers(smg, rowGraph, whyNot)))
+    return failure();
+  rowGraph.vector = chooseVectorWidth(smg, rowGraph);
   for (const Space &space : smg.getSpaces())
     rowGraph.reductions += !space.reductions.empty();
   return rowGraph;

@@ -88,17 +88,11 @@ struct CheckGPUDependenciesPass
 };
 } // namespace
 
-/// Upstream's gpu-lower-to-nvvm-pipeline (GPUToNVVMPipeline.cpp), pass for
-/// pass, with two hooks it lacks: `lineInfo` keeps the GPU modules'
-/// locations (upstream strips them) as a debug scope of directives only per
-/// function (ensure-debug-info-scope-on-llvm-func), which the NVPTX back
-/// end emits as `.file` / `.loc` and ptxas -lineinfo keeps in the cubin,
-/// as nvcc -lineinfo does; `dumpTo` writes each kernel's LLVM IR before its
-/// serialization (smap-dump-kernels stage=llvm).
-static void buildLowerToNVVM(OpPassManager &pm,
-                             const gpu::GPUToNVVMPipelineOptions &options,
-                             bool lineInfo, StringRef dumpTo) {
-  // Host and kernel code to the LLVM dialect.
+/// Host and kernel code to the LLVM dialect (the first part of
+/// buildLowerToNVVM).
+static void
+addLowerHostAndKernelsToLLVM(OpPassManager &pm,
+                             const gpu::GPUToNVVMPipelineOptions &options) {
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createConvertVectorToSCFPass());
@@ -119,8 +113,14 @@ static void buildLowerToNVVM(OpPassManager &pm,
   pm.addPass(createConvertIndexToLLVMPass(index));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
 
-  // The GPU modules.
+/// The GPU modules to NVVM, their locations kept as debug directives with
+/// `lineInfo` (the second part of buildLowerToNVVM).
+static void
+addLowerGPUModulesToNVVM(OpPassManager &pm,
+                         const gpu::GPUToNVVMPipelineOptions &options,
+                         bool lineInfo) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   if (!lineInfo)
     kernels.addPass(createStripDebugInfoPass());
@@ -143,8 +143,14 @@ static void buildLowerToNVVM(OpPassManager &pm,
     scopes.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopes));
   }
+}
 
-  // The host's launches, and the binaries.
+/// The host's launches, and the binaries (the last part of
+/// buildLowerToNVVM).
+static void
+addLowerLaunchesAndBinaries(OpPassManager &pm,
+                            const gpu::GPUToNVVMPipelineOptions &options,
+                            bool lineInfo, StringRef dumpTo) {
   GpuToLLVMConversionPassOptions host;
   host.hostBarePtrCallConv = options.hostUseBarePtrCallConv;
   host.kernelBarePtrCallConv = options.kernelUseBarePtrCallConv;
@@ -160,6 +166,21 @@ static void buildLowerToNVVM(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// Upstream's gpu-lower-to-nvvm-pipeline (GPUToNVVMPipeline.cpp), pass for
+/// pass, with two hooks it lacks: `lineInfo` keeps the GPU modules'
+/// locations (upstream strips them) as a debug scope of directives only per
+/// function (ensure-debug-info-scope-on-llvm-func), which the NVPTX back
+/// end emits as `.file` / `.loc` and ptxas -lineinfo keeps in the cubin,
+/// as nvcc -lineinfo does; `dumpTo` writes each kernel's LLVM IR before its
+/// serialization (smap-dump-kernels stage=llvm).
+static void buildLowerToNVVM(OpPassManager &pm,
+                             const gpu::GPUToNVVMPipelineOptions &options,
+                             bool lineInfo, StringRef dumpTo) {
+  addLowerHostAndKernelsToLLVM(pm, options);
+  addLowerGPUModulesToNVVM(pm, options, lineInfo);
+  addLowerLaunchesAndBinaries(pm, options, lineInfo, dumpTo);
 }
 
 /// The normalizations before grouping that both pipelines run: fills
@@ -338,25 +359,23 @@ static std::string checkGPULoweringOptions(
   return "";
 }
 
-void mlir::spacefusion::buildGPULoweringPipeline(
-    OpPassManager &pm, const GPULoweringPipelineOptions &options) {
-  if (std::string error = checkGPULoweringOptions(options); !error.empty()) {
-    pm.addPass(std::make_unique<ReportErrorPass>(error));
-    return;
-  }
-  addGroupingAndScheduling(pm, options, /*compilesForGPU=*/true);
+/// Whether `chip` (sm_XY) is sm_80 or later, which createpolicy and
+/// L2::cache_hint need.
+static bool isSm80OrLater(StringRef chip) {
+  unsigned smVersion = 0;
+  return chip.consume_front("sm_") && !chip.consumeInteger(10, smVersion) &&
+         smVersion >= 80;
+}
 
-  // The row kernels, from their unsliced graphs.
+/// The row kernels, from their unsliced graphs, outlined at once.
+static void addRowKernels(OpPassManager &pm,
+                          const GPULoweringPipelineOptions &options) {
   smap::ConvertSMapToGPUPassOptions gpuOptions;
   gpuOptions.approxMath = options.approxMath;
   gpuOptions.hoistColumnLoads = options.hoistColumnLoads;
   // createpolicy and L2::cache_hint need sm_80.
-  std::string chipName = options.getChip();
-  StringRef chip = chipName;
-  unsigned smVersion = 0;
-  gpuOptions.cacheHints = options.cacheHints && chip.consume_front("sm_") &&
-                          !chip.consumeInteger(10, smVersion) &&
-                          smVersion >= 80;
+  gpuOptions.cacheHints =
+      options.cacheHints && isSm80OrLater(options.getChip());
   gpuOptions.otherGraphs = true;
   pm.addPass(smap::createConvertSMapToGPUPass(gpuOptions));
   // Outline the row kernels now: the canonicalization of the general path
@@ -365,8 +384,11 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   // unknown to ptxas: 50% more instructions, 20% slower block-per-row
   // kernels on the H200).
   pm.addPass(createGpuKernelOutliningPass());
+}
 
-  // Every other graph: slices, then blocks.
+/// Every other graph: slices, then blocks as loops with staged operands.
+static void addSlicedBlocks(OpPassManager &pm,
+                            const GPULoweringPipelineOptions &options) {
   pm.addPass(smap::createSMapSpatialSlicePass());
   pm.addPass(smap::createSMapTemporalSlicePass());
   if (!options.dumpKernelsTo.empty())
@@ -377,6 +399,10 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   loopsOptions.rasterGroup = options.rasterGroup;
   pm.addPass(smap::createConvertSMapToSCFPass(loopsOptions));
   pm.addPass(smap::createSMapStageBlockOperandsPass());
+}
+
+/// The blocks' tensors to buffers, results as out-parameters.
+static void addBlockBufferization(OpPassManager &pm) {
   // Built from the passes' constructors, not parsed by name, so a host
   // compiler that registered only SpaceFusion's passes (the C API, a plugin)
   // can run the whole GPU path.
@@ -396,6 +422,11 @@ void mlir::spacefusion::buildGPULoweringPipeline(
       bufferization::createBufferResultsToOutParamsPass(outParamsOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+/// The blocks over their threads, and the entry points' checks.
+static void addBlockDistribution(OpPassManager &pm,
+                                 const GPULoweringPipelineOptions &options) {
   smap::SMapDistributeBlocksPassOptions distributeOptions;
   distributeOptions.approxMath = options.approxMath;
   pm.addPass(smap::createSMapDistributeBlocksPass(distributeOptions));
@@ -406,7 +437,11 @@ void mlir::spacefusion::buildGPULoweringPipeline(
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   if (!options.dumpKernelsTo.empty())
     pm.addPass(smap::createSMapDumpKernelsPass({options.dumpKernelsTo, "gpu"}));
+}
 
+/// The kernels to binaries through NVVM, then the optional outputs.
+static void addBinaries(OpPassManager &pm,
+                        const GPULoweringPipelineOptions &options) {
   // Before NVVM's serialization, which needs the host's registrations.
   pm.addPass(std::make_unique<CheckGPUDependenciesPass>());
   gpu::GPUToNVVMPipelineOptions nvvm;
@@ -426,6 +461,20 @@ void mlir::spacefusion::buildGPULoweringPipeline(
     manifest.output = options.kernelManifest;
     pm.addPass(smap::createSMapWriteKernelManifestPass(manifest));
   }
+}
+
+void mlir::spacefusion::buildGPULoweringPipeline(
+    OpPassManager &pm, const GPULoweringPipelineOptions &options) {
+  if (std::string error = checkGPULoweringOptions(options); !error.empty()) {
+    pm.addPass(std::make_unique<ReportErrorPass>(error));
+    return;
+  }
+  addGroupingAndScheduling(pm, options, /*compilesForGPU=*/true);
+  addRowKernels(pm, options);
+  addSlicedBlocks(pm, options);
+  addBlockBufferization(pm);
+  addBlockDistribution(pm, options);
+  addBinaries(pm, options);
 }
 
 void mlir::spacefusion::registerSpaceFusionPipeline() {

@@ -104,6 +104,8 @@ private:
   /// the vector is not 1, 2 or 4 32-bit words of 16- or 32-bit elements.
   SmallVector<Value> loadEvictLast(OpBuilder &b, Value memref, Value index,
                                    VectorType vecType);
+  /// The L2 evict_last policy, made at the kernel's start on first use.
+  Value getEvictLastPolicy(Location loc);
   Value scalarOf(OpBuilder &b, const KernelValue &v, unsigned e) {
     if (v.elements.size() != 1)
       return v.elements[e];
@@ -115,6 +117,19 @@ private:
   /// element; with `approxMath`, f32 exp uses the fast hardware exp2.
   void cloneBodyOp(OpBuilder &b, Operation &inner, IRMapping &mapping);
   LogicalResult evaluate(OpBuilder &b, Operation *op);
+  /// A linalg.generic member: elementwise, or a reduction along n.
+  LogicalResult evaluateGeneric(OpBuilder &b, linalg::GenericOp generic);
+  /// An elementwise member (or one reducing over unit loops only), element
+  /// by element into a value of `shape`.
+  LogicalResult evaluateElementwise(OpBuilder &b, linalg::GenericOp generic,
+                                    Shape shape);
+  /// A reduction along n: this thread's elements, then the block's.
+  LogicalResult evaluateRowReduction(OpBuilder &b, linalg::GenericOp generic);
+  /// This thread's elements of `contribution` combined with `combiner`
+  /// (masked chunks contributing its identity).
+  FailureOr<Value> reduceThreadElements(OpBuilder &b, linalg::GenericOp generic,
+                                        Value contribution, Value acc,
+                                        Combiner combiner);
   Value blockReduce(OpBuilder &b, Value partial, Combiner combiner);
   /// Clones the scalar body ops `yielded` depends on (except those
   /// depending on `skip`) for element `e`.
@@ -159,32 +174,13 @@ FailureOr<Shape> RowKernelBuilder::shapeOf(Value v) {
   return plan.graph.shapeOf(smg, v);
 }
 
-SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
-                                                   Value index,
-                                                   VectorType vecType) {
-  Location loc = graph.getLoc();
-  int64_t width = vecType.getElementTypeBitWidth();
-  int64_t count = vecType.getNumElements();
-  int64_t words = count * width / 32;
-  if ((width != 16 && width != 32) || count * width % 32 != 0 ||
-      (words != 1 && words != 2 && words != 4))
-    return {};
+/// The address of element `index` of the 1-D `memref` of `width`-bit
+/// elements: the aligned pointer plus (offset + index) elements, cast to the
+/// global address space (ld.global takes a global address).
+static Value globalElementAddress(OpBuilder &b, Location loc, Value memref,
+                                  Value index, int64_t width) {
   MLIRContext *ctx = b.getContext();
   auto i64 = b.getI64Type();
-  if (!evictLastPolicy) {
-    // At the kernel's start: it has no operands and dominates every load.
-    OpBuilder start = OpBuilder::atBlockBegin(kernelEntry);
-    evictLastPolicy =
-        LLVM::InlineAsmOp::create(
-            start, loc, i64, ValueRange{},
-            "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l",
-            /*has_side_effects=*/false, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
-            /*operand_attrs=*/nullptr)
-            .getResult(0);
-  }
-  // The address: the aligned pointer plus (offset + index) elements, cast to
-  // the global address space (ld.global takes a global address).
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value element = arith::AddIOp::create(b, loc, metadata.getOffset(), index);
@@ -192,17 +188,18 @@ SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
       b, loc, element, arith::ConstantIndexOp::create(b, loc, width / 8));
   Value address = arith::IndexCastUIOp::create(
       b, loc, i64, arith::AddIOp::create(b, loc, base, bytes));
-  Value pointer = LLVM::AddrSpaceCastOp::create(
+  return LLVM::AddrSpaceCastOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, 1),
       LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
                                address));
-  // The asm yields one scalar per element (16-bit ones unpacked from the
-  // loaded words inside it), not a vector: LLVM's SLP vectorizer would
-  // otherwise convert a whole vector of parameters to f32 right after the
-  // load, keeping it live in twice the registers through the reductions
-  // (LayerNorm over 768 f16: 90 registers instead of 64).
+}
+
+/// The PTX of a hinted load of `words` 32-bit words holding `count`
+/// `width`-bit elements, one output operand per element (16-bit ones
+/// unpacked from the loaded words), then the address and the policy.
+static std::string evictLastLoadAsm(int64_t width, int64_t count,
+                                    int64_t words) {
   std::string asmString = "{\n";
-  std::string constraints;
   auto operand = [](int64_t i) { return "$" + std::to_string(i); };
   SmallVector<std::string> loadedWords;
   for (int64_t w = 0; w < words; ++w)
@@ -222,16 +219,55 @@ SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
       asmString += "mov.b32 {" + operand(2 * w) + ", " + operand(2 * w + 1) +
                    "}, w" + std::to_string(w) + ";\n";
   asmString += "}";
+  return asmString;
+}
+
+Value RowKernelBuilder::getEvictLastPolicy(Location loc) {
+  if (!evictLastPolicy) {
+    // At the kernel's start: it has no operands and dominates every load.
+    OpBuilder start = OpBuilder::atBlockBegin(kernelEntry);
+    evictLastPolicy =
+        LLVM::InlineAsmOp::create(
+            start, loc, start.getI64Type(), ValueRange{},
+            "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l",
+            /*has_side_effects=*/false, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+            /*operand_attrs=*/nullptr)
+            .getResult(0);
+  }
+  return evictLastPolicy;
+}
+
+SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
+                                                   Value index,
+                                                   VectorType vecType) {
+  Location loc = graph.getLoc();
+  int64_t width = vecType.getElementTypeBitWidth();
+  int64_t count = vecType.getNumElements();
+  int64_t words = count * width / 32;
+  if ((width != 16 && width != 32) || count * width % 32 != 0 ||
+      (words != 1 && words != 2 && words != 4))
+    return {};
+  Value policy = getEvictLastPolicy(loc);
+  Value pointer = globalElementAddress(b, loc, memref, index, width);
+  // The asm yields one scalar per element (16-bit ones unpacked from the
+  // loaded words inside it), not a vector: LLVM's SLP vectorizer would
+  // otherwise convert a whole vector of parameters to f32 right after the
+  // load, keeping it live in twice the registers through the reductions
+  // (LayerNorm over 768 f16: 90 registers instead of 64).
+  std::string constraints;
   Type scalarType = b.getIntegerType(width);
   for (int64_t e = 0; e < count; ++e)
     constraints += width == 16 ? "=h," : "=r,";
-  Type resultType = count == 1 ? scalarType
-                               : LLVM::LLVMStructType::getLiteral(
-                                     ctx, SmallVector<Type>(count, scalarType));
+  Type resultType =
+      count == 1 ? scalarType
+                 : LLVM::LLVMStructType::getLiteral(
+                       b.getContext(), SmallVector<Type>(count, scalarType));
   Value result =
       LLVM::InlineAsmOp::create(
-          b, loc, resultType, ValueRange{pointer, evictLastPolicy}, asmString,
-          constraints + "l,l", /*has_side_effects=*/false,
+          b, loc, resultType, ValueRange{pointer, policy},
+          evictLastLoadAsm(width, count, words), constraints + "l,l",
+          /*has_side_effects=*/false,
           /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
           /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
           .getResult(0);
@@ -358,7 +394,6 @@ void RowKernelBuilder::cloneBodyOp(OpBuilder &b, Operation &inner,
 }
 
 LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
-  Location loc = op->getLoc();
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     if (isa<RankedTensorType>(constant.getType()))
       return failure();
@@ -376,46 +411,51 @@ LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
     values[fill.getResult(0)] = {Shape::Scalar, it->second.elements};
     return success();
   }
-  auto generic = cast<linalg::GenericOp>(op);
+  return evaluateGeneric(b, cast<linalg::GenericOp>(op));
+}
+
+LogicalResult RowKernelBuilder::evaluateGeneric(OpBuilder &b,
+                                                linalg::GenericOp generic) {
   if (generic.getNumResults() != 1)
     return failure();
-  Block *body = generic.getBody();
-  Value yielded = body->getTerminator()->getOperand(0);
-  FailureOr<Shape> outShape = shapeOf(op->getResult(0));
+  FailureOr<Shape> outShape = shapeOf(generic->getResult(0));
   if (failed(outShape))
     return failure();
   // A reduction over unit loops only reduces along no dim: element by
   // element, it combines the init with one contribution.
-  const Space *space = smg.lookupSpace(op);
+  const Space *space = smg.lookupSpace(generic);
   bool reduces = space && llvm::any_of(space->reductions, [&](auto r) {
     return r.first == reducedDim;
   });
   if (!reduces && space && !space->reductions.empty())
     return failure(); // a reduction along another dim: not a row kernel
-  unsigned elements = (*outShape == Shape::Full || *outShape == Shape::Column)
-                          ? chunks * vec
-                          : 1;
-  if (!reduces) {
-    KernelValue result{*outShape, {}};
-    for (unsigned e = 0; e < elements; ++e) {
-      FailureOr<Value> v =
-          cloneScalar(b, generic, yielded, e, Value(), Value());
-      if (failed(v))
-        return failure();
-      result.elements.push_back(*v);
-    }
-    values[op->getResult(0)] = result;
-    return success();
+  if (!reduces)
+    return evaluateElementwise(b, generic, *outShape);
+  return evaluateRowReduction(b, generic);
+}
+
+LogicalResult RowKernelBuilder::evaluateElementwise(OpBuilder &b,
+                                                    linalg::GenericOp generic,
+                                                    Shape shape) {
+  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+  unsigned elements =
+      (shape == Shape::Full || shape == Shape::Column) ? chunks * vec : 1;
+  KernelValue result{shape, {}};
+  for (unsigned e = 0; e < elements; ++e) {
+    FailureOr<Value> v = cloneScalar(b, generic, yielded, e, Value(), Value());
+    if (failed(v))
+      return failure();
+    result.elements.push_back(*v);
   }
-  // A reduction along n: combine this thread's elements, then the block's.
-  Value acc = generic.getRegionOutputArgs()[0];
-  std::optional<Combiner> combiner = matchCombiner(yielded, acc);
-  if (!combiner)
-    return failure();
-  Operation *combineOp = yielded.getDefiningOp();
-  Value contribution = combineOp->getOperand(0) == acc
-                           ? combineOp->getOperand(1)
-                           : combineOp->getOperand(0);
+  values[generic->getResult(0)] = result;
+  return success();
+}
+
+FailureOr<Value>
+RowKernelBuilder::reduceThreadElements(OpBuilder &b, linalg::GenericOp generic,
+                                       Value contribution, Value acc,
+                                       Combiner combiner) {
+  Location loc = generic.getLoc();
   Value partial;
   for (unsigned e = 0; e < chunks * vec; ++e) {
     FailureOr<Value> v = cloneScalar(b, generic, contribution, e, acc, Value());
@@ -428,12 +468,31 @@ LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
           arith::ConstantOp::create(
               b, loc,
               getCombinerIdentity(
-                  b, *combiner, cast<FloatType>(contributionValue.getType()))));
+                  b, combiner, cast<FloatType>(contributionValue.getType()))));
     partial = partial
-                  ? buildCombine(b, loc, *combiner, partial, contributionValue)
+                  ? buildCombine(b, loc, combiner, partial, contributionValue)
                   : contributionValue;
   }
-  Value total = blockReduce(b, partial, *combiner);
+  return partial;
+}
+
+LogicalResult
+RowKernelBuilder::evaluateRowReduction(OpBuilder &b,
+                                       linalg::GenericOp generic) {
+  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+  Value acc = generic.getRegionOutputArgs()[0];
+  std::optional<Combiner> combiner = matchCombiner(yielded, acc);
+  if (!combiner)
+    return failure();
+  Operation *combineOp = yielded.getDefiningOp();
+  Value contribution = combineOp->getOperand(0) == acc
+                           ? combineOp->getOperand(1)
+                           : combineOp->getOperand(0);
+  FailureOr<Value> partial =
+      reduceThreadElements(b, generic, contribution, acc, *combiner);
+  if (failed(partial))
+    return failure();
+  Value total = blockReduce(b, *partial, *combiner);
   // Start from the init, combined by the body's own op: a max from a NaN
   // fill (linalg.softmax's decomposition) combines with maxnumf, for which
   // NaN is the identity; maximumf would make every row NaN.
@@ -444,7 +503,7 @@ LogicalResult RowKernelBuilder::evaluate(OpBuilder &b, Operation *op) {
     mapping.map(contribution, total);
     total = b.clone(*combineOp, mapping)->getResult(0);
   }
-  values[op->getResult(0)] = {Shape::Row, {total}};
+  values[generic->getResult(0)] = {Shape::Row, {total}};
   return success();
 }
 

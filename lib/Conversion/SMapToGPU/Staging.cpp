@@ -179,6 +179,19 @@ unrolledChunks(OpBuilder &b, Location loc, const CopyPlan &plan, Value tid,
   return at;
 }
 
+/// Loads every chunk `at` of `plan` from `from` into registers, then stores
+/// them all into `to`: the loads' latencies overlap instead of adding up.
+static void copyChunksThroughRegisters(OpBuilder &b, Location loc,
+                                       const CopyPlan &plan, Value from,
+                                       Value to,
+                                       ArrayRef<SmallVector<Value>> at) {
+  SmallVector<Value> values;
+  for (ArrayRef<Value> indices : at)
+    values.push_back(plan.load(b, loc, from, indices));
+  for (auto [v, indices] : llvm::zip(values, at))
+    plan.store(b, loc, v, to, indices);
+}
+
 void BlockDistributor::distributeCopy(Operation *op, Value source,
                                       Value target) {
   if (source == target) {
@@ -193,11 +206,7 @@ void BlockDistributor::distributeCopy(Operation *op, Value source,
   if (!at.empty()) {
     // A few chunks per thread: issue every load before the first store, so
     // that their latencies overlap instead of adding up.
-    SmallVector<Value> values;
-    for (ArrayRef<Value> indices : at)
-      values.push_back(plan.load(b, loc, source, indices));
-    for (auto [v, indices] : llvm::zip(values, at))
-      plan.store(b, loc, v, target, indices);
+    copyChunksThroughRegisters(b, loc, plan, source, target, at);
   } else {
     buildStridedLoop(
         b, loc, plan.extents, [&](OpBuilder &tb, ArrayRef<Value> chunk) {
@@ -227,8 +236,6 @@ Value mlir::smap::cloneFromLoop(OpBuilder &b, Value v, scf::ForOp loop,
   return mapping.lookup(v);
 }
 
-/// The staging copies of `loop`: a tile whose position depends on the step,
-/// copied into a block buffer that nothing else in the step writes.
 /// Whether `op` copies its one input into its one output elementwise,
 /// possibly rounding floats (an f32 operand staged as f16).
 static bool isStagingCopy(linalg::LinalgOp op) {
@@ -259,6 +266,8 @@ static bool followsInductionVar(Value v, scf::ForOp loop) {
   });
 }
 
+/// The staging copies of `loop`: a tile whose position depends on the step,
+/// copied into a block buffer that nothing else in the step writes.
 static SmallVector<linalg::LinalgOp> stagingCopies(scf::ForOp loop) {
   SmallVector<linalg::LinalgOp> copies;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -330,11 +339,12 @@ static Value workgroupView(OpBuilder &b, Value value) {
       subview.getMixedSizes(), subview.getMixedStrides());
 }
 
-bool BlockDistributor::prefetchAsync(
-    scf::ForOp loop, ArrayRef<linalg::LinalgOp> copies,
-    ArrayRef<CopyPlan> plans,
-    ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices) {
-  // 16-byte chunks into shared-memory views placed with `stages` copies.
+/// The shared-memory views the staging copies write (each to be placed
+/// with `stages` copies), or failure when a copy is not a 16-byte copy into
+/// a view made in `loop`.
+static FailureOr<SmallVector<memref::ViewOp>>
+asyncStagedViews(scf::ForOp loop, ArrayRef<linalg::LinalgOp> copies,
+                 ArrayRef<CopyPlan> plans) {
   SmallVector<memref::ViewOp> views;
   for (auto [constCopy, plan] : llvm::zip(copies, plans)) {
     linalg::LinalgOp copy = constCopy;
@@ -342,7 +352,7 @@ bool BlockDistributor::prefetchAsync(
         plan.vector *
                 llvm::divideCeil(plan.elementType.getIntOrFloatBitWidth(), 8) !=
             16)
-      return false;
+      return failure();
     Value target = copy.getDpsInitOperand(0)->get();
     if (auto subview = target.getDefiningOp<memref::SubViewOp>())
       target = subview.getSource();
@@ -350,14 +360,20 @@ bool BlockDistributor::prefetchAsync(
     auto view =
         cast ? cast.getSource().getDefiningOp<memref::ViewOp>() : nullptr;
     if (!view || !loop->isAncestor(view))
-      return false;
+      return failure();
     views.push_back(view);
   }
+  return views;
+}
+
+/// Moves each of `views` to the stage `loop`'s step reads: step i reads
+/// stage i % stages, each view moving by its size per stage.
+static void rotateStagedViews(scf::ForOp loop, ArrayRef<memref::ViewOp> views,
+                              int64_t stages) {
   Location loc = loop.getLoc();
   auto index = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // Step i reads stage i % stages: each view moves by its size per stage.
   OpBuilder top(loop.getBody(), loop.getBody()->begin());
   Value iv = loop.getInductionVar();
   Value stepIndex = arith::DivUIOp::create(
@@ -372,52 +388,84 @@ bool BlockDistributor::prefetchAsync(
         vb, loc, view.getByteShift(),
         arith::MulIOp::create(vb, loc, stage, index(vb, bytes))));
   }
+}
 
-  // The copies of step `at` into its stage (the tiles of the last step when
-  // `at` is past it: same addresses, no branch; into a stage no step reads
-  // then), as one cp.async group.
+/// The copies of step `at` into its stage (the tiles of the last step,
+/// `last`, when `at` is past it: same addresses, no branch; into a stage no
+/// step reads then), as one cp.async group; returns the group's token.
+static Value issueAsyncCopies(
+    OpBuilder &b, scf::ForOp loop, Value last, ArrayRef<CopyPlan> plans,
+    ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices, Value at) {
+  Location loc = loop.getLoc();
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(loop.getContext());
-  OpBuilder pre(loop);
-  Value last =
-      arith::SubIOp::create(pre, loc, loop.getUpperBound(), loop.getStep());
-  auto issue = [&](OpBuilder &b, Value at) -> Value {
-    IRMapping sourceMapping, targetMapping;
-    sourceMapping.map(iv, arith::MinUIOp::create(b, loc, at, last));
-    targetMapping.map(iv, at);
-    SmallVector<Value> tokens;
-    for (auto [plan, indices] : llvm::zip(plans, chunkIndices)) {
-      Value source = cloneFromLoop(b, plan.source, loop, sourceMapping);
-      Value target = cloneFromLoop(b, plan.target, loop, targetMapping);
-      Value shared = workgroupView(b, target);
-      for (ArrayRef<Value> chunk : indices) {
-        auto [to, at] = plan.targetAddress(b, loc, shared, chunk);
-        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-            b, loc, tokenType, to, at, source, chunk,
-            b.getIndexAttr(plan.vector), Value(), b.getUnitAttr()));
-      }
+  Value iv = loop.getInductionVar();
+  IRMapping sourceMapping, targetMapping;
+  sourceMapping.map(iv, arith::MinUIOp::create(b, loc, at, last));
+  targetMapping.map(iv, at);
+  SmallVector<Value> tokens;
+  for (auto [plan, indices] : llvm::zip(plans, chunkIndices)) {
+    Value source = cloneFromLoop(b, plan.source, loop, sourceMapping);
+    Value target = cloneFromLoop(b, plan.target, loop, targetMapping);
+    Value shared = workgroupView(b, target);
+    for (ArrayRef<Value> chunk : indices) {
+      auto [to, at] = plan.targetAddress(b, loc, shared, chunk);
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, tokenType, to, at, source, chunk, b.getIndexAttr(plan.vector),
+          Value(), b.getUnitAttr()));
     }
-    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
-  };
-  // The first stages - 1 steps before the loop.
-  Value token;
-  for (int64_t s = 0; s + 1 < stages; ++s)
-    token = issue(pre, arith::AddIOp::create(
-                           pre, loc, loop.getLowerBound(),
-                           arith::MulIOp::create(pre, loc, loop.getStep(),
-                                                 index(pre, s))));
-  // Each step: wait for its own group (the stages - 2 later ones may still
-  // be in flight), make every thread's copies visible, then start the step
-  // stages - 1 ahead into the stage the previous step read (which every
-  // warp has left: they all passed the barrier).
-  OpBuilder in(copies.front());
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+}
+
+/// Each step, at `in`: waits for its own group `token` (the stages - 2
+/// later ones may still be in flight), makes every thread's copies
+/// visible, then starts the step stages - 1 ahead into the stage the
+/// previous step read (which every warp has left: they all passed the
+/// barrier).
+static void
+waitAndIssueAhead(OpBuilder &in, scf::ForOp loop, Value token, Value last,
+                  int64_t stages, ArrayRef<CopyPlan> plans,
+                  ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices) {
+  Location loc = loop.getLoc();
   nvgpu::DeviceAsyncWaitOp::create(in, loc, token,
                                    in.getI32IntegerAttr(stages - 2));
   fenceSwizzledWrites(in, loc, plans);
   gpu::BarrierOp::create(in, loc);
-  issue(in,
-        arith::AddIOp::create(in, loc, iv,
-                              arith::MulIOp::create(in, loc, loop.getStep(),
-                                                    index(in, stages - 1))));
+  issueAsyncCopies(in, loop, last, plans, chunkIndices,
+                   arith::AddIOp::create(
+                       in, loc, loop.getInductionVar(),
+                       arith::MulIOp::create(in, loc, loop.getStep(),
+                                             arith::ConstantIndexOp::create(
+                                                 in, loc, stages - 1))));
+}
+
+bool BlockDistributor::prefetchAsync(
+    scf::ForOp loop, ArrayRef<linalg::LinalgOp> copies,
+    ArrayRef<CopyPlan> plans,
+    ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices) {
+  // 16-byte chunks into shared-memory views placed with `stages` copies.
+  FailureOr<SmallVector<memref::ViewOp>> views =
+      asyncStagedViews(loop, copies, plans);
+  if (failed(views))
+    return false;
+  rotateStagedViews(loop, *views, stages);
+
+  Location loc = loop.getLoc();
+  OpBuilder pre(loop);
+  Value last =
+      arith::SubIOp::create(pre, loc, loop.getUpperBound(), loop.getStep());
+  // The first stages - 1 steps before the loop.
+  Value token;
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    token =
+        issueAsyncCopies(pre, loop, last, plans, chunkIndices,
+                         arith::AddIOp::create(
+                             pre, loc, loop.getLowerBound(),
+                             arith::MulIOp::create(
+                                 pre, loc, loop.getStep(),
+                                 arith::ConstantIndexOp::create(pre, loc, s))));
+  OpBuilder in(copies.front());
+  waitAndIssueAhead(in, loop, token, last, stages, plans, chunkIndices);
   // Nothing may still write shared memory after the loop.
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(loop);
@@ -429,6 +477,99 @@ bool BlockDistributor::prefetchAsync(
   ++asyncLoops;
   asyncPrefetch = true;
   return true;
+}
+
+/// The copy plans of the staging `copies`, each with every thread's chunk
+/// indices (unrolledChunks, at most `maxPerThread`, built at `pre`); false
+/// when a copy does not split evenly over the threads.
+static bool
+planStagingCopies(OpBuilder &pre, Location loc,
+                  ArrayRef<linalg::LinalgOp> copies, Value tid, int64_t threads,
+                  int64_t maxPerThread, SmallVector<CopyPlan> &plans,
+                  SmallVector<SmallVector<SmallVector<Value>>> &chunkIndices) {
+  for (linalg::LinalgOp copy : copies) {
+    plans.emplace_back(copy.getDpsInputOperand(0)->get(),
+                       copy.getDpsInitOperand(0)->get());
+    chunkIndices.push_back(
+        unrolledChunks(pre, loc, plans.back(), tid, threads, maxPerThread));
+    if (chunkIndices.back().empty())
+      return false;
+  }
+  return true;
+}
+
+/// Copies the first step's tiles of `loop` at `pre` (before the loop), then
+/// publishes them; false when a tile's address cannot be cloned out of the
+/// loop.
+static bool
+copyFirstStepTiles(OpBuilder &pre, Location loc, scf::ForOp loop,
+                   ArrayRef<CopyPlan> plans,
+                   ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices) {
+  SmallVector<std::pair<Value, Value>> firstEnds;
+  for (const CopyPlan &plan : plans) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), loop.getLowerBound());
+    Value source = cloneFromLoop(pre, plan.source, loop, mapping);
+    Value target = cloneFromLoop(pre, plan.target, loop, mapping);
+    if (!source || !target)
+      return false;
+    firstEnds.push_back({source, target});
+  }
+  for (auto [plan, ends, at] : llvm::zip(plans, firstEnds, chunkIndices))
+    copyChunksThroughRegisters(pre, loc, plan, ends.first, ends.second, at);
+  fenceSwizzledWrites(pre, loc, plans);
+  gpu::BarrierOp::create(pre, loc);
+  return true;
+}
+
+/// Loads the next step's tiles into registers at `in` (the last step
+/// reloads its own: same addresses, no branch), into `values`, with the
+/// targets they go to in `targets`; the loads (and roundings) join
+/// `alreadyDistributed`. False when a source cannot be cloned.
+static bool loadNextStepTiles(
+    OpBuilder &in, Location loc, scf::ForOp loop, ArrayRef<CopyPlan> plans,
+    ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices,
+    llvm::DenseSet<Operation *> &alreadyDistributed,
+    SmallVector<SmallVector<Value>> &values, SmallVector<Value> &targets) {
+  Value next =
+      arith::AddIOp::create(in, loc, loop.getInductionVar(), loop.getStep());
+  Value last =
+      arith::SubIOp::create(in, loc, loop.getUpperBound(), loop.getStep());
+  next = arith::MinUIOp::create(in, loc, next, last);
+  for (auto [plan, at] : llvm::zip(plans, chunkIndices)) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), next);
+    Value source = cloneFromLoop(in, plan.source, loop, mapping);
+    if (!source)
+      return false;
+    SmallVector<Value> loaded;
+    for (ArrayRef<Value> indices : at) {
+      loaded.push_back(plan.load(in, loc, source, indices));
+      // The load, and the rounding of a converting copy.
+      Operation *def = loaded.back().getDefiningOp();
+      alreadyDistributed.insert(def);
+      if (isa<arith::TruncFOp>(def))
+        alreadyDistributed.insert(def->getOperand(0).getDefiningOp());
+    }
+    values.push_back(loaded);
+    targets.push_back(plan.target);
+  }
+  return true;
+}
+
+/// Stores the prefetched registers `values` into their `targets` after a
+/// step, then publishes them.
+static void
+storePrefetchedTiles(OpBuilder &b, Location loc, ArrayRef<CopyPlan> plans,
+                     ArrayRef<SmallVector<SmallVector<Value>>> chunkIndices,
+                     ArrayRef<SmallVector<Value>> values,
+                     ArrayRef<Value> targets) {
+  for (auto [plan, at, loaded, target] :
+       llvm::zip(plans, chunkIndices, values, targets))
+    for (auto [v, indices] : llvm::zip(loaded, at))
+      plan.store(b, loc, v, target, indices);
+  fenceSwizzledWrites(b, loc, plans);
+  gpu::BarrierOp::create(b, loc);
 }
 
 std::function<void(OpBuilder &)>
@@ -443,14 +584,9 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
   SmallVector<SmallVector<SmallVector<Value>>> chunkIndices;
   int64_t maxPerThread =
       stages > 1 ? kMaxAsyncCopyChunks : kMaxRegisterCopyChunks;
-  for (linalg::LinalgOp copy : copies) {
-    plans.emplace_back(copy.getDpsInputOperand(0)->get(),
-                       copy.getDpsInitOperand(0)->get());
-    chunkIndices.push_back(
-        unrolledChunks(pre, loc, plans.back(), tid, threads, maxPerThread));
-    if (chunkIndices.back().empty())
-      return nullptr;
-  }
+  if (!planStagingCopies(pre, loc, copies, tid, threads, maxPerThread, plans,
+                         chunkIndices))
+    return nullptr;
 
   if (stages > 1 && prefetchAsync(loop, copies, plans, chunkIndices))
     return [](OpBuilder &) {};
@@ -459,67 +595,22 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
         return static_cast<int64_t>(at.size()) > kMaxRegisterCopyChunks;
       }))
     return nullptr;
+  if (!copyFirstStepTiles(pre, loc, loop, plans, chunkIndices))
+    return nullptr;
 
-  // The first step's tiles, before the loop.
-  SmallVector<std::pair<Value, Value>> firstEnds;
-  for (CopyPlan &plan : plans) {
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), loop.getLowerBound());
-    Value source = cloneFromLoop(pre, plan.source, loop, mapping);
-    Value target = cloneFromLoop(pre, plan.target, loop, mapping);
-    if (!source || !target)
-      return nullptr;
-    firstEnds.push_back({source, target});
-  }
-  for (auto [plan, ends, at] : llvm::zip(plans, firstEnds, chunkIndices)) {
-    SmallVector<Value> values;
-    for (ArrayRef<Value> indices : at)
-      values.push_back(plan.load(pre, loc, ends.first, indices));
-    for (auto [v, indices] : llvm::zip(values, at))
-      plan.store(pre, loc, v, ends.second, indices);
-  }
-  fenceSwizzledWrites(pre, loc, plans);
-  gpu::BarrierOp::create(pre, loc);
-
-  // In each step, the next step's tiles are loaded into registers first (the
-  // last step reloads its own: same addresses, no branch), while the
-  // tensor cores work on this step's; stored after the step.
+  // In each step, the next step's tiles are loaded into registers first,
+  // while the tensor cores work on this step's; stored after the step.
   OpBuilder in(copies.front());
-  Value next =
-      arith::AddIOp::create(in, loc, loop.getInductionVar(), loop.getStep());
-  Value last =
-      arith::SubIOp::create(in, loc, loop.getUpperBound(), loop.getStep());
-  next = arith::MinUIOp::create(in, loc, next, last);
   auto values = std::make_shared<SmallVector<SmallVector<Value>>>();
   auto targets = std::make_shared<SmallVector<Value>>();
-  for (auto [plan, at] : llvm::zip(plans, chunkIndices)) {
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), next);
-    Value source = cloneFromLoop(in, plan.source, loop, mapping);
-    if (!source)
-      return nullptr;
-    SmallVector<Value> loaded;
-    for (ArrayRef<Value> indices : at) {
-      loaded.push_back(plan.load(in, loc, source, indices));
-      // The load, and the rounding of a converting copy.
-      Operation *def = loaded.back().getDefiningOp();
-      alreadyDistributed.insert(def);
-      if (isa<arith::TruncFOp>(def))
-        alreadyDistributed.insert(def->getOperand(0).getDefiningOp());
-    }
-    values->push_back(loaded);
-    targets->push_back(plan.target);
-  }
+  if (!loadNextStepTiles(in, loc, loop, plans, chunkIndices, alreadyDistributed,
+                         *values, *targets))
+    return nullptr;
   for (linalg::LinalgOp copy : copies)
     copy->erase();
   ++prefetchedLoops;
   return [=, plans = std::move(plans),
           chunkIndices = std::move(chunkIndices)](OpBuilder &b) {
-    for (auto [plan, at, loaded, target] :
-         llvm::zip(plans, chunkIndices, *values, *targets))
-      for (auto [v, indices] : llvm::zip(loaded, at))
-        plan.store(b, loc, v, target, indices);
-    fenceSwizzledWrites(b, loc, plans);
-    gpu::BarrierOp::create(b, loc);
+    storePrefetchedTiles(b, loc, plans, chunkIndices, *values, *targets);
   };
 }
