@@ -414,6 +414,11 @@ private:
   scf::ForOp distributeElementwiseGroup(SmallVector<linalg::LinalgOp> group,
                                         ArrayRef<unsigned> order,
                                         ArrayRef<int64_t> extents);
+  /// The elementwise `op` with the group it heads (elementwiseGroup, when
+  /// `groupElementwise`) in one pass, then a barrier; the later members go
+  /// with erasedLater.
+  void distributeElementwise(linalg::LinalgOp op, ArrayRef<unsigned> order,
+                             ArrayRef<int64_t> extents);
   /// Ops of the block being distributed that go once it is walked.
   SmallVector<Operation *> erasedLater;
   /// Whether distributeLinalg may take the elementwise ops after an op
@@ -435,6 +440,10 @@ private:
   /// across it, if any.
   std::optional<std::pair<linalg::LinalgOp, MmaContraction>>
   hoistableContraction(scf::ForOp loop);
+  /// The temporal loop `loop`, uniform across the block: its step
+  /// distributed, its staged operands prefetched, and the contraction that
+  /// ends it (if hoistable) accumulating in registers across it.
+  LogicalResult distributeTemporalLoop(scf::ForOp loop);
   /// A copy between same-shaped buffers (memref.copy, linalg.copy).
   void distributeCopy(Operation *op, Value source, Value target);
 

@@ -578,6 +578,111 @@ static SmallVector<Value> warpOrigins(OpBuilder &b, const MmaSyncTiles &tiles,
   return origins;
 }
 
+/// Each warp takes every `warps`-th tile in turn: its accumulators loaded,
+/// advanced over the whole k range and stored back.
+static void accumulateTilesInTurn(OpBuilder &b, MmaSyncTiles &tiles, Value warp,
+                                  int64_t warps) {
+  Location loc = tiles.loc;
+  scf::ForOp::create(
+      b, loc, warp, tiles.index(b, tiles.mma.warpTiles), tiles.index(b, warps),
+      ValueRange(), [&](OpBuilder &tb, Location, Value tile, ValueRange) {
+        auto [row0, col0] = tiles.tileOrigin(tb, tile);
+        SmallVector<Value> accs = tiles.loadAccumulators(tb, row0, col0);
+        tiles.storeAccumulators(tb, row0, col0,
+                                tiles.accumulate(tb, row0, col0, accs));
+        scf::YieldOp::create(tb, loc);
+      });
+}
+
+namespace {
+/// The warp tiles one warp keeps in registers across a loop: with a warp
+/// grid (`gridM` x `gridN`, see chooseWarpGrid), the tiles at `rowOrigins`
+/// x `colOrigins`; otherwise every warps-th tile. `origins` lists them in
+/// the order of their accumulators.
+struct RegisterTiles {
+  int64_t gridM = 0, gridN = 0;
+  SmallVector<Value> rowOrigins, colOrigins;
+  SmallVector<std::pair<Value, Value>> origins;
+};
+} // namespace
+
+/// The tiles of `warp` (of `warps`) when their accumulators stay in
+/// registers: the warps in a grid over the tiles when one divides them.
+static RegisterTiles assignRegisterTiles(OpBuilder &b, MmaSyncTiles &tiles,
+                                         Value warp, int64_t warps) {
+  const MmaContraction &mma = tiles.mma;
+  Location loc = tiles.loc;
+  int64_t nTiles = mma.nTiles;
+  int64_t tilesN = mma.extentN / (8 * nTiles);
+  RegisterTiles assigned;
+  std::tie(assigned.gridM, assigned.gridN) =
+      chooseWarpGrid(warps, mma.extentM / 16, tilesN, nTiles);
+  if (assigned.gridM) {
+    Value warpRow =
+        arith::DivUIOp::create(b, loc, warp, tiles.index(b, assigned.gridN));
+    Value warpCol =
+        arith::RemUIOp::create(b, loc, warp, tiles.index(b, assigned.gridN));
+    assigned.rowOrigins =
+        warpOrigins(b, tiles, warpRow, mma.extentM / 16 / assigned.gridM, 16);
+    assigned.colOrigins =
+        warpOrigins(b, tiles, warpCol, tilesN / assigned.gridN, 8 * nTiles);
+    for (Value row0 : assigned.rowOrigins)
+      for (Value col0 : assigned.colOrigins)
+        assigned.origins.push_back({row0, col0});
+    return assigned;
+  }
+  for (int64_t w = 0; w < mma.warpTiles / warps; ++w)
+    assigned.origins.push_back(
+        tiles.tileOrigin(b, tiles.add(b, warp, tiles.index(b, w * warps))));
+  return assigned;
+}
+
+/// One step of the loop that carries the accumulators `args` of the
+/// warp's `assigned` tiles: the whole k range for each of them.
+static SmallVector<Value> accumulateRegisterTiles(OpBuilder &b,
+                                                  MmaSyncTiles &tiles,
+                                                  const RegisterTiles &assigned,
+                                                  ValueRange args) {
+  if (assigned.gridM)
+    return tiles.accumulate(b, assigned.rowOrigins, assigned.colOrigins, args);
+  int64_t nTiles = tiles.mma.nTiles;
+  SmallVector<Value> next;
+  for (auto [w, origin] : llvm::enumerate(assigned.origins))
+    llvm::append_range(next, tiles.accumulate(b, origin.first, origin.second,
+                                              args.slice(w * nTiles, nTiles)));
+  return next;
+}
+
+/// Adds the accumulators of the warp's `assigned` tiles to `stateLoop`'s
+/// iteration arguments, loaded before it (at `b`) and advanced in each step,
+/// followed by a barrier (unless the staged operands arrive by cp.async,
+/// `asyncPrefetch`) and `afterStep`; returns the new loop.
+static scf::ForOp
+carryAccumulators(scf::ForOp stateLoop, OpBuilder &b, MmaSyncTiles &tiles,
+                  const RegisterTiles &assigned, bool asyncPrefetch,
+                  const std::function<void(OpBuilder &)> &afterStep) {
+  Location loc = tiles.loc;
+  SmallVector<Value> inits;
+  for (auto [row0, col0] : assigned.origins)
+    llvm::append_range(inits, tiles.loadAccumulators(b, row0, col0));
+  IRRewriter rewriter(b.getContext());
+  return cast<scf::ForOp>(
+      *cast<LoopLikeOpInterface>(stateLoop.getOperation())
+           .replaceWithAdditionalYields(
+               rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+               [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args) {
+                 SmallVector<Value> next = accumulateRegisterTiles(
+                     yb, tiles, assigned, ValueRange(args));
+                 // The next step overwrites the staged operands (with
+                 // cp.async, the next step's first barrier orders that).
+                 if (!asyncPrefetch)
+                   gpu::BarrierOp::create(yb, loc);
+                 if (afterStep)
+                   afterStep(yb);
+                 return next;
+               }));
+}
+
 scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
     linalg::LinalgOp op, const MmaContraction &mma, scf::ForOp stateLoop,
     const std::function<void(OpBuilder &)> &afterStep) {
@@ -595,16 +700,7 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
   int64_t nTiles = mma.nTiles, warps = threads / 32;
 
   if (!stateLoop) {
-    // Each warp takes every warps-th tile in turn.
-    scf::ForOp::create(
-        b, loc, warp, index(b, mma.warpTiles), index(b, warps), ValueRange(),
-        [&](OpBuilder &tb, Location, Value tile, ValueRange) {
-          auto [row0, col0] = tiles.tileOrigin(tb, tile);
-          SmallVector<Value> accs = tiles.loadAccumulators(tb, row0, col0);
-          tiles.storeAccumulators(tb, row0, col0,
-                                  tiles.accumulate(tb, row0, col0, accs));
-          scf::YieldOp::create(tb, loc);
-        });
+    accumulateTilesInTurn(b, tiles, warp, warps);
     gpu::BarrierOp::create(b, loc);
     op->erase();
     return nullptr;
@@ -612,62 +708,17 @@ scf::ForOp BlockDistributor::distributeContractionOnTensorCores(
 
   // The accumulators of the warp's tiles live in registers for the whole
   // temporal loop: loaded before it, advanced in each step where the
-  // contraction was, stored after it, the warps in a grid over the tiles
-  // when one divides them.
-  int64_t tilesN = mma.extentN / (8 * nTiles);
-  int64_t gridM, gridN;
-  std::tie(gridM, gridN) =
-      chooseWarpGrid(warps, mma.extentM / 16, tilesN, nTiles);
-  SmallVector<Value> rowOrigins, colOrigins;
-  if (gridM) {
-    Value warpRow = arith::DivUIOp::create(b, loc, warp, index(b, gridN));
-    Value warpCol = arith::RemUIOp::create(b, loc, warp, index(b, gridN));
-    rowOrigins =
-        warpOrigins(b, tiles, warpRow, mma.extentM / 16 / gridM, 16);
-    colOrigins = warpOrigins(b, tiles, warpCol, tilesN / gridN, 8 * nTiles);
-  }
-  SmallVector<std::pair<Value, Value>> origins;
-  if (gridM) {
-    for (Value row0 : rowOrigins)
-      for (Value col0 : colOrigins)
-        origins.push_back({row0, col0});
-  } else {
-    for (int64_t w = 0; w < mma.warpTiles / warps; ++w)
-      origins.push_back(
-          tiles.tileOrigin(b, tiles.add(b, warp, index(b, w * warps))));
-  }
-  int64_t perWarp = origins.size();
-  SmallVector<Value> inits;
-  for (auto [row0, col0] : origins)
-    llvm::append_range(inits, tiles.loadAccumulators(b, row0, col0));
-  IRRewriter rewriter(b.getContext());
-  auto newLoop = cast<scf::ForOp>(
-      *cast<LoopLikeOpInterface>(stateLoop.getOperation())
-           .replaceWithAdditionalYields(
-               rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
-               [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args) {
-                 SmallVector<Value> next;
-                 if (gridM)
-                   next = tiles.accumulate(yb, rowOrigins, colOrigins,
-                                           ValueRange(args));
-                 for (int64_t w = 0; !gridM && w < perWarp; ++w)
-                   llvm::append_range(
-                       next, tiles.accumulate(
-                                 yb, origins[w].first, origins[w].second,
-                                 ValueRange(args).slice(w * nTiles, nTiles)));
-                 // The next step overwrites the staged operands (with
-                 // cp.async, the next step's first barrier orders that).
-                 if (!asyncPrefetch)
-                   gpu::BarrierOp::create(yb, loc);
-                 if (afterStep)
-                   afterStep(yb);
-                 return next;
-               }));
+  // contraction was, stored after it.
+  RegisterTiles assigned = assignRegisterTiles(b, tiles, warp, warps);
+  scf::ForOp newLoop = carryAccumulators(stateLoop, b, tiles, assigned,
+                                         asyncPrefetch, afterStep);
   OpBuilder after(newLoop.getContext());
   after.setInsertionPointAfter(newLoop);
+  int64_t perWarp = assigned.origins.size();
   ValueRange results = newLoop.getResults().take_back(perWarp * nTiles);
   for (int64_t w = 0; w < perWarp; ++w)
-    tiles.storeAccumulators(after, origins[w].first, origins[w].second,
+    tiles.storeAccumulators(after, assigned.origins[w].first,
+                            assigned.origins[w].second,
                             results.slice(w * nTiles, nTiles));
   gpu::BarrierOp::create(after, loc);
   op->erase();
@@ -691,6 +742,173 @@ static bool isFusibleElementwise(Operation *op) {
          });
 }
 
+/// Whether `x` and `y` are buffers of one static shape and element type.
+static bool haveSameStaticShape(Value x, Value y) {
+  auto a = dyn_cast<MemRefType>(x.getType());
+  auto b = dyn_cast<MemRefType>(y.getType());
+  return a && b && a.getShape() == b.getShape() &&
+         a.getElementType() == b.getElementType() && a.hasStaticShape();
+}
+
+/// Whether `op`, with `reduction` dims, is a contraction for the CUDA
+/// cores: two inputs, both indexed by its first reduction dim.
+static bool isSimtContraction(linalg::LinalgOp op,
+                              ArrayRef<unsigned> reduction) {
+  return !reduction.empty() && op.getNumDpsInputs() == 2 &&
+         llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *operand) {
+           return op.getMatchingIndexingMap(operand).isFunctionOfDim(
+               reduction.front());
+         });
+}
+
+/// The parallel dims in the order of the first output's indices, so that
+/// the fastest-varying thread index walks its contiguous last dim.
+static SmallVector<unsigned> threadOrder(linalg::LinalgOp op,
+                                         ArrayRef<unsigned> parallel) {
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<unsigned> order;
+  for (AffineExpr expr : outMap.getResults())
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      if (llvm::is_contained(parallel, dim.getPosition()) &&
+          !llvm::is_contained(order, dim.getPosition()))
+        order.push_back(dim.getPosition());
+  for (unsigned d : parallel)
+    if (!llvm::is_contained(order, d))
+      order.insert(order.begin(), d);
+  return order;
+}
+
+namespace {
+/// The code one thread runs for one parallel iteration of a linalg op
+/// strided over the block's threads: the reduction loops (innermost last)
+/// with the accumulators in registers, then the stores of the outputs.
+class ThreadIteration {
+public:
+  ThreadIteration(const BlockDistributor &distributor, linalg::LinalgOp op,
+                  ArrayRef<unsigned> order, ArrayRef<unsigned> reduction,
+                  ArrayRef<int64_t> ranges)
+      : distributor(distributor), op(op), order(order), reduction(reduction),
+        ranges(ranges), loc(op.getLoc()), body(op.getBlock()) {}
+
+  /// The iteration at `orderedIndices` (the parallel dims in `order`).
+  void build(OpBuilder &b, ArrayRef<Value> orderedIndices);
+
+private:
+  /// The payload at full loop indices, with `outs` as the output args.
+  SmallVector<Value> evaluate(OpBuilder &b, ArrayRef<Value> indices,
+                              ValueRange outs);
+  /// Current output values: the accumulators' initial values, or what a
+  /// payload reading its output sees (null when nothing reads it); their
+  /// indices go to `outIndices`.
+  SmallVector<Value> loadOutputs(OpBuilder &b);
+  /// Reduction loops from `level` in, carrying the accumulators `accs`.
+  SmallVector<Value> nestReductions(OpBuilder &b, unsigned level,
+                                    ValueRange accs);
+
+  const BlockDistributor &distributor;
+  linalg::LinalgOp op;
+  ArrayRef<unsigned> order, reduction;
+  ArrayRef<int64_t> ranges;
+  Location loc;
+  Block *body;
+  SmallVector<Value> loopIndices;
+  SmallVector<SmallVector<Value>> outIndices;
+};
+} // namespace
+
+void ThreadIteration::build(OpBuilder &b, ArrayRef<Value> orderedIndices) {
+  loopIndices.assign(ranges.size(), Value());
+  for (auto [d, index] : llvm::zip(order, orderedIndices))
+    loopIndices[d] = index;
+  SmallVector<Value> outValues = loadOutputs(b);
+  SmallVector<Value> results = nestReductions(b, 0, outValues);
+  for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
+    memref::StoreOp::create(b, loc, results[i], init, outIndices[i]);
+}
+
+SmallVector<Value> ThreadIteration::evaluate(OpBuilder &b,
+                                             ArrayRef<Value> indices,
+                                             ValueRange outs) {
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value value = input->get();
+    Value arg = body->getArgument(input->getOperandNumber());
+    if (isa<MemRefType>(value.getType()))
+      value = memref::LoadOp::create(
+          b, loc, value,
+          applyMap(b, loc, op.getMatchingIndexingMap(input), indices));
+    mapping.map(arg, value);
+  }
+  for (auto [i, out] : llvm::enumerate(outs))
+    if (out)
+      mapping.map(body->getArgument(op.getNumDpsInputs() + i), out);
+  for (Operation &payload : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(payload)) {
+      mapping.map(index.getResult(), indices[index.getDim()]);
+      continue;
+    }
+    distributor.clonePayload(b, payload, mapping);
+  }
+  SmallVector<Value> yielded;
+  for (Value v : body->getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(v));
+  return yielded;
+}
+
+SmallVector<Value> ThreadIteration::loadOutputs(OpBuilder &b) {
+  SmallVector<Value> outValues;
+  outIndices.clear();
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    outIndices.push_back(
+        applyMap(b, loc, op.getMatchingIndexingMap(&init), loopIndices));
+    bool read = !reduction.empty() ||
+                !body->getArgument(init.getOperandNumber()).use_empty();
+    outValues.push_back(
+        read ? memref::LoadOp::create(b, loc, init.get(), outIndices.back())
+                   .getResult()
+             : Value());
+  }
+  return outValues;
+}
+
+SmallVector<Value> ThreadIteration::nestReductions(OpBuilder &b, unsigned level,
+                                                   ValueRange accs) {
+  if (level == reduction.size())
+    return evaluate(b, loopIndices, accs);
+  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ub = arith::ConstantIndexOp::create(b, loc, ranges[reduction[level]]);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, one, accs,
+      [&](OpBuilder &inner, Location, Value iv, ValueRange iterAccs) {
+        loopIndices[reduction[level]] = iv;
+        scf::YieldOp::create(inner, loc,
+                             nestReductions(inner, level + 1, iterAccs));
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+void BlockDistributor::distributeElementwise(linalg::LinalgOp op,
+                                             ArrayRef<unsigned> order,
+                                             ArrayRef<int64_t> extents) {
+  // This op and the elementwise ops after it (an epilogue: bias,
+  // activation, rounding) in one pass: values stay in registers between
+  // them, one barrier at the end.
+  SmallVector<linalg::LinalgOp> group = groupElementwise
+                                            ? elementwiseGroup(op)
+                                            : SmallVector<linalg::LinalgOp>{op};
+  alreadyDistributed.insert(distributeElementwiseGroup(group, order, extents));
+  OpBuilder after(group.back());
+  after.setInsertionPointAfter(group.back());
+  alreadyDistributed.insert(gpu::BarrierOp::create(after, op.getLoc()));
+  // The caller walks the block: the later members go when it is done.
+  for (linalg::LinalgOp member : ArrayRef(group).drop_front()) {
+    alreadyDistributed.insert(member);
+    erasedLater.push_back(member);
+  }
+  op->erase();
+}
+
 LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics()) {
     whyNot = "'" + op->getName().getStringRef().str() +
@@ -702,14 +920,8 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
     whyNot = "'" + op->getName().getStringRef().str() + "' has dynamic sizes";
     return failure();
   }
-  auto sameShape = [](Value x, Value y) {
-    auto a = dyn_cast<MemRefType>(x.getType());
-    auto b = dyn_cast<MemRefType>(y.getType());
-    return a && b && a.getShape() == b.getShape() &&
-           a.getElementType() == b.getElementType() && a.hasStaticShape();
-  };
   if (auto copy = dyn_cast<linalg::CopyOp>(op.getOperation());
-      copy && sameShape(copy.getInputs()[0], copy.getOutputs()[0])) {
+      copy && haveSameStaticShape(copy.getInputs()[0], copy.getOutputs()[0])) {
     distributeCopy(op, copy.getInputs()[0], copy.getOutputs()[0]);
     return success();
   }
@@ -723,125 +935,23 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   SmallVector<unsigned> parallel, reduction;
   for (auto [d, kind] : llvm::enumerate(iterators))
     (kind == utils::IteratorType::parallel ? parallel : reduction).push_back(d);
-  if (!reduction.empty() && op.getNumDpsInputs() == 2 &&
-      llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *operand) {
-        return op.getMatchingIndexingMap(operand).isFunctionOfDim(
-            reduction.front());
-      }))
+  if (isSimtContraction(op, reduction))
     ++simtContractions;
-  // The parallel dims in the order of the first output's indices, so that
-  // the fastest-varying thread index walks its contiguous last dim.
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  SmallVector<unsigned> order;
-  for (AffineExpr expr : outMap.getResults())
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      if (llvm::is_contained(parallel, dim.getPosition()) &&
-          !llvm::is_contained(order, dim.getPosition()))
-        order.push_back(dim.getPosition());
-  for (unsigned d : parallel)
-    if (!llvm::is_contained(order, d))
-      order.insert(order.begin(), d);
+  SmallVector<unsigned> order = threadOrder(op, parallel);
   SmallVector<int64_t> extents;
   for (unsigned d : order)
     extents.push_back(ranges[d]);
-
-  Location loc = op.getLoc();
-  OpBuilder b(op);
-  Block *body = op.getBlock();
-  unsigned numLoops = ranges.size();
   if (reduction.empty() && isFusibleElementwise(op)) {
-    // This op and the elementwise ops after it (an epilogue: bias,
-    // activation, rounding) in one pass: values stay in registers between
-    // them, one barrier at the end.
-    SmallVector<linalg::LinalgOp> group =
-        groupElementwise ? elementwiseGroup(op)
-                         : SmallVector<linalg::LinalgOp>{op};
-    alreadyDistributed.insert(
-        distributeElementwiseGroup(group, order, extents));
-    OpBuilder after(group.back());
-    after.setInsertionPointAfter(group.back());
-    alreadyDistributed.insert(gpu::BarrierOp::create(after, loc));
-    // The caller walks the block: the later members go when it is done.
-    for (linalg::LinalgOp member : ArrayRef(group).drop_front()) {
-      alreadyDistributed.insert(member);
-      erasedLater.push_back(member);
-    }
-    op->erase();
+    distributeElementwise(op, order, extents);
     return success();
   }
-  buildStridedLoop(
-      b, loc, extents, [&](OpBuilder &tb, ArrayRef<Value> orderedIndices) {
-        SmallVector<Value> loopIndices(numLoops);
-        for (auto [d, index] : llvm::zip(order, orderedIndices))
-          loopIndices[d] = index;
-
-        // The payload at full loop indices, with `outs` as the output args.
-        auto evaluate = [&](OpBuilder &eb, ArrayRef<Value> indices,
-                            ValueRange outs) -> SmallVector<Value> {
-          IRMapping mapping;
-          for (OpOperand *input : op.getDpsInputOperands()) {
-            Value value = input->get();
-            Value arg = body->getArgument(input->getOperandNumber());
-            if (isa<MemRefType>(value.getType()))
-              value = memref::LoadOp::create(
-                  eb, loc, value,
-                  applyMap(eb, loc, op.getMatchingIndexingMap(input), indices));
-            mapping.map(arg, value);
-          }
-          for (auto [i, out] : llvm::enumerate(outs))
-            if (out)
-              mapping.map(body->getArgument(op.getNumDpsInputs() + i), out);
-          for (Operation &payload : body->without_terminator()) {
-            if (auto index = dyn_cast<linalg::IndexOp>(payload)) {
-              mapping.map(index.getResult(), indices[index.getDim()]);
-              continue;
-            }
-            clonePayload(eb, payload, mapping);
-          }
-          SmallVector<Value> yielded;
-          for (Value v : body->getTerminator()->getOperands())
-            yielded.push_back(mapping.lookupOrDefault(v));
-          return yielded;
-        };
-
-        // Current output values: the accumulators' initial values, or what a
-        // payload reading its output sees.
-        SmallVector<Value> outValues;
-        SmallVector<SmallVector<Value>> outIndices;
-        for (OpOperand &init : op.getDpsInitsMutable()) {
-          outIndices.push_back(
-              applyMap(tb, loc, op.getMatchingIndexingMap(&init), loopIndices));
-          bool read = !reduction.empty() ||
-                      !body->getArgument(init.getOperandNumber()).use_empty();
-          outValues.push_back(read ? memref::LoadOp::create(tb, loc, init.get(),
-                                                            outIndices.back())
-                                         .getResult()
-                                   : Value());
-        }
-
-        // Reduction loops, innermost last, carrying the accumulators.
-        std::function<SmallVector<Value>(OpBuilder &, unsigned, ValueRange)>
-            nest = [&](OpBuilder &nb, unsigned level,
-                       ValueRange accs) -> SmallVector<Value> {
-          if (level == reduction.size())
-            return evaluate(nb, loopIndices, accs);
-          Value lb = arith::ConstantIndexOp::create(nb, loc, 0);
-          Value ub =
-              arith::ConstantIndexOp::create(nb, loc, ranges[reduction[level]]);
-          Value one = arith::ConstantIndexOp::create(nb, loc, 1);
-          auto loop = scf::ForOp::create(
-              nb, loc, lb, ub, one, accs,
-              [&](OpBuilder &inner, Location, Value iv, ValueRange iterAccs) {
-                loopIndices[reduction[level]] = iv;
-                scf::YieldOp::create(inner, loc,
-                                     nest(inner, level + 1, iterAccs));
-              });
-          return SmallVector<Value>(loop.getResults());
-        };
-        SmallVector<Value> results = nest(tb, 0, outValues);
-        for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
-          memref::StoreOp::create(tb, loc, results[i], init, outIndices[i]);
-      });
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  ThreadIteration iteration(*this, op, order, reduction, ranges);
+  buildStridedLoop(b, loc, extents,
+                   [&](OpBuilder &tb, ArrayRef<Value> orderedIndices) {
+                     iteration.build(tb, orderedIndices);
+                   });
   gpu::BarrierOp::create(b, loc);
   op->erase();
   return success();
@@ -851,69 +961,220 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
 /// all loads first: independent loads in flight instead of one per trip.
 static constexpr int64_t kElementwiseUnroll = 4;
 
+/// The buffer behind a view: views of one buffer alias.
+static Value rootBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto subview = dyn_cast<memref::SubViewOp>(def))
+      v = subview.getSource();
+    else if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(def))
+      v = cast.getSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      v = cast.getSource();
+    else
+      break;
+  }
+  return v;
+}
+
+namespace {
+/// What an elementwise group writes (as values and as buffers), and the
+/// buffers it reads, at the element a thread computes or elsewhere.
+struct GroupFootprint {
+  llvm::SmallPtrSet<Value, 4> written, writtenRoots, readElsewhere, readRoots;
+
+  /// Adds what `op` reads and writes.
+  void note(linalg::LinalgOp op);
+  /// Whether `op` cannot join `group`: each thread handles the same
+  /// elements in every op of the group, so a buffer written by the group
+  /// may be read only at those elements, and one read elsewhere by the
+  /// group may not be written.
+  bool hazard(linalg::LinalgOp op, ArrayRef<linalg::LinalgOp> group) const;
+};
+} // namespace
+
+void GroupFootprint::note(linalg::LinalgOp op) {
+  written.insert(op.getDpsInitOperand(0)->get());
+  writtenRoots.insert(rootBuffer(op.getDpsInitOperand(0)->get()));
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    readRoots.insert(rootBuffer(input->get()));
+    if (!op.getMatchingIndexingMap(input).isIdentity())
+      readElsewhere.insert(rootBuffer(input->get()));
+  }
+}
+
+bool GroupFootprint::hazard(linalg::LinalgOp op,
+                            ArrayRef<linalg::LinalgOp> group) const {
+  Value out = op.getDpsInitOperand(0)->get();
+  bool hazard =
+      readElsewhere.contains(rootBuffer(out)) ||
+      (readRoots.contains(rootBuffer(out)) && !written.contains(out) &&
+       llvm::none_of(group, [&](linalg::LinalgOp member) {
+         return llvm::is_contained(member.getDpsInputs(), out);
+       }));
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value in = input->get();
+    // Another view of a written buffer, or a written one read elsewhere.
+    hazard |= writtenRoots.contains(rootBuffer(in)) && !written.contains(in);
+    hazard |=
+        written.contains(in) && !op.getMatchingIndexingMap(input).isIdentity();
+  }
+  return hazard;
+}
+
 SmallVector<linalg::LinalgOp>
 BlockDistributor::elementwiseGroup(linalg::LinalgOp first) {
   SmallVector<linalg::LinalgOp> group{first};
   if (!isFusibleElementwise(first))
     return group;
   SmallVector<int64_t> ranges = first.getStaticLoopRanges();
-  // The buffer behind a view: views of one buffer alias.
-  auto root = [](Value v) {
-    while (Operation *def = v.getDefiningOp()) {
-      if (auto subview = dyn_cast<memref::SubViewOp>(def))
-        v = subview.getSource();
-      else if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(def))
-        v = cast.getSource();
-      else if (auto cast = dyn_cast<memref::CastOp>(def))
-        v = cast.getSource();
-      else
-        break;
-    }
-    return v;
-  };
-  // What the group writes (as values and as buffers), and the buffers it
-  // reads other than at the element a thread computes.
-  llvm::SmallPtrSet<Value, 4> written, writtenRoots, readElsewhere, readRoots;
-  auto note = [&](linalg::LinalgOp op) {
-    written.insert(op.getDpsInitOperand(0)->get());
-    writtenRoots.insert(root(op.getDpsInitOperand(0)->get()));
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      readRoots.insert(root(input->get()));
-      if (!op.getMatchingIndexingMap(input).isIdentity())
-        readElsewhere.insert(root(input->get()));
-    }
-  };
-  note(first);
+  GroupFootprint footprint;
+  footprint.note(first);
   for (Operation *next = first->getNextNode(); next;
        next = next->getNextNode()) {
     if (isPure(next) && next->getNumRegions() == 0)
       continue;
     auto op = dyn_cast<linalg::LinalgOp>(next);
     if (!op || !isFusibleElementwise(op) ||
-        op.getStaticLoopRanges() != ranges || alreadyDistributed.contains(op))
-      break;
-    // Each thread handles the same elements in every op of the group: a
-    // buffer written by the group may be read only at those elements, and
-    // one read elsewhere by the group may not be written.
-    Value out = op.getDpsInitOperand(0)->get();
-    bool hazard = readElsewhere.contains(root(out)) ||
-                  (readRoots.contains(root(out)) && !written.contains(out) &&
-                   llvm::none_of(group, [&](linalg::LinalgOp member) {
-                     return llvm::is_contained(member.getDpsInputs(), out);
-                   }));
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      Value in = input->get();
-      // Another view of a written buffer, or a written one read elsewhere.
-      hazard |= writtenRoots.contains(root(in)) && !written.contains(in);
-      hazard |= written.contains(in) &&
-                !op.getMatchingIndexingMap(input).isIdentity();
-    }
-    if (hazard)
+        op.getStaticLoopRanges() != ranges || alreadyDistributed.contains(op) ||
+        footprint.hazard(op, group))
       break;
     group.push_back(op);
-    note(op);
+    footprint.note(op);
   }
   return group;
+}
+
+namespace {
+/// One trip of the thread-strided loop of an elementwise group
+/// (distributeElementwiseGroup): every load of every iteration (of buffers
+/// the group has not written before), then the payloads, then the stores.
+class ElementwiseGroupTrip {
+public:
+  ElementwiseGroupTrip(const BlockDistributor &distributor,
+                       ArrayRef<linalg::LinalgOp> group,
+                       ArrayRef<unsigned> order, Location loc)
+      : distributor(distributor), group(group), order(order), loc(loc) {
+    for (linalg::LinalgOp op : group)
+      members.insert(op);
+  }
+
+  /// The trip of `iterations` (each one's indices in `order`).
+  void build(OpBuilder &b, ArrayRef<SmallVector<Value>> iterations);
+
+private:
+  /// The loads of the operands of member `g` for every iteration.
+  void loadOperands(OpBuilder &b, unsigned g,
+                    const llvm::SmallPtrSet<Value, 4> &writtenSoFar);
+  /// The payload of member `g` in iteration `u`: it reads the values this
+  /// thread computed earlier in the group.
+  void computePayload(OpBuilder &b, unsigned u, unsigned g);
+  /// Whether member `g` is the last writer of its buffer, which stores it.
+  bool isLastWriter(unsigned g) const;
+  /// A buffer the group writes needs its final value stored only when it
+  /// outlives the group: read after it, or not a block buffer.
+  bool storedAtEnd(Value buffer) const;
+
+  const BlockDistributor &distributor;
+  ArrayRef<linalg::LinalgOp> group;
+  ArrayRef<unsigned> order;
+  Location loc;
+  llvm::DenseSet<Operation *> members;
+  /// Each iteration's indices in loop order.
+  SmallVector<SmallVector<Value>> loopIndices;
+  /// Per iteration, each written buffer's current value.
+  SmallVector<DenseMap<Value, Value>> current;
+  /// Per iteration and member, its payload's mapping.
+  SmallVector<SmallVector<IRMapping>> mappings;
+};
+} // namespace
+
+void ElementwiseGroupTrip::build(OpBuilder &b,
+                                 ArrayRef<SmallVector<Value>> iterations) {
+  linalg::LinalgOp last = group.back();
+  unsigned numLoops = last.getNumLoops();
+  for (ArrayRef<Value> ordered : iterations) {
+    SmallVector<Value> indices(numLoops);
+    for (auto [d, index] : llvm::zip(order, ordered))
+      indices[d] = index;
+    loopIndices.push_back(indices);
+  }
+  int64_t unroll = iterations.size();
+  current.resize(unroll);
+  mappings.assign(unroll, SmallVector<IRMapping>(group.size()));
+  llvm::SmallPtrSet<Value, 4> writtenSoFar;
+  for (unsigned g = 0; g < group.size(); ++g) {
+    loadOperands(b, g, writtenSoFar);
+    linalg::LinalgOp op = group[g];
+    writtenSoFar.insert(op.getDpsInitOperand(0)->get());
+  }
+  for (unsigned u = 0; u < loopIndices.size(); ++u)
+    for (unsigned g = 0; g < group.size(); ++g)
+      computePayload(b, u, g);
+  for (auto [u, indices] : llvm::enumerate(loopIndices))
+    for (unsigned g = 0; g < group.size(); ++g) {
+      linalg::LinalgOp op = group[g];
+      Value buffer = op.getDpsInitOperand(0)->get();
+      if (!isLastWriter(g) || !storedAtEnd(buffer))
+        continue;
+      memref::StoreOp::create(b, loc, current[u][buffer], buffer, indices);
+    }
+}
+
+void ElementwiseGroupTrip::loadOperands(
+    OpBuilder &b, unsigned g, const llvm::SmallPtrSet<Value, 4> &writtenSoFar) {
+  linalg::LinalgOp op = group[g];
+  Block *body = op.getBlock();
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value arg = body->getArgument(operand.getOperandNumber());
+    Value buffer = operand.get();
+    if (arg.use_empty() || writtenSoFar.contains(buffer))
+      continue;
+    for (auto [u, indices] : llvm::enumerate(loopIndices)) {
+      Value value = buffer;
+      if (isa<MemRefType>(buffer.getType()))
+        value = memref::LoadOp::create(
+            b, loc, buffer,
+            applyMap(b, loc, op.getMatchingIndexingMap(&operand), indices));
+      mappings[u][g].map(arg, value);
+    }
+  }
+}
+
+void ElementwiseGroupTrip::computePayload(OpBuilder &b, unsigned u,
+                                          unsigned g) {
+  linalg::LinalgOp op = group[g];
+  Block *body = op.getBlock();
+  IRMapping &mapping = mappings[u][g];
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto it = current[u].find(operand.get());
+    if (it != current[u].end())
+      mapping.map(body->getArgument(operand.getOperandNumber()), it->second);
+  }
+  for (Operation &payload : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(payload))
+      mapping.map(index.getResult(), loopIndices[u][index.getDim()]);
+    else
+      distributor.clonePayload(b, payload, mapping);
+  }
+  current[u][op.getDpsInitOperand(0)->get()] =
+      mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+}
+
+bool ElementwiseGroupTrip::isLastWriter(unsigned g) const {
+  linalg::LinalgOp op = group[g];
+  Value buffer = op.getDpsInitOperand(0)->get();
+  return llvm::none_of(group.drop_front(g + 1), [&](linalg::LinalgOp l) {
+    return l.getDpsInitOperand(0)->get() == buffer;
+  });
+}
+
+bool ElementwiseGroupTrip::storedAtEnd(Value buffer) const {
+  Operation *def = buffer.getDefiningOp();
+  if (!def ||
+      !isa<memref::ViewOp, memref::MemorySpaceCastOp, memref::AllocOp>(def))
+    return true;
+  return llvm::any_of(buffer.getUsers(),
+                      [&](Operation *user) { return !members.contains(user); });
 }
 
 scf::ForOp BlockDistributor::distributeElementwiseGroup(
@@ -924,94 +1185,12 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
     total *= extent;
   int64_t unroll =
       total % (threads * kElementwiseUnroll) == 0 ? kElementwiseUnroll : 1;
-  linalg::LinalgOp last = group.back();
   Location loc = group.front().getLoc();
-  OpBuilder b(last);
-  unsigned numLoops = last.getNumLoops();
-  // A buffer the group writes needs its final value stored only when it
-  // outlives the group: read after it, or not a block buffer.
-  llvm::DenseSet<Operation *> members;
-  for (linalg::LinalgOp op : group)
-    members.insert(op);
-  auto storedAtEnd = [&](Value buffer) {
-    Operation *def = buffer.getDefiningOp();
-    if (!def ||
-        !isa<memref::ViewOp, memref::MemorySpaceCastOp, memref::AllocOp>(def))
-      return true;
-    return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
-      return !members.contains(user);
-    });
-  };
+  OpBuilder b(group.back());
   return buildStridedLoop(
       b, loc, extents, unroll,
       [&](OpBuilder &tb, ArrayRef<SmallVector<Value>> iterations) {
-        // Each iteration's indices in loop order.
-        SmallVector<SmallVector<Value>> loopIndices;
-        for (ArrayRef<Value> ordered : iterations) {
-          SmallVector<Value> indices(numLoops);
-          for (auto [d, index] : llvm::zip(order, ordered))
-            indices[d] = index;
-          loopIndices.push_back(indices);
-        }
-        // Every load of every iteration (of buffers the group has not
-        // written before), then the payloads, then the stores.
-        SmallVector<DenseMap<Value, Value>> current(unroll);
-        SmallVector<SmallVector<IRMapping>> mappings(
-            unroll, SmallVector<IRMapping>(group.size()));
-        llvm::SmallPtrSet<Value, 4> writtenSoFar;
-        for (auto [g, op] : llvm::enumerate(group)) {
-          Block *body = op.getBlock();
-          for (OpOperand &operand : op->getOpOperands()) {
-            Value arg = body->getArgument(operand.getOperandNumber());
-            Value buffer = operand.get();
-            if (arg.use_empty() || writtenSoFar.contains(buffer))
-              continue;
-            for (auto [u, indices] : llvm::enumerate(loopIndices)) {
-              Value value = buffer;
-              if (isa<MemRefType>(buffer.getType()))
-                value = memref::LoadOp::create(
-                    tb, loc, buffer,
-                    applyMap(tb, loc, op.getMatchingIndexingMap(&operand),
-                             indices));
-              mappings[u][g].map(arg, value);
-            }
-          }
-          writtenSoFar.insert(op.getDpsInitOperand(0)->get());
-        }
-        for (auto [u, indices] : llvm::enumerate(loopIndices))
-          for (auto [g, op] : llvm::enumerate(group)) {
-            Block *body = op.getBlock();
-            IRMapping &mapping = mappings[u][g];
-            // Values this thread computed earlier in the group.
-            for (OpOperand &operand : op->getOpOperands()) {
-              auto it = current[u].find(operand.get());
-              if (it != current[u].end())
-                mapping.map(body->getArgument(operand.getOperandNumber()),
-                            it->second);
-            }
-            for (Operation &payload : body->without_terminator()) {
-              if (auto index = dyn_cast<linalg::IndexOp>(payload))
-                mapping.map(index.getResult(), indices[index.getDim()]);
-              else
-                clonePayload(tb, payload, mapping);
-            }
-            current[u][op.getDpsInitOperand(0)->get()] =
-                mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
-          }
-        for (auto [u, indices] : llvm::enumerate(loopIndices))
-          for (auto [g, op] : llvm::enumerate(group)) {
-            Value buffer = op.getDpsInitOperand(0)->get();
-            // The last writer of each buffer stores it.
-            if (llvm::any_of(ArrayRef(group).drop_front(g + 1),
-                             [&](linalg::LinalgOp l) {
-                               return l.getDpsInitOperand(0)->get() == buffer;
-                             }))
-              continue;
-            if (!storedAtEnd(buffer))
-              continue;
-            memref::StoreOp::create(tb, loc, current[u][buffer], buffer,
-                                    indices);
-          }
+        ElementwiseGroupTrip(*this, group, order, loc).build(tb, iterations);
       });
 }
 
@@ -1104,6 +1283,32 @@ LogicalResult BlockDistributor::distributeOverThreads(Operation *op) {
   return distributeLinalg(cast<linalg::LinalgOp>(op));
 }
 
+LogicalResult BlockDistributor::distributeTemporalLoop(scf::ForOp loop) {
+  auto hoistable = tensorCores ? hoistableContraction(loop) : std::nullopt;
+  // The rest of the step first; the contraction becomes register code
+  // at the end of the step.
+  // Staged operands are loaded a step ahead (before the rest of the
+  // step is distributed: the prefetch replaces their copies) and stored
+  // at the end of the step, after everything that reads them.
+  std::function<void(OpBuilder &)> afterStep = prefetchStagedOperands(loop);
+  if (hoistable)
+    keepForLater = hoistable->first;
+  if (failed(distribute(*loop.getBody())))
+    return failure();
+  if (!hoistable && afterStep) {
+    OpBuilder end(loop.getBody()->getTerminator());
+    afterStep(end);
+  }
+  if (hoistable) {
+    keepForLater = nullptr;
+    distributeContractionOnTensorCores(hoistable->first, hoistable->second,
+                                       loop, afterStep);
+    ++mmaContractions;
+    ++registerAccumulators;
+  }
+  return success();
+}
+
 LogicalResult BlockDistributor::distribute(Block &block) {
   llvm::scope_exit eraseLater([&] {
     SmallVector<Operation *> kept;
@@ -1130,29 +1335,8 @@ LogicalResult BlockDistributor::distribute(Block &block) {
       continue;
     }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      // The temporal loop: uniform across the block.
-      auto hoistable = tensorCores ? hoistableContraction(loop) : std::nullopt;
-      // The rest of the step first; the contraction becomes register code
-      // at the end of the step.
-      // Staged operands are loaded a step ahead (before the rest of the
-      // step is distributed: the prefetch replaces their copies) and stored
-      // at the end of the step, after everything that reads them.
-      std::function<void(OpBuilder &)> afterStep = prefetchStagedOperands(loop);
-      if (hoistable)
-        keepForLater = hoistable->first;
-      if (failed(distribute(*loop.getBody())))
+      if (failed(distributeTemporalLoop(loop)))
         return failure();
-      if (!hoistable && afterStep) {
-        OpBuilder end(loop.getBody()->getTerminator());
-        afterStep(end);
-      }
-      if (hoistable) {
-        keepForLater = nullptr;
-        distributeContractionOnTensorCores(hoistable->first, hoistable->second,
-                                           loop, afterStep);
-        ++mmaContractions;
-        ++registerAccumulators;
-      }
       continue;
     }
     // Allocations, pure ops, and what the distribution itself emitted
@@ -1220,20 +1404,67 @@ static int64_t placedBytes(memref::AllocOp alloc) {
   return stagedBytes(alloc.getType(), alloc->hasAttr(kSwizzledTileAttr));
 }
 
-/// Gives each static allocation of `launch`'s body a fixed, 16-byte aligned
-/// place: in dynamic shared memory while `smemLimit` allows, buffers inside
-/// loops (the temporal step's tiles, read most often) first; the rest in a
-/// global scratch buffer with one region per block, allocated around the
-/// launch. The first `reservedShared` bytes of shared memory are taken (the
-/// wgmma pipeline's stages).
-static FailureOr<BufferPlacement>
-placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
-             const llvm::DenseSet<Value> &inRegisters,
-             const llvm::DenseSet<Operation *> &stagedTiles,
-             int64_t scheduledStages, int64_t reservedShared,
-             std::string &why) {
-  Block &body = launch.getBody().front();
+namespace {
+/// Where placeBuffers puts each static allocation of a launch's body: the
+/// allocations in placement order, whether each goes to shared memory, and
+/// the bases (created at the start of the body) their places are offsets
+/// from.
+class BufferPlacer {
+public:
+  BufferPlacer(gpu::LaunchOp launch,
+               const llvm::DenseSet<Operation *> &stagedTiles)
+      : launch(launch), body(launch.getBody().front()),
+        stagedTiles(stagedTiles),
+        workgroup(gpu::AddressSpaceAttr::get(launch.getContext(),
+                                             gpu::AddressSpace::Workgroup)) {}
+
+  /// Collects the allocations not kept in registers, in placement order;
+  /// fails (with `why`) when one is not static and identity-laid out.
+  LogicalResult collectAllocs(const llvm::DenseSet<Value> &inRegisters,
+                              std::string &why);
+  /// Decides which allocations fit in `smemLimit` bytes of shared memory
+  /// after the `reservedShared` ones, and sizes the placement.
+  LogicalResult assignPlaces(int64_t smemLimit, int64_t scheduledStages,
+                             int64_t reservedShared, std::string &why);
+  /// Creates the bases and replaces each allocation with its view.
+  void rewriteAllocs();
+
+  BufferPlacement placement;
+
+private:
+  /// The bytes `alloc` takes, each stage of a staged tile included.
+  int64_t placedSize(memref::AllocOp alloc) const {
+    return placedBytes(alloc) *
+           (stagedTiles.contains(alloc) ? placement.stages : 1);
+  }
+  /// The per-block region of a global scratch buffer allocated around the
+  /// launch: its base and this block's offset in it.
+  void createScratch(OpBuilder &b);
+  /// The offset from the shared base to the first 1024-byte aligned
+  /// address, for the swizzled tiles.
+  Value createSwizzleBase(OpBuilder &b);
+  /// The view of shared memory at `offset` that replaces `alloc`.
+  Value sharedView(memref::AllocOp alloc, int64_t offset);
+  /// The view of the scratch region at `offset` that replaces `alloc`.
+  Value scratchView(memref::AllocOp alloc, int64_t offset);
+
+  gpu::LaunchOp launch;
+  Block &body;
+  const llvm::DenseSet<Operation *> &stagedTiles;
+  gpu::AddressSpaceAttr workgroup;
+  /// The allocations, swizzled tiles first, then those inside loops, then
+  /// the rest; and with the placement, whether each is in shared memory.
   SmallVector<memref::AllocOp> allocs;
+  bool anySwizzled = false;
+  SmallVector<std::pair<memref::AllocOp, bool>> placed;
+  int64_t reservedShared = 0;
+  Value sharedBase, scratchBase, scratchOffset, swizzleBase;
+};
+} // namespace
+
+LogicalResult
+BufferPlacer::collectAllocs(const llvm::DenseSet<Value> &inRegisters,
+                            std::string &why) {
   body.walk([&](memref::AllocOp alloc) {
     if (!inRegisters.contains(alloc.getResult()))
       allocs.push_back(alloc);
@@ -1246,7 +1477,6 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
       return failure();
     }
   }
-  auto sizeOf = [](memref::AllocOp alloc) { return placedBytes(alloc); };
   // Swizzled tiles first, from a 1024-byte aligned start (their sizes keep
   // it), then the buffers inside loops, then the rest.
   SmallVector<memref::AllocOp> swizzled, inLoops, outside;
@@ -1257,30 +1487,33 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
         .push_back(alloc);
   allocs = llvm::to_vector(
       llvm::concat<memref::AllocOp>(swizzled, inLoops, outside));
-  BufferPlacement placement;
+  anySwizzled = !swizzled.empty();
+  return success();
+}
+
+LogicalResult BufferPlacer::assignPlaces(int64_t smemLimit,
+                                         int64_t scheduledStages,
+                                         int64_t reserved, std::string &why) {
   // The swizzle follows address bits: the base is rounded up at run time,
   // within 1024 bytes of slack.
-  if (!swizzled.empty())
-    reservedShared =
-        static_cast<int64_t>(llvm::alignTo(reservedShared, kSwizzleAlignment));
+  reservedShared =
+      anySwizzled
+          ? static_cast<int64_t>(llvm::alignTo(reserved, kSwizzleAlignment))
+          : reserved;
   placement.sharedBytes =
-      reservedShared + (swizzled.empty() ? 0 : kSwizzleAlignment);
+      reservedShared + (anySwizzled ? kSwizzleAlignment : 0);
   // The cp.async pipeline's depth is the schedule's (chooseCpAsyncStages
   // decided it with the tiles).
   int64_t bytesPerStage = 0;
   for (memref::AllocOp alloc : allocs)
     if (stagedTiles.contains(alloc))
-      bytesPerStage += sizeOf(alloc);
+      bytesPerStage += placedBytes(alloc);
   placement.stages = scheduledStages;
   if (placement.stages > 1 && !bytesPerStage) {
     why = "the schedule asks for " + std::to_string(placement.stages) +
           " cp.async stages of a block without staged tiles that move";
     return failure();
   }
-  auto placedSize = [&](memref::AllocOp alloc) {
-    return sizeOf(alloc) * (stagedTiles.contains(alloc) ? placement.stages : 1);
-  };
-  SmallVector<std::pair<memref::AllocOp, bool>> placed; // (alloc, shared)
   for (memref::AllocOp alloc : allocs) {
     bool shared = placement.sharedBytes + placedSize(alloc) <= smemLimit;
     if (!shared && alloc->hasAttr(kSwizzledTileAttr)) {
@@ -1291,79 +1524,112 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
         placedSize(alloc);
     placed.push_back({alloc, shared});
   }
+  return success();
+}
 
+void BufferPlacer::createScratch(OpBuilder &b) {
   MLIRContext *ctx = launch.getContext();
   Location loc = launch.getLoc();
+  int64_t blocks = getConstantIntValue(launch.getGridSizeX()).value_or(1);
+  OpBuilder hb(launch);
+  auto scratchType = MemRefType::get({blocks * placement.scratchBytes},
+                                     IntegerType::get(ctx, 8));
+  scratchBase = allocOnDevice(hb, loc, scratchType);
+  hb.setInsertionPointAfter(launch);
+  freeOnDevice(hb, loc, scratchBase);
+  scratchOffset = arith::MulIOp::create(
+      b, loc, launch.getBlockIds().x,
+      arith::ConstantIndexOp::create(b, loc, placement.scratchBytes));
+}
+
+Value BufferPlacer::createSwizzleBase(OpBuilder &b) {
+  Location loc = launch.getLoc();
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, sharedBase);
+  Value align = arith::ConstantIndexOp::create(b, loc, kSwizzleAlignment);
+  Value base = arith::RemUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, align,
+                            arith::RemUIOp::create(b, loc, address, align)),
+      align);
+  // A multiple of 16 (the base is 16-byte aligned), visibly so for the
+  // vector accesses (isVectorAligned).
+  Value sixteen = arith::ConstantIndexOp::create(b, loc, 16);
+  return arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, base, sixteen), sixteen);
+}
+
+Value BufferPlacer::sharedView(memref::AllocOp alloc, int64_t at) {
+  MemRefType type = alloc.getType();
+  OpBuilder ab(alloc);
+  Location allocLoc = alloc.getLoc();
+  Value offset = arith::ConstantIndexOp::create(ab, allocLoc, at);
+  if (swizzleBase)
+    offset = arith::AddIOp::create(ab, allocLoc, swizzleBase, offset);
+  auto sharedType = MemRefType::get(type.getShape(), type.getElementType(),
+                                    AffineMap(), workgroup);
+  auto view = memref::ViewOp::create(ab, allocLoc, sharedType, sharedBase,
+                                     offset, ValueRange());
+  if (alloc->hasAttr(kSwizzledTileAttr))
+    view->setAttr(kSwizzledTileAttr, ab.getUnitAttr());
+  // Generic pointers keep every user's type; the PTX backend turns
+  // accesses through them back into shared-memory ones where it can see
+  // the base.
+  return memref::MemorySpaceCastOp::create(ab, allocLoc, type, view);
+}
+
+Value BufferPlacer::scratchView(memref::AllocOp alloc, int64_t at) {
+  OpBuilder ab(alloc);
+  Location allocLoc = alloc.getLoc();
+  Value offset =
+      arith::AddIOp::create(ab, allocLoc, scratchOffset,
+                            arith::ConstantIndexOp::create(ab, allocLoc, at));
+  return memref::ViewOp::create(ab, allocLoc, alloc.getType(), scratchBase,
+                                offset, ValueRange());
+}
+
+void BufferPlacer::rewriteAllocs() {
+  MLIRContext *ctx = launch.getContext();
+  // (One builder: each base goes after the previous one.)
   OpBuilder b = OpBuilder::atBlockBegin(&body);
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Value sharedBase, scratchBase, scratchOffset;
   if (placement.sharedBytes)
     sharedBase = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
+        b, launch.getLoc(),
         MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8),
                         AffineMap(), workgroup));
-  if (placement.scratchBytes) {
-    int64_t blocks = getConstantIntValue(launch.getGridSizeX()).value_or(1);
-    OpBuilder hb(launch);
-    auto scratchType = MemRefType::get({blocks * placement.scratchBytes},
-                                       IntegerType::get(ctx, 8));
-    scratchBase = allocOnDevice(hb, loc, scratchType);
-    hb.setInsertionPointAfter(launch);
-    freeOnDevice(hb, loc, scratchBase);
-    scratchOffset = arith::MulIOp::create(
-        b, loc, launch.getBlockIds().x,
-        arith::ConstantIndexOp::create(b, loc, placement.scratchBytes));
-  }
-  Value swizzleBase;
-  if (!swizzled.empty()) {
-    Value address =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, sharedBase);
-    Value align = arith::ConstantIndexOp::create(b, loc, kSwizzleAlignment);
-    swizzleBase = arith::RemUIOp::create(
-        b, loc,
-        arith::SubIOp::create(b, loc, align,
-                              arith::RemUIOp::create(b, loc, address, align)),
-        align);
-    // A multiple of 16 (the base is 16-byte aligned), visibly so for the
-    // vector accesses (isVectorAligned).
-    Value sixteen = arith::ConstantIndexOp::create(b, loc, 16);
-    swizzleBase = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, swizzleBase, sixteen), sixteen);
-  }
+  if (placement.scratchBytes)
+    createScratch(b);
+  if (anySwizzled)
+    swizzleBase = createSwizzleBase(b);
   int64_t sharedAt = reservedShared, scratchAt = 0;
   for (auto [alloc, shared] : placed) {
-    MemRefType type = alloc.getType();
-    OpBuilder ab(alloc);
-    Location allocLoc = alloc.getLoc();
-    Value replacement;
-    if (shared) {
-      Value offset = arith::ConstantIndexOp::create(ab, allocLoc, sharedAt);
-      if (swizzleBase)
-        offset = arith::AddIOp::create(ab, allocLoc, swizzleBase, offset);
-      auto sharedType = MemRefType::get(type.getShape(), type.getElementType(),
-                                        AffineMap(), workgroup);
-      auto view = memref::ViewOp::create(ab, allocLoc, sharedType, sharedBase,
-                                         offset, ValueRange());
-      if (alloc->hasAttr(kSwizzledTileAttr))
-        view->setAttr(kSwizzledTileAttr, ab.getUnitAttr());
-      // Generic pointers keep every user's type; the PTX backend turns
-      // accesses through them back into shared-memory ones where it can see
-      // the base.
-      replacement = memref::MemorySpaceCastOp::create(ab, allocLoc, type, view);
-      sharedAt += placedSize(alloc);
-    } else {
-      Value offset = arith::AddIOp::create(
-          ab, allocLoc, scratchOffset,
-          arith::ConstantIndexOp::create(ab, allocLoc, scratchAt));
-      replacement = memref::ViewOp::create(ab, allocLoc, type, scratchBase,
-                                           offset, ValueRange());
-      scratchAt += placedSize(alloc);
-    }
+    Value replacement =
+        shared ? sharedView(alloc, sharedAt) : scratchView(alloc, scratchAt);
+    (shared ? sharedAt : scratchAt) += placedSize(alloc);
     alloc.replaceAllUsesWith(replacement);
     alloc.erase();
   }
-  return placement;
+}
+
+/// Gives each static allocation of `launch`'s body a fixed, 16-byte aligned
+/// place: in dynamic shared memory while `smemLimit` allows, buffers inside
+/// loops (the temporal step's tiles, read most often) first; the rest in a
+/// global scratch buffer with one region per block, allocated around the
+/// launch. The first `reservedShared` bytes of shared memory are taken (the
+/// wgmma pipeline's stages).
+static FailureOr<BufferPlacement>
+placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
+             const llvm::DenseSet<Value> &inRegisters,
+             const llvm::DenseSet<Operation *> &stagedTiles,
+             int64_t scheduledStages, int64_t reservedShared,
+             std::string &why) {
+  BufferPlacer placer(launch, stagedTiles);
+  if (failed(placer.collectAllocs(inRegisters, why)) ||
+      failed(
+          placer.assignPlaces(smemLimit, scheduledStages, reservedShared, why)))
+    return failure();
+  placer.rewriteAllocs();
+  return placer.placement;
 }
 
 /// What the host would have to compute itself: nothing runs there. The
@@ -1678,33 +1944,87 @@ buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy, int64_t blocks,
                                        : b.getDictionaryAttr(parts));
 }
 
-FailureOr<BlockKernelPlan>
-DistributeBlocksPass::planBlockKernel(scf::ForallOp forall) {
-  Location loc = forall.getLoc();
+/// The number of blocks of `forall`, a bufferized 1-d scf.forall over a
+/// static number of them within CUDA's grid; fails with an error otherwise.
+static FailureOr<int64_t> staticBlockCount(scf::ForallOp forall) {
   if (forall.getRank() != 1 || !forall.getOutputs().empty() ||
       !forall.getStaticUpperBound()[0] ||
       ShapedType::isDynamic(forall.getStaticUpperBound()[0])) {
     return forall.emitError("smap-distribute-blocks: expected a bufferized "
                             "1-d scf.forall over a static number of blocks");
   }
-  BlockKernelPlan plan;
-  plan.blocks = forall.getStaticUpperBound()[0];
+  int64_t blocks = forall.getStaticUpperBound()[0];
   // CUDA's grid: at most 2^31 - 1 blocks along x.
-  if (plan.blocks > std::numeric_limits<int32_t>::max())
+  if (blocks > std::numeric_limits<int32_t>::max())
     return forall.emitError("smap-distribute-blocks: ")
-           << plan.blocks << " blocks exceed CUDA's grid limit of 2^31 - 1";
-  SMapDialect *smap = getSMapDialect(forall.getContext());
-  ScheduleAttr schedule = smap->getScheduleAttrHelper().getAttr(forall);
-  TargetAttr target = smap->getTargetAttrHelper().getAttr(forall);
+           << blocks << " blocks exceed CUDA's grid limit of 2^31 - 1";
+  return blocks;
+}
+
+/// The target of `forall`'s blocks: sm_90a (with a remark) when they have
+/// none, as smap-schedule does for a graph without one.
+static TargetAttr blockTarget(scf::ForallOp forall) {
+  TargetAttr target = getSMapDialect(forall.getContext())
+                          ->getTargetAttrHelper()
+                          .getAttr(forall);
+  if (target)
+    return target;
+  target = getBuiltinTarget(forall.getContext(), "sm_90a");
+  remark::analysis(forall.getLoc(),
+                   remarkOpts("distribute-blocks", "default-target", forall))
+      << "the blocks have no target; building them for sm_90a";
+  return target;
+}
+
+/// Checks the plan's strategy against `target` and plans its tensor-core
+/// code (`plan.wgmma`, `plan.rowFragmentPlan`) on `forall`'s body; fails
+/// naming why it cannot be built.
+static LogicalResult planStrategyCode(scf::ForallOp forall, TargetAttr target,
+                                      BlockKernelPlan &plan, std::string &why) {
+  if (std::optional<TargetFeature> missing =
+          missingFeature(plan.strategy, target)) {
+    why = ("target '" + target.getName() + "' lacks " +
+           stringifyTargetFeature(*missing))
+              .str();
+    return failure();
+  }
+  if (isWgmmaStrategy(plan.strategy)) {
+    FailureOr<WgmmaPlan> wgmma =
+        planWgmmaBlock(forall, plan.schedule, target, why);
+    if (failed(wgmma))
+      return failure();
+    plan.wgmma = *wgmma;
+  }
+  if (isRowFragmentStrategy(plan.strategy)) {
+    FailureOr<RowFragmentPlan> rowFragmentPlan =
+        planRowFragmentBlock(forall, plan.schedule, plan.smemLimit, why);
+    if (failed(rowFragmentPlan))
+      return failure();
+    plan.rowFragmentPlan = *rowFragmentPlan;
+  }
+  // The other strategies build the block on the schedule's threads (the
+  // row slabs are sized from them); a wgmma tile fixes its warpgroups.
+  if (plan.wgmma && plan.wgmma->threads() != plan.threads) {
+    why = "it takes " + std::to_string(plan.wgmma->threads()) +
+          " threads per block, the schedule " + std::to_string(plan.threads);
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<BlockKernelPlan>
+DistributeBlocksPass::planBlockKernel(scf::ForallOp forall) {
+  FailureOr<int64_t> blocks = staticBlockCount(forall);
+  if (failed(blocks))
+    return failure();
+  BlockKernelPlan plan;
+  plan.blocks = *blocks;
+  ScheduleAttr schedule = getSMapDialect(forall.getContext())
+                              ->getScheduleAttrHelper()
+                              .getAttr(forall);
   KernelStrategy strategy =
       schedule ? schedule.getStrategy() : KernelStrategy::None;
-  if (!target) {
-    // As smap-schedule does for a graph without one.
-    target = getBuiltinTarget(forall.getContext(), "sm_90a");
-    remark::analysis(loc,
-                     remarkOpts("distribute-blocks", "default-target", forall))
-        << "the blocks have no target; building them for sm_90a";
-  }
+  TargetAttr target = blockTarget(forall);
   if (!target.isGPU() || strategy == KernelStrategy::None ||
       strategy == KernelStrategy::Loops || strategy == KernelStrategy::Rows)
     return forall.emitError("smap-distribute-blocks: the blocks need a GPU "
@@ -1716,33 +2036,10 @@ DistributeBlocksPass::planBlockKernel(scf::ForallOp forall) {
   plan.strategy = strategy;
   plan.threads = schedule.getThreads();
   plan.smemLimit = target.getSmemPerBlock();
-  auto cannotBuild = [&](const Twine &why) {
+  std::string why;
+  if (failed(planStrategyCode(forall, target, plan, why)))
     return forall.emitError("smap-distribute-blocks: the schedule's strategy ")
            << stringifyKernelStrategy(strategy) << " cannot be built: " << why;
-  };
-  if (std::optional<TargetFeature> missing = missingFeature(strategy, target))
-    return cannotBuild("target '" + target.getName() + "' lacks " +
-                       stringifyTargetFeature(*missing));
-  std::string why;
-  if (isWgmmaStrategy(strategy)) {
-    FailureOr<WgmmaPlan> wgmma = planWgmmaBlock(forall, schedule, target, why);
-    if (failed(wgmma))
-      return cannotBuild(why);
-    plan.wgmma = *wgmma;
-  }
-  if (isRowFragmentStrategy(strategy)) {
-    FailureOr<RowFragmentPlan> rowFragmentPlan =
-        planRowFragmentBlock(forall, schedule, plan.smemLimit, why);
-    if (failed(rowFragmentPlan))
-      return cannotBuild(why);
-    plan.rowFragmentPlan = *rowFragmentPlan;
-  }
-  // The other strategies build the block on the schedule's threads (the
-  // row slabs are sized from them); a wgmma tile fixes its warpgroups.
-  if (plan.wgmma && plan.wgmma->threads() != plan.threads)
-    return cannotBuild("it takes " + std::to_string(plan.wgmma->threads()) +
-                       " threads per block, the schedule " +
-                       std::to_string(plan.threads));
   return plan;
 }
 
@@ -1770,9 +2067,30 @@ static gpu::LaunchOp replaceWithLaunch(scf::ForallOp forall, int64_t blocks,
   return launch;
 }
 
+/// Sets the dynamic shared memory of `launch` (a placeholder until now) to
+/// what its buffers take, and records the kernel it became (#smap.kernel,
+/// and a remark).
+static void recordBlockKernel(gpu::LaunchOp launch, const BlockKernelPlan &plan,
+                              const BufferPlacement &placement,
+                              const BlockDistributor &distributor) {
+  Location loc = launch.getLoc();
+  Value smemPlaceholder = launch.getDynamicSharedMemorySize();
+  OpBuilder sb(launch);
+  Value smem = arith::ConstantIntOp::create(sb, loc, placement.sharedBytes, 32);
+  launch.getDynamicSharedMemorySizeMutable().assign(smem);
+  smemPlaceholder.getDefiningOp()->erase();
+  KernelAttr record = buildKernelAttr(
+      launch.getContext(), plan.strategy, plan.blocks, plan.threads, placement,
+      plan.wgmma, plan.rowFragmentPlan, distributor);
+  getSMapDialect(launch.getContext())
+      ->getKernelAttrHelper()
+      .setAttr(launch, record);
+  remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel", launch))
+      << ("lowered to one kernel: " + record.describe());
+}
+
 LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
                                                      BlockKernelPlan &plan) {
-  Location loc = launch.getLoc();
   Block &kernel = launch.getBody().front();
   ScheduleAttr schedule = plan.schedule;
   SmallVector<Operation *> wgmmaCode;
@@ -1820,20 +2138,7 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
     return launch.emitError("smap-distribute-blocks: the schedule's strategy "
                             "mma_sync cannot be built: no contraction of the "
                             "block fits mma.sync");
-  Value smemPlaceholder = launch.getDynamicSharedMemorySize();
-  OpBuilder sb(launch);
-  Value smem =
-      arith::ConstantIntOp::create(sb, loc, placement->sharedBytes, 32);
-  launch.getDynamicSharedMemorySizeMutable().assign(smem);
-  smemPlaceholder.getDefiningOp()->erase();
-  KernelAttr record = buildKernelAttr(
-      launch.getContext(), plan.strategy, plan.blocks, plan.threads, *placement,
-      plan.wgmma, plan.rowFragmentPlan, distributor);
-  getSMapDialect(launch.getContext())
-      ->getKernelAttrHelper()
-      .setAttr(launch, record);
-  remark::passed(loc, remarkOpts("distribute-blocks", "block-kernel", launch))
-      << ("lowered to one kernel: " + record.describe());
+  recordBlockKernel(launch, plan, *placement, distributor);
   return success();
 }
 

@@ -97,6 +97,158 @@ static bool accumulatesIntoOutput(linalg::LinalgOp op, Operation *combine) {
                        [&](Operation *user) { return user != last; });
 }
 
+namespace {
+/// The rewrite of one update `g(state, ...) + X` (see accumulateInPlace):
+/// `match` finds X (the contribution, produced by an op accumulating from
+/// an identity fill) and the rest of the final combination, `rewrite`
+/// makes that producer accumulate into `g(state, ...)`.
+class InPlaceAccumulation {
+public:
+  InPlaceAccumulation(linalg::GenericOp update, Value state)
+      : update(update), state(state), body(update.getBlock()),
+        outMap(update.getIndexingMapsArray().back()),
+        ranges(update.getStaticLoopRanges()) {}
+
+  /// Whether the update has that form.
+  bool match();
+  /// Rewrites it (erasing the update); returns the producer's new result.
+  Value rewrite();
+
+private:
+  /// Whether `e` is 0: a constant 0 or a unit dim.
+  bool isZeroIndex(AffineExpr e) const;
+  /// Maps that index the same element as the update's output: results
+  /// equal, or both 0 along unit dims (the slicers spell a block's unit
+  /// dims as constant 0).
+  bool sameElement(AffineMap map) const;
+  /// Finds the contribution and `rest` in the final combination.
+  void findContribution();
+  /// Whether `input` reads the state at the output's element.
+  bool readsStateAsOutput(OpOperand *input);
+  /// Whether the rest of the combination is the state itself (a plain sum).
+  bool restIsState();
+  /// g(state, ...) as an op of its own.
+  Value buildStateUpdate();
+
+  linalg::GenericOp update;
+  Value state;
+  Block *body;
+  AffineMap outMap;
+  SmallVector<int64_t> ranges;
+  Operation *combine = nullptr;
+  OpOperand *contribution = nullptr;
+  Value rest;
+  linalg::LinalgOp producer;
+};
+} // namespace
+
+bool InPlaceAccumulation::isZeroIndex(AffineExpr e) const {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue() == 0;
+  auto d = dyn_cast<AffineDimExpr>(e);
+  return d && ranges[d.getPosition()] == 1;
+}
+
+bool InPlaceAccumulation::sameElement(AffineMap map) const {
+  return map.getNumResults() == outMap.getNumResults() &&
+         llvm::all_of(
+             llvm::seq<unsigned>(0, map.getNumResults()), [&](unsigned i) {
+               AffineExpr x = map.getResult(i), y = outMap.getResult(i);
+               return x == y || (isZeroIndex(x) && isZeroIndex(y));
+             });
+}
+
+/// The contribution: an input read at the output's index that only this
+/// final combination uses.
+void InPlaceAccumulation::findContribution() {
+  Value lhs = combine->getOperand(0), rhs = combine->getOperand(1);
+  for (OpOperand *input : update.getDpsInputOperands()) {
+    BlockArgument arg = body->getArgument(input->getOperandNumber());
+    if (!sameElement(update.getMatchingIndexingMap(input)) ||
+        !arg.hasOneUse() || (lhs != arg && rhs != arg))
+      continue;
+    contribution = input;
+    rest = lhs == arg ? rhs : lhs;
+  }
+}
+
+bool InPlaceAccumulation::match() {
+  combine = finalCombine(body);
+  if (!combine)
+    return false;
+  findContribution();
+  if (!contribution || !contribution->get().hasOneUse() ||
+      contribution->get().getType() != state.getType())
+    return false;
+  producer = contribution->get().getDefiningOp<linalg::LinalgOp>();
+  if (!producer || !accumulatesIntoOutput(producer, combine))
+    return false;
+  auto fill =
+      producer.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  return fill && fillsWithIdentity(fill, combine);
+}
+
+bool InPlaceAccumulation::readsStateAsOutput(OpOperand *input) {
+  return input->get() == state &&
+         sameElement(update.getMatchingIndexingMap(input));
+}
+
+bool InPlaceAccumulation::restIsState() {
+  auto restArg = dyn_cast<BlockArgument>(rest);
+  return restArg && restArg.getOwner() == body &&
+         restArg.getArgNumber() < update.getNumDpsInputs() &&
+         update.getDpsInputOperand(restArg.getArgNumber())->get() == state &&
+         sameElement(update.getMatchingIndexingMap(
+             update.getDpsInputOperand(restArg.getArgNumber())));
+}
+
+/// g(state, ...): the update without the contribution, written over the
+/// state, which it reads as its output (so that bufferization sees an
+/// in-place elementwise update).
+Value InPlaceAccumulation::buildStateUpdate() {
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : update.getDpsInputOperands())
+    if (input != contribution && !readsStateAsOutput(input)) {
+      inputs.push_back(input->get());
+      maps.push_back(update.getMatchingIndexingMap(input));
+    }
+  maps.push_back(outMap);
+  OpBuilder gb(update);
+  auto scaled = linalg::GenericOp::create(
+      gb, update.getLoc(), TypeRange{state.getType()}, inputs,
+      ValueRange{state}, maps, update.getIteratorTypesArray(),
+      [&](OpBuilder &nb, Location loc, ValueRange args) {
+        IRMapping mapping;
+        unsigned next = 0;
+        for (OpOperand *input : update.getDpsInputOperands()) {
+          BlockArgument arg = body->getArgument(input->getOperandNumber());
+          if (readsStateAsOutput(input))
+            mapping.map(arg, args.back());
+          else if (input != contribution)
+            mapping.map(arg, args[next++]);
+        }
+        mapping.map(body->getArgument(update.getNumDpsInputs()), args.back());
+        for (Operation &op : body->without_terminator())
+          if (&op != combine)
+            nb.clone(op, mapping);
+        linalg::YieldOp::create(nb, loc, mapping.lookup(rest));
+      });
+  return scaled.getResult(0);
+}
+
+Value InPlaceAccumulation::rewrite() {
+  Value start = restIsState() ? state : buildStateUpdate();
+  producer.getDpsInitOperand(0)->set(start);
+  // The producer now reads what the update computes first.
+  if (Operation *def = start.getDefiningOp())
+    if (def->getBlock() == producer->getBlock() &&
+        producer->isBeforeInBlock(def))
+      producer->moveAfter(def);
+  update->erase();
+  return producer->getResult(0);
+}
+
 /// A new state `g(state, ...) + X`, where X accumulates from a zero fill (a
 /// slice's GEMM into a fresh zero tile, added to the running sum by the
 /// update, possibly after rescaling it as online softmax does), becomes X
@@ -111,106 +263,10 @@ static Value accumulateInPlace(Value next, Value state) {
       update.getNumLoops() != update.getNumParallelLoops() ||
       next.getType() != state.getType())
     return nullptr;
-  AffineMap outMap = update.getIndexingMapsArray().back();
-  // Maps that index the same element: results equal, or both 0 along unit
-  // dims (the slicers spell a block's unit dims as constant 0).
-  SmallVector<int64_t> ranges = update.getStaticLoopRanges();
-  auto isZero = [&](AffineExpr e) {
-    if (auto c = dyn_cast<AffineConstantExpr>(e))
-      return c.getValue() == 0;
-    auto d = dyn_cast<AffineDimExpr>(e);
-    return d && ranges[d.getPosition()] == 1;
-  };
-  auto sameElement = [&](AffineMap map) {
-    return map.getNumResults() == outMap.getNumResults() &&
-           llvm::all_of(
-               llvm::seq<unsigned>(0, map.getNumResults()), [&](unsigned i) {
-                 AffineExpr x = map.getResult(i), y = outMap.getResult(i);
-                 return x == y || (isZero(x) && isZero(y));
-               });
-  };
-  Block *body = update.getBlock();
-  Operation *combine = finalCombine(body);
-  if (!combine)
+  InPlaceAccumulation accumulation(update, state);
+  if (!accumulation.match())
     return nullptr;
-  Value lhs = combine->getOperand(0), rhs = combine->getOperand(1);
-  // The contribution: an input read at the output's index that only this
-  // final combination uses.
-  OpOperand *contribution = nullptr;
-  Value rest;
-  for (OpOperand *input : update.getDpsInputOperands()) {
-    BlockArgument arg = body->getArgument(input->getOperandNumber());
-    if (!sameElement(update.getMatchingIndexingMap(input)) ||
-        !arg.hasOneUse() || (lhs != arg && rhs != arg))
-      continue;
-    contribution = input;
-    rest = lhs == arg ? rhs : lhs;
-  }
-  if (!contribution || !contribution->get().hasOneUse() ||
-      contribution->get().getType() != state.getType())
-    return nullptr;
-  auto producer = contribution->get().getDefiningOp<linalg::LinalgOp>();
-  if (!producer || !accumulatesIntoOutput(producer, combine))
-    return nullptr;
-  OpOperand *init = producer.getDpsInitOperand(0);
-  auto fill = init->get().getDefiningOp<linalg::FillOp>();
-  if (!fill || !fillsWithIdentity(fill, combine))
-    return nullptr;
-
-  Value start;
-  auto restArg = dyn_cast<BlockArgument>(rest);
-  if (restArg && restArg.getOwner() == body &&
-      restArg.getArgNumber() < update.getNumDpsInputs() &&
-      update.getDpsInputOperand(restArg.getArgNumber())->get() == state &&
-      sameElement(update.getMatchingIndexingMap(
-          update.getDpsInputOperand(restArg.getArgNumber())))) {
-    start = state;
-  } else {
-    // g(state, ...): the update without the contribution, written over the
-    // state, which it reads as its output (so that bufferization sees an
-    // in-place elementwise update).
-    auto readsStateAsOutput = [&](OpOperand *input) {
-      return input->get() == state &&
-             sameElement(update.getMatchingIndexingMap(input));
-    };
-    SmallVector<Value> inputs;
-    SmallVector<AffineMap> maps;
-    for (OpOperand *input : update.getDpsInputOperands())
-      if (input != contribution && !readsStateAsOutput(input)) {
-        inputs.push_back(input->get());
-        maps.push_back(update.getMatchingIndexingMap(input));
-      }
-    maps.push_back(outMap);
-    OpBuilder gb(update);
-    auto scaled = linalg::GenericOp::create(
-        gb, update.getLoc(), TypeRange{state.getType()}, inputs,
-        ValueRange{state}, maps, update.getIteratorTypesArray(),
-        [&](OpBuilder &nb, Location loc, ValueRange args) {
-          IRMapping mapping;
-          unsigned next = 0;
-          for (OpOperand *input : update.getDpsInputOperands()) {
-            BlockArgument arg = body->getArgument(input->getOperandNumber());
-            if (readsStateAsOutput(input))
-              mapping.map(arg, args.back());
-            else if (input != contribution)
-              mapping.map(arg, args[next++]);
-          }
-          mapping.map(body->getArgument(update.getNumDpsInputs()), args.back());
-          for (Operation &op : body->without_terminator())
-            if (&op != combine)
-              nb.clone(op, mapping);
-          linalg::YieldOp::create(nb, loc, mapping.lookup(rest));
-        });
-    start = scaled.getResult(0);
-  }
-  init->set(start);
-  // The producer now reads what the update computes first.
-  if (Operation *def = start.getDefiningOp())
-    if (def->getBlock() == producer->getBlock() &&
-        producer->isBeforeInBlock(def))
-      producer->moveAfter(def);
-  update->erase();
-  return producer->getResult(0);
+  return accumulation.rewrite();
 }
 
 /// With `stateInPlace`, each iteration ends by copying the new state into
@@ -269,6 +325,29 @@ static Value clampRaggedOffset(OpBuilder &b, Location loc, Value offset,
   return arith::MinUIOp::create(b, loc, offset, last);
 }
 
+/// The innermost level of lowerSpatialSlice: the block at `offsets` (along
+/// `dims`), its tiles inserted into the results so far (`accs`).
+static SmallVector<Value>
+insertBlockTiles(OpBuilder &builder, SpatialSliceOp op, ArrayRef<DimAttr> dims,
+                 ArrayRef<Value> offsets, ValueRange accs) {
+  Location loc = op.getLoc();
+  SmallVector<Value> tilesOut = inlineRegion(builder, op.getBody(), offsets);
+  SmallVector<Value> updated;
+  for (auto [i, tile] : llvm::enumerate(tilesOut)) {
+    auto tileType = cast<RankedTensorType>(tile.getType());
+    SmallVector<OpFoldResult> at = tileOffsets(
+        builder, cast<ArrayAttr>(op.getResultDims()[i]), dims, offsets);
+    SmallVector<OpFoldResult> sizes, strides;
+    for (int64_t size : tileType.getShape()) {
+      sizes.push_back(builder.getIndexAttr(size));
+      strides.push_back(builder.getIndexAttr(1));
+    }
+    updated.push_back(tensor::InsertSliceOp::create(builder, loc, tile, accs[i],
+                                                    at, sizes, strides));
+  }
+  return updated;
+}
+
 static void lowerSpatialSlice(SpatialSliceOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -289,24 +368,8 @@ static void lowerSpatialSlice(SpatialSliceOp op) {
   std::function<SmallVector<Value>(OpBuilder &, unsigned, ValueRange)> nest =
       [&](OpBuilder &builder, unsigned level,
           ValueRange accs) -> SmallVector<Value> {
-    if (level == dims.size()) {
-      SmallVector<Value> tilesOut =
-          inlineRegion(builder, op.getBody(), offsets);
-      SmallVector<Value> updated;
-      for (auto [i, tile] : llvm::enumerate(tilesOut)) {
-        auto tileType = cast<RankedTensorType>(tile.getType());
-        SmallVector<OpFoldResult> at = tileOffsets(
-            builder, cast<ArrayAttr>(op.getResultDims()[i]), dims, offsets);
-        SmallVector<OpFoldResult> sizes, strides;
-        for (int64_t size : tileType.getShape()) {
-          sizes.push_back(builder.getIndexAttr(size));
-          strides.push_back(builder.getIndexAttr(1));
-        }
-        updated.push_back(tensor::InsertSliceOp::create(
-            builder, loc, tile, accs[i], at, sizes, strides));
-      }
-      return updated;
-    }
+    if (level == dims.size())
+      return insertBlockTiles(builder, op, dims, offsets, accs);
     Value lb = arith::ConstantIndexOp::create(builder, loc, 0);
     Value ub =
         arith::ConstantIndexOp::create(builder, loc, dims[level].getExtent());
