@@ -130,11 +130,27 @@ unitBatchLoops(linalg::LinalgOp op, const MmaContraction &mma) {
   return batch;
 }
 
+/// Whether `op` is the first to touch `alloc` (no op before it in the block
+/// reads or writes it) and does not read it.
+static bool isFirstWrittenBy(memref::AllocOp alloc, linalg::LinalgOp op) {
+  Block *block = op->getBlock();
+  for (Operation *user : alloc->getUsers()) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (!inBlock || (inBlock != op && !op->isBeforeInBlock(inBlock)))
+      return false;
+  }
+  return !llvm::is_contained(op.getDpsInputs(), alloc.getResult()) &&
+         !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
+}
+
 /// The epilogue's first op usually maps the accumulator tile elementwise
 /// into a new block buffer (adding a bias): when that op is the tile's last
 /// reader, it can write the tile in place instead, and the buffer (as large
 /// as the tile) is not allocated: two blocks then fit in an SM's shared
-/// memory. Returns that buffer, or null.
+/// memory. Only a buffer that op writes first qualifies: one that holds
+/// another of its inputs (a broadcast bias the op adds in place) is
+/// written before the loop, where the tile does not exist yet. Returns
+/// that buffer, or null.
 static memref::AllocOp inPlaceEpilogueBuffer(Value tile) {
   Operation *lastReader = nullptr;
   for (Operation *user : tile.getUsers())
@@ -147,7 +163,8 @@ static memref::AllocOp inPlaceEpilogueBuffer(Value tile) {
   auto alloc = init->get().getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc.getType() != tile.getType() ||
       alloc->getBlock() != op->getBlock() ||
-      !op.getMatchingIndexingMap(init).isIdentity())
+      !op.getMatchingIndexingMap(init).isIdentity() ||
+      !isFirstWrittenBy(alloc, op))
     return nullptr;
   for (OpOperand *input : op.getDpsInputOperands())
     if (input->get() == tile && op.getMatchingIndexingMap(input).isIdentity())
@@ -155,34 +172,34 @@ static memref::AllocOp inPlaceEpilogueBuffer(Value tile) {
   return nullptr;
 }
 
-std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
-                                               std::string &why) {
-  Operation *block = body.getParentOp();
-  // Blocks without a tensor-core contraction are not GEMM blocks: nothing
-  // to explain.
-  why.clear();
+/// Whether `body` computes a contraction (not a copy) the tensor cores can
+/// run: a block without one is not a GEMM block.
+static bool hasTensorCoreContraction(Block &body) {
   bool anyContraction = false;
   body.walk([&](linalg::LinalgOp op) {
     anyContraction |=
         !isa<linalg::CopyOp>(op) && matchMmaContraction(op).has_value();
   });
-  if (!anyContraction)
-    return std::nullopt;
-  WgmmaPlan plan;
-  plan.warpSpecialized = warpSpecialize;
+  return anyContraction;
+}
+
+/// Finds the block's one temporal loop (`plan.loop`) and its trip count
+/// (`plan.steps`); false, with `why`, when it is missing, not unique, or
+/// not a static loop without results.
+static bool matchTemporalLoop(Block &body, WgmmaPlan &plan, std::string &why) {
   for (Operation &op : body) {
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop)
       continue;
     if (plan.loop) {
       why = "the block has more than one temporal loop";
-      return std::nullopt;
+      return false;
     }
     plan.loop = loop;
   }
   if (!plan.loop) {
     why = "the block has no temporal loop";
-    return std::nullopt;
+    return false;
   }
   scf::ForOp loop = plan.loop;
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
@@ -191,36 +208,43 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
   if (!lb || !ub || !step || *step <= 0 || *ub <= *lb ||
       (*ub - *lb) % *step != 0 || loop.getNumResults() != 0) {
     why = "the temporal loop has dynamic or ragged bounds, or results";
-    return std::nullopt;
+    return false;
   }
   plan.steps = (*ub - *lb) / *step;
+  return true;
+}
 
-  // The step: staging copies and one contraction, nothing else with effects.
-  SmallVector<linalg::CopyOp> copies;
-  for (Operation &op : loop.getBody()->without_terminator()) {
+/// The step: staging copies (`copies`) and one contraction
+/// (`plan.contraction`), nothing else with effects; false, with `why`,
+/// otherwise.
+static bool matchTemporalStep(WgmmaPlan &plan,
+                              SmallVectorImpl<linalg::CopyOp> &copies,
+                              std::string &why) {
+  for (Operation &op : plan.loop.getBody()->without_terminator()) {
     if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
       copies.push_back(copy);
     } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       if (plan.contraction) {
         why = "the temporal step computes more than one contraction";
-        return std::nullopt;
+        return false;
       }
       plan.contraction = linalgOp;
     } else if (!isa<memref::SubViewOp, memref::AllocOp>(op) && !isPure(&op)) {
       why = "'" + op.getName().getStringRef().str() + "' in the temporal step";
-      return std::nullopt;
+      return false;
     }
   }
   if (!plan.contraction || copies.size() != 2) {
     why = "the temporal step is not two staged operands and a contraction";
-    return std::nullopt;
+    return false;
   }
-  linalg::LinalgOp op = plan.contraction;
-  std::optional<MmaContraction> mma = matchMmaContraction(op);
-  if (!mma || !op.hasPureBufferSemantics()) {
-    why = "the contraction is not a tensor-core one";
-    return std::nullopt;
-  }
+  return true;
+}
+
+/// Whether `op` is A[m, k] times B[k, n] or B[n, k] into C[m, n], A and C
+/// batched by unit loops (one batch per block); sets `plan.kMajorB`.
+static bool matchOperandLayouts(linalg::LinalgOp op, const MmaContraction &mma,
+                                WgmmaPlan &plan) {
   MLIRContext *ctx = op.getContext();
   auto dims = [&](ArrayRef<unsigned> positions) {
     SmallVector<AffineExpr> exprs;
@@ -228,19 +252,32 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
       exprs.push_back(getAffineDimExpr(p, ctx));
     return AffineMap::get(op.getNumLoops(), 0, exprs, ctx);
   };
-  std::optional<SmallVector<unsigned>> batch = unitBatchLoops(op, *mma);
+  std::optional<SmallVector<unsigned>> batch = unitBatchLoops(op, mma);
   auto batched = [&](ArrayRef<unsigned> positions) {
     SmallVector<unsigned> all(batch ? *batch : SmallVector<unsigned>());
     all.append(positions.begin(), positions.end());
     return dims(all);
   };
-  AffineMap mapB = op.getMatchingIndexingMap(mma->b);
-  plan.kMajorB = mapB == dims({mma->n, mma->k});
-  if (!batch ||
-      op.getMatchingIndexingMap(mma->a) != batched({mma->m, mma->k}) ||
-      (mapB != dims({mma->k, mma->n}) && !plan.kMajorB) ||
-      op.getMatchingIndexingMap(op.getDpsInitOperand(0)) !=
-          batched({mma->m, mma->n})) {
+  AffineMap mapB = op.getMatchingIndexingMap(mma.b);
+  plan.kMajorB = mapB == dims({mma.n, mma.k});
+  return batch && op.getMatchingIndexingMap(mma.a) == batched({mma.m, mma.k}) &&
+         (mapB == dims({mma.k, mma.n}) || plan.kMajorB) &&
+         op.getMatchingIndexingMap(op.getDpsInitOperand(0)) ==
+             batched({mma.m, mma.n});
+}
+
+/// Matches the step's contraction (`plan.contraction`) as a tensor-core one
+/// whose layouts and tile wgmma runs, and sets the plan's tile; nullopt,
+/// with `why`, otherwise.
+static std::optional<MmaContraction> matchWgmmaContraction(WgmmaPlan &plan,
+                                                           std::string &why) {
+  linalg::LinalgOp op = plan.contraction;
+  std::optional<MmaContraction> mma = matchMmaContraction(op);
+  if (!mma || !op.hasPureBufferSemantics()) {
+    why = "the contraction is not a tensor-core one";
+    return std::nullopt;
+  }
+  if (!matchOperandLayouts(op, *mma, plan)) {
     why = "the contraction is not A[m, k] times B[k, n] or B[n, k] into "
           "C[m, n] (with A and C batched, one batch per block)";
     return std::nullopt;
@@ -259,52 +296,76 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
   }
   if (wgmmaConsumerWarpgroups(plan.bm, plan.bn) > 1)
     plan.warpSpecialized = true;
+  return mma;
+}
 
-  // Each operand: a copy from a global matrix fills the very view the
-  // contraction reads.
-  for (auto [operand, copy, global, offsets] :
-       {std::tie(mma->a, plan.copyA, plan.globalA, plan.offsetsA),
-        std::tie(mma->b, plan.copyB, plan.globalB, plan.offsetsB)}) {
-    for (linalg::CopyOp candidate : copies)
-      if (candidate.getOutputs()[0] == operand->get())
-        copy = candidate;
-    if (!copy) {
-      why = "a contraction operand is not staged by a copy in the step";
-      return std::nullopt;
-    }
-    FailureOr<std::pair<Value, SmallVector<SmallVector<OpFoldResult>>>> origin =
-        tileOrigin(copy.getInputs()[0], block);
-    if (failed(origin) ||
-        !isTmaSource(dyn_cast<MemRefType>(origin->first.getType()),
-                     operand == mma->a) ||
-        cast<MemRefType>(origin->first.getType()).getElementType() !=
-            getElementTypeOrSelf(operand->get().getType())) {
-      why = "an operand is not a tile of a row-major f16/bf16 matrix in "
-            "global memory";
-      return std::nullopt;
-    }
-    for (ArrayRef<OpFoldResult> level : origin->second)
-      for (OpFoldResult offset : level)
-        if (auto v = dyn_cast<Value>(offset); v && !computedPurely(v, loop)) {
-          why = "a staged tile's offset is computed by an op with effects";
-          return std::nullopt;
-        }
-    global = origin->first;
-    offsets = origin->second;
+/// One operand: a copy from a global matrix (`copy`, the last of `copies`
+/// that does) fills the very view the contraction reads, a tile of a
+/// TMA-readable matrix (`global`) at `offsets` the step computes purely;
+/// false, with `why`, otherwise.
+static bool matchStagedOperand(OpOperand *operand, bool isA,
+                               ArrayRef<linalg::CopyOp> copies,
+                               Operation *block, scf::ForOp loop,
+                               linalg::CopyOp &copy, Value &global,
+                               SmallVector<SmallVector<OpFoldResult>> &offsets,
+                               std::string &why) {
+  for (linalg::CopyOp candidate : copies)
+    if (candidate.getOutputs()[0] == operand->get())
+      copy = candidate;
+  if (!copy) {
+    why = "a contraction operand is not staged by a copy in the step";
+    return false;
   }
+  FailureOr<std::pair<Value, SmallVector<SmallVector<OpFoldResult>>>> origin =
+      tileOrigin(copy.getInputs()[0], block);
+  if (failed(origin) ||
+      !isTmaSource(dyn_cast<MemRefType>(origin->first.getType()), isA) ||
+      cast<MemRefType>(origin->first.getType()).getElementType() !=
+          getElementTypeOrSelf(operand->get().getType())) {
+    why = "an operand is not a tile of a row-major f16/bf16 matrix in "
+          "global memory";
+    return false;
+  }
+  for (ArrayRef<OpFoldResult> level : origin->second)
+    for (OpFoldResult offset : level)
+      if (auto v = dyn_cast<Value>(offset); v && !computedPurely(v, loop)) {
+        why = "a staged tile's offset is computed by an op with effects";
+        return false;
+      }
+  global = origin->first;
+  offsets = origin->second;
+  return true;
+}
+
+/// Both operands staged (matchStagedOperand), by two copies, from matrices
+/// of one element type; false, with `why`, otherwise.
+static bool matchStagedOperands(WgmmaPlan &plan, const MmaContraction &mma,
+                                ArrayRef<linalg::CopyOp> copies,
+                                Operation *block, std::string &why) {
+  if (!matchStagedOperand(mma.a, /*isA=*/true, copies, block, plan.loop,
+                          plan.copyA, plan.globalA, plan.offsetsA, why) ||
+      !matchStagedOperand(mma.b, /*isA=*/false, copies, block, plan.loop,
+                          plan.copyB, plan.globalB, plan.offsetsB, why))
+    return false;
   if (plan.copyA == plan.copyB ||
       getElementTypeOrSelf(plan.globalA.getType()) !=
           getElementTypeOrSelf(plan.globalB.getType())) {
     why = "the operands differ in element type";
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
 
-  // The accumulator: a block buffer zeroed before the loop.
+/// The accumulator: a block buffer zeroed before the loop (`plan.fill`)
+/// that only ops after the loop read; false, with `why`, otherwise.
+static bool matchAccumulator(Block &body, WgmmaPlan &plan, std::string &why) {
+  linalg::LinalgOp op = plan.contraction;
+  scf::ForOp loop = plan.loop;
   auto alloc = op.getDpsInitOperand(0)->get().getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getBlock() != &body ||
       !alloc.getType().getLayout().isIdentity()) {
     why = "the contraction does not accumulate into a block buffer";
-    return std::nullopt;
+    return false;
   }
   plan.accumulator = alloc;
   for (Operation *user : alloc->getUsers()) {
@@ -316,20 +377,42 @@ std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
       auto value = zero ? dyn_cast<FloatAttr>(zero.getValue()) : nullptr;
       if (!value || !value.getValue().isZero() || plan.fill) {
         why = "the accumulator does not start at zero";
-        return std::nullopt;
+        return false;
       }
       plan.fill = fill;
       continue;
     }
     if (user->getBlock() != &body || !loop->isBeforeInBlock(user)) {
       why = "the accumulator is used inside or before the temporal loop";
-      return std::nullopt;
+      return false;
     }
   }
   if (!plan.fill) {
     why = "the accumulator does not start at zero";
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
+
+std::optional<WgmmaPlan> mlir::smap::planWgmma(Block &body, bool warpSpecialize,
+                                               std::string &why) {
+  // Blocks without a tensor-core contraction are not GEMM blocks: nothing
+  // to explain.
+  why.clear();
+  if (!hasTensorCoreContraction(body))
+    return std::nullopt;
+  WgmmaPlan plan;
+  plan.warpSpecialized = warpSpecialize;
+  if (!matchTemporalLoop(body, plan, why))
+    return std::nullopt;
+  SmallVector<linalg::CopyOp> copies;
+  if (!matchTemporalStep(plan, copies, why))
+    return std::nullopt;
+  std::optional<MmaContraction> mma = matchWgmmaContraction(plan, why);
+  if (!mma || !matchStagedOperands(plan, *mma, copies, body.getParentOp(), why))
+    return std::nullopt;
+  if (!matchAccumulator(body, plan, why))
+    return std::nullopt;
   plan.inPlaceEpilogue = inPlaceEpilogueBuffer(plan.accumulator);
   return plan;
 }
@@ -443,6 +526,9 @@ private:
   void buildOneWarpgroup(OpBuilder &b, Value tile);
   void buildProducer(OpBuilder &b, Value producerWarpgroup);
   void buildConsumers(OpBuilder &b);
+  /// In consumer step `step`, the warp leaders' (`warpLeader`) release of
+  /// the stage of step - 1 on the `empty` barrier.
+  void releasePreviousStage(OpBuilder &b, Value step, Value warpLeader);
   void buildWarpSpecialized(OpBuilder &b);
   void replaceAccumulator(OpBuilder &b, Value tile);
 
@@ -775,18 +861,7 @@ void WgmmaPipelineBuilder::buildConsumers(OpBuilder &b) {
   Value step = mainLoop.getInductionVar();
   SmallVector<Value> accs =
       multiplyStage(lb, step, mainLoop.getRegionIterArgs(), firstRow);
-  // Group step - 1 is complete: release its stage.
-  Value released = arith::AndIOp::create(
-      lb, loc,
-      arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, step,
-                            index(lb, 1)),
-      warpLeader);
-  auto release = scf::IfOp::create(lb, loc, released, false);
-  OpBuilder rb = release.getThenBodyBuilder();
-  Value previous =
-      stageOf(rb, arith::SubIOp::create(rb, loc, step, index(rb, 1)));
-  nvgpu::MBarrierArriveOp::create(rb, loc, nvgpu::MBarrierTokenType::get(ctx),
-                                  empty, previous);
+  releasePreviousStage(lb, step, warpLeader);
   scf::YieldOp::create(lb, loc, accs);
   cb.setInsertionPointAfter(mainLoop);
   NVVM::WgmmaWaitGroupSyncOp::create(cb, loc, 0);
@@ -807,6 +882,22 @@ void WgmmaPipelineBuilder::buildConsumers(OpBuilder &b) {
   storeAccumulators(cb, mainLoop.getResults(), fragmentView);
   setMaxRegisters(cb, plan.entryRegisters,
                   NVVM::SetMaxRegisterAction::decrease);
+}
+
+void WgmmaPipelineBuilder::releasePreviousStage(OpBuilder &b, Value step,
+                                                Value warpLeader) {
+  // Group step - 1 is complete: release its stage.
+  Value released = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, step,
+                            index(b, 1)),
+      warpLeader);
+  auto release = scf::IfOp::create(b, loc, released, false);
+  OpBuilder rb = release.getThenBodyBuilder();
+  Value previous =
+      stageOf(rb, arith::SubIOp::create(rb, loc, step, index(rb, 1)));
+  nvgpu::MBarrierArriveOp::create(rb, loc, nvgpu::MBarrierTokenType::get(ctx),
+                                  empty, previous);
 }
 
 /// Warp specialization: the consumer warpgroups first (the accumulator
