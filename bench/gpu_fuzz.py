@@ -90,13 +90,26 @@ def snapshot_tools(build_dir):
     return snap
 
 
-def build_seed(seed, snap, out, timeout):
-    """Module, GPU object and reference data of one seed; its record."""
+def module_json(sdir):
+    """NAME.json of the GPU object's function (`fuzz` in the fuzzer's
+    modules, the function's own name in a file's)."""
+    return next(n for n in sorted(os.listdir(sdir))
+                if n.endswith(".json") and not n.endswith(".kernels.json"))
+
+
+def build_seed(seed, snap, out, timeout, source=None):
+    """Module, GPU object and reference data of one seed (or of the MLIR
+    file `source`, numbered `seed`); its record."""
     from spacefusion.fuzz import crash_reason, first_error, is_crash, normalize_reason, run_tool
     from spacefusion.fuzzgen import generate, uses_cse
 
-    text = generate(seed)
-    rec = {"seed": seed, "header": text.splitlines()[0], "cse": uses_cse(seed)}
+    if source:
+        text = open(source).read()
+        rec = {"seed": seed, "header": "file=" + source, "cse": False,
+               "file": os.path.relpath(source, ROOT)}
+    else:
+        text = generate(seed)
+        rec = {"seed": seed, "header": text.splitlines()[0], "cse": uses_cse(seed)}
     m = re.search(r"dtype=(\S+)", rec["header"])
     rec["dtype"] = m.group(1) if m else "?"
     sdir = os.path.join(out, str(seed))
@@ -143,7 +156,7 @@ def build_seed(seed, snap, out, timeout):
     if result.returncode != 0:
         return failed("gpu", result)
     rec["gpu_seconds"] = round(result.seconds, 2)
-    meta = json.load(open(os.path.join(sdir, "fuzz.json")))
+    meta = json.load(open(os.path.join(sdir, module_json(sdir))))
     rec["library"] = meta["library"]
     rec["kernel"] = meta.get("kernel")
     # Only the object travels: the LLVM IR stays behind, the runtime is OUT's one copy.
@@ -165,7 +178,9 @@ def build_seed(seed, snap, out, timeout):
 
 
 def main_build(args):
-    seeds = parse_seeds(args.seeds)
+    # MLIR files (a conformance corpus) are numbered in the order given.
+    sources = dict(enumerate(args.files)) if args.files else {}
+    seeds = list(sources) if sources else parse_seeds(args.seeds)
     os.makedirs(args.out, exist_ok=True)
     snap = snapshot_tools(args.build_dir)
     shutil.copy2(os.path.join(snap, "lib", RUNTIME), os.path.join(args.out, RUNTIME))
@@ -175,7 +190,7 @@ def main_build(args):
             "dirty": git("status", "--porcelain", "--untracked-files=no", "--", "lib", "include",
                          "tools", "runtime").splitlines(),
             "built": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
-            "seeds": args.seeds, "build_dir": os.path.abspath(args.build_dir)}
+            "seeds": args.seeds or "files", "build_dir": os.path.abspath(args.build_dir)}
     diff = git("diff", "HEAD", "--", "lib", "include", "tools", "runtime")
     if diff:  # what the binaries may hold beyond the commit
         with open(os.path.join(args.out, "compiler.diff"), "w") as f:
@@ -185,7 +200,8 @@ def main_build(args):
     records = []
     try:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            futures = [pool.submit(build_seed, s, snap, args.out, args.timeout) for s in seeds]
+            futures = [pool.submit(build_seed, s, snap, args.out, args.timeout, sources.get(s))
+                       for s in seeds]
             for i, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 records.append(future.result())
                 if i % 25 == 0 or i == len(futures):
@@ -304,7 +320,7 @@ def check_seed(out_dir, seed, dry_run, keep=None):
     import numpy as np
     sdir = os.path.join(out_dir, str(seed))
     manifest = json.load(open(os.path.join(sdir, "ref", "manifest.json")))
-    meta = json.load(open(os.path.join(sdir, "fuzz.json")))
+    meta = json.load(open(os.path.join(sdir, module_json(sdir))))
     ref_dir = os.path.join(sdir, "ref")
     for spec, (shape, dtype) in zip(manifest["inputs"] + manifest["outputs"],
                                     meta["inputs"] + meta["outputs"]):
@@ -637,7 +653,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="modules, GPU objects, CPU reference data (here)")
-    b.add_argument("--seeds", required=True, help="A:B or a,b,c")
+    b.add_argument("--seeds", help="A:B or a,b,c")
+    b.add_argument("--files", nargs="+", help="MLIR files instead of seeds (numbered 0, 1, ...)")
     b.add_argument("--out", required=True)
     b.add_argument("--jobs", type=int, default=2)
     b.add_argument("--timeout", type=float, default=180, help="seconds per tool run")
