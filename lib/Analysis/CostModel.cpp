@@ -1235,11 +1235,9 @@ static void estimateTime(const CandidateView &view, bool cpu,
   est.seconds = seconds / est.waveUtilization + est.stepSeconds;
 }
 
-ScheduleEstimate
-mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
-                             const ScheduleCandidate &candidate,
-                             TargetAttr target,
-                             const StrategyOptions &options) {
+ScheduleEstimate mlir::smap::estimateSchedule(
+    const SpaceMappingGraph &smg, const ScheduleCandidate &candidate,
+    TargetAttr target, const StrategyOptions &options) {
   AllowedStrategies allowed = allowedStrategies(target, options);
   ArrayRef<GlobalDim> dims = smg.getDims();
   auto blockExtent = [&](unsigned d) {

@@ -705,8 +705,9 @@ static SmallVector<bool> getCutSides(Block &body, unsigned cut) {
 /// that read them.
 static std::pair<GraphOp, GraphOp> splitGraph(GraphOp graph, unsigned cut,
                                               TargetAttr target) {
-  auto noUta =
-      graph->getContext()->getOrLoadDialect<SMapDialect>()->getNoUtaAttrHelper();
+  auto noUta = graph->getContext()
+                   ->getOrLoadDialect<SMapDialect>()
+                   ->getNoUtaAttrHelper();
   bool withoutUta = noUta.isAttrPresent(graph);
   SmallVector<bool> sides = getCutSides(graph.getBody().front(), cut);
   SmallVector<Operation *> inlined = inlineGraph(graph);
