@@ -23,6 +23,9 @@
 // RUN: mlir-opt %S/Inputs/rmsnorm_mixed_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
 // RUN: spacefusion-opt %S/Inputs/rmsnorm_mixed_bf16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
 // RUN: spacefusion-opt %S/Inputs/rmsnorm_convert_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
+// RUN: spacefusion-opt %S/Inputs/rmsnorm_generic_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
+// RUN: mlir-opt %S/Inputs/rmsnorm_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
+// RUN: mlir-opt %S/Inputs/rmsnorm_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
 // RUN: mlir-opt %S/Inputs/rmsnorm_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
 //
 // RMS-LABEL: llvm.func @rmsnorm(
@@ -38,17 +41,6 @@
 // RMS-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 8 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 128 : i64}]
 // RMS-F32: gpu.binary @rmsnorm_rows_f32 [
 // RMS-F32-NOT: gpu.binary
-
-// GAP: f16 storage and compute does not compile: the rows kernel's cross-warp
-// reduction scratch in shared memory is f32 while the reduction is f16
-// (convert-smap-to-gpu: memref.store of an f16 value into
-// memref<32xf32, workgroup>). The same after --cse and after
-// --linalg-fuse-elementwise-ops --cse. (LayerNorm's f16 form, two rows per
-// 64-thread block, compiles.)
-// RUN: not spacefusion-opt %S/Inputs/rmsnorm_generic_f16.mlir --spacefusion-lower-gpu=format=isa -o /dev/null 2>&1 | FileCheck %s --check-prefix=GAP-F16
-// RUN: mlir-opt %S/Inputs/rmsnorm_generic_f16.mlir --cse | not spacefusion-opt --spacefusion-lower-gpu=format=isa -o /dev/null 2>&1 | FileCheck %s --check-prefix=GAP-F16
-// RUN: mlir-opt %S/Inputs/rmsnorm_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | not spacefusion-opt --spacefusion-lower-gpu=format=isa -o /dev/null 2>&1 | FileCheck %s --check-prefix=GAP-F16
-// GAP-F16: error: 'memref.store' op failed to verify that type of 'value' matches element type of 'memref'
 
 // GAP: the named ops (linalg.map conversions and scalar math,
 // linalg.elementwise, linalg.reduce, linalg.broadcast) get a simt kernel

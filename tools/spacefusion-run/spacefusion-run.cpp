@@ -106,7 +106,7 @@ static cl::opt<bool> allowUta(cl::cat(runOptions), "allow-uta",
                               cl::desc("Allow UTA rewrites"), cl::init(true));
 static cl::opt<bool> widenAccumulators(
     cl::cat(runOptions), "widen-accumulators",
-    cl::desc("Accumulate 16-bit contractions in f32 (smap-widen-accumulators), "
+    cl::desc("Accumulate 16-bit contractions and sums in f32 (smap-widen-accumulators), "
              "as the compiler pipelines do"),
     cl::init(true));
 static cl::opt<double> baselineSlack(

@@ -58,10 +58,10 @@ struct SpaceFusionPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> widenAccumulators{
       *this, "widen-accumulators",
-      llvm::cl::desc("Accumulate contractions of 16-bit storage type in f32 "
-                     "and round the result (smap-widen-accumulators), as "
-                     "cuBLAS does; false keeps the program's 16-bit "
-                     "accumulation"),
+      llvm::cl::desc("Accumulate contractions and sums of 16-bit storage "
+                     "type in f32 and round the result "
+                     "(smap-widen-accumulators), as cuBLAS and PyTorch do; "
+                     "false keeps the program's 16-bit accumulation"),
       llvm::cl::init(true)};
 
   PassOptions::Option<std::string> chip{

@@ -304,10 +304,17 @@ Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value isLeader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+  // The slots are f32: a 16-bit partial (an f16 row max) is extended
+  // exactly, the warps' partials combined in f32 and rounded once.
+  Type slotType = cast<MemRefType>(smem.getType()).getElementType();
+  Type partialType = v.getType();
   scf::IfOp::create(b, loc, isLeader, [&](OpBuilder &then, Location l) {
     Value slot = arith::AddIOp::create(
         then, l, warp, arith::ConstantIndexOp::create(then, l, base));
-    memref::StoreOp::create(then, l, v, smem, ValueRange{slot});
+    Value stored = partialType == slotType
+                       ? v
+                       : arith::ExtFOp::create(then, l, slotType, v);
+    memref::StoreOp::create(then, l, stored, smem, ValueRange{slot});
     scf::YieldOp::create(then, l);
   });
   gpu::BarrierOp::create(b, loc);
@@ -321,6 +328,8 @@ Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
   }
   if (regions == 1)
     gpu::BarrierOp::create(b, loc);
+  if (partialType != slotType)
+    total = arith::TruncFOp::create(b, loc, partialType, total);
   return total;
 }
 

@@ -1,4 +1,4 @@
-// RUN: spacefusion-opt %s --smap-form-graphs '--smap-schedule=row-threads=128' --convert-smap-to-gpu | FileCheck %s
+// RUN: spacefusion-opt %s -split-input-file --smap-form-graphs '--smap-schedule=row-threads=128' --convert-smap-to-gpu | FileCheck %s
 
 // LayerNorm with a block of 4 warps per row: its two cross-warp reductions
 // (the mean, then the variance) publish into different slots of the shared
@@ -90,3 +90,44 @@ func.func @layernorm(%x: tensor<16x1024xf32>, %gamma: tensor<1024xf32>, %beta: t
   return %g21 : tensor<16x1024xf32>
 }
 
+
+// -----
+
+// An f16 row max across 4 warps: the shared slots are f32, so each warp's
+// partial is extended (exactly) before it is published and the combined
+// partials are rounded back once.
+
+// CHECK-LABEL: func.func @row_max_f16(
+// CHECK:         gpu.launch
+// CHECK-SAME:        workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.if
+// CHECK:             %[[WIDE:.*]] = arith.extf %[[PARTIAL:.*]] : f16 to f32
+// CHECK:             memref.store %[[WIDE]], %[[SMEM]]
+// CHECK:           gpu.barrier
+// CHECK:           %[[L0:.*]] = memref.load %[[SMEM]]
+// CHECK:           %[[L1:.*]] = memref.load %[[SMEM]]
+// CHECK:           %[[M01:.*]] = arith.maximumf %[[L0]], %[[L1]] : f32
+// CHECK:           %[[L2:.*]] = memref.load %[[SMEM]]
+// CHECK:           %[[M012:.*]] = arith.maximumf %[[M01]], %[[L2]] : f32
+// CHECK:           %[[L3:.*]] = memref.load %[[SMEM]]
+// CHECK:           %[[M:.*]] = arith.maximumf %[[M012]], %[[L3]] : f32
+// CHECK:           arith.truncf %[[M]] : f32 to f16
+func.func @row_max_f16(%x: tensor<16x1024xf16>) -> tensor<16x1024xf16> {
+  %ninf = arith.constant 0xFC00 : f16
+  %e0 = tensor.empty() : tensor<16xf16>
+  %f0 = linalg.fill ins(%ninf : f16) outs(%e0 : tensor<16xf16>) -> tensor<16xf16>
+  %max = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x1024xf16>) outs(%f0 : tensor<16xf16>) {
+  ^bb0(%in: f16, %acc: f16):
+    %y = arith.maximumf %in, %acc : f16
+    linalg.yield %y : f16
+  } -> tensor<16xf16>
+  %e1 = tensor.empty() : tensor<16x1024xf16>
+  %shifted = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<16x1024xf16>, tensor<16xf16>) outs(%e1 : tensor<16x1024xf16>) {
+  ^bb0(%in: f16, %m: f16, %out: f16):
+    %y = arith.subf %in, %m : f16
+    linalg.yield %y : f16
+  } -> tensor<16x1024xf16>
+  return %shifted : tensor<16x1024xf16>
+}

@@ -981,6 +981,9 @@ FailureOr<Value> TemporalSlicer::buildShiftedSum(OpBuilder &sb,
               nb, nl, nb.getFloatAttr(x.getType(), 0.0));
           x = keepFrom(nb, nl, tPos, firstValid, x, zero);
         }
+        // Summed in the state's type: the centered values are f16 when the
+        // sum of their squares was widened to f32.
+        x = castFloat(nb, nl, x, args[1].getType());
         linalg::YieldOp::create(
             nb, nl, arith::AddFOp::create(nb, nl, x, args[1]).getResult());
       });
@@ -1059,6 +1062,26 @@ FailureOr<Value> TemporalSlicer::buildIndependentUpdate(OpBuilder &ub,
       });
 }
 
+/// exp(sign * (cNew - cOld)) as a float of `stateType`. A state wider than
+/// the shifts (a 16-bit score whose contraction accumulates in f32 after
+/// smap-widen-accumulators) takes the shifts extended, exactly, so the
+/// factor is as accurate as the state it scales; a narrower state takes the
+/// factor rounded once.
+static Value rescaleFactor(OpBuilder &b, Location loc, Value cOld, Value cNew,
+                           int sign, Type stateType) {
+  Type shiftType = cOld.getType();
+  Type mathType = cast<FloatType>(stateType).getWidth() >
+                          cast<FloatType>(shiftType).getWidth()
+                      ? stateType
+                      : shiftType;
+  Value diff = arith::SubFOp::create(
+      b, loc, castFloat(b, loc, finiteOrZero(b, loc, cNew), mathType),
+      castFloat(b, loc, finiteOrZero(b, loc, cOld), mathType));
+  if (sign < 0)
+    diff = arith::NegFOp::create(b, loc, diff);
+  return castFloat(b, loc, math::ExpOp::create(b, loc, diff), stateType);
+}
+
 FailureOr<Value> TemporalSlicer::buildRescaledUpdate(OpBuilder &ub,
                                                      const ReductionPlan &r,
                                                      const UpdateInputs &in,
@@ -1078,25 +1101,30 @@ FailureOr<Value> TemporalSlicer::buildRescaledUpdate(OpBuilder &ub,
         // alpha = prod exp(sign * (c_new - c_old)); state*alpha + part.
         Value scaled = a[0];
         for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
-          Value diff = arith::SubFOp::create(
-              nb, nl, finiteOrZero(nb, nl, a[3 + 2 * termIndex]),
-              finiteOrZero(nb, nl, a[2 + 2 * termIndex]));
-          if (term.sign < 0)
-            diff = arith::NegFOp::create(nb, nl, diff);
-          Value alpha = math::ExpOp::create(nb, nl, diff);
+          Value alpha = rescaleFactor(nb, nl, a[2 + 2 * termIndex],
+                                      a[3 + 2 * termIndex], term.sign,
+                                      scaled.getType());
           Value one = arith::ConstantOp::create(
               nb, nl, nb.getFloatAttr(alpha.getType(), 1.0));
           alpha = arith::SelectOp::create(nb, nl, args.firstSlice, one, alpha);
           scaled = arith::MulFOp::create(nb, nl, scaled, alpha);
         }
-        return arith::AddFOp::create(nb, nl, scaled, a[1]).getResult();
+        // The partial may be narrower than the state (an f16 exp summed into
+        // a widened f32 accumulator keeps f16 partials only when unwidened).
+        return arith::AddFOp::create(nb, nl, scaled,
+                                     castFloat(nb, nl, a[1], scaled.getType()))
+            .getResult();
       });
 }
 
-/// d = c_old - c_new, or 0 on the first slice (when there is no old shift).
+/// d = c_old - c_new as a float of the state's type, or 0 on the first
+/// slice (when there is no old shift). The shifts may be narrower than the
+/// state (an f16 mean centering a sum of squares widened to f32); they are
+/// extended first, exactly.
 static Value shiftDelta(OpBuilder &b, Location loc, Value cOld, Value cNew,
-                        Value firstSlice) {
-  Value d = arith::SubFOp::create(b, loc, cOld, cNew);
+                        Value firstSlice, Type stateType) {
+  Value d = arith::SubFOp::create(b, loc, castFloat(b, loc, cOld, stateType),
+                                  castFloat(b, loc, cNew, stateType));
   Value zero =
       arith::ConstantOp::create(b, loc, b.getFloatAttr(d.getType(), 0.0));
   return arith::SelectOp::create(b, loc, firstSlice, zero, d).getResult();
@@ -1135,7 +1163,8 @@ LogicalResult TemporalSlicer::buildCenteredSquareUpdate(
   FailureOr<Value> next = elementwise.build(
       ub, loc, state, orig, inputs,
       [&](OpBuilder &nb, Location nl, ValueRange a) {
-        Value d = shiftDelta(nb, nl, a[4], a[5], args.firstSlice);
+        Value d = shiftDelta(nb, nl, a[4], a[5], args.firstSlice,
+                             a[0].getType());
         Value n = countBefore(nb, nl, args.seenBefore, perOffset, d.getType());
         Value two = arith::ConstantOp::create(
             nb, nl, nb.getFloatAttr(d.getType(), 2.0));
@@ -1154,7 +1183,8 @@ LogicalResult TemporalSlicer::buildCenteredSquareUpdate(
   next = elementwise.build(
       ub, loc, shiftedState, orig, inputs,
       [&](OpBuilder &nb, Location nl, ValueRange a) {
-        Value d = shiftDelta(nb, nl, a[4], a[5], args.firstSlice);
+        Value d = shiftDelta(nb, nl, a[4], a[5], args.firstSlice,
+                             a[2].getType());
         Value n = countBefore(nb, nl, args.seenBefore, perOffset, d.getType());
         Value l = arith::AddFOp::create(nb, nl, a[2],
                                         arith::MulFOp::create(nb, nl, n, d));

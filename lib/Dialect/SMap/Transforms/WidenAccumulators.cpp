@@ -1,4 +1,4 @@
-//===- WidenAccumulators.cpp - Accumulate 16-bit contractions in f32 ------===//
+//===- WidenAccumulators.cpp - Accumulate 16-bit sums in f32 --------------===//
 //
 // Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
 // LLVM Exceptions. See LICENSE for license information.
@@ -20,6 +20,7 @@
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -35,13 +36,31 @@ using namespace mlir;
 /// A 16-bit float type.
 static bool is16BitFloat(Type type) { return type.isF16() || type.isBF16(); }
 
-/// Whether `op` is a contraction accumulating in a 16-bit float: one 16-bit
-/// result, reduction loops, two or more inputs of that type, and a body of
-/// float arithmetic (add, sub, mul, max, min, neg) on them only, whose
-/// accumulator is combined by addition.
+/// Whether `inner`, an op of a reduction's body, computes in `type` only
+/// and is float arithmetic that can be retyped to f32: add, sub, mul, div,
+/// max, min, neg, exp (an exp fused into a softmax's row sum by
+/// linalg-fuse-elementwise-ops).
+static bool isRetypableArithmetic(Operation &inner, Type type) {
+  auto ofType = [&](Type t) { return t == type; };
+  return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+             arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+             arith::MinNumFOp, arith::NegFOp, math::ExpOp, math::Exp2Op>(
+             inner) &&
+         llvm::all_of(inner.getResultTypes(), ofType) &&
+         llvm::all_of(inner.getOperandTypes(), ofType);
+}
+
+/// Whether `op` is a contraction or a sum accumulating in a 16-bit float:
+/// one 16-bit result, reduction loops, inputs of that type, and a body of
+/// float arithmetic on them only (isRetypableArithmetic), whose accumulator
+/// is combined by addition. A sum (a softmax's row sum, an RMSNorm's sum of
+/// squares) is widened for the reason a contraction is: an f16 sum of n
+/// terms errs by up to n/2 units in its last place and overflows at 65504,
+/// while the f32 sum rounded once errs by half a unit. Max and min
+/// reductions are exact in any type and stay as written.
 static bool accumulatesIn16Bits(linalg::LinalgOp op) {
   if (op->getNumResults() != 1 || op.getNumReductionLoops() == 0 ||
-      op.getNumDpsInputs() < 2 || !op.hasPureTensorSemantics())
+      op.getNumDpsInputs() < 1 || !op.hasPureTensorSemantics())
     return false;
   Type type = getElementTypeOrSelf(op->getResult(0).getType());
   if (!is16BitFloat(type) ||
@@ -56,10 +75,7 @@ static bool accumulatesIn16Bits(linalg::LinalgOp op) {
       !acc.hasOneUse())
     return false;
   return llvm::all_of(body->without_terminator(), [&](Operation &inner) {
-    return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::MaximumFOp,
-               arith::MinimumFOp, arith::NegFOp>(inner) &&
-           llvm::all_of(inner.getResultTypes(),
-                        [&](Type t) { return t == type; });
+    return isRetypableArithmetic(inner, type);
   });
 }
 
@@ -102,6 +118,10 @@ struct WidenAccumulator : public OpInterfaceRewritePattern<linalg::LinalgOp> {
                                  ? arg
                                  : arith::ExtFOp::create(b, l, f32, arg));
           for (Operation &inner : body->without_terminator()) {
+            // A scalar captured from above (a scale) is extended in place.
+            for (Value operand : inner.getOperands())
+              if (!mapping.contains(operand))
+                mapping.map(operand, arith::ExtFOp::create(b, l, f32, operand));
             Operation *clone = b.clone(inner, mapping);
             clone->getResult(0).setType(f32);
           }

@@ -158,7 +158,7 @@ def SMapPrivatizeFillsPass : Pass<"smap-privatize-fills"> {
 }
 
 def SMapWidenAccumulatorsPass : Pass<"smap-widen-accumulators"> {
-  let summary = "Accumulate contractions of 16-bit storage type in f32";
+  let summary = "Accumulate contractions and sums of 16-bit storage type in f32";
   let description = [{
     A contraction whose accumulator has the 16-bit type of its operands
     (`linalg.matmul` of f16 into f16, "storage type = compute type") is
@@ -173,9 +173,16 @@ def SMapWidenAccumulatorsPass : Pass<"smap-widen-accumulators"> {
     `widen-accumulators=false` to keep the program's 16-bit accumulation
     (on CUDA cores: no tensor-core strategy accumulates in 16 bits yet).
 
-    Matched: one 16-bit result, reduction loops, at least two inputs of the
-    same type, a body of `addf`, `subf`, `mulf`, `maximumf`, `minimumf`,
-    `negf` on that type whose accumulator is used once, by the final add.
+    A 16-bit sum is widened the same way (a softmax's row sum, an RMSNorm's
+    sum of squares, an `exp(s - max)` summed in one body after
+    `linalg-fuse-elementwise-ops`): its body is computed in f32 and the
+    result rounded once. Max and min reductions are exact and left alone.
+
+    Matched: one 16-bit result, reduction loops, inputs of the same type, a
+    body of `addf`, `subf`, `mulf`, `divf`, `maximumf`, `minimumf`,
+    `maxnumf`, `minnumf`, `negf`, `math.exp`, `math.exp2` on that type whose
+    accumulator is used once, by the final add. Scalars captured from above
+    are extended inside the body.
 
     ```mlir
     // Before
