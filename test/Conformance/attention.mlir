@@ -27,6 +27,7 @@
 // RUN: mlir-opt %S/Inputs/attention_mixed_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=ATTN
 // RUN: mlir-opt %S/Inputs/attention_mixed_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=ATTN
 // RUN: spacefusion-opt %S/Inputs/attention_mixed_bf16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=ATTN
+// RUN: spacefusion-opt %S/Inputs/attention_convert_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=ATTN
 // RUN: mlir-opt %S/Inputs/attention_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=ATTN
 //
 // ATTN-LABEL: llvm.func @attention(
@@ -41,17 +42,6 @@
 // ATTN-F32-SAME: smap.kernels = [{blocks = 3072 : i64, parts = {fma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // ATTN-F32: gpu.binary @attention_simt_32x16_f32 [
 // ATTN-F32-NOT: gpu.binary
-
-// GAP: conversions as separate generics: smap-schedule picks
-// row_fragments_wgmma (the mixed form's kernel) but smap-distribute-blocks
-// cannot build it: the row tiles need more registers per lane than the 224 it
-// allows (the schedule predicted it fits). The cause is P's round trip as two
-// generics (truncf to f16, extf back before P.V): with P.V reading the f32 P
-// the same file gets the mixed form's kernel. Likely, the register estimate
-// does not count what the separate conversions keep live, and the truncf/extf
-// pair is not folded into P.V's operand as the in-body conversions are.
-// RUN: not spacefusion-opt %S/Inputs/attention_convert_f16.mlir --spacefusion-lower-gpu=format=isa -o /dev/null 2>&1 | FileCheck %s --check-prefix=GAP-CONVERT
-// GAP-CONVERT: error: smap-distribute-blocks: the schedule's strategy row_fragments_wgmma cannot be built: the row tiles need {{[0-9]+}} registers per lane (at most {{[0-9]+}})
 
 // GAP: f16 storage and compute (what a half model lowers to) gets the mixed
 // form's kernel, strategy, blocks and threads, but keeps one more tile in

@@ -25,6 +25,7 @@
 // RUN: mlir-opt %S/Inputs/lstm_cell_mixed_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM
 // RUN: mlir-opt %S/Inputs/lstm_cell_mixed_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM
 // RUN: spacefusion-opt %S/Inputs/lstm_cell_mixed_bf16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM
+// RUN: spacefusion-opt %S/Inputs/lstm_cell_convert_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM
 // RUN: spacefusion-opt %S/Inputs/lstm_cell_generic_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM
 // RUN: mlir-opt %S/Inputs/lstm_cell_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM
 // RUN: mlir-opt %S/Inputs/lstm_cell_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM
@@ -45,16 +46,6 @@
 // LSTM-F32: gpu.binary @lstm_cell_1_simt_32x512_f32 [
 // LSTM-F32: gpu.binary @lstm_cell_2_simt_f32 [
 // LSTM-F32-NOT: gpu.binary
-
-// GAP: conversions as separate generics: the strategies and the kernel count
-// agree, but the elementwise kernel (gates to h', c') is tiled differently:
-// 16 blocks (simt_4) instead of 64.
-// RUN: spacefusion-opt %S/Inputs/lstm_cell_convert_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-CONVERT
-// GAP-CONVERT-LABEL: llvm.func @lstm_cell(
-// GAP-CONVERT-SAME: smap.kernels = [{blocks = 256 : i64, parts = {ldmatrix = 4 : i64, mma_sync = 2 : i64, prefetch = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}, {blocks = 16 : i64, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
-// GAP-CONVERT: gpu.binary @lstm_cell_0_mma_sync_32x32x512_{{b?f16}} [
-// GAP-CONVERT: gpu.binary @lstm_cell_1_simt_4_{{b?f16}} [
-// GAP-CONVERT-NOT: gpu.binary
 
 // GAP: the named form agrees as written, but after
 // --linalg-generalize-named-ops its elementwise kernel is tiled differently:

@@ -1,4 +1,4 @@
-//===- FuseConversions.cpp - Fold float extensions into their users -------===//
+//===- FuseConversions.cpp - Fold float conversions into their neighbours -===//
 //
 // Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
 // LLVM Exceptions. See LICENSE for license information.
@@ -19,8 +19,10 @@ namespace smap {
 
 using namespace mlir;
 
-/// A parallel generic whose body only extends its one input.
-static bool isExtension(Operation *op) {
+/// A parallel generic of one input whose body is only one `ConversionOp` of
+/// that input.
+template <typename ConversionOp>
+static bool isConversion(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInputs() != 1 ||
       generic.getNumDpsInits() != 1 ||
@@ -29,16 +31,33 @@ static bool isExtension(Operation *op) {
   Block *body = generic.getBlock();
   if (!llvm::hasSingleElement(body->without_terminator()))
     return false;
-  auto ext = dyn_cast<arith::ExtFOp>(body->front());
-  return ext && ext.getIn() == body->getArgument(0) &&
-         body->getTerminator()->getOperand(0) == ext.getResult();
+  auto conversion = dyn_cast<ConversionOp>(body->front());
+  return conversion && conversion.getIn() == body->getArgument(0) &&
+         body->getTerminator()->getOperand(0) == conversion.getResult();
+}
+
+/// A parallel generic whose only use is `operand`: fusing it into its
+/// reader computes nothing twice.
+static bool isSoleElementwiseProducer(OpOperand *operand) {
+  auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+  return producer && producer->getNumResults() == 1 &&
+         producer.getNumLoops() == producer.getNumParallelLoops() &&
+         operand->get().hasOneUse();
+}
+
+/// Fuses an extension into every reader, and the elementwise producer of a
+/// truncation into the truncation: the division that makes attention's
+/// probabilities and the `truncf` generic that rounds them become the one
+/// generic the in-body form writes, instead of an f32 tile and an f16 tile
+/// of the same values.
+static bool fusesConversion(OpOperand *operand) {
+  return isConversion<arith::ExtFOp>(operand->get().getDefiningOp()) ||
+         (isConversion<arith::TruncFOp>(operand->getOwner()) &&
+          isSoleElementwiseProducer(operand));
 }
 
 void mlir::smap::populateFuseConversionsPatterns(RewritePatternSet &patterns) {
-  linalg::populateElementwiseOpsFusionPatterns(
-      patterns, [](OpOperand *operand) {
-        return isExtension(operand->get().getDefiningOp());
-      });
+  linalg::populateElementwiseOpsFusionPatterns(patterns, fusesConversion);
 }
 
 namespace {

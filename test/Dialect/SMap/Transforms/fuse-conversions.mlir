@@ -3,7 +3,8 @@
 // The f16 GEMM a frontend computing in f32 emits: whole-tensor extensions of
 // both operands, the f32 contraction, a truncation. The extensions fold into
 // the contraction, which then reads f16 and extends each element where it
-// multiplies; the truncation (not an extension) and the fill stay.
+// multiplies; the truncation stays (its producer is a contraction, not an
+// elementwise op), and so does the fill.
 
 // CHECK-LABEL: func.func @gemm
 // CHECK-SAME:    (%[[A:.*]]: tensor<64x16xf16>, %[[B:.*]]: tensor<16x32xf16>)
@@ -78,4 +79,53 @@ func.func @scaled_extension(%a: tensor<8xf16>) -> tensor<8xf32> {
     linalg.yield %z : f32
   } -> tensor<8xf32>
   return %y : tensor<8xf32>
+}
+
+// Attention's probabilities as a frontend with separate conversions writes
+// them: an f32 division, then a truncf generic. The division is the
+// truncation's only producer and is used once, so it fuses into the
+// truncation: one generic divides and rounds, as the in-body form writes it.
+// A second elementwise op reading the same f32 values (used twice) is left
+// alone, so nothing is computed twice.
+// CHECK-LABEL: func.func @probabilities
+// CHECK-SAME:    (%[[E:.*]]: tensor<4x64xf32>, %[[S:.*]]: tensor<4xf32>)
+// CHECK:         %[[P:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[E]], %[[S]] : tensor<4x64xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4x64xf16>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[D:.*]]: f32, %{{.*}}: f16):
+// CHECK-NEXT:      %[[Q:.*]] = arith.divf %[[X]], %[[D]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.truncf %[[Q]] : f32 to f16
+// CHECK-NEXT:      linalg.yield %[[R]] : f16
+// CHECK:         %[[NEG:.*]] = linalg.generic
+// CHECK:           arith.negf
+// CHECK:         linalg.generic {{.*}} ins(%[[NEG]] : tensor<4x64xf32>)
+// CHECK:           arith.truncf
+// CHECK:         return %[[P]], %[[NEG]], %{{.*}} :
+func.func @probabilities(%e: tensor<4x64xf32>, %s: tensor<4xf32>) -> (tensor<4x64xf16>, tensor<4x64xf32>, tensor<4x64xf16>) {
+  %e0 = tensor.empty() : tensor<4x64xf32>
+  %div = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %s : tensor<4x64xf32>, tensor<4xf32>) outs(%e0 : tensor<4x64xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %q = arith.divf %x, %d : f32
+    linalg.yield %q : f32
+  } -> tensor<4x64xf32>
+  %e1 = tensor.empty() : tensor<4x64xf16>
+  %p = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%div : tensor<4x64xf32>) outs(%e1 : tensor<4x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<4x64xf16>
+  %neg = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%e : tensor<4x64xf32>) outs(%e0 : tensor<4x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<4x64xf32>
+  %nt = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%neg : tensor<4x64xf32>) outs(%e1 : tensor<4x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<4x64xf16>
+  return %p, %neg, %nt : tensor<4x64xf16>, tensor<4x64xf32>, tensor<4x64xf16>
 }

@@ -69,7 +69,7 @@ def SMapFormGraphsPass : Pass<"smap-form-graphs"> {
 //===----------------------------------------------------------------------===//
 
 def SMapFuseConversionsPass : Pass<"smap-fuse-conversions"> {
-  let summary = "Fold elementwise float extensions into the ops that read them";
+  let summary = "Fold elementwise float conversions into their readers and producers";
   let description = [{
     Frontends computing in f32 from f16/bf16 tensors emit a whole-tensor
     `arith.extf` generic per input. As separate members they become f32
@@ -78,7 +78,12 @@ def SMapFuseConversionsPass : Pass<"smap-fuse-conversions"> {
     `linalg.generic` whose body is one `arith.extf` into its consumers
     (upstream elementwise fusion, restricted to these producers), so that the
     consumers read the inputs in their storage type and extend each element
-    where they use it. Nothing else is fused.
+    where they use it. A generic whose body is one `arith.truncf` takes its
+    producer instead, when that is an elementwise generic used only by it:
+    the division that makes attention's probabilities and the truncation
+    that rounds them become one generic, as the in-body form writes it,
+    rather than an f32 tile and an f16 tile of the same values. Nothing else
+    is fused.
 
     ```mlir
     // Before
