@@ -183,12 +183,22 @@ static void buildLowerToNVVM(OpPassManager &pm,
   addLowerLaunchesAndBinaries(pm, options, lineInfo, dumpTo);
 }
 
-/// The normalizations before grouping that both pipelines run: fills
-/// specialized, 16-bit accumulators widened, relayouts folded into
-/// contractions, fills specialized again; the ops the
+/// The normalizations before grouping that both pipelines run: named ops
+/// generalized, softmax decomposed, fills specialized, 16-bit accumulators widened, relayouts
+/// folded into contractions, fills specialized again; the ops the
 /// user excludes from fusion are left as they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
                              ArrayRef<std::string> exclude) {
+  // Named ops as the generics they stand for, so that what follows (and
+  // the fusion decision) does not depend on how the frontend spelled them.
+  smap::SMapGeneralizeNamedOpsPassOptions generalize;
+  generalize.excludeOps.assign(exclude.begin(), exclude.end());
+  pm.addPass(smap::createSMapGeneralizeNamedOpsPass(generalize));
+  // A softmax as the generics it stands for, so that the reshapes around
+  // attention written with the heads collapsed into the batch fold through
+  // it (smap-fold-contraction-relayouts) as they do through a generic one.
+  if (!llvm::is_contained(exclude, "linalg.softmax"))
+    pm.addPass(smap::createSMapDecomposeAggregatesPass());
   // Fills written as generics (after --linalg-generalize-named-ops).
   pm.addPass(smap::createSMapSpecializeFillsPass());
   if (widenAccumulators) {

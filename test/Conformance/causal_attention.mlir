@@ -27,6 +27,8 @@
 // RUN: mlir-opt %S/Inputs/causal_attention_mixed_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=CAUSAL
 // RUN: spacefusion-opt %S/Inputs/causal_attention_mixed_bf16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=CAUSAL
 // RUN: spacefusion-opt %S/Inputs/causal_attention_convert_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=CAUSAL
+// RUN: spacefusion-opt %S/Inputs/causal_attention_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=CAUSAL
+// RUN: mlir-opt %S/Inputs/causal_attention_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=CAUSAL
 // RUN: mlir-opt %S/Inputs/causal_attention_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=CAUSAL
 //
 // CAUSAL-LABEL: llvm.func @causal_attention(
@@ -54,17 +56,6 @@
 // GAP-F16-SAME: smap.kernels = [{blocks = 512 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
 // GAP-F16: gpu.binary @causal_attention_row_fragments_wgmma_128x128_f16 [
 // GAP-F16-NOT: gpu.binary
-
-// GAP: the heads folded into the batch by collapse_shape before the named ops
-// and expanded after: the fusion graphs split at the reshapes and the
-// transposes (seven graphs), and the softmax graph, whose dims come through
-// the collapse, is scheduled to slice a dim 'l' it does not have
-// (smap-spatial-slice: 'smap.graph' op schedule temporally slices unknown dim
-// 'l'). Generalizing the named ops first does not help: the reshapes are the
-// cause.
-// RUN: not spacefusion-opt %S/Inputs/causal_attention_named.mlir --spacefusion-lower-gpu=format=isa -o /dev/null 2>&1 | FileCheck %s --check-prefix=GAP-NAMED
-// RUN: mlir-opt %S/Inputs/causal_attention_named.mlir --linalg-generalize-named-ops | not spacefusion-opt --spacefusion-lower-gpu=format=isa -o /dev/null 2>&1 | FileCheck %s --check-prefix=GAP-NAMED
-// GAP-NAMED: error: 'smap.graph' op schedule temporally slices unknown dim 'l'
 
 // CPU differential, fused against the f64 reference, at b1 h2 s256 d128
 // (scripts/scale-shapes.py 32=2 2048=256): the schedule the CPU target picks
@@ -103,11 +94,4 @@
 // CAUSAL-SLICED-NEXT: graph 0: #smap.schedule<{{.*}}temporal = [l = 64]{{.*}}>, temporally sliced
 // CAUSAL-SLICED: out of tolerance: #0 0 of 65536: PASS
 
-// GAP: forced to slice the keys on the CPU, the named form (heads collapsed
-// into the batch) runs and passes but is not temporally sliced: the schedule
-// records temporal [l = 64], the graph is left whole. The same cause as the
-// GPU failure above: the dims that reach the softmax through collapse_shape.
-// RUN: spacefusion-run %t.named.mlir --reps=1 --spatial=h:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=GAP-CPU-NAMED-SLICED
-// GAP-CPU-NAMED-SLICED: @causal_attention on cpu, 1 fusion graph(s):
-// GAP-CPU-NAMED-SLICED-NEXT: graph 0: #smap.schedule<{{.*}}temporal = [l = 64]{{.*}}strategy = loops>{{$}}
-// GAP-CPU-NAMED-SLICED: out of tolerance: #0 0 of 65536: PASS
+// RUN: spacefusion-run %t.named.mlir --reps=1 --spatial=h:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=CAUSAL-SLICED

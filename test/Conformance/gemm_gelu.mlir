@@ -29,6 +29,8 @@
 // RUN: spacefusion-opt %S/Inputs/gemm_gelu_generic_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
 // RUN: mlir-opt %S/Inputs/gemm_gelu_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
 // RUN: mlir-opt %S/Inputs/gemm_gelu_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
+// RUN: spacefusion-opt %S/Inputs/gemm_gelu_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
+// RUN: spacefusion-opt %S/Inputs/gemm_gelu_named_transpose.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
 // RUN: mlir-opt %S/Inputs/gemm_gelu_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
 // RUN: mlir-opt %S/Inputs/gemm_gelu_named_transpose.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
 //
@@ -45,23 +47,14 @@
 // GEMM-F32: gpu.binary @gemm_gelu_simt_64x64x256_f32 [
 // GEMM-F32-NOT: gpu.binary
 
-// Named ops as written (the bias extended by a linalg.map and broadcast
-// by a linalg.broadcast before the GEMM's loop): the same kernels. The
-// wgmma epilogue used to write the bias add in place into the
-// accumulator tile although the buffer it replaced held the broadcast
-// bias, written before the loop ('operand #1 does not dominate this use').
-// RUN: spacefusion-opt %S/Inputs/gemm_gelu_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
-
-// GAP: the weight transposed by a linalg.transpose before a plain
-// linalg.matmul gets mma_sync (128 x 64 tiles, 3072 blocks) instead of
-// wgmma_tma: the linalg.transpose is not folded into the contraction's
-// operand as a transposing copy generic is (smap-fold-contraction-relayouts);
-// after --linalg-generalize-named-ops the form gets the shared kernel.
-// RUN: spacefusion-opt %S/Inputs/gemm_gelu_named_transpose.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-NAMED-TRANSPOSE
-// GAP-NAMED-TRANSPOSE-LABEL: llvm.func @gemm_gelu(
-// GAP-NAMED-TRANSPOSE-SAME: smap.kernels = [{blocks = 3072 : i64, parts = {cp_async = 3 : i64, ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}]
-// GAP-NAMED-TRANSPOSE: gpu.binary @gemm_gelu_mma_sync_128x64x128_{{b?f16}} [
-// GAP-NAMED-TRANSPOSE-NOT: gpu.binary
+// Named ops kept as written (the bias extended by a linalg.map and
+// broadcast by a linalg.broadcast before the GEMM's loop): the pipeline
+// generalizes named ops unless `exclude` names linalg.generic, which this
+// form does not use. The same kernels. The wgmma epilogue used to write the
+// bias add in place into the accumulator tile although the buffer it
+// replaced held the broadcast bias, written before the loop ('operand #1
+// does not dominate this use').
+// RUN: spacefusion-opt %S/Inputs/gemm_gelu_named.mlir --spacefusion-lower-gpu="format=isa exclude=linalg.generic" | FileCheck %s --check-prefix=GEMM
 
 // CPU differential, fused against the f64 reference, at 256 x 768 x 768
 // (scripts/scale-shapes.py 8192=256 3072=768): the schedule the CPU target picks

@@ -26,6 +26,7 @@
 // RUN: spacefusion-opt %S/Inputs/rmsnorm_generic_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
 // RUN: mlir-opt %S/Inputs/rmsnorm_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
 // RUN: mlir-opt %S/Inputs/rmsnorm_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
+// RUN: spacefusion-opt %S/Inputs/rmsnorm_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
 // RUN: mlir-opt %S/Inputs/rmsnorm_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
 //
 // RMS-LABEL: llvm.func @rmsnorm(
@@ -41,19 +42,6 @@
 // RMS-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 8 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 128 : i64}]
 // RMS-F32: gpu.binary @rmsnorm_rows_f32 [
 // RMS-F32-NOT: gpu.binary
-
-// GAP: the named ops (linalg.map conversions and scalar math,
-// linalg.elementwise, linalg.reduce, linalg.broadcast) get a simt kernel
-// instead of the rows kernel. After --linalg-generalize-named-ops the same
-// computation gets the shared rows kernel, so the rows strategy (or the
-// conversion fusion before it) recognizes only linalg.generic. (A linalg.map
-// extf before an f32 linalg.softmax does not even compile: smap-distribute-blocks
-// finds more shared memory than the schedule predicted.)
-// RUN: spacefusion-opt %S/Inputs/rmsnorm_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-NAMED
-// GAP-NAMED-LABEL: llvm.func @rmsnorm(
-// GAP-NAMED-SAME: smap.kernels = [{blocks = 2048 : i64, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
-// GAP-NAMED: gpu.binary @rmsnorm_simt_{{b?f16}} [
-// GAP-NAMED-NOT: gpu.binary
 
 // CPU differential, fused against the f64 reference, at 128 x 4096
 // (scripts/scale-shapes.py 2048=128): the schedule the CPU target picks

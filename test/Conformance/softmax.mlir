@@ -25,6 +25,7 @@
 // RUN: spacefusion-opt %S/Inputs/softmax_generic_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX
 // RUN: mlir-opt %S/Inputs/softmax_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX
 // RUN: mlir-opt %S/Inputs/softmax_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX
+// RUN: spacefusion-opt %S/Inputs/softmax_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX
 // RUN: mlir-opt %S/Inputs/softmax_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX
 //
 // SOFTMAX-LABEL: llvm.func @softmax(
@@ -40,18 +41,6 @@
 // SOFTMAX-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 16 : i64, ragged = 1 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 512 : i64}]
 // SOFTMAX-F32: gpu.binary @softmax_rows_f32 [
 // SOFTMAX-F32-NOT: gpu.binary
-
-// GAP: linalg.map conversions around linalg.softmax get a simt kernel instead
-// of the rows kernel. After --linalg-generalize-named-ops the same
-// computation gets the shared rows kernel, so the rows strategy (or the
-// conversion fusion before it) recognizes only linalg.generic. (A linalg.map
-// extf before an f32 linalg.softmax does not even compile: smap-distribute-blocks
-// finds more shared memory than the schedule predicted.)
-// RUN: spacefusion-opt %S/Inputs/softmax_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-NAMED
-// GAP-NAMED-LABEL: llvm.func @softmax(
-// GAP-NAMED-SAME: smap.kernels = [{blocks = 512 : i64, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
-// GAP-NAMED: gpu.binary @softmax_simt_4x256_{{b?f16}} [
-// GAP-NAMED-NOT: gpu.binary
 
 // CPU differential, fused against the f64 reference, at 32 x 32000
 // (scripts/scale-shapes.py 2048=32): the schedule the CPU target picks

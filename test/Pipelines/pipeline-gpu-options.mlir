@@ -4,6 +4,7 @@
 //
 // RUN: echo "module {}" | spacefusion-opt --spacefusion-pipeline="target=sm_90a exclude=linalg.matmul max-group-size=3 allow-uta=false" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// PIPELINE: smap-generalize-named-ops{exclude={linalg.matmul}}
 // PIPELINE: smap-widen-accumulators{exclude={linalg.matmul}}
 // PIPELINE: smap-fold-contraction-relayouts{exclude={linalg.matmul}}
 // PIPELINE: smap-form-graphs{exclude={linalg.matmul} excluded-alone=true max-group-size=3}

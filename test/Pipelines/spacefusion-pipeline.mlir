@@ -15,7 +15,7 @@
 
 // NOUTA: smap.graph
 // NOUTA-SAME: #smap.dim<"l", 512, not_sliceable>
-// NOUTA-SAME: smap.not_sliceable = {l = "reduced by max(reduce_max1) -> add(reduce_add3) -> add(matmul5); not sliceable: the chain needs Update-then-Aggregate, which is disabled (allow-uta=false)"}
+// NOUTA-SAME: smap.not_sliceable = {l = "reduced by max(reduce_max1) -> add(reduce_add3) -> add(contract5); not sliceable: the chain needs Update-then-Aggregate, which is disabled (allow-uta=false)"}
 // NOUTA-SAME: target = #smap.target<name = "sm_80"
 
 // The fills stay outside; the four compute ops form two groups of two.

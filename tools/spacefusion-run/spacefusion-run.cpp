@@ -171,8 +171,11 @@ static std::string fusionPipeline() {
     schedule += " temporal=" + temporal;
   if (!split.empty())
     schedule += " split=" + split;
-  // The front of buildSpaceFusionPipeline: what the compiler fuses.
-  std::string normalize = "smap-specialize-fills,";
+  // The front of buildSpaceFusionPipeline: what the compiler fuses
+  // (addNormalization's passes, in its order).
+  std::string normalize =
+      "smap-generalize-named-ops,smap-decompose-aggregates,"
+      "smap-specialize-fills,";
   if (widenAccumulators)
     normalize += "smap-widen-accumulators,";
   normalize += "smap-fold-contraction-relayouts,smap-split-contraction-operands,";

@@ -50,11 +50,11 @@ func.func @column_min(%x: tensor<128x128x7xbf16>) -> tensor<7xbf16> {
 // CHECK:           scf.for
 // CHECK:           %[[E:.*]] = tensor.empty() : tensor<64x128xf32>
 // CHECK-NEXT:      %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<64x128xf32>)
-// CHECK-NEXT:      linalg.matmul {{.*}} outs(%[[ZERO]] : tensor<64x128xf32>)
+// CHECK-NEXT:      linalg.generic {{.*}} outs(%[[ZERO]] : tensor<64x128xf32>)
 // CHECK:         scf.for
 // CHECK:           %[[E2:.*]] = tensor.empty() : tensor<64x128xf32>
 // CHECK-NEXT:      %[[ZERO2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E2]] : tensor<64x128xf32>)
-// CHECK-NEXT:      linalg.matmul {{.*}} outs(%[[ZERO2]] : tensor<64x128xf32>)
+// CHECK-NEXT:      linalg.generic {{.*}} outs(%[[ZERO2]] : tensor<64x128xf32>)
 func.func @gemm_softmax_columns(%a: tensor<128x7xf32>, %b: tensor<7x128xf32>, %shift: tensor<128xf32>) -> tensor<128x128xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<128x128xf32>

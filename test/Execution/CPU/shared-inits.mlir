@@ -25,7 +25,7 @@
 // cannot be written for it, and the SMG says so when it classifies k (it
 // used to accept k, and the slicer then dropped the forced slice).
 // DIAGONAL: error: invalid schedule: dim 'k' is not_sliceable and cannot be sliced temporally
-// DIAGONAL-SAME: matmul0 has one dim on two axes of its result (a diagonal)
+// DIAGONAL-SAME: contract0 has one dim on two axes of its result (a diagonal)
 // CHECK: PASS
 
 //--- add_transpose_mul.mlir

@@ -70,27 +70,38 @@ static bool isReshape(Operation *op) {
   return isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op);
 }
 
-/// Whether `op` is a parallel generic with projected-permutation maps.
-static bool isElementwise(Operation *op) {
+/// Whether `op` is a generic with projected-permutation maps: an
+/// elementwise op, or a reduction along some of its dims (a softmax's row
+/// max and sum between attention's two contractions).
+static bool isProjectedGeneric(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  return generic && generic.getNumLoops() == generic.getNumParallelLoops() &&
+  return generic &&
          llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap map) {
            return map.isProjectedPermutation();
          });
 }
 
-/// Whether `v` is a contraction's result, possibly reshaped or mapped
-/// elementwise (its epilogue): the reshapes on that chain fold with it.
+/// Whether `v` is a contraction's result, possibly reshaped, mapped
+/// elementwise (its epilogue) or reduced (a softmax of its scores): the
+/// reshapes on that chain fold with it.
 static bool fromContraction(Value v) {
   Operation *def = v.getDefiningOp();
   if (isTensorContraction(def))
     return true;
   if (isReshape(def))
     return fromContraction(def->getOperand(0));
-  if (isElementwise(def))
+  if (isProjectedGeneric(def))
     return llvm::any_of(cast<linalg::GenericOp>(def).getDpsInputs(),
                         fromContraction);
   return false;
+}
+
+/// Whether `op` is a permutation copy read by a contraction (K^T before
+/// Q.K^T): a collapse feeding it expands with it, and the copy then folds
+/// into the contraction's map.
+static bool feedsContraction(Operation *op) {
+  return isPermutationCopy(op) &&
+         llvm::any_of(op->getUsers(), isTensorContraction);
 }
 
 namespace {
@@ -160,7 +171,8 @@ void mlir::smap::populateFoldContractionRelayoutsPatterns(
                                                     excludedOps);
   // A collapse feeding a contraction, or an expand of its result, becomes
   // part of the contraction's iteration space.
-  // So does an elementwise epilogue between them; the reshapes left
+  // So does an elementwise epilogue or a reduction between them (a
+  // softmax between two contractions); the reshapes left
   // around inits and between inverse reshapes then fold away.
   linalg::populateFoldReshapeOpsByExpansionPatterns(
       patterns, [](OpOperand *fused) {
@@ -168,19 +180,25 @@ void mlir::smap::populateFoldContractionRelayoutsPatterns(
         Operation *producer = fused->get().getDefiningOp();
         if (isReshape(user))
           return isTensorContraction(producer) ||
-                 (isElementwise(producer) && fromContraction(fused->get()));
+                 (isPermutationCopy(producer) &&
+                  llvm::any_of(user->getUsers(), isTensorContraction)) ||
+                 (isProjectedGeneric(producer) &&
+                  fromContraction(fused->get()));
         if (!isReshape(producer))
           return false;
-        return isTensorContraction(user) ||
-               (isElementwise(user) && fromContraction(fused->get()));
+        return isTensorContraction(user) || feedsContraction(user) ||
+               (isProjectedGeneric(user) && fromContraction(fused->get()));
       });
   MLIRContext *ctx = patterns.getContext();
   linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
   tensor::populateFoldTensorEmptyPatterns(patterns);
   tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
-  // A transposed copy feeding a contraction becomes its indexing map.
+  // A transposed copy feeding a contraction becomes its indexing map. A
+  // copy fused while its expanded twin still had a use leaves its result
+  // as a dead extra output of the contraction, erased here.
   patterns.add<FusePermutationCopyIntoContraction>(patterns.getContext());
+  linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
 }
 
 namespace {

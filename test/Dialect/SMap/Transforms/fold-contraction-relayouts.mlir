@@ -115,3 +115,80 @@ func.func @not_folded(%x: tensor<2x8x32xf32>, %w: tensor<16x32xf32>, %h: tensor<
   %y = linalg.matmul ins(%hx, %v : tensor<16x32xf32>, tensor<32x8xf32>) outs(%f : tensor<16x8xf32>) -> tensor<16x8xf32>
   return %neg, %wt, %y : tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x8xf32>
 }
+
+// -----
+
+// Attention with the heads folded into the batch around it (IREE's and
+// StableHLO's form, after generalization and the softmax decomposed): K
+// collapsed and transposed by a copy, Q.K^T, the row max and the shifted
+// exponentials (a reduction and an elementwise op between the two
+// contractions), P.V, and the result expanded back. Every op iterates the
+// 4-D (b, h, ...) space, the transpose folds into Q.K^T's map, and no reshape
+// is left in between.
+// CHECK-DAG: #[[QMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+// CHECK-DAG: #[[KMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+// CHECK-LABEL: func.func @heads_collapsed
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x3x8x4xf32>, %[[K:.*]]: tensor<2x3x8x4xf32>, %[[V:.*]]: tensor<2x3x8x4xf32>)
+// CHECK-NOT: tensor.collapse_shape
+// CHECK-NOT: tensor.expand_shape
+// CHECK: %[[S:.*]] = linalg.generic {indexing_maps = [#[[QMAP]], #[[KMAP]], {{.*}}]
+// CHECK-SAME: ins(%[[Q]], %[[K]] : tensor<2x3x8x4xf32>, tensor<2x3x8x4xf32>) outs(%{{.*}} : tensor<2x3x8x8xf32>)
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<2x3x8x8xf32>) outs(%{{.*}} : tensor<2x3x8xf32>)
+// CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[MAX]] : tensor<2x3x8x8xf32>, tensor<2x3x8xf32>) outs(%{{.*}} : tensor<2x3x8x8xf32>)
+// CHECK: %[[O:.*]] = linalg.generic {{.*}} ins(%[[E]], %[[V]] : tensor<2x3x8x8xf32>, tensor<2x3x8x4xf32>) outs(%{{.*}} : tensor<2x3x8x4xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return %[[O]] : tensor<2x3x8x4xf32>
+#bmk = affine_map<(b, m, n, k) -> (b, m, k)>
+#bkn = affine_map<(b, m, n, k) -> (b, k, n)>
+#bmn = affine_map<(b, m, n, k) -> (b, m, n)>
+#perm = affine_map<(b, i, j) -> (b, j, i)>
+#id3 = affine_map<(b, i, j) -> (b, i, j)>
+#row3 = affine_map<(b, i, j) -> (b, i)>
+func.func @heads_collapsed(%q: tensor<2x3x8x4xf32>, %k: tensor<2x3x8x4xf32>, %v: tensor<2x3x8x4xf32>) -> tensor<2x3x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %q3 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x3x8x4xf32> into tensor<6x8x4xf32>
+  %k3 = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<2x3x8x4xf32> into tensor<6x8x4xf32>
+  %v3 = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x3x8x4xf32> into tensor<6x8x4xf32>
+  %ekt = tensor.empty() : tensor<6x4x8xf32>
+  %kt = linalg.generic {indexing_maps = [#perm, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%k3 : tensor<6x8x4xf32>) outs(%ekt : tensor<6x4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<6x4x8xf32>
+  %es = tensor.empty() : tensor<6x8x8xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<6x8x8xf32>) -> tensor<6x8x8xf32>
+  %s = linalg.generic {indexing_maps = [#bmk, #bkn, #bmn], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q3, %kt : tensor<6x8x4xf32>, tensor<6x4x8xf32>) outs(%zs : tensor<6x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<6x8x8xf32>
+  %em = tensor.empty() : tensor<6x8xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<6x8xf32>) -> tensor<6x8xf32>
+  %max = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%s : tensor<6x8x8xf32>) outs(%fm : tensor<6x8xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<6x8xf32>
+  %e = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %max : tensor<6x8x8xf32>, tensor<6x8xf32>) outs(%es : tensor<6x8x8xf32>) {
+  ^bb0(%x: f32, %m: f32, %out: f32):
+    %d = arith.subf %x, %m : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<6x8x8xf32>
+  %eo = tensor.empty() : tensor<6x8x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<6x8x4xf32>) -> tensor<6x8x4xf32>
+  %o = linalg.generic {indexing_maps = [#bmk, #bkn, #bmn], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%e, %v3 : tensor<6x8x8xf32>, tensor<6x8x4xf32>) outs(%zo : tensor<6x8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<6x8x4xf32>
+  %r = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 3, 8, 4] : tensor<6x8x4xf32> into tensor<2x3x8x4xf32>
+  return %r : tensor<2x3x8x4xf32>
+}

@@ -103,6 +103,55 @@ def SMapFuseConversionsPass : Pass<"smap-fuse-conversions"> {
 // smap-split-contraction-operands
 //===----------------------------------------------------------------------===//
 
+def SMapGeneralizeNamedOpsPass : Pass<"smap-generalize-named-ops"> {
+  let summary = "Rewrite named structured linalg ops as linalg.generic before analysis";
+  let description = [{
+    Frontends spell the same computation as named ops (`linalg.matmul`,
+    `linalg.transpose`, `linalg.map`, `linalg.reduce`, `linalg.broadcast`,
+    `linalg.elementwise`, ...) or as `linalg.generic`. The normalizations
+    that follow (conversions folded into their readers, transposed copies
+    folded into contractions) and the row-kernel recognition match the
+    generic form, so a named form missed the kernels its generic spelling
+    gets. This pass rewrites every named structured op the Space-Mapping
+    Graph can describe (on tensors, projected-permutation maps) into the
+    `linalg.generic` it stands for (upstream `linalg::generalizeNamedOp`,
+    the rewrite of `--linalg-generalize-named-ops`), so that the fusion
+    decision does not depend on the spelling. It runs first in both
+    pipelines.
+
+    Left as written: `linalg.fill` and `linalg.copy` (the SMG's inits and
+    the lowerings' own data movement, matched by name), windowed ops
+    (convolution, pooling: never fused, their remark names them), ops on
+    buffers, the ops named in `exclude` (smap-form-graphs' exclude list,
+    which the pipelines pass on: the user excluded them as written), and
+    every named op when `exclude` names `linalg.generic` (generalizing
+    would put them under an exclusion written for other ops).
+    `linalg.softmax` is not a structured op; smap-decompose-aggregates
+    expands it after grouping.
+
+    ```mlir
+    // Before
+    %x32 = linalg.map { arith.extf } ins(%x : tensor<64x128xf16>)
+                                     outs(%e : tensor<64x128xf32>)
+    // After
+    %x32 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                            affine_map<(d0, d1) -> (d0, d1)>],
+                           iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<64x128xf16>) outs(%e : tensor<64x128xf32>) {
+    ^bb0(%in: f16, %out: f32):
+      %0 = arith.extf %in : f16 to f32
+      linalg.yield %0 : f32
+    } -> tensor<64x128xf32>
+    ```
+  }];
+  let options = [
+    ListOption<"excludeOps", "exclude", "std::string",
+               "Op names left as they are (smap-form-graphs' exclude list, "
+               "which the pipelines pass on)">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def SMapSpecializeFillsPass : Pass<"smap-specialize-fills"> {
   let summary = "Turn fill-like linalg.generic ops back into linalg.fill";
   let description = [{
@@ -114,7 +163,8 @@ def SMapSpecializeFillsPass : Pass<"smap-specialize-fills"> {
     was given. This pass rewrites every such generic (no inputs, all loops
     parallel, the identity map, a body that only yields a value defined
     outside it: a constant or a function argument) into the `linalg.fill`
-    it is. It runs first in both pipelines.
+    it is. It runs in both pipelines, right after
+    `smap-generalize-named-ops` (which leaves `linalg.fill` as written).
 
     ```mlir
     // Before
@@ -226,8 +276,12 @@ def SMapFoldContractionRelayoutsPass : Pass<"smap-fold-contraction-relayouts"> {
     generalized; a collapse feeding it or an expand of its result becomes
     part of its iteration space (reshape propagation by expansion); a copy
     that only permutes (and possibly extends) one input is fused into it
-    (elementwise fusion of that operand). Each element is computed by the
-    same ops in the same order.
+    (elementwise fusion of that operand). The ops between two contractions
+    expand with them, reductions included: attention written with the heads
+    collapsed into the batch (IREE's and StableHLO's form) iterates the
+    4-D (b, h, m, l) space from Q.K^T through the softmax to P.V, and a
+    collapsed K transposed by a copy expands and folds into Q.K^T's map.
+    Each element is computed by the same ops in the same order.
 
     ```mlir
     // Before
