@@ -184,9 +184,9 @@ static void buildLowerToNVVM(OpPassManager &pm,
 }
 
 /// The normalizations before grouping that both pipelines run: named ops
-/// generalized, softmax decomposed, fills specialized, 16-bit accumulators widened, relayouts
-/// folded into contractions, fills specialized again; the ops the
-/// user excludes from fusion are left as they are.
+/// generalized, softmax decomposed, fills specialized, 16-bit accumulators
+/// widened, relayouts folded into contractions, fills specialized again; the
+/// ops the user excludes from fusion are left as they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
                              ArrayRef<std::string> exclude) {
   // Named ops as the generics they stand for, so that what follows (and

@@ -104,11 +104,12 @@ static cl::opt<std::string>
                    "merge (dim:parts, smap-schedule's split option)"));
 static cl::opt<bool> allowUta(cl::cat(runOptions), "allow-uta",
                               cl::desc("Allow UTA rewrites"), cl::init(true));
-static cl::opt<bool> widenAccumulators(
-    cl::cat(runOptions), "widen-accumulators",
-    cl::desc("Accumulate 16-bit contractions and sums in f32 (smap-widen-accumulators), "
-             "as the compiler pipelines do"),
-    cl::init(true));
+static cl::opt<bool>
+    widenAccumulators(cl::cat(runOptions), "widen-accumulators",
+                      cl::desc("Accumulate 16-bit contractions and sums in f32 "
+                               "(smap-widen-accumulators), "
+                               "as the compiler pipelines do"),
+                      cl::init(true));
 static cl::opt<double> baselineSlack(
     cl::cat(runOptions), "baseline-slack",
     cl::desc("Against the f64 reference, let an element err by this many "
@@ -173,9 +174,8 @@ static std::string fusionPipeline() {
     schedule += " split=" + split;
   // The front of buildSpaceFusionPipeline: what the compiler fuses
   // (addNormalization's passes, in its order).
-  std::string normalize =
-      "smap-generalize-named-ops,smap-decompose-aggregates,"
-      "smap-specialize-fills,";
+  std::string normalize = "smap-generalize-named-ops,smap-decompose-aggregates,"
+                          "smap-specialize-fills,";
   if (widenAccumulators)
     normalize += "smap-widen-accumulators,";
   normalize += "smap-fold-contraction-relayouts,smap-split-contraction-operands,";

@@ -1101,9 +1101,9 @@ FailureOr<Value> TemporalSlicer::buildRescaledUpdate(OpBuilder &ub,
         // alpha = prod exp(sign * (c_new - c_old)); state*alpha + part.
         Value scaled = a[0];
         for (auto [termIndex, term] : llvm::enumerate(r.info.expTerms)) {
-          Value alpha = rescaleFactor(nb, nl, a[2 + 2 * termIndex],
-                                      a[3 + 2 * termIndex], term.sign,
-                                      scaled.getType());
+          Value alpha =
+              rescaleFactor(nb, nl, a[2 + 2 * termIndex], a[3 + 2 * termIndex],
+                            term.sign, scaled.getType());
           Value one = arith::ConstantOp::create(
               nb, nl, nb.getFloatAttr(alpha.getType(), 1.0));
           alpha = arith::SelectOp::create(nb, nl, args.firstSlice, one, alpha);
@@ -1163,8 +1163,8 @@ LogicalResult TemporalSlicer::buildCenteredSquareUpdate(
   FailureOr<Value> next = elementwise.build(
       ub, loc, state, orig, inputs,
       [&](OpBuilder &nb, Location nl, ValueRange a) {
-        Value d = shiftDelta(nb, nl, a[4], a[5], args.firstSlice,
-                             a[0].getType());
+        Value d =
+            shiftDelta(nb, nl, a[4], a[5], args.firstSlice, a[0].getType());
         Value n = countBefore(nb, nl, args.seenBefore, perOffset, d.getType());
         Value two = arith::ConstantOp::create(
             nb, nl, nb.getFloatAttr(d.getType(), 2.0));
@@ -1183,8 +1183,8 @@ LogicalResult TemporalSlicer::buildCenteredSquareUpdate(
   next = elementwise.build(
       ub, loc, shiftedState, orig, inputs,
       [&](OpBuilder &nb, Location nl, ValueRange a) {
-        Value d = shiftDelta(nb, nl, a[4], a[5], args.firstSlice,
-                             a[2].getType());
+        Value d =
+            shiftDelta(nb, nl, a[4], a[5], args.firstSlice, a[2].getType());
         Value n = countBefore(nb, nl, args.seenBefore, perOffset, d.getType());
         Value l = arith::AddFOp::create(nb, nl, a[2],
                                         arith::MulFOp::create(nb, nl, n, d));
