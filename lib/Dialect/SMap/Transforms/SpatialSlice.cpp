@@ -370,6 +370,31 @@ buildBlockGraph(GraphOp graph, SpatialSliceOp spatial, BlockBuilder &builder,
   return nested;
 }
 
+/// Fails, naming the dims, when a block of `graph` no longer has a dim the
+/// schedule slices temporally: a reshape inside the graph that splits or
+/// merges that dim names the block's dims anew (the normalizations fold
+/// the reshapes around contractions and softmax; others may remain).
+static LogicalResult
+checkBlockKeepsTemporalDims(GraphOp graph, const SpaceMappingGraph &block,
+                            ScheduleAttr schedule) {
+  for (const SliceSize &slice : schedule.getTemporal()) {
+    std::string dims;
+    bool found = false;
+    for (const GlobalDim &dim : block.getDims()) {
+      found |= dim.name == slice.dim.getValue();
+      dims += (dims.empty() ? "" : ", ") + dim.name;
+    }
+    if (found)
+      continue;
+    return graph.emitError("smap-spatial-slice: a block of this graph has no "
+                           "dim '")
+           << slice.dim.getValue()
+           << "' to slice temporally (its dims are " << dims
+           << "): a reshape inside the graph splits or merges it";
+  }
+  return success();
+}
+
 /// Gives `nested` the temporal part of `graph`'s schedule `schedule`, and
 /// the parent's decisions about dims (a dim declared not sliceable stays
 /// so).
@@ -387,6 +412,8 @@ static LogicalResult annotateNestedGraph(GraphOp graph, GraphOp nested,
   if (failed(nestedSmg))
     return failure();
   annotateGraph(*nestedSmg, /*explain=*/false);
+  if (failed(checkBlockKeepsTemporalDims(graph, *nestedSmg, schedule)))
+    return failure();
   nested.setScheduleAttr(ScheduleAttr::get(
       graph.getContext(), {}, schedule.getTemporal(), {}, schedule.getThreads(),
       schedule.getSmemBytes(), schedule.getRegsPerThread(),
