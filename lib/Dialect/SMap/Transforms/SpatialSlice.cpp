@@ -374,9 +374,9 @@ buildBlockGraph(GraphOp graph, SpatialSliceOp spatial, BlockBuilder &builder,
 /// schedule slices temporally: a reshape inside the graph that splits or
 /// merges that dim names the block's dims anew (the normalizations fold
 /// the reshapes around contractions and softmax; others may remain).
-static LogicalResult
-checkBlockKeepsTemporalDims(GraphOp graph, const SpaceMappingGraph &block,
-                            ScheduleAttr schedule) {
+static LogicalResult checkBlockKeepsTemporalDims(GraphOp graph,
+                                                 const SpaceMappingGraph &block,
+                                                 ScheduleAttr schedule) {
   for (const SliceSize &slice : schedule.getTemporal()) {
     std::string dims;
     bool found = false;
@@ -388,9 +388,8 @@ checkBlockKeepsTemporalDims(GraphOp graph, const SpaceMappingGraph &block,
       continue;
     return graph.emitError("smap-spatial-slice: a block of this graph has no "
                            "dim '")
-           << slice.dim.getValue()
-           << "' to slice temporally (its dims are " << dims
-           << "): a reshape inside the graph splits or merges it";
+           << slice.dim.getValue() << "' to slice temporally (its dims are "
+           << dims << "): a reshape inside the graph splits or merges it";
   }
   return success();
 }
