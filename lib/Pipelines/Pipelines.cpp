@@ -255,8 +255,9 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   formOptions.excludedAlone = compilesForGPU;
   pm.addPass(smap::createSMapFormGraphsPass(formOptions));
   if (gpu) {
-    // Named aggregates (linalg.softmax) become the generics a row kernel
-    // evaluates; extensions fold into their readers.
+    // A softmax the user excluded (left named by the normalizations) runs
+    // alone, as the generics a row kernel evaluates; extensions fold into
+    // their readers.
     pm.addPass(smap::createSMapDecomposeAggregatesPass());
     pm.addPass(smap::createSMapFuseConversionsPass());
   }

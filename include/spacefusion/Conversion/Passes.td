@@ -124,8 +124,10 @@ def SMapDecomposeAggregatesPass : Pass<"smap-decompose-aggregates"> {
     Replaces every op implementing `linalg::AggregatedOpInterface` (today
     `linalg.softmax`) by the sequence of `linalg.generic` / `linalg.fill`
     ops its interface produces, so that `convert-linalg-to-loops` can lower
-    it. Used by the CPU path on graphs that are not temporally sliced, on
-    the unfused reference and by the GPU row kernels. The upstream
+    it. Both pipelines run it first, among the normalizations before
+    grouping (unless `linalg.softmax` is excluded from fusion; the GPU path
+    then runs it again on the graphs, for the excluded softmax run alone);
+    the CPU path runs it on the unfused reference. The upstream
     decomposition takes its row maximum with `arith.maxnumf` from NaN (NaN is
     maxnumf's identity); run before `smap-form-graphs`, it also makes a
     softmax temporally sliceable: `smap-temporal-slice` starts a running max

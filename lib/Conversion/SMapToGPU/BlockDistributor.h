@@ -340,6 +340,15 @@ bool sizeWgmmaStages(WgmmaPlan &plan, int64_t smemBudget, int64_t stages,
 /// per-thread code it put in place (not for the distributor).
 SmallVector<Operation *> lowerWgmma(gpu::LaunchOp launch, WgmmaPlan &plan);
 
+/// What the terminator of a linalg body `body` yields, after its payload
+/// was cloned under `mapping`.
+inline SmallVector<Value> mappedYield(Block *body, const IRMapping &mapping) {
+  SmallVector<Value> yielded;
+  for (Value v : body->getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(v));
+  return yielded;
+}
+
 /// Distributes the ops of one block body over its threads.
 class BlockDistributor {
 public:

@@ -849,10 +849,7 @@ SmallVector<Value> ThreadIteration::evaluate(OpBuilder &b,
     }
     distributor.clonePayload(b, payload, mapping);
   }
-  SmallVector<Value> yielded;
-  for (Value v : body->getTerminator()->getOperands())
-    yielded.push_back(mapping.lookupOrDefault(v));
-  return yielded;
+  return mappedYield(body, mapping);
 }
 
 SmallVector<Value> ThreadIteration::loadOutputs(OpBuilder &b) {

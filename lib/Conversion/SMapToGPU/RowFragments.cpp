@@ -1375,10 +1375,7 @@ SmallVector<Value> RowFragmentLowering::evaluateSlot(OpBuilder &b,
     }
     distributor.clonePayload(b, payload, mapping);
   }
-  SmallVector<Value> yielded;
-  for (Value v : body->getTerminator()->getOperands())
-    yielded.push_back(mapping.lookupOrDefault(v));
-  return yielded;
+  return mappedYield(body, mapping);
 }
 
 SmallVector<Value> RowFragmentLowering::slotOuts(OpBuilder &b, RowOpSlots &row,

@@ -1109,11 +1109,7 @@ FailureOr<Value> TemporalSlicer::buildRescaledUpdate(OpBuilder &ub,
           alpha = arith::SelectOp::create(nb, nl, args.firstSlice, one, alpha);
           scaled = arith::MulFOp::create(nb, nl, scaled, alpha);
         }
-        // The partial may be narrower than the state (an f16 exp summed into
-        // a widened f32 accumulator keeps f16 partials only when unwidened).
-        return arith::AddFOp::create(nb, nl, scaled,
-                                     castFloat(nb, nl, a[1], scaled.getType()))
-            .getResult();
+        return arith::AddFOp::create(nb, nl, scaled, a[1]).getResult();
       });
 }
 
