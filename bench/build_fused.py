@@ -145,6 +145,17 @@ WORKLOADS = [
     ("attention_causal_frontend", "attention_causal_frontend", (8, 16, 1024, 64), "bf16", True),
     ("attention", "attention", (8, 16, 1024, 64), "f16", True),
     ("attention_causal", "attention_causal", (1, 32, 8192, 128), "bf16", True),
+    # Batched GEMMs whose B is batched too (torch.bmm), B read K-major
+    # (batch_matmul_transpose_b), and one weight broadcast to every batch:
+    # (batch, m, n, k).
+    ("batch_matmul", "batch_matmul", (2, 64, 48, 80), "f16", False),
+    ("batch_matmul", "batch_matmul", (8, 1024, 512, 1024), "f16", False),
+    ("batch_matmul_nk", "batch_matmul_nk", (8, 1024, 512, 1024), "bf16", False),
+    ("batch_matmul_shared", "batch_matmul_shared", (8, 1024, 512, 1024), "f16", False),
+    ("batch_matmul", "batch_matmul", (8, 1024, 1000, 1000), "f16", False),
+    ("batch_matmul", "batch_matmul", (16, 2048, 2048, 1024), "f16", True),
+    ("batch_matmul_nk", "batch_matmul_nk", (16, 2048, 2048, 1024), "bf16", True),
+    ("batch_matmul_shared", "batch_matmul_shared", (16, 2048, 2048, 1024), "f16", True),
     # Issue 20: padding masks from a per-batch length (i64 `lens`).
     ("attention_padded", "attention_padded", (2, 2, 256, 64), "f16", False),
     ("attention_padded_frontend", "attention_padded_frontend", (2, 3, 197, 64), "bf16", False),
@@ -191,6 +202,9 @@ def source_of(generator, args, dtype):
         return sf.workloads.attention(*args, dtype=dtype, k_transposed=True), "attention_kt"
     if generator == "gemm_chain":
         return sf.workloads.gemm_chain(args[0], list(args[1]), dtype=dtype), generator
+    if generator.startswith("batch_matmul"):
+        layout = {"batch_matmul": "kn", "batch_matmul_nk": "nk", "batch_matmul_shared": "shared"}[generator]
+        return sf.workloads.batch_matmul(*args, dtype=dtype, b_layout=layout), "batch_matmul"
     return getattr(sf.workloads, generator)(*args, dtype=dtype), generator
 
 

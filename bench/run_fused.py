@@ -58,6 +58,9 @@ def flops(name, args):
     if name == "gemm":
         m, n, k = args
         return 2 * m * n * k
+    if name.startswith("batch_matmul"):
+        b, m, n, k = args
+        return 2 * b * m * n * k
     if name == "linear":
         m, n, k = args
         return 2 * m * n * k
@@ -169,6 +172,10 @@ def baselines(name, args):
         return calls
     if name == "gemm":
         return {"cuBLAS": torch.matmul}
+    if name in ("batch_matmul", "batch_matmul_shared"):
+        return {"cuBLAS": torch.matmul}
+    if name == "batch_matmul_nk":
+        return {"cuBLAS": lambda a, b: torch.matmul(a, b.transpose(-1, -2))}
     if name in ("linear", "linear_3d"):
         return {"cuBLAS (F.linear)": F.linear}
     if name == "mlp":

@@ -126,7 +126,7 @@ static bool runsOnTensorCores(const Space &space,
 }
 
 bool mlir::smap::fitsWgmmaTile(int64_t m, int64_t n, int64_t k) {
-  return k == 64 && (m == 64 || m == 128) && n % 64 == 0 && n <= 256;
+  return k == kWgmmaTileK && (m == 64 || m == 128) && n % 64 == 0 && n <= 256;
 }
 
 int64_t mlir::smap::wgmmaConsumerWarpgroups(int64_t bm, int64_t bn) {
@@ -134,8 +134,9 @@ int64_t mlir::smap::wgmmaConsumerWarpgroups(int64_t bm, int64_t bn) {
 }
 
 /// The global dims of a GEMM the TMA lowering can run (wgmmaDims): m, n,
-/// k, and the batch dims of a batched A (a 3-D linear layer's input),
-/// which a block must take one at a time.
+/// k, and the batch dims of a batched A (a 3-D linear layer's input, or a
+/// batched GEMM whose B is batched too), which a block must take one at a
+/// time.
 struct WgmmaDims {
   unsigned m, n, k;
   SmallVector<unsigned> batch;
@@ -156,7 +157,8 @@ static SmallVector<unsigned> loopPositions(linalg::LinalgOp op,
 /// The dims of `space` when its graph is a single GEMM (plus elementwise
 /// work) that the Hopper lowering can run on wgmma (strategy wgmma_tma)
 /// given a suitable schedule: A[batch..., m, k] and B[k, n] (or B[n, k], a
-/// K-major B) 16-bit matrices the graph reads from memory into
+/// K-major B; either with A's batch dims first) 16-bit matrices the graph
+/// reads from memory into
 /// C[batch..., m, n]; no other op reducing along k. The caller checks the
 /// target's features and that blocks take the batch dims one at a time.
 static std::optional<WgmmaDims> wgmmaDims(const SpaceMappingGraph &smg,
@@ -189,17 +191,27 @@ static std::optional<WgmmaDims> wgmmaDims(const SpaceMappingGraph &smg,
   for (auto [a, b] : {std::tie(in0, in1), std::tie(in1, in0)}) {
     // A (batch..., m, k) and C (batch..., m, n): the same leading loops.
     size_t rows = a.size() - 1;
-    if (a.size() < 2 || a.size() != out.size() || b.size() != 2 ||
+    if (a.size() < 2 || a.size() != out.size() || b.size() < 2 ||
         a.size() + 1 != linalgOp.getNumLoops() || a.back() != r ||
         !llvm::equal(ArrayRef(a).take_front(rows),
                      ArrayRef(out).take_front(rows)))
       continue;
+    // B batched like A (a batched GEMM), or one matrix for every batch.
+    ArrayRef<unsigned> bBatch = ArrayRef(b).drop_back(2);
+    if (!bBatch.empty() && bBatch != ArrayRef(a).take_front(rows - 1))
+      continue;
+    unsigned b0 = b[b.size() - 2], b1 = b.back();
     std::optional<unsigned> n;
-    if (b[0] == r && out.back() == b[1])
-      n = b[1];
-    else if (b[1] == r && out.back() == b[0])
-      n = b[0];
+    if (b0 == r && out.back() == b1)
+      n = b1;
+    else if (b1 == r && out.back() == b0)
+      n = b0;
     if (!n)
+      continue;
+    // TMA reads a batch of B[k, n] as the matrix of its rows: a k slice
+    // past the end would read the next batch's rows, not zeros.
+    if (!bBatch.empty() && b0 == r &&
+        smg.getDims()[k].extent % kWgmmaTileK != 0)
       continue;
     WgmmaDims result{space.dims[a[rows - 1]], space.dims[*n], k, {}};
     for (unsigned loop : ArrayRef(a).take_front(rows - 1))

@@ -184,7 +184,8 @@ static void buildLowerToNVVM(OpPassManager &pm,
 }
 
 /// The normalizations before grouping that both pipelines run: named ops
-/// generalized, softmax decomposed, fills specialized, 16-bit accumulators
+/// generalized, softmax decomposed, broadcasts folded into their readers,
+/// fills specialized, 16-bit accumulators
 /// widened, relayouts folded into contractions, fills specialized again; the
 /// ops the user excludes from fusion are left as they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
@@ -199,6 +200,11 @@ static void addNormalization(OpPassManager &pm, bool widenAccumulators,
   // it (smap-fold-contraction-relayouts) as they do through a generic one.
   if (!llvm::is_contained(exclude, "linalg.softmax"))
     pm.addPass(smap::createSMapDecomposeAggregatesPass());
+  // Broadcast copies (linalg.broadcast, generalized) as the maps of their
+  // readers, as generic frontends write them.
+  smap::SMapFoldBroadcastsPassOptions broadcasts;
+  broadcasts.excludeOps.assign(exclude.begin(), exclude.end());
+  pm.addPass(smap::createSMapFoldBroadcastsPass(broadcasts));
   // Fills written as generics (after --linalg-generalize-named-ops).
   pm.addPass(smap::createSMapSpecializeFillsPass());
   if (widenAccumulators) {

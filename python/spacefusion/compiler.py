@@ -141,14 +141,16 @@ def _run(cmd, stdin=None, env=None, with_stderr=False):
 
 
 def _fusion_pipeline(target, spatial, temporal):
-    schedule = []
+    """spacefusion-opt's own pipeline up to the sliced graphs as loops (the
+    normalizations, fusion, schedule and slicing spacefusion-run and
+    --spacefusion-pipeline run), so that the package compiles what the
+    tools compile."""
+    options = ["target=" + target, "lower-to-loops=true"]
     if spatial:
-        schedule.append("spatial=" + ",".join("%s:%d" % kv for kv in spatial.items()))
+        options.append("spatial=" + ",".join("%s:%d" % kv for kv in spatial.items()))
     if temporal:
-        schedule.append("temporal=" + ",".join("%s:%d" % kv for kv in temporal.items()))
-    return ("builtin.module(smap-form-graphs,smap-set-target{target=%s},smap-analyze,"
-            "smap-schedule{%s},smap-spatial-slice,smap-temporal-slice,convert-smap-to-scf)"
-            % (target, " ".join(schedule)))
+        options.append("temporal=" + ",".join("%s:%d" % kv for kv in temporal.items()))
+    return "builtin.module(spacefusion-pipeline{%s})" % " ".join(options)
 
 
 class Module:
@@ -250,8 +252,8 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
     """
     tools = find_tools(build_dir)
     name, inputs, outputs = _signature(source, entry, tools)
-    key = hashlib.sha256(("%s|%s|%s|%s|%s|%s|%s" % (source, name, target, fused, spatial, temporal,
-                                                     compiler_identity(tools)))
+    pipeline = _fusion_pipeline(target, spatial, temporal)
+    key = hashlib.sha256(("%s|%s|%s|%s|%s" % (source, name, fused, pipeline, compiler_identity(tools)))
                          .encode()).hexdigest()[:16]
     if not cache_dir:
         cache_dir = default_cache_dir()
@@ -266,7 +268,7 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
     if fused:
         # One run: the fused IR on stdout, the remarks on stderr.
         fused_ir, remarks = _run([tools["spacefusion-opt"],
-                                  "--pass-pipeline=" + _fusion_pipeline(target, spatial, temporal),
+                                  "--pass-pipeline=" + pipeline,
                                   "--remarks-filter=smap", "--remark-format=emitRemark", "-"],
                                  stdin=source, with_stderr=True)
         decisions = re.findall(r'Remark="([^"]*)"', remarks)

@@ -251,6 +251,37 @@ def linear(m, n, k, dtype="f16"):
 
 
 @_checked
+def batch_matmul(batch, m, n, k, dtype="f16", b_layout="kn"):
+    """C[b] = A[b] . B[b] as one named linalg.batch_matmul of storage type
+    `dtype` (torch.bmm in half precision; the pipeline accumulates in f32).
+    `b_layout`: "kn" B [batch, k, n]; "nk" B [batch, n, k] read through the
+    op's indexing maps (batch_matmul_transpose_b); "shared" one B [k, n]
+    for every batch, broadcast by linalg.broadcast as named-op frontends
+    write it. The function is `batch_matmul`."""
+    t = lambda *shape: "tensor<%s>" % "x".join([str(s) for s in shape] + [dtype])
+    if b_layout not in ("kn", "nk", "shared"):
+        raise ValueError("batch_matmul: b_layout must be kn, nk or shared, got %r" % (b_layout,))
+    b_shape = {"kn": (batch, k, n), "nk": (batch, n, k), "shared": (k, n)}[b_layout]
+    lines = ["func.func @batch_matmul(%%a: %s, %%b: %s) -> %s {" % (t(batch, m, k), t(*b_shape), t(batch, m, n)),
+             "  %%zero = arith.constant 0.0 : %s" % dtype]
+    b, maps = "%b", ""
+    if b_layout == "shared":
+        lines += ["  %%eb = tensor.empty() : %s" % t(batch, k, n),
+                  "  %%bb = linalg.broadcast ins(%%b : %s) outs(%%eb : %s) dimensions = [0]"
+                  % (t(k, n), t(batch, k, n))]
+        b, b_shape = "%bb", (batch, k, n)
+    if b_layout == "nk":
+        maps = (" indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, "
+                "affine_map<(b, m, n, k) -> (b, m, n)>]")
+    lines += ["  %%e = tensor.empty() : %s" % t(batch, m, n),
+              "  %%f = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s" % (dtype, t(batch, m, n), t(batch, m, n)),
+              "  %%c = linalg.batch_matmul%s ins(%%a, %s : %s, %s) outs(%%f : %s) -> %s"
+              % (maps, b, t(batch, m, k), t(*b_shape), t(batch, m, n), t(batch, m, n)),
+              "  return %%c : %s" % t(batch, m, n), "}", ""]
+    return "\n".join(lines)
+
+
+@_checked
 def linear_3d(batch, seq, inputs, outputs, dtype="f16"):
     """y = x . w^T on x [batch, seq, inputs], w [outputs, inputs], as
     torch-mlir writes `aten.linear` without a bias: the weight transposed by
@@ -552,6 +583,10 @@ def reference(name, *arrays, eps=None, scale=None, window=None):
         return [a[0] @ a[1]]
     if name in ("linear", "linear_3d"):
         return [a[0] @ a[1].T]
+    if name in ("batch_matmul", "batch_matmul_shared"):
+        return [a[0] @ a[1]]
+    if name == "batch_matmul_nk":
+        return [a[0] @ np.swapaxes(a[1], -1, -2)]
     if name == "softmax":
         return [_softmax(a[0])]
     if name == "layernorm":

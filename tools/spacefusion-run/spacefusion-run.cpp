@@ -175,7 +175,7 @@ static std::string fusionPipeline() {
   // The front of buildSpaceFusionPipeline: what the compiler fuses
   // (addNormalization's passes, in its order).
   std::string normalize = "smap-generalize-named-ops,smap-decompose-aggregates,"
-                          "smap-specialize-fills,";
+                          "smap-fold-broadcasts,smap-specialize-fills,";
   if (widenAccumulators)
     normalize += "smap-widen-accumulators,";
   normalize += "smap-fold-contraction-relayouts,smap-split-contraction-operands,";

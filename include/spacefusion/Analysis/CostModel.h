@@ -118,6 +118,9 @@ ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
 /// tensor-core instruction the GPU lowering uses (mma.sync m16n8k16).
 bool fitsMmaSyncTile(int64_t m, int64_t n, int64_t k);
 
+/// The k of every wgmma tile: one 128-byte swizzle row of 16-bit elements.
+constexpr int64_t kWgmmaTileK = 64;
+
 /// Whether an m x n x k contraction tile (A [m, k], B [k, n]) is one the
 /// Hopper lowering (wgmma, 128-byte swizzled k) takes: k = 64 and
 /// {64, 128} x {64, 128, 192, 256}.

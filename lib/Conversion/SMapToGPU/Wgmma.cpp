@@ -102,12 +102,12 @@ static bool computedPurely(Value v, scf::ForOp loop) {
          });
 }
 
-/// Whether `type` is a row-major f16/bf16 matrix TMA can read (`rank` 2),
-/// or a batch of them (a higher rank, read as the matrix of their rows):
-/// static shape, identity layout, 16-byte rows.
-static bool isTmaSource(MemRefType type, bool batched) {
-  return type && (type.getRank() == 2 || (batched && type.getRank() > 2)) &&
-         type.hasStaticShape() && type.getLayout().isIdentity() &&
+/// Whether `type` is a row-major f16/bf16 matrix TMA can read, or a batch
+/// of them (a higher rank, read as the matrix of their rows): static
+/// shape, identity layout, 16-byte rows.
+static bool isTmaSource(MemRefType type) {
+  return type && type.getRank() >= 2 && type.hasStaticShape() &&
+         type.getLayout().isIdentity() &&
          (type.getElementType().isF16() || type.getElementType().isBF16()) &&
          (type.getShape().back() * kElementBytes) % 16 == 0 &&
          (type.getMemorySpace() == nullptr);
@@ -242,7 +242,8 @@ static bool matchTemporalStep(WgmmaPlan &plan,
 }
 
 /// Whether `op` is A[m, k] times B[k, n] or B[n, k] into C[m, n], A and C
-/// batched by unit loops (one batch per block); sets `plan.kMajorB`.
+/// (and B, or not) batched by unit loops (one batch per block); sets
+/// `plan.kMajorB`.
 static bool matchOperandLayouts(linalg::LinalgOp op, const MmaContraction &mma,
                                 WgmmaPlan &plan) {
   MLIRContext *ctx = op.getContext();
@@ -259,9 +260,12 @@ static bool matchOperandLayouts(linalg::LinalgOp op, const MmaContraction &mma,
     return dims(all);
   };
   AffineMap mapB = op.getMatchingIndexingMap(mma.b);
-  plan.kMajorB = mapB == dims({mma.n, mma.k});
+  plan.kMajorB =
+      mapB == dims({mma.n, mma.k}) || mapB == batched({mma.n, mma.k});
+  bool nMajorB =
+      mapB == dims({mma.k, mma.n}) || mapB == batched({mma.k, mma.n});
   return batch && op.getMatchingIndexingMap(mma.a) == batched({mma.m, mma.k}) &&
-         (mapB == dims({mma.k, mma.n}) || plan.kMajorB) &&
+         (nMajorB || plan.kMajorB) &&
          op.getMatchingIndexingMap(op.getDpsInitOperand(0)) ==
              batched({mma.m, mma.n});
 }
@@ -279,7 +283,8 @@ static std::optional<MmaContraction> matchWgmmaContraction(WgmmaPlan &plan,
   }
   if (!matchOperandLayouts(op, *mma, plan)) {
     why = "the contraction is not A[m, k] times B[k, n] or B[n, k] into "
-          "C[m, n] (with A and C batched, one batch per block)";
+          "C[m, n] (with A and C batched, B batched or not, one batch per "
+          "block)";
     return std::nullopt;
   }
   plan.bm = mma->extentM;
@@ -303,7 +308,7 @@ static std::optional<MmaContraction> matchWgmmaContraction(WgmmaPlan &plan,
 /// that does) fills the very view the contraction reads, a tile of a
 /// TMA-readable matrix (`global`) at `offsets` the step computes purely;
 /// false, with `why`, otherwise.
-static bool matchStagedOperand(OpOperand *operand, bool isA,
+static bool matchStagedOperand(OpOperand *operand,
                                ArrayRef<linalg::CopyOp> copies,
                                Operation *block, scf::ForOp loop,
                                linalg::CopyOp &copy, Value &global,
@@ -319,7 +324,7 @@ static bool matchStagedOperand(OpOperand *operand, bool isA,
   FailureOr<std::pair<Value, SmallVector<SmallVector<OpFoldResult>>>> origin =
       tileOrigin(copy.getInputs()[0], block);
   if (failed(origin) ||
-      !isTmaSource(dyn_cast<MemRefType>(origin->first.getType()), isA) ||
+      !isTmaSource(dyn_cast<MemRefType>(origin->first.getType())) ||
       cast<MemRefType>(origin->first.getType()).getElementType() !=
           getElementTypeOrSelf(operand->get().getType())) {
     why = "an operand is not a tile of a row-major f16/bf16 matrix in "
@@ -342,15 +347,23 @@ static bool matchStagedOperand(OpOperand *operand, bool isA,
 static bool matchStagedOperands(WgmmaPlan &plan, const MmaContraction &mma,
                                 ArrayRef<linalg::CopyOp> copies,
                                 Operation *block, std::string &why) {
-  if (!matchStagedOperand(mma.a, /*isA=*/true, copies, block, plan.loop,
-                          plan.copyA, plan.globalA, plan.offsetsA, why) ||
-      !matchStagedOperand(mma.b, /*isA=*/false, copies, block, plan.loop,
-                          plan.copyB, plan.globalB, plan.offsetsB, why))
+  if (!matchStagedOperand(mma.a, copies, block, plan.loop, plan.copyA,
+                          plan.globalA, plan.offsetsA, why) ||
+      !matchStagedOperand(mma.b, copies, block, plan.loop, plan.copyB,
+                          plan.globalB, plan.offsetsB, why))
     return false;
   if (plan.copyA == plan.copyB ||
       getElementTypeOrSelf(plan.globalA.getType()) !=
           getElementTypeOrSelf(plan.globalB.getType())) {
     why = "the operands differ in element type";
+    return false;
+  }
+  // TMA reads a batch of B[k, n] as the matrix of its rows (wgmmaDims).
+  auto typeB = cast<MemRefType>(plan.globalB.getType());
+  if (typeB.getRank() > 2 && !plan.kMajorB &&
+      typeB.getShape()[typeB.getRank() - 2] % plan.bk != 0) {
+    why = "a batched B[k, n] whose k no tile divides would read the next "
+          "batch's rows";
     return false;
   }
   return true;

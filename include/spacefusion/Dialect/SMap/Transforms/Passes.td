@@ -152,6 +152,51 @@ def SMapGeneralizeNamedOpsPass : Pass<"smap-generalize-named-ops"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SMapFoldBroadcastsPass : Pass<"smap-fold-broadcasts"> {
+  let summary = "Read broadcast tensors through indexing maps instead of copies";
+  let description = [{
+    Named-op frontends materialize a row statistic, a bias or a scale at
+    the shape of its reader (`linalg.broadcast`, which
+    `smap-generalize-named-ops` turns into a copy generic) and the reader
+    takes it elementwise; generic frontends read the smaller tensor through
+    a projected map. In the first form the Space-Mapping Graph sees a value
+    over every dim mixed with the data: a LayerNorm's `x - mean` is no
+    longer recognized as a centered value (its hidden dim not sliceable),
+    and every block re-reads the materialized tensor. This pass rewrites
+    each input of a `linalg.generic` produced by a broadcasting copy (all
+    loops parallel, a body that yields its input unchanged, the output
+    written through a permutation, the input read through a projected
+    permutation that leaves a loop out) into the copy's input, read through
+    the composed map. An input stays as it is when it alone gives a loop of
+    the reader its extent (a reduction over the broadcast dim). The copy is
+    erased when no reader is left. Nothing changes when `exclude` names
+    `linalg.generic` (the user asked for the generics as written). It runs
+    in both pipelines after `smap-generalize-named-ops`.
+
+    ```mlir
+    // Before
+    %mb = linalg.generic {indexing_maps = [affine_map<(r, c) -> (r)>,
+                                           affine_map<(r, c) -> (r, c)>],
+                          iterator_types = ["parallel", "parallel"]}
+        ins(%mean : tensor<64xf32>) outs(%e : tensor<64x768xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      linalg.yield %in : f32
+    } -> tensor<64x768xf32>
+    %d = linalg.generic {indexing_maps = [#id, #id, #id], ...}
+        ins(%x, %mb : tensor<64x768xf32>, tensor<64x768xf32>) ... // x - mb
+    // After
+    %d = linalg.generic {indexing_maps = [#id, affine_map<(r, c) -> (r)>, #id], ...}
+        ins(%x, %mean : tensor<64x768xf32>, tensor<64xf32>) ...   // x - mean
+    ```
+  }];
+  let options = [
+    ListOption<"excludeOps", "exclude", "std::string",
+               "Op names left as they are (smap-form-graphs' exclude list, "
+               "which the pipelines pass on)">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def SMapSpecializeFillsPass : Pass<"smap-specialize-fills"> {
   let summary = "Turn fill-like linalg.generic ops back into linalg.fill";
   let description = [{
