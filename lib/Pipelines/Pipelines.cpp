@@ -185,8 +185,8 @@ static void buildLowerToNVVM(OpPassManager &pm,
 
 /// The normalizations before grouping that both pipelines run: named ops
 /// generalized, softmax decomposed, broadcasts folded into their readers,
-/// fills specialized, 16-bit accumulators
-/// widened, relayouts folded into contractions, fills specialized again; the
+/// fills specialized, contraction operands split from their producers,
+/// 16-bit accumulators widened, relayouts folded into contractions, fills specialized again; the
 /// ops the user excludes from fusion are left as they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
                              ArrayRef<std::string> exclude) {
@@ -207,6 +207,10 @@ static void addNormalization(OpPassManager &pm, bool widenAccumulators,
   pm.addPass(smap::createSMapFoldBroadcastsPass(broadcasts));
   // Fills written as generics (after --linalg-generalize-named-ops).
   pm.addPass(smap::createSMapSpecializeFillsPass());
+  // Contractions upstream elementwise fusion merged with their producers
+  // become contractions of two operands again, before the widening, which
+  // takes only those.
+  pm.addPass(smap::createSMapSplitContractionOperandsPass());
   if (widenAccumulators) {
     smap::SMapWidenAccumulatorsPassOptions widen;
     widen.excludeOps.assign(exclude.begin(), exclude.end());
@@ -251,9 +255,6 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   std::string target = options.getTarget();
   bool gpu = smap::isBuiltinGPUTarget(target);
   addNormalization(pm, options.widenAccumulators, options.exclude);
-  // Contractions upstream elementwise fusion merged with their producers
-  // become contractions of two operands again.
-  pm.addPass(smap::createSMapSplitContractionOperandsPass());
   smap::SMapFormGraphsPassOptions formOptions;
   formOptions.maxGroupSize = options.maxGroupSize;
   formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());

@@ -175,10 +175,11 @@ static std::string fusionPipeline() {
   // The front of buildSpaceFusionPipeline: what the compiler fuses
   // (addNormalization's passes, in its order).
   std::string normalize = "smap-generalize-named-ops,smap-decompose-aggregates,"
-                          "smap-fold-broadcasts,smap-specialize-fills,";
+                          "smap-fold-broadcasts,smap-specialize-fills,"
+                          "smap-split-contraction-operands,";
   if (widenAccumulators)
     normalize += "smap-widen-accumulators,";
-  normalize += "smap-fold-contraction-relayouts,smap-split-contraction-operands,";
+  normalize += "smap-fold-contraction-relayouts,smap-specialize-fills,";
   return normalize + "smap-form-graphs,smap-set-target{target=" + target +
          "},smap-analyze{allow-uta=" + (allowUta ? "true" : "false") +
          "},smap-schedule{" + schedule + "},smap-spatial-slice," +
