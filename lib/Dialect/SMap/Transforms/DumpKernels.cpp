@@ -214,8 +214,11 @@ LogicalResult DumpKernelsPass::dumpGraphs() {
         index = i;
       std::string name = getKernelName(
           fn.getName(), index, getKernelTag(*graph.getSchedule()), elementType);
-      if (failed(write(name, ".smap.mlir",
-                       [&](raw_ostream &os) { graph->print(os, flags); })))
+      // C++17 lambdas cannot capture a structured binding.
+      GraphOp kernelGraph = graph;
+      if (failed(write(name, ".smap.mlir", [&](raw_ostream &os) {
+            kernelGraph->print(os, flags);
+          })))
         return failure();
     }
   }
