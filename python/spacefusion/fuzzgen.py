@@ -451,8 +451,19 @@ def broadcast_back(prog, x, r, dims, opname, hint="bc"):
             bound[0] = x.bound * r.bound
         return [body.truncate(value, x.dtype)]
 
+    r_map = kept
+    if prog.rng.random() < 0.25:
+        # As named-op frontends write it: r materialized at x's shape by
+        # linalg.broadcast, then read elementwise (smap-fold-broadcasts).
+        r_init = prog.fb.empty(x.shape, r.dtype)
+        r_full = prog.fb.fresh("bcast")
+        prog.fb.emit("%s = linalg.broadcast ins(%s : %s) outs(%s : %s) dimensions = [%s]"
+                     % (r_full, r.name, r.type, r_init, tensor_type(x.shape, r.dtype),
+                        ", ".join(str(d) for d in sorted(dims))))
+        prog.features.add("broadcast-copy")
+        r, r_map = Tensor(r_full, x.shape, r.dtype, r.bound), identity(rank)
     init = prog.fb.empty(x.shape, x.dtype)
-    (name,) = prog.fb.generic(rank, ["parallel"] * rank, [(x, identity(rank)), (r, kept)],
+    (name,) = prog.fb.generic(rank, ["parallel"] * rank, [(x, identity(rank)), (r, r_map)],
                               [(init, x.shape, x.dtype, identity(rank))], body_fn, hint)
     return Tensor(name, x.shape, x.dtype, bound[0])
 
