@@ -520,10 +520,13 @@ def run_workers(args, seeds):
     return results, machine, restarts - 1
 
 
-def reproducer(seed):
-    return ("/usr/bin/python3 bench/gpu_fuzz.py build --seeds %d:%d --out build/gf-%d  "
+def reproducer(rec):
+    """The commands that build and check this one seed (or file) again."""
+    seed = rec["seed"]
+    what = ("--files %s" % rec["file"]) if rec.get("file") else ("--seeds %d:%d" % (seed, seed + 1))
+    return ("/usr/bin/python3 bench/gpu_fuzz.py build %s --out build/gf-%d  "
             "# then, on the GPU machine: python3 bench/gpu_fuzz.py check build/gf-%d"
-            % (seed, seed + 1, seed, seed))
+            % (what, seed, seed))
 
 
 def describe_failure(rec):
@@ -576,7 +579,7 @@ def main_check(args):
         "by_dtype": {d: dict(c) for d, c in sorted(by_dtype.items())},
         "rejections": dict(reasons.most_common()),
         "failures": [{"seed": r["seed"], "outcome": r["outcome"], "header": r["header"],
-                      "what": describe_failure(r), "reproducer": reproducer(r["seed"])}
+                      "what": describe_failure(r), "reproducer": reproducer(r)}
                      for r in failures],
         "records": rows,
     }
