@@ -45,12 +45,13 @@
 
 // GAP: f16 storage and compute (what a half model lowers to) gets the mixed
 // form's kernel, strategy, blocks and threads, but keeps one more tile in
-// registers (10 against 9). Not the rounding of the widened Q.K^T ahead of
-// the f16 scale: fusing that rounding into the scale leaves 10. The same
-// after --cse, and after --linalg-fuse-elementwise-ops (which agreed only
-// while the P.V it fused the probabilities into accumulated in f16: the
-// contraction was split from its prologue after the accumulators were
-// widened).
+// registers (10 against 9), with the same predicted registers and shared
+// memory: the f32 accumulator of the widened Q.K^T and the f16 tile of the
+// scores the form rounds before its f16 scale, where the mixed form scales
+// the f32 accumulator in place (README.md, gap 2). The same after --cse,
+// and after --linalg-fuse-elementwise-ops (which agreed only while the P.V
+// it fused the probabilities into accumulated in f16: the contraction was
+// split from its prologue after the accumulators were widened).
 // RUN: spacefusion-opt %S/Inputs/causal_attention_generic_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
 // RUN: mlir-opt %S/Inputs/causal_attention_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
 // RUN: mlir-opt %S/Inputs/causal_attention_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
