@@ -145,6 +145,12 @@ WORKLOADS = [
     ("attention_causal_frontend", "attention_causal_frontend", (8, 16, 1024, 64), "bf16", True),
     ("attention", "attention", (8, 16, 1024, 64), "f16", True),
     ("attention_causal", "attention_causal", (1, 32, 8192, 128), "bf16", True),
+    # Prefix LM (b, h, s, d, prefix): causal, and the first `prefix` keys
+    # seen by every query; the slices past max(block's last query + 1,
+    # prefix) are skipped.
+    ("attention_prefix", "attention_prefix", (1, 2, 256, 64, 96), "f16", False),
+    ("attention_prefix", "attention_prefix", (4, 32, 2048, 128, 512), "bf16", True),
+    ("attention_prefix", "attention_prefix", (4, 32, 2048, 128, 1024), "f16", True),
     # Batched GEMMs whose B is batched too (torch.bmm), B read K-major
     # (batch_matmul_transpose_b), and one weight broadcast to every batch:
     # (batch, m, n, k).
@@ -177,6 +183,9 @@ def source_of(generator, args, dtype):
     if generator == "attention_window":
         b, h, s, d, w = args
         return sf.workloads.attention(b, h, s, d, dtype=dtype, window=w), "attention_window"
+    if generator == "attention_prefix":
+        b, h, s, d, prefix = args
+        return sf.workloads.attention(b, h, s, d, dtype=dtype, prefix=prefix), "attention_prefix"
     if generator == "attention_causal":
         return sf.workloads.attention(*args, dtype=dtype, causal=True), "attention_causal"
     if generator == "attention_causal_frontend":

@@ -51,6 +51,9 @@ def flops(name, args):
     if name == "attention_window":
         b, h, s, d, w = args
         return 4 * b * h * d * sum(min(i + 1, w) for i in range(s))
+    if name == "attention_prefix":
+        b, h, s, d, prefix = args
+        return 4 * b * h * d * sum(max(i + 1, prefix) for i in range(s))
     if name == "attention_padded":
         # Every query against the valid keys of its batch.
         b, h, s, d = args
@@ -118,6 +121,15 @@ def window_baselines(args, scale):
     return masked_baselines(scale, keep, lambda b, h, q, kv: (kv <= q) & (q - kv < w), None, s)
 
 
+def prefix_baselines(args, scale):
+    """Causal, and the first `prefix` keys seen by every query."""
+    s, prefix = args[2], args[4]
+    rows = torch.arange(s, device="cuda")[:, None]
+    cols = torch.arange(s, device="cuda")[None, :]
+    keep = (cols <= rows) | (cols < prefix)
+    return masked_baselines(scale, keep, lambda b, h, q, kv: (kv <= q) | (kv < prefix), None, s)
+
+
 def padded_baselines(args, scale):
     """Keys from lens[b] on hidden."""
     b, s = args[0], args[2]
@@ -130,8 +142,8 @@ def baselines(name, args):
     """Callables on the same torch inputs: label -> fn(*inputs)."""
     if name == "attention_padded":
         return padded_baselines(args, 1.0 / math.sqrt(args[-1]))
-    if name in ("attention", "attention_mask", "attention_causal", "attention_window"):
-        scale = 1.0 / math.sqrt(args[3] if name == "attention_window" else args[-1])
+    if name in ("attention", "attention_mask", "attention_causal", "attention_window", "attention_prefix"):
+        scale = 1.0 / math.sqrt(args[3] if name in ("attention_window", "attention_prefix") else args[-1])
 
         def eager(q, k, v, mask=None):
             s = torch.matmul(q, k.transpose(-1, -2)) * scale
@@ -150,6 +162,8 @@ def baselines(name, args):
 
         if name == "attention_window":
             return window_baselines(args, scale)
+        if name == "attention_prefix":
+            return prefix_baselines(args, scale)
         if name == "attention_causal":
             def causal(backend):
                 def call(q, k, v):
@@ -205,7 +219,8 @@ def check(name, args, module, inputs, outputs):
     for out in outputs:
         out.fill_(float("nan"))
     error = run_checked(module, *inputs, *outputs)
-    extra = {"window": args[4]} if name == "attention_window" else {}
+    extra = ({"window": args[4]} if name == "attention_window" else
+             {"prefix": args[4]} if name == "attention_prefix" else {})
     refs = workloads.reference(name, *[t.float().cpu().numpy() for t in inputs], **extra)
     worst, ok = 0.0, error is None
     for got, ref in zip(outputs, refs):

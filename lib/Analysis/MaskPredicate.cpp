@@ -169,17 +169,31 @@ static std::optional<IndexForm> hiddenWhere(const SpaceMappingGraph &smg,
   return form;
 }
 
-/// The forms whose union is where `hide` masks (a compare, or an `ori` of
-/// compares when masked if true, an `andi` when masked if false).
-static bool hiddenUnion(const SpaceMappingGraph &smg, linalg::LinalgOp op,
-                        Value hide, bool whenTrue,
-                        SmallVectorImpl<IndexForm> &forms) {
+namespace {
+/// Forms that are all > 0 where masked (a conjunction of compares).
+using Clause = SmallVector<IndexForm, 1>;
+} // namespace
+
+/// At most this many clauses (an `andi` of `ori`s multiplies them).
+static constexpr size_t kMaxClauses = 8;
+
+/// The clauses whose union is where `hide` masks: a compare; an `ori` of
+/// compares when masked if true (an `andi` when masked if false) is their
+/// union, an `andi` when masked if true (an `ori` when masked if false, as
+/// a prefix-LM mask keeps what is causal or in the prefix) their
+/// intersection. Returns false when some part is no index predicate; a
+/// union then keeps the clauses of its other parts (each hides no more
+/// than the mask does), an intersection adds none.
+static bool hiddenClauses(const SpaceMappingGraph &smg, linalg::LinalgOp op,
+                          Value hide, bool whenTrue,
+                          SmallVectorImpl<Clause> &clauses) {
   if (auto arg = dyn_cast<BlockArgument>(hide)) {
     // A condition computed by another elementwise op (torch-mlir's
     // masked_fill reads a boolean tensor).
     linalg::LinalgOp producer;
     Value produced = producedValue(op, arg, producer);
-    return produced && hiddenUnion(smg, producer, produced, whenTrue, forms);
+    return produced &&
+           hiddenClauses(smg, producer, produced, whenTrue, clauses);
   }
   Operation *def = hide.getDefiningOp();
   if (auto xori = dyn_cast<arith::XOrIOp>(def)) {
@@ -188,19 +202,36 @@ static bool hiddenUnion(const SpaceMappingGraph &smg, linalg::LinalgOp op,
     for (unsigned i : {0u, 1u})
       if (matchPattern(xori->getOperand(1 - i), m_One()) &&
           xori.getType().isInteger(1))
-        return hiddenUnion(smg, op, xori->getOperand(i), !whenTrue, forms);
+        return hiddenClauses(smg, op, xori->getOperand(i), !whenTrue, clauses);
     return false;
   }
   if ((whenTrue && isa_and_nonnull<arith::OrIOp>(def)) ||
-      (!whenTrue && isa_and_nonnull<arith::AndIOp>(def)))
-    return hiddenUnion(smg, op, def->getOperand(0), whenTrue, forms) &&
-           hiddenUnion(smg, op, def->getOperand(1), whenTrue, forms);
+      (!whenTrue && isa_and_nonnull<arith::AndIOp>(def))) {
+    bool lhs = hiddenClauses(smg, op, def->getOperand(0), whenTrue, clauses);
+    bool rhs = hiddenClauses(smg, op, def->getOperand(1), whenTrue, clauses);
+    return lhs && rhs;
+  }
+  if ((whenTrue && isa_and_nonnull<arith::AndIOp>(def)) ||
+      (!whenTrue && isa_and_nonnull<arith::OrIOp>(def))) {
+    SmallVector<Clause, 2> lhs, rhs;
+    if (!hiddenClauses(smg, op, def->getOperand(0), whenTrue, lhs) ||
+        !hiddenClauses(smg, op, def->getOperand(1), whenTrue, rhs) ||
+        lhs.size() * rhs.size() > kMaxClauses)
+      return false;
+    for (const Clause &a : lhs)
+      for (const Clause &b : rhs) {
+        Clause both(a);
+        both.append(b.begin(), b.end());
+        clauses.push_back(std::move(both));
+      }
+    return true;
+  }
   auto cmp = dyn_cast_or_null<arith::CmpIOp>(def);
   std::optional<IndexForm> form =
       cmp ? hiddenWhere(smg, op, cmp, whenTrue) : std::nullopt;
   if (!form)
     return false;
-  forms.push_back(*form);
+  clauses.push_back(Clause{*form});
   return true;
 }
 
@@ -379,14 +410,14 @@ static bool masksEveryReduction(const SpaceMappingGraph &smg,
 
 namespace {
 /// A select in a mask's body that alone makes the result -inf: masked where
-/// its condition is `whenTrue`, that is where one of `forms` is > 0
-/// (`complete`: the forms describe the whole condition; otherwise some
-/// part of it is no index predicate, and `forms` only a part of it).
+/// its condition is `whenTrue`, that is where all forms of one of `clauses`
+/// are > 0 (`complete`: the clauses describe the whole condition; otherwise
+/// some part of it is no index predicate, and `clauses` only a part of it).
 struct MaskSelect {
   /// The select's position among the selects of the body.
   unsigned ordinal = 0;
   bool whenTrue = true;
-  SmallVector<IndexForm> forms;
+  SmallVector<Clause, 1> clauses;
   bool complete = false;
 };
 } // namespace
@@ -394,10 +425,10 @@ struct MaskSelect {
 /// The selects by which `op` (a one-result elementwise op) makes its result
 /// -inf where an index predicate holds; empty when none. `opaque` is set
 /// when a select makes it -inf by a condition that is no such predicate.
-static SmallVector<MaskSelect> findMaskSelects(const SpaceMappingGraph &smg,
-                                               linalg::LinalgOp op,
-                                               bool *opaque = nullptr) {
-  SmallVector<MaskSelect> found;
+static SmallVector<MaskSelect, 1> findMaskSelects(const SpaceMappingGraph &smg,
+                                                  linalg::LinalgOp op,
+                                                  bool *opaque = nullptr) {
+  SmallVector<MaskSelect, 1> found;
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops())
     return found;
   Block *body = op.getBlock();
@@ -415,9 +446,9 @@ static SmallVector<MaskSelect> findMaskSelects(const SpaceMappingGraph &smg,
       // Each select that alone makes the result -inf is a mask (nested
       // selects of -inf give one each).
       MaskSelect mask{static_cast<unsigned>(ordinal), whenTrue, {}, false};
-      mask.complete = hiddenUnion(smg, op, select.getCondition(), whenTrue,
-                                  mask.forms);
-      if (!mask.forms.empty())
+      mask.complete =
+          hiddenClauses(smg, op, select.getCondition(), whenTrue, mask.clauses);
+      if (!mask.clauses.empty())
         found.push_back(std::move(mask));
       else if (opaque)
         *opaque = true;
@@ -427,12 +458,26 @@ static SmallVector<MaskSelect> findMaskSelects(const SpaceMappingGraph &smg,
 }
 
 /// Whether `op` makes its result -inf where an index predicate holds:
-/// fills `where` with forms each > 0 only where masked.
+/// fills `where` with clauses each of which holds only where masked.
 static bool isIndexMask(const SpaceMappingGraph &smg, linalg::LinalgOp op,
-                        SmallVectorImpl<IndexForm> &where, bool &opaque) {
+                        SmallVectorImpl<Clause> &where, bool &opaque) {
   for (MaskSelect &mask : findMaskSelects(smg, op, &opaque))
-    llvm::append_range(where, mask.forms);
+    llvm::append_range(where, mask.clauses);
   return !where.empty();
+}
+
+/// The sign (+1 or -1) of index_t in every form of `clause`, if it is the
+/// same one of these in all: a clause whose forms bound t from one side.
+static std::optional<int64_t> keySign(const Clause &clause, unsigned t) {
+  std::optional<int64_t> sign;
+  for (const IndexForm &form : clause) {
+    auto coef = form.dims.find(t);
+    if (coef == form.dims.end() || std::abs(coef->second) != 1 ||
+        (sign && *sign != coef->second))
+      return std::nullopt;
+    sign = coef->second;
+  }
+  return sign;
 }
 
 /// The key bound of `form` (coefficient +-1 on `t`), R being the part
@@ -470,6 +515,29 @@ static std::string describeBound(const SliceBound &bound) {
   return text;
 }
 
+/// The key bound of `clause` (its forms' index_t all of `sign`): where
+/// all its forms hold, with +1 the keys from the largest of their bounds
+/// on, with -1 those below the smallest (see boundOf).
+static KeyBound keyBoundOf(const SpaceMappingGraph &smg, const Clause &clause,
+                           unsigned t, int64_t sign,
+                           bool maximizeRest = false) {
+  KeyBound bound;
+  bound.isMax = sign > 0;
+  for (const IndexForm &form : clause)
+    bound.parts.push_back(boundOf(smg, form, t, sign, maximizeRest));
+  return bound;
+}
+
+/// "64 + input #5", or "max(64 + input #5, input #6)".
+static std::string describeBound(const KeyBound &bound) {
+  if (bound.parts.size() == 1)
+    return describeBound(bound.parts.front());
+  std::string text = bound.isMax ? "max(" : "min(";
+  for (auto [i, part] : llvm::enumerate(bound.parts))
+    text += (i ? ", " : "") + describeBound(part);
+  return text + ")";
+}
+
 std::optional<SkippedSlices>
 mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
                               const TemporalSlicePlan &plan,
@@ -479,7 +547,7 @@ mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
     return std::nullopt;
   for (Operation *op : plan.members) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    SmallVector<IndexForm> where;
+    SmallVector<Clause, 2> where;
     bool opaque = false;
     if (!linalgOp || !plan.inMainLoop.contains(op))
       continue;
@@ -499,14 +567,13 @@ mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
     }
     SkippedSlices skip;
     skip.mask = op;
-    for (const IndexForm &form : where) {
-      auto t = form.dims.find(plan.t);
-      if (t == form.dims.end())
-        continue;
-      if (t->second == 1 && !skip.from)
-        skip.from = boundOf(smg, form, plan.t, 1);
-      else if (t->second == -1 && !skip.below)
-        skip.below = boundOf(smg, form, plan.t, -1);
+    // Each clause hides no more than the mask: one of each side will do.
+    for (const Clause &clause : where) {
+      std::optional<int64_t> sign = keySign(clause, plan.t);
+      if (sign == 1 && !skip.from)
+        skip.from = keyBoundOf(smg, clause, plan.t, 1);
+      else if (sign == -1 && !skip.below)
+        skip.below = keyBoundOf(smg, clause, plan.t, -1);
     }
     if (!skip.from && !skip.below) {
       whyNot = "the mask " + smg.nameOf(op) +
@@ -533,7 +600,7 @@ mlir::smap::findUnmaskedSlices(const SpaceMappingGraph &smg,
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp || !plan.inMainLoop.contains(op))
       continue;
-    SmallVector<MaskSelect> masks = findMaskSelects(smg, linalgOp);
+    SmallVector<MaskSelect, 1> masks = findMaskSelects(smg, linalgOp);
     UnmaskedSlices unmasked;
     unmasked.mask = op;
     // Every part of every predicate must bound the key index, or some
@@ -541,13 +608,16 @@ mlir::smap::findUnmaskedSlices(const SpaceMappingGraph &smg,
     auto addBounds = [&](const MaskSelect &mask) {
       if (!mask.complete)
         return false;
-      for (const IndexForm &form : mask.forms) {
-        auto t = form.dims.find(plan.t);
-        if (t == form.dims.end() || std::abs(t->second) != 1)
+      for (const Clause &clause : mask.clauses) {
+        // A row sees what one form of the clause leaves visible: with +1
+        // the keys below the largest bound, with -1 those from the
+        // smallest on (a clause bounding t from both sides hides a band).
+        std::optional<int64_t> sign = keySign(clause, plan.t);
+        if (!sign)
           return false;
-        (t->second > 0 ? unmasked.below : unmasked.from)
-            .push_back(boundOf(smg, form, plan.t, t->second,
-                               /*maximizeRest=*/true));
+        (*sign > 0 ? unmasked.below : unmasked.from)
+            .push_back(keyBoundOf(smg, clause, plan.t, *sign,
+                                  /*maximizeRest=*/true));
       }
       unmasked.selects.push_back({mask.ordinal, mask.whenTrue});
       return true;
@@ -555,9 +625,9 @@ mlir::smap::findUnmaskedSlices(const SpaceMappingGraph &smg,
     if (masks.empty() || !llvm::all_of(masks, addBounds))
       continue;
     std::string text;
-    for (const SliceBound &below : unmasked.below)
+    for (const KeyBound &below : unmasked.below)
       text += (text.empty() ? "" : ", ") + ("below " + describeBound(below));
-    for (const SliceBound &from : unmasked.from)
+    for (const KeyBound &from : unmasked.from)
       text += (text.empty() ? "" : ", ") + ("from " + describeBound(from));
     unmasked.describe = smg.nameOf(op) + " tests only the slices that reach "
                         "beyond the keys visible in every row (" +

@@ -386,7 +386,7 @@ def _contract_extended(dtype):
 
 @_checked
 def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, k_transposed=False,
-              frontend=False, kv_seq=None, causal=False, window=None, padding=False):
+              frontend=False, kv_seq=None, causal=False, window=None, padding=False, prefix=None):
     """Scaled dot-product attention; `k_transposed` gives K as [b, h, k, l]
     (the function is then `attention_kt`). `frontend` writes it the way
     mixed-precision frontends do (torch-mlir, IREE): the 16-bit operands
@@ -399,14 +399,21 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
     select of -inf on the scaled scores (the function is then
     `attention_causal`); `window` also hides the keys `window` or more
     before the query (a sliding window, Mistral's; `attention_window`).
+    `prefix` also shows every query the first `prefix` keys (a prefix LM,
+    T5's and PaliGemma's: the prefix attended bidirectionally), written as
+    frontends build it, a select keeping what is causal or in the prefix
+    (`attention_prefix`).
     `padding` adds an input `lens` (i64, one per batch) and hides the keys
     from `lens[b]` on, as a per-batch valid length does in batched inference
     (`attention_padded`; a row whose length is 0 is NaN, as unfused)."""
-    if padding and (mask or causal or window or k_transposed):
-        raise ValueError("padding is not combined with mask, causal, window or k_transposed")
+    if padding and (mask or causal or window or k_transposed or prefix is not None):
+        raise ValueError("padding is not combined with mask, causal, window, prefix or k_transposed")
+    if prefix is not None and (window or not isinstance(prefix, int) or not 0 <= prefix <= (kv_seq or seq)):
+        raise ValueError("attention: prefix must be a key count in [0, %d], without window, got %r"
+                         % (kv_seq or seq, prefix))
     f = _Func("attention_padded" if padding else "attention_mask" if mask else "attention_kt" if k_transposed
-              else "attention_window" if window else "attention_causal" if causal
-              else "attention", dtype)
+              else "attention_window" if window else "attention_prefix" if prefix is not None
+              else "attention_causal" if causal else "attention", dtype)
     b, h, s, d = batch, heads, seq, head_dim
     t = kv_seq or seq
     k_shape, k_dims = ((b, h, d, t), ["b", "h", "k", "l"]) if k_transposed else ((b, h, t, d), ["b", "h", "l", "k"])
@@ -422,7 +429,7 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
                    in_dtypes=operands)
     c = f.const(scale if scale is not None else 1.0 / np.sqrt(d))
     dims4 = ["b", "h", "m", "l"]
-    causal = causal or bool(window)
+    causal = causal or bool(window) or prefix is not None
 
     def scale(a, acc):
         if padding:
@@ -436,11 +443,19 @@ def attention(batch, heads, seq, head_dim, dtype="f32", mask=False, scale=None, 
         if not causal:
             return ["%%y = arith.mulf %s, %s : f32" % (a[0], c)], "%y"
         # Key j is hidden from query i when j > i + (t - s).
-        return (["%%x = arith.mulf %s, %s : f32" % (a[0], c),
-                 "%i = linalg.index 2 : index", "%j = linalg.index 3 : index",
-                 "%%shift = arith.constant %d : index" % (t - s),
-                 "%last = arith.addi %i, %shift : index",
-                 "%hide = arith.cmpi ugt, %j, %last : index"]
+        head = ["%%x = arith.mulf %s, %s : f32" % (a[0], c),
+                "%i = linalg.index 2 : index", "%j = linalg.index 3 : index",
+                "%%shift = arith.constant %d : index" % (t - s),
+                "%last = arith.addi %i, %shift : index"]
+        if prefix is not None:
+            # Kept when causal or in the prefix.
+            return (head + ["%seen = arith.cmpi ule, %j, %last : index",
+                            "%%p = arith.constant %d : index" % prefix,
+                            "%inprefix = arith.cmpi ult, %j, %p : index",
+                            "%keep = arith.ori %seen, %inprefix : i1",
+                            "%ninf = arith.constant 0xFF800000 : f32",
+                            "%y = arith.select %keep, %x, %ninf : f32"], "%y")
+        return (head + ["%hide = arith.cmpi ugt, %j, %last : index"]
                 + (["%%w = arith.constant %d : index" % window,
                     "%jw = arith.addi %j, %w : index",
                     "%old = arith.cmpi ule, %jw, %last : index",
@@ -575,7 +590,7 @@ def _float32(x):
     return np.asarray(x, dtype=np.float32)
 
 
-def reference(name, *arrays, eps=None, scale=None, window=None):
+def reference(name, *arrays, eps=None, scale=None, window=None, prefix=None):
     """The workload `name` computed in float32 with numpy, on numpy arrays or
     torch tensors (e.g. the torch.bfloat16 inputs of a bf16 function)."""
     a = [_float32(x) for x in arrays]
@@ -596,18 +611,20 @@ def reference(name, *arrays, eps=None, scale=None, window=None):
     if name == "rmsnorm":
         return [a[0] / np.sqrt((a[0] ** 2).mean(-1, keepdims=True) + (eps or 1e-6)) * a[1]]
     if name in ("attention", "attention_mask", "attention_kt", "attention_causal", "attention_window",
-                "attention_padded"):
+                "attention_padded", "attention_prefix"):
         q, k, v = a[:3]
         kt = k if name == "attention_kt" else np.swapaxes(k, -1, -2)
         s = q @ kt * (scale if scale is not None else 1.0 / np.sqrt(q.shape[-1]))
         if name == "attention_mask":
             s = s + a[3]
-        if name in ("attention_causal", "attention_window"):
+        if name in ("attention_causal", "attention_window", "attention_prefix"):
             rows, cols = s.shape[-2:]
             last = np.arange(rows)[:, None] + (cols - rows)
             hidden = np.arange(cols)[None, :] > last
             if name == "attention_window":
                 hidden |= np.arange(cols)[None, :] + window <= last
+            if name == "attention_prefix":
+                hidden &= np.arange(cols)[None, :] >= prefix
             s = np.where(hidden, -np.inf, s)
         if name == "attention_padded":
             lens = np.asarray(arrays[3]).astype(np.int64)

@@ -56,6 +56,8 @@ def test_cache_is_per_user_and_keyed_by_the_compiler(tmp_path, monkeypatch):
     (lambda: sf.workloads.gemm(0, 4, 4), r"gemm: m must be a positive integer, got 0"),
     (lambda: sf.workloads.attention(1, 2, 3.5, 4), r"attention: seq must be a positive integer, got 3.5"),
     (lambda: sf.workloads.attention(1, 2, 8, 4, window=0), r"attention: window must be a positive integer"),
+    (lambda: sf.workloads.attention(1, 2, 8, 4, prefix=9), r"attention: prefix must be a key count in \[0, 8\]"),
+    (lambda: sf.workloads.attention(1, 2, 8, 4, prefix=2, window=4), r"attention: prefix .* without window"),
     (lambda: sf.workloads.gemm_chain(4, [4, -1]), r"gemm_chain: dims must be a positive integer or a list"),
     (lambda: sf.workloads.softmax(4, 4, dtype="f33"), r"dtype must be one of f16, bf16, f32, f64"),
     (lambda: sf.workloads.softmax(4, 4, dtype="f8"), r"dtype must be one of .*got 'f8'"),

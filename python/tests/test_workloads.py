@@ -38,6 +38,9 @@ CASES = [
      [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
     ("attention_window", dict(batch=1, heads=2, seq=64, head_dim=16, window=24),
      [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
+    # A prefix LM: causal, the first 40 keys seen by every query.
+    ("attention_prefix", dict(batch=1, heads=2, seq=64, head_dim=16, prefix=40),
+     [None, dict(spatial={"h": 1, "m": 16}, temporal={"l": 16})]),
     ("attention_mask", dict(batch=1, heads=2, seq=64, head_dim=16, mask=True),
      [None, dict(spatial={"h": 1}, temporal={"l": 32})]),
     ("attention_kt", dict(batch=1, heads=2, seq=64, head_dim=16, k_transposed=True),
@@ -78,7 +81,8 @@ def test_fused_matches_reference(name, args, schedules, dtype):
     for schedule in schedules:
         module = sf.compile(source, **(schedule or {}))
         inputs = sf.random_inputs(module, seed=1)
-        check(module(*inputs), sf.workloads.reference(name, *inputs, window=args.get("window")), dtype)
+        check(module(*inputs), sf.workloads.reference(name, *inputs, window=args.get("window"),
+                                                      prefix=args.get("prefix")), dtype)
 
 
 @pytest.mark.parametrize("name,args,schedules", CASES[:4], ids=[c[0] for c in CASES[:4]])

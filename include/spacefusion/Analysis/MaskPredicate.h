@@ -35,18 +35,27 @@ struct SliceBound {
   SmallVector<std::pair<Value, int64_t>> inputs;
 };
 
-/// A mask that makes a value -inf where (a disjunction of)
+/// The largest (`isMax`) or the smallest of key indices: one mostly; a
+/// conjunction of compares gives several (a prefix-LM mask hides the keys
+/// after the query and from the prefix's end on: from max(i + 1, prefix)).
+struct KeyBound {
+  SmallVector<SliceBound, 1> parts;
+  bool isMax = true;
+};
+
+/// A mask that makes a value -inf where (a disjunction of conjunctions of)
 ///   +-index_t + sum_d coef_d index_d + sum_a coef_a a + sum_e coef_e e + c > 0
 /// holds (t the temporal dim, d other dims of the graph, a its index inputs
 /// such as a block's offset, e the elements of its one-element integer
-/// inputs such as a block's length; R the part after index_t, minimized over the
-/// block). With +index_t (causal attention) every key from 1 - min R on is
+/// inputs such as a block's length; R the part after index_t, minimized over
+/// the block). With +index_t (causal attention) every key from 1 - min R on is
 /// hidden in every row (`from`); with -index_t (a sliding window) every key
-/// below min R (`below`).
+/// below min R (`below`). A conjunction of compares of one sign hides from
+/// the largest of their bounds on (+index_t) or below the smallest.
 struct SkippedSlices {
   /// The member whose result is -inf where masked.
   Operation *mask = nullptr;
-  std::optional<SliceBound> from, below;
+  std::optional<KeyBound> from, below;
   /// "keys from ... on" / "keys below ..." for remarks.
   std::string describe;
 };
@@ -66,7 +75,9 @@ std::optional<SkippedSlices> findSkippedSlices(const SpaceMappingGraph &smg,
 /// A mask whose test a slice can leave out: one member that masks by
 /// index predicates each of which bounds the key index (t) alone. A slice
 /// of keys [o, o + size) lies where every row of the block sees every key
-/// when o + size <= each `below` and o >= each `from`; there the mask's
+/// when o + size <= each `below` and o >= each `from` (one per conjunction
+/// of compares: a prefix-LM row sees the keys below max(i + 1, prefix),
+/// so a slice below max(first row + 1, prefix) is seen whole); there the mask's
 /// selects yield their unmasked operand, and the test is needed only on
 /// the slices that cut the predicate (causal attention: the diagonal one).
 struct UnmaskedSlices {
@@ -75,7 +86,7 @@ struct UnmaskedSlices {
   /// (a copy of the body has them in the same order), and whether each
   /// masks where its condition is true.
   SmallVector<std::pair<unsigned, bool>> selects;
-  SmallVector<SliceBound> below, from;
+  SmallVector<KeyBound> below, from;
   /// For remarks.
   std::string describe;
 };

@@ -144,15 +144,17 @@ private:
   Value readOffset(OpBuilder &b, Value offset);
   /// `bound` as an index value.
   Value boundValue(OpBuilder &b, Location loc, const SliceBound &bound);
+  /// `bound` as an index value: the max (or min) of its parts'.
+  Value boundValue(OpBuilder &b, Location loc, const KeyBound &bound);
   /// The one element of `input` (a one-element integer graph input) as an
   /// index, read once at the start of the graph body.
   Value elementValue(Value input);
   /// The main loop's end for keys hidden from `bound` on: whole slices, at
   /// least one, at most the dim.
-  Value loopEnd(OpBuilder &b, Location loc, const SliceBound &bound);
+  Value loopEnd(OpBuilder &b, Location loc, const KeyBound &bound);
   /// The main loop's start for keys hidden below `bound`: the slice that
   /// holds it.
-  Value loopStart(OpBuilder &b, Location loc, const SliceBound &bound);
+  Value loopStart(OpBuilder &b, Location loc, const KeyBound &bound);
   /// The loop dim of `op` (a member) that iterates over t, if any.
   std::optional<unsigned> loopDimOfT(linalg::LinalgOp op) const;
   /// `x` where `index` (along t, counted from the read offset) is at least
@@ -555,8 +557,20 @@ Value TemporalSlicer::boundValue(OpBuilder &b, Location loc,
   return v;
 }
 
+Value TemporalSlicer::boundValue(OpBuilder &b, Location loc,
+                                 const KeyBound &bound) {
+  Value v;
+  for (const SliceBound &part : bound.parts) {
+    Value p = boundValue(b, loc, part);
+    v = !v            ? p
+        : bound.isMax ? arith::MaxSIOp::create(b, loc, v, p).getResult()
+                      : arith::MinSIOp::create(b, loc, v, p).getResult();
+  }
+  return v;
+}
+
 Value TemporalSlicer::loopStart(OpBuilder &b, Location loc,
-                                const SliceBound &bound) {
+                                const KeyBound &bound) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value stepV = arith::ConstantIndexOp::create(b, loc, step);
   Value start = arith::MaxSIOp::create(b, loc, boundValue(b, loc, bound), zero);
@@ -568,7 +582,7 @@ Value TemporalSlicer::loopStart(OpBuilder &b, Location loc,
 }
 
 Value TemporalSlicer::loopEnd(OpBuilder &b, Location loc,
-                              const SliceBound &bound) {
+                              const KeyBound &bound) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -691,13 +705,13 @@ void TemporalSlicer::testOnlyCutSlices(OpBuilder &b,
   Value end = arith::AddIOp::create(
       b, loc, at, arith::ConstantIndexOp::create(b, loc, step));
   Value cut;
-  auto orWith = [&](arith::CmpIPredicate pred, Value x, const SliceBound &y) {
+  auto orWith = [&](arith::CmpIPredicate pred, Value x, const KeyBound &y) {
     Value c = arith::CmpIOp::create(b, loc, pred, x, boundValue(b, loc, y));
     cut = cut ? arith::OrIOp::create(b, loc, cut, c).getResult() : c;
   };
-  for (const SliceBound &below : unmasked.below)
+  for (const KeyBound &below : unmasked.below)
     orWith(arith::CmpIPredicate::sgt, end, below);
-  for (const SliceBound &from : unmasked.from)
+  for (const KeyBound &from : unmasked.from)
     orWith(arith::CmpIPredicate::slt, at, from);
   // The clone's selects are the original's, in the same order.
   auto selects = llvm::to_vector(clone.getBlock()->getOps<arith::SelectOp>());
