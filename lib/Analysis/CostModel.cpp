@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spacefusion/Analysis/CostModel.h"
+#include "spacefusion/Analysis/TemporalSlicePlan.h"
 #include "spacefusion/Analysis/TensorCoreLegality.h"
 #include "spacefusion/Analysis/WgmmaPipeline.h"
 
@@ -577,6 +578,15 @@ struct CandidateView {
   const StrategyOptions &options;
   function_ref<int64_t(unsigned)> blockExtent;
   function_ref<double(Value)> stepBytes;
+  /// The fraction of the temporal slices a block visits (a mask skips
+  /// the others).
+  double visitedSlices = 1;
+
+  /// Whether the temporal loop runs over `d`'s values.
+  bool alongTemporal(ArrayRef<unsigned> d) const {
+    return candidate.temporalDim &&
+           llvm::is_contained(d, *candidate.temporalDim);
+  }
 };
 
 /// A block's input tiles (16-bit ones with their row padding): one copy
@@ -944,6 +954,8 @@ static double globalTraffic(const CandidateView &view, bool finalPass) {
         bytes *= llvm::divideCeil(dims[d].extent, candidate.tiles[d]);
     if (finalPass && llvm::is_contained(own, *candidate.temporalDim))
       bytes *= 2;
+    if (view.alongTemporal(own))
+      bytes *= view.visitedSlices;
     total += bytes * sectorFactor(view, arg);
   }
   for (Value out : graph.getYield().getValues())
@@ -1175,6 +1187,8 @@ static FlopCounts countFlops(const CandidateView &view,
     if (space.role != MemberRole::Compute)
       continue;
     double points = computedPoints(view, space, finalPass);
+    if (view.alongTemporal(space.dims))
+      points *= view.visitedSlices;
     if (onTensorCores(view, allowed, space)) {
       // A single GEMM chooses between the wgmma and mma.sync lowerings;
       // other graphs have only mma.sync, whose rate then ranks nothing.
@@ -1214,14 +1228,16 @@ static double temporalStepSeconds(const CandidateView &view, bool cpu,
                                   const ScheduleEstimate &est, int64_t waves,
                                   int64_t resident) {
   const ScheduleCandidate &candidate = view.candidate;
-  int64_t steps = llvm::divideCeil(
-      view.smg.getDims()[*candidate.temporalDim].extent, candidate.sliceSize);
+  double steps = view.visitedSlices *
+                 static_cast<double>(llvm::divideCeil(
+                     view.smg.getDims()[*candidate.temporalDim].extent,
+                     candidate.sliceSize));
   int64_t phases = 1;
   if (est.strategy == KernelStrategy::Simt ||
       est.strategy == KernelStrategy::MmaSync)
     phases = llvm::divideCeil(stepPhases(view.smg, *candidate.temporalDim),
                               resident);
-  return static_cast<double>(waves * steps * phases) *
+  return static_cast<double>(waves * phases) * steps *
          (cpu ? kCpuStepLatency : kGpuStepLatency);
 }
 
@@ -1247,9 +1263,31 @@ static void estimateTime(const CandidateView &view, bool cpu,
   est.seconds = seconds / est.waveUtilization + est.stepSeconds;
 }
 
+/// The slices a mask skips along `t`, for the cost model.
+static std::optional<SliceSkipModel> skipModelOf(const SpaceMappingGraph &smg,
+                                                 unsigned t) {
+  std::string unused;
+  FailureOr<TemporalSlicePlan> plan = planTemporalSlice(smg, t, unused);
+  if (failed(plan))
+    return std::nullopt;
+  return modelSkippedSlices(smg, *plan);
+}
+
 ScheduleEstimate mlir::smap::estimateSchedule(
     const SpaceMappingGraph &smg, const ScheduleCandidate &candidate,
     TargetAttr target, const StrategyOptions &options) {
+  std::optional<SliceSkipModel> skips;
+  if (candidate.temporalDim)
+    skips = skipModelOf(smg, *candidate.temporalDim);
+  return estimateSchedule(smg, candidate, target, options,
+                          skips ? &*skips : nullptr);
+}
+
+ScheduleEstimate
+mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
+                             const ScheduleCandidate &candidate,
+                             TargetAttr target, const StrategyOptions &options,
+                             const SliceSkipModel *skips) {
   AllowedStrategies allowed = allowedStrategies(target, options);
   ArrayRef<GlobalDim> dims = smg.getDims();
   auto blockExtent = [&](unsigned d) {
@@ -1268,6 +1306,14 @@ ScheduleEstimate mlir::smap::estimateSchedule(
 
   CandidateView view{smg, candidate, target, options, blockExtent, stepBytes};
   ScheduleEstimate est;
+  if (skips && candidate.temporalDim) {
+    SmallVector<int64_t> extents;
+    for (const GlobalDim &dim : dims)
+      extents.push_back(dim.extent);
+    view.visitedSlices = skips->visitedFraction(
+        extents, blockExtent, *candidate.temporalDim, candidate.sliceSize);
+    est.visitedSlices = view.visitedSlices;
+  }
   est.threads = candidate.threads;
   for (unsigned d = 0; d < dims.size(); ++d)
     est.blocks *= gridSize(view, d);
@@ -1505,6 +1551,12 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
       temporalSliceOptions(smg, blocked);
   boundCandidates(options, temporal.size());
 
+  // The slices a mask skips, once per temporal dim.
+  DenseMap<unsigned, std::optional<SliceSkipModel>> skips;
+  for (auto [t, s] : temporal)
+    if (t && !skips.count(*t))
+      skips[*t] = skipModelOf(smg, *t);
+
   ScheduleSearch search;
   SmallVector<size_t> index(dims.size(), 0);
   ScheduleCandidate candidate;
@@ -1516,8 +1568,11 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
       candidate.temporalDim = t;
       candidate.sliceSize = s;
       candidate.threads = chooseThreads(smg, candidate, target);
+      const std::optional<SliceSkipModel> *skip =
+          t ? &skips.find(*t)->second : nullptr;
       ScheduleEstimate est =
-          estimateSchedule(smg, candidate, target, strategies);
+          estimateSchedule(smg, candidate, target, strategies,
+                           skip && *skip ? &**skip : nullptr);
       ++search.tried;
       recordEstimate(search, candidate, est, keepTop);
     }

@@ -17,6 +17,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::smap;
 
@@ -538,10 +540,19 @@ static std::string describeBound(const KeyBound &bound) {
   return text + ")";
 }
 
-std::optional<SkippedSlices>
-mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
-                              const TemporalSlicePlan &plan,
-                              std::string &whyNot) {
+namespace {
+/// The mask findSkippedSlices skips by, and its clauses of each side.
+struct SkipClauses {
+  Operation *mask = nullptr;
+  std::optional<Clause> from, below;
+};
+} // namespace
+
+/// The first main-loop member that masks every reduction along t by an
+/// index predicate that bounds the keys of a block (see findSkippedSlices).
+static std::optional<SkipClauses> findSkipClauses(const SpaceMappingGraph &smg,
+                                                  const TemporalSlicePlan &plan,
+                                                  std::string &whyNot) {
   whyNot.clear();
   if (plan.reductions.empty())
     return std::nullopt;
@@ -565,31 +576,179 @@ mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
       whyNot = "the mask " + smg.nameOf(op) + " skips nothing: " + why;
       continue;
     }
-    SkippedSlices skip;
+    SkipClauses skip;
     skip.mask = op;
     // Each clause hides no more than the mask: one of each side will do.
     for (const Clause &clause : where) {
       std::optional<int64_t> sign = keySign(clause, plan.t);
       if (sign == 1 && !skip.from)
-        skip.from = keyBoundOf(smg, clause, plan.t, 1);
+        skip.from = clause;
       else if (sign == -1 && !skip.below)
-        skip.below = keyBoundOf(smg, clause, plan.t, -1);
+        skip.below = clause;
     }
     if (!skip.from && !skip.below) {
       whyNot = "the mask " + smg.nameOf(op) +
                " skips nothing: its predicate bounds no key range of a block";
       continue;
     }
-    std::string text;
-    if (skip.from)
-      text = "keys from " + describeBound(*skip.from) + " on";
-    if (skip.below)
-      text += (text.empty() ? "keys below " : " and below ") +
-              describeBound(*skip.below);
-    skip.describe = text + " are masked in every row (" + smg.nameOf(op) + ")";
     return skip;
   }
   return std::nullopt;
+}
+
+std::optional<SkippedSlices>
+mlir::smap::findSkippedSlices(const SpaceMappingGraph &smg,
+                              const TemporalSlicePlan &plan,
+                              std::string &whyNot) {
+  std::optional<SkipClauses> clauses = findSkipClauses(smg, plan, whyNot);
+  if (!clauses)
+    return std::nullopt;
+  SkippedSlices skip;
+  skip.mask = clauses->mask;
+  std::string text;
+  if (clauses->from) {
+    skip.from = keyBoundOf(smg, *clauses->from, plan.t, 1);
+    text = "keys from " + describeBound(*skip.from) + " on";
+  }
+  if (clauses->below) {
+    skip.below = keyBoundOf(smg, *clauses->below, plan.t, -1);
+    text += (text.empty() ? "keys below " : " and below ") +
+            describeBound(*skip.below);
+  }
+  skip.describe =
+      text + " are masked in every row (" + smg.nameOf(skip.mask) + ")";
+  return skip;
+}
+
+/// R of `form` (the part after index_t) as a SliceSkipModel form; none
+/// when it reads a graph input.
+static std::optional<SliceSkipModel::Form> restForm(const IndexForm &form,
+                                                    unsigned t) {
+  if (!form.inputs.empty())
+    return std::nullopt;
+  SliceSkipModel::Form rest;
+  rest.constant = form.constant;
+  for (auto [d, coef] : form.dims)
+    if (d != t)
+      rest.dims.push_back({d, coef});
+  return rest;
+}
+
+std::optional<SliceSkipModel>
+mlir::smap::modelSkippedSlices(const SpaceMappingGraph &smg,
+                               const TemporalSlicePlan &plan) {
+  std::string unused;
+  std::optional<SkipClauses> clauses = findSkipClauses(smg, plan, unused);
+  if (!clauses)
+    return std::nullopt;
+  SliceSkipModel model;
+  auto addForms = [&](const std::optional<Clause> &clause,
+                      SmallVectorImpl<SliceSkipModel::Form> &forms) {
+    for (const IndexForm &form : clause ? *clause : Clause()) {
+      std::optional<SliceSkipModel::Form> rest = restForm(form, plan.t);
+      if (!rest)
+        return false;
+      forms.push_back(*rest);
+    }
+    return true;
+  };
+  if (!addForms(clauses->from, model.from) ||
+      !addForms(clauses->below, model.below))
+    return std::nullopt;
+  return model;
+}
+
+namespace {
+/// The blocks along the dims a skip model's bounds read, one at a time.
+class BlockRanges {
+public:
+  BlockRanges(const SliceSkipModel &model, ArrayRef<int64_t> extents,
+              function_ref<int64_t(unsigned)> tile)
+      : extents(extents), tile(tile) {
+    for (const auto *forms : {&model.from, &model.below})
+      for (const SliceSkipModel::Form &form : *forms)
+        for (auto [d, coef] : form.dims)
+          if (!llvm::is_contained(dims, d))
+            dims.push_back(d);
+    index.assign(dims.size(), 0);
+  }
+  /// The blocks along those dims.
+  int64_t count() const {
+    int64_t n = 1;
+    for (unsigned d : dims)
+      n *= blocksAlong(d);
+    return n;
+  }
+  /// min of `form` over the current block.
+  int64_t minimum(const SliceSkipModel::Form &form) const {
+    int64_t value = form.constant;
+    for (auto [d, coef] : form.dims) {
+      auto [first, last] = range(d);
+      value += coef * (coef > 0 ? first : last);
+    }
+    return value;
+  }
+  /// Moves to the next block; false after the last one.
+  bool next() {
+    for (unsigned i = 0; i < dims.size(); ++i) {
+      if (++index[i] < blocksAlong(dims[i]))
+        return true;
+      index[i] = 0;
+    }
+    return false;
+  }
+
+private:
+  int64_t blocksAlong(unsigned d) const {
+    return llvm::divideCeilSigned(extents[d], tile(d));
+  }
+  /// The current block's first and last index along `d` (a ragged last
+  /// block ends at the extent).
+  std::pair<int64_t, int64_t> range(unsigned d) const {
+    unsigned i = llvm::find(dims, d) - dims.begin();
+    int64_t first = std::min(index[i] * tile(d), extents[d] - tile(d));
+    return {first, first + tile(d) - 1};
+  }
+
+  ArrayRef<int64_t> extents;
+  function_ref<int64_t(unsigned)> tile;
+  SmallVector<unsigned, 2> dims;
+  SmallVector<int64_t, 2> index;
+};
+} // namespace
+
+double SliceSkipModel::visitedFraction(ArrayRef<int64_t> extents,
+                                       function_ref<int64_t(unsigned)> tile,
+                                       unsigned t, int64_t step) const {
+  constexpr int64_t kMaxBlocks = 1 << 16;
+  BlockRanges blocks(*this, extents, tile);
+  int64_t extent = extents[t];
+  int64_t slices = llvm::divideCeilSigned(extent, step);
+  if (blocks.count() > kMaxBlocks)
+    return 1.0;
+  int64_t visited = 0;
+  do {
+    // As TemporalSlicer::loopEnd and loopStart build them.
+    int64_t end = extent, start = 0;
+    if (!from.empty()) {
+      end = std::numeric_limits<int64_t>::min();
+      for (const Form &form : from)
+        end = std::max(end, 1 - blocks.minimum(form));
+      end = std::min(llvm::divideCeilSigned(std::max(end, step), step) * step,
+                     extent);
+    }
+    if (!below.empty()) {
+      start = std::numeric_limits<int64_t>::max();
+      for (const Form &form : below)
+        start = std::min(start, blocks.minimum(form));
+      start = std::min(std::max<int64_t>(start, 0) / step * step,
+                       slices * step - step);
+    }
+    if (end > start)
+      visited += llvm::divideCeilSigned(end - start, step);
+  } while (blocks.next());
+  return static_cast<double>(visited) /
+         static_cast<double>(slices * blocks.count());
 }
 
 SmallVector<UnmaskedSlices, 1>

@@ -16,6 +16,7 @@
 #ifndef SPACEFUSION_ANALYSIS_COSTMODEL_H
 #define SPACEFUSION_ANALYSIS_COSTMODEL_H
 
+#include "spacefusion/Analysis/MaskPredicate.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 
 #include <optional>
@@ -94,6 +95,12 @@ struct ScheduleEstimate {
   double computeSeconds = 0;
   double waveUtilization = 1;
   double stepSeconds = 0;
+  /// The fraction of its temporal slices a block visits, averaged over the
+  /// blocks: below 1 when a mask from index arithmetic lets the temporal
+  /// slicer skip slices (causal attention about half); the work and
+  /// traffic of the members along the temporal dim and the steps are
+  /// counted at it.
+  double visitedSlices = 1;
   /// Whether the block's wgmma tile needs two consumer warpgroups
   /// (wgmmaConsumerWarpgroups): the search leaves those to schedules a user
   /// gives, as they measured slower than the one-warpgroup tiles.
@@ -113,6 +120,15 @@ ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
                                   const ScheduleCandidate &candidate,
                                   TargetAttr target,
                                   const StrategyOptions &options = {});
+
+/// The same, with the slices a mask skips along the candidate's temporal
+/// dim given (`skips`, null when none; modelSkippedSlices), for a search
+/// that estimates many candidates of one temporal dim.
+ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
+                                  const ScheduleCandidate &candidate,
+                                  TargetAttr target,
+                                  const StrategyOptions &options,
+                                  const SliceSkipModel *skips);
 
 /// Whether an m x n x k contraction tile is made of whole tiles of the
 /// tensor-core instruction the GPU lowering uses (mma.sync m16n8k16).

@@ -15,6 +15,8 @@
 #define SPACEFUSION_ANALYSIS_MASKPREDICATE_H
 
 #include "mlir/IR/Value.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -71,6 +73,33 @@ struct SkippedSlices {
 std::optional<SkippedSlices> findSkippedSlices(const SpaceMappingGraph &smg,
                                                const TemporalSlicePlan &plan,
                                                std::string &whyNot);
+
+/// The slices findSkippedSlices skips, as the cost model sees them before
+/// the graph is sliced: each bound's R as a form over the graph's dims
+/// (constant + sum coef_d index_d), to be taken over each block's ranges.
+struct SliceSkipModel {
+  struct Form {
+    SmallVector<std::pair<unsigned, int64_t>, 2> dims;
+    int64_t constant = 0;
+  };
+  /// Keys from the largest 1 - min R on, below the smallest min R.
+  SmallVector<Form, 2> from, below;
+
+  /// The key slices of `step` along dim `t` (of `extents`) a block visits,
+  /// as a fraction of all of them, averaged over the blocks of `tile`
+  /// (ragged ones clamped at the end of their dim, as sliced): the loop
+  /// bounds smap-temporal-slice builds, block by block. 1 when the blocks
+  /// are too many to count (over 65536 along the bounds' dims).
+  double visitedFraction(ArrayRef<int64_t> extents,
+                         function_ref<int64_t(unsigned)> tile, unsigned t,
+                         int64_t step) const;
+};
+
+/// findSkippedSlices for the cost model; std::nullopt when nothing is
+/// skipped or a bound reads a graph input (a length known only at run
+/// time: the model then counts every slice).
+std::optional<SliceSkipModel> modelSkippedSlices(const SpaceMappingGraph &smg,
+                                                 const TemporalSlicePlan &plan);
 
 /// A mask whose test a slice can leave out: one member that masks by
 /// index predicates each of which bounds the key index (t) alone. A slice

@@ -51,13 +51,20 @@ parseSliceOption(MLIRContext *ctx, ArrayRef<std::string> entries,
 static std::string describe(const SpaceMappingGraph &smg,
                             const ScheduleCandidate &candidate,
                             const ScheduleEstimate &est) {
+  std::string skipped =
+      est.visitedSlices < 1
+          ? llvm::formatv(", {0:F1}% of the temporal slices visited (a mask "
+                          "skips the rest)",
+                          est.visitedSlices * 100)
+                .str()
+          : "";
   return llvm::formatv("{0}, strategy {8}, {1} blocks x {2} threads, {3} B "
                        "shared memory, {4} registers/thread; predicted {5:F2} "
-                       "us ({6:F1} MB global, {7:F2} GFLOP)",
-                       formatCandidate(smg, candidate), est.blocks,
-                       est.threads, est.smemBytes, est.regsPerThread,
-                       est.seconds * 1e6, est.globalBytes / 1e6,
-                       est.flops / 1e9, stringifyKernelStrategy(est.strategy))
+                       "us ({6:F1} MB global, {7:F2} GFLOP{9})",
+                       formatCandidate(smg, candidate), est.blocks, est.threads,
+                       est.smemBytes, est.regsPerThread, est.seconds * 1e6,
+                       est.globalBytes / 1e6, est.flops / 1e9,
+                       stringifyKernelStrategy(est.strategy), skipped)
       .str();
 }
 
@@ -69,7 +76,8 @@ static void addScheduleArgs(remark::detail::InFlightRemark &remark,
   remark << Arg("strategy", stringifyKernelStrategy(est.strategy).str())
          << Arg("blocks", est.blocks) << Arg("threads", est.threads)
          << Arg("smem", est.smemBytes) << Arg("registers", est.regsPerThread)
-         << Arg("predicted_us", est.seconds * 1e6);
+         << Arg("predicted_us", est.seconds * 1e6)
+         << Arg("visited_slices", est.visitedSlices);
 }
 
 /// Why `est` ranks before `next` (isBetterEstimate): its time, or on a tie
