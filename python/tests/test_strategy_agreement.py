@@ -3,11 +3,11 @@ convert-smap-to-gpu (row kernels) and smap-distribute-blocks (every other
 graph) build.
 
 For every example, every pipeline input and the benchmarks' shapes in f16,
-the GPU pipeline for sm_90a runs to PTX; the schedule each block forall
-carries (the prediction) is compared with the kernel record the block
-lowering leaves (smap-write-kernel-manifest): the same strategy, threads,
-blocks and pipeline stages (TMA or cp.async), kernel for kernel, and the
-same shared memory (at least the placed bytes for simt and mma_sync). A
+the GPU pipeline for sm_90a runs to PTX; each kernel record of the
+manifest (smap-write-kernel-manifest) holds what was built and what its
+schedule predicted (`predicted`, from #smap.schedule), which must agree:
+the same strategy, threads, blocks and pipeline stages (TMA or cp.async),
+and the same shared memory (at least the placed bytes for simt). A
 mismatch inside the lowering is an error (tested in
 test/Conversion/SMapToGPU/distribute-blocks-strategy-invalid.mlir);
 this checks that the cost model never predicts one the lowering refuses.
@@ -15,7 +15,6 @@ this checks that the cost model never predicts one the lowering refuses.
 
 import glob
 import json
-import math
 import os
 import re
 import subprocess
@@ -81,49 +80,30 @@ WORKLOADS = {
 }
 
 # The strategies whose shared memory the cost model predicts exactly; for
-# simt and mma_sync it is an upper bound (bufferization may let
-# intermediates share a buffer), which smap-distribute-blocks enforces.
-EXACT_SMEM = {"wgmma_tma", "wgmma_tma_ws", "row_fragments", "row_fragments_wgmma", "rows"}
+# simt it is an upper bound (bufferization may let intermediates share a
+# buffer), which smap-distribute-blocks enforces.
+EXACT_SMEM = {"wgmma_tma", "wgmma_tma_ws", "row_fragments", "row_fragments_wgmma", "rows", "mma_sync"}
 SHARED_MEMORY = {"simt", "mma_sync"}
 
-SCHEDULE = re.compile(r"(?:smap\.)?schedule = #smap\.schedule<spatial = \[[^\]]*\], temporal = \[[^\]]*\], "
-                      r"grid = \[([^\]]*)\], threads = (\d+), smem = (\d+), regs = (\d+)"
-                      r"(?:, strategy = (\w+))?(?:, stages = (\d+))?(?:, rows_per_block = (\d+))?>")
 
-
-def schedules(dump):
-    return [{"strategy": m.group(5), "threads": int(m.group(2)), "smem": int(m.group(3)),
-             "stages": int(m.group(6) or 0),
-             "blocks": math.prod(int(g) for g in m.group(1).split(",") if g.strip())
-             // int(m.group(7) or 1)}
-            for m in SCHEDULE.finditer(dump)]
-
-
-def predicted_and_built(source, tmp_path):
-    """(schedules in order: the row kernels', then the block foralls'; the
-    kernels built, in the same order)."""
+def built_kernels(source, tmp_path):
+    """The kernels built, each with what its schedule predicted (the
+    manifest's `predicted`, from the #smap.schedule it was built from)."""
     tools = find_tools(BUILD)
     manifest = str(tmp_path / "kernels.json")
     result = subprocess.run([tools["spacefusion-opt"], "-", "-o", os.devnull,
-                             "--spacefusion-lower-gpu=format=isa kernel-manifest=" + manifest,
-                             "--mlir-print-ir-before=convert-smap-to-gpu,smap-distribute-blocks"],
+                             "--spacefusion-lower-gpu=format=isa kernel-manifest=" + manifest],
                             input=source, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
-    before_blocks = result.stderr.index("IR Dump Before SMapDistributeBlocks")
-    predicted = [s for s in schedules(result.stderr[:before_blocks]) if s["strategy"] == "rows"]
-    predicted += schedules(result.stderr[before_blocks:])
     with open(manifest) as f:
         functions = json.load(f)["functions"]
-    kernels = [k for fn in functions if not fn["name"].startswith("_mlir_ciface_") for k in fn["kernels"]]
-    built = ([k for k in kernels if k["strategy"] == "rows"] +
-             [k for k in kernels if k["strategy"] != "rows"])
-    return predicted, built
+    return [k for fn in functions if not fn["name"].startswith("_mlir_ciface_") for k in fn["kernels"]]
 
 
 def check_agreement(source, tmp_path):
-    predicted, built = predicted_and_built(source, tmp_path)
-    assert len(predicted) == len(built)
-    for p, b in zip(predicted, built):
+    built = built_kernels(source, tmp_path)
+    for b in built:
+        p = b["predicted"]
         assert p["strategy"] == b["strategy"]
         assert p["threads"] == b["threads"]
         assert p["blocks"] == b["blocks"]
@@ -138,7 +118,7 @@ def check_agreement(source, tmp_path):
             assert p["smem"] == b["smem"]
         else:
             assert p["smem"] >= b["smem"]
-    return predicted, built
+    return [b["predicted"] for b in built], built
 
 
 @pytest.mark.parametrize("path", EXAMPLES + INPUTS, ids=os.path.basename)

@@ -54,7 +54,13 @@
 
 // RECORD:      "built": {
 // RECORD:        "blocks": 64,
-// RECORD:        "smem": [[SMEM:[0-9]+]],
+// RECORD:        "predicted": {
+// RECORD-NEXT:     "blocks": 64,
+// RECORD:          "strategy": "simt",
+// RECORD-NEXT:     "threads": 256
+// RECORD-NEXT:   },
+// RECORD-NEXT:   "scratch": 0,
+// RECORD-NEXT:   "smem": [[SMEM:[0-9]+]],
 // RECORD-NEXT:   "strategy": "simt",
 // RECORD-NEXT:   "threads": 256
 // RECORD:      "function": "lstm_cell",

@@ -1897,8 +1897,9 @@ static int64_t cpAsyncStages(ScheduleAttr schedule) {
 
 /// The #smap.kernel record of a built block kernel.
 static KernelAttr
-buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy, int64_t blocks,
-                int64_t threads, const BufferPlacement &placement,
+buildKernelAttr(MLIRContext *ctx, ScheduleAttr schedule,
+                KernelStrategy strategy, int64_t blocks, int64_t threads,
+                const BufferPlacement &placement,
                 const std::optional<WgmmaPlan> &wgmmaPlan,
                 const std::optional<RowFragmentPlan> &rowFragmentPlan,
                 const BlockDistributor &distributor) {
@@ -1938,7 +1939,8 @@ buildKernelAttr(MLIRContext *ctx, KernelStrategy strategy, int64_t blocks,
   return KernelAttr::get(ctx, strategy, blocks, threads, placement.sharedBytes,
                          placement.scratchBytes,
                          parts.empty() ? DictionaryAttr()
-                                       : b.getDictionaryAttr(parts));
+                                       : b.getDictionaryAttr(parts),
+                         KernelAttr::getPrediction(schedule));
 }
 
 /// The number of blocks of `forall`, a bufferized 1-d scf.forall over a
@@ -2077,8 +2079,8 @@ static void recordBlockKernel(gpu::LaunchOp launch, const BlockKernelPlan &plan,
   launch.getDynamicSharedMemorySizeMutable().assign(smem);
   smemPlaceholder.getDefiningOp()->erase();
   KernelAttr record = buildKernelAttr(
-      launch.getContext(), plan.strategy, plan.blocks, plan.threads, placement,
-      plan.wgmma, plan.rowFragmentPlan, distributor);
+      launch.getContext(), plan.schedule, plan.strategy, plan.blocks,
+      plan.threads, placement, plan.wgmma, plan.rowFragmentPlan, distributor);
   getSMapDialect(launch.getContext())
       ->getKernelAttrHelper()
       .setAttr(launch, record);

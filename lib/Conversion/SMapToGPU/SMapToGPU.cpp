@@ -809,7 +809,8 @@ void RowKernelBuilder::recordKernel(func::FuncOp kernelFn) {
     parts.push_back(b.getNamedAttr("ragged", b.getI64IntegerAttr(1)));
   KernelAttr kernel = KernelAttr::get(
       ctx, KernelStrategy::Rows, plan.getBlocks(), plan.getBlockThreads(),
-      plan.getSharedMemoryBytes(), /*scratch=*/0, b.getDictionaryAttr(parts));
+      plan.getSharedMemoryBytes(), /*scratch=*/0, b.getDictionaryAttr(parts),
+      KernelAttr::getPrediction(graph.getScheduleAttr()));
   ctx->getOrLoadDialect<SMapDialect>()->getKernelsAttrHelper().setAttr(
       kernelFn, b.getArrayAttr({kernel.toDictionary()}));
   remark::passed(graph.getLoc(),

@@ -790,6 +790,26 @@ func.func @kernel_negative_part() attributes {t = #smap.kernel<strategy = wgmma_
 
 // -----
 
+// expected-error @below {{a kernel's prediction has no field 'grid'}}
+func.func @kernel_predicted_unknown() attributes {t = #smap.kernel<strategy = simt, blocks = 1, threads = 32, smem = 0, predicted = {grid = 2 : i64}>} { return }
+
+// -----
+
+// expected-error @below {{a kernel's predicted strategy must name a strategy}}
+func.func @kernel_predicted_strategy() attributes {t = #smap.kernel<strategy = simt, blocks = 1, threads = 32, smem = 0, predicted = {strategy = "tcgen05"}>} { return }
+
+// -----
+
+// expected-error @below {{a kernel's predicted 'smem' must be a non-negative integer}}
+func.func @kernel_predicted_negative() attributes {t = #smap.kernel<strategy = simt, blocks = 1, threads = 32, smem = 0, predicted = {smem = -1 : i64}>} { return }
+
+// -----
+
+// expected-error @below {{'func.func' op attribute 'smap.kernels': a kernel record's 'predicted' must be a dictionary}}
+func.func @kernel_record_predicted_string() attributes {smap.kernels = [{strategy = "simt", blocks = 1 : i64, threads = 32 : i64, smem = 0 : i64, predicted = "blocks=1"}]} { return }
+
+// -----
+
 // expected-error @below {{'func.func' op unknown attribute 'smap.threads' of the smap dialect}}
 func.func @retired_attribute() attributes {smap.threads = 128 : i64} { return }
 

@@ -141,6 +141,7 @@ func.func @temporal_slice_upto(%hi: index, %s0: tensor<64xf32>) -> tensor<64xf32
 // CHECK-SAME: test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma, stages = 3>
 // CHECK-SAME: test.target = #smap.target<name = "g", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 2, max_threads = 1024, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90, features = ["mma_sync", "wgmma"], l2_bytes = 4096>
 // CHECK-SAME: test.z_kernel = #smap.kernel<strategy = wgmma_tma, blocks = 2, threads = 128, smem = 99328, parts = {stages = 3 : i64, tile_m = 128 : i64}>
+// CHECK-SAME: test.z_predicted = #smap.kernel<strategy = simt, blocks = 4, threads = 256, smem = 4096, predicted = {blocks = 4 : i64, regs = 40 : i64, smem = 8192 : i64, stages = 0 : i64, strategy = "simt", threads = 256 : i64}>
 func.func @attributes() attributes {
     test.mapping = [#smap.mapping<"m", o2o>, #smap.mapping<"l", o2a>, #smap.mapping<"k", a2o, add>,
                     #smap.mapping<"l", a2o, max>, #smap.mapping<"l", a2o, min>, #smap.mapping<"l", a2o, mul>],
@@ -151,6 +152,7 @@ func.func @attributes() attributes {
     test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma, stages = 3>,
     test.rows = #smap.schedule<spatial = [r = 1], temporal = [], grid = [16384], threads = 64, smem = 0, regs = 0, strategy = rows, rows_per_block = 2>,
     test.target = #smap.target<name = "g", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 2, max_threads = 1024, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90, features = ["mma_sync", "wgmma"], l2_bytes = 4096>,
-    test.z_kernel = #smap.kernel<strategy = wgmma_tma, blocks = 2, threads = 128, smem = 99328, parts = {tile_m = 128 : i64, stages = 3 : i64}>} {
+    test.z_kernel = #smap.kernel<strategy = wgmma_tma, blocks = 2, threads = 128, smem = 99328, parts = {tile_m = 128 : i64, stages = 3 : i64}>,
+    test.z_predicted = #smap.kernel<strategy = simt, blocks = 4, threads = 256, smem = 4096, predicted = {strategy = "simt", blocks = 4 : i64, threads = 256 : i64, smem = 8192 : i64, regs = 40 : i64, stages = 0 : i64}>} {
   return
 }

@@ -395,10 +395,58 @@ int64_t KernelAttr::getPart(StringRef key) const {
   return value ? value.getInt() : 0;
 }
 
+/// The fields of a kernel record's prediction.
+static constexpr StringLiteral kPredictedFields[] = {
+    "strategy", "blocks", "threads", "smem", "regs", "stages"};
+
+DictionaryAttr KernelAttr::getPrediction(ScheduleAttr schedule) {
+  Builder b(schedule.getContext());
+  int64_t blocks = 1;
+  for (int64_t g : schedule.getGrid())
+    blocks *= g;
+  if (schedule.getRowsPerBlock() > 0)
+    blocks /= schedule.getRowsPerBlock();
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("strategy", b.getStringAttr(stringifyKernelStrategy(
+                                      schedule.getStrategy()))),
+       b.getNamedAttr("blocks", b.getI64IntegerAttr(blocks)),
+       b.getNamedAttr("threads", b.getI64IntegerAttr(schedule.getThreads())),
+       b.getNamedAttr("smem", b.getI64IntegerAttr(schedule.getSmemBytes())),
+       b.getNamedAttr("regs", b.getI64IntegerAttr(schedule.getRegsPerThread())),
+       b.getNamedAttr("stages", b.getI64IntegerAttr(schedule.getStages()))});
+}
+
+/// Checks a kernel record's prediction (getPrediction's form).
+static LogicalResult
+verifyPrediction(function_ref<InFlightDiagnostic()> emitError,
+                 DictionaryAttr predicted) {
+  for (NamedAttribute field : predicted) {
+    StringRef name = field.getName().getValue();
+    if (!llvm::is_contained(kPredictedFields, name))
+      return emitError() << "a kernel's prediction has no field '" << name
+                         << "'";
+    if (name == "strategy") {
+      auto strategy = dyn_cast<StringAttr>(field.getValue());
+      if (!strategy || !symbolizeKernelStrategy(strategy.getValue()))
+        return emitError()
+               << "a kernel's predicted strategy must name a strategy";
+      continue;
+    }
+    auto value = dyn_cast<IntegerAttr>(field.getValue());
+    if (!value || value.getInt() < 0)
+      return emitError() << "a kernel's predicted '" << name
+                         << "' must be a non-negative integer";
+  }
+  return success();
+}
+
 LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  KernelStrategy strategy, int64_t blocks,
                                  int64_t threads, int64_t smem, int64_t scratch,
-                                 DictionaryAttr parts) {
+                                 DictionaryAttr parts,
+                                 DictionaryAttr predicted) {
+  if (predicted && failed(verifyPrediction(emitError, predicted)))
+    return failure();
   if (strategy == KernelStrategy::None || strategy == KernelStrategy::Loops)
     return emitError() << "a kernel's strategy must be a GPU strategy, got "
                        << stringifyKernelStrategy(strategy);
@@ -450,12 +498,25 @@ llvm::json::Object KernelAttr::toJSON() const {
   for (StringRef key : getPartKeys())
     if (int64_t value = getPart(key))
       parts[key] = value;
-  return llvm::json::Object{{"strategy", stringifyKernelStrategy(getStrategy())},
-                            {"blocks", getBlocks()},
-                            {"threads", getThreads()},
-                            {"smem", getSmem()},
-                            {"scratch", getScratch()},
-                            {"parts", std::move(parts)}};
+  llvm::json::Object record{
+      {"strategy", stringifyKernelStrategy(getStrategy())},
+      {"blocks", getBlocks()},
+      {"threads", getThreads()},
+      {"smem", getSmem()},
+      {"scratch", getScratch()},
+      {"parts", std::move(parts)}};
+  if (getPredicted()) {
+    llvm::json::Object predicted;
+    for (NamedAttribute field : getPredicted()) {
+      if (auto text = dyn_cast<StringAttr>(field.getValue()))
+        predicted[field.getName().getValue()] = text.getValue();
+      else
+        predicted[field.getName().getValue()] =
+            cast<IntegerAttr>(field.getValue()).getInt();
+    }
+    record["predicted"] = std::move(predicted);
+  }
+  return record;
 }
 
 DictionaryAttr KernelAttr::toDictionary() const {
@@ -471,6 +532,8 @@ DictionaryAttr KernelAttr::toDictionary() const {
         b.getNamedAttr("scratch", b.getI64IntegerAttr(getScratch())));
   if (getParts())
     fields.push_back(b.getNamedAttr("parts", getParts()));
+  if (getPredicted())
+    fields.push_back(b.getNamedAttr("predicted", getPredicted()));
   return b.getDictionaryAttr(fields);
 }
 
@@ -478,8 +541,8 @@ FailureOr<KernelAttr>
 KernelAttr::fromDictionary(DictionaryAttr dict,
                            function_ref<InFlightDiagnostic()> emitError) {
   for (NamedAttribute field : dict)
-    if (!llvm::is_contained({"strategy", "blocks", "threads", "smem",
-                             "scratch", "parts"},
+    if (!llvm::is_contained({"strategy", "blocks", "threads", "smem", "scratch",
+                             "parts", "predicted"},
                             field.getName().getValue())) {
       emitError() << "a kernel record has no field '"
                   << field.getName().getValue() << "'";
@@ -514,9 +577,15 @@ KernelAttr::fromDictionary(DictionaryAttr dict,
     return failure();
   }
   auto partsDict = dyn_cast_or_null<DictionaryAttr>(parts);
+  Attribute predicted = dict.get("predicted");
+  if (predicted && !isa<DictionaryAttr>(predicted)) {
+    emitError() << "a kernel record's 'predicted' must be a dictionary";
+    return failure();
+  }
+  auto predictedDict = dyn_cast_or_null<DictionaryAttr>(predicted);
   if (failed(verify(emitError, *strategy, *blocks, *threads, *smem, *scratch,
-                    partsDict)))
+                    partsDict, predictedDict)))
     return failure();
   return get(dict.getContext(), *strategy, *blocks, *threads, *smem, *scratch,
-             partsDict);
+             partsDict, predictedDict);
 }

@@ -314,14 +314,25 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
       strategy `rows`): the rows, rows per block, elements per load, loads
       per thread and row, and 1 when the last chunk is partial.
 
+    `predicted` is what the schedule it was built from predicted
+    (`#smap.schedule`: `strategy`, `blocks`, `threads`, `smem`, `regs`,
+    `stages`), so that a record shows the prediction beside what was built
+    (equal, except the shared memory of simt blocks, which the schedule
+    bounds).
+
     ```mlir
     #smap.kernel<strategy = wgmma_tma, blocks = 1024, threads = 128,
                  smem = 99328, parts = {stages = 3 : i64, tile_k = 64 : i64,
-                 tile_m = 128 : i64, tile_n = 128 : i64}>
+                 tile_m = 128 : i64, tile_n = 128 : i64},
+                 predicted = {blocks = 1024 : i64, regs = 168 : i64,
+                 smem = 99328 : i64, stages = 3 : i64,
+                 strategy = "wgmma_tma", threads = 128 : i64}>
     ```
 
-    The launch must be positive, the parts known integers, none negative;
-    `smap-write-kernel-manifest` writes the kernels as JSON.
+    The launch must be positive, the parts known integers, none negative,
+    the prediction's fields those above (a known strategy, the rest
+    non-negative integers); `smap-write-kernel-manifest` writes the kernels
+    as JSON.
   }];
   let parameters = (ins
     "::mlir::smap::KernelStrategy":$strategy,
@@ -329,7 +340,8 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
     "int64_t":$threads,
     "int64_t":$smem,
     DefaultValuedParameter<"int64_t", "0">:$scratch,
-    OptionalParameter<"::mlir::DictionaryAttr">:$parts
+    OptionalParameter<"::mlir::DictionaryAttr">:$parts,
+    OptionalParameter<"::mlir::DictionaryAttr">:$predicted
   );
   let extraClassDeclaration = [{
     /// The count `key` of `parts` (0 when absent).
@@ -347,6 +359,8 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
     /// form): strategy, blocks, threads, smem, scratch and the parts
     /// present.
     ::llvm::json::Object toJSON() const;
+    /// `schedule`'s prediction in the form of `predicted`.
+    static ::mlir::DictionaryAttr getPrediction(ScheduleAttr schedule);
     /// The record a dictionary of toDictionary's form describes; fails with
     /// a diagnostic when it is not one.
     static ::mlir::FailureOr<KernelAttr>
