@@ -581,6 +581,8 @@ struct CandidateView {
   /// The fraction of the temporal slices a block visits (a mask skips
   /// the others).
   double visitedSlices = 1;
+  /// What slicing the temporal dim adds (null without one).
+  const TemporalSliceFacts *facts = nullptr;
 
   /// Whether the temporal loop runs over `d`'s values.
   bool alongTemporal(ArrayRef<unsigned> d) const {
@@ -877,8 +879,12 @@ static bool startsEmpty(const Space &space) {
 /// builds); and a buffer for every intermediate, the state the temporal
 /// loop carries included, except the graph's results (bufferization
 /// writes them in place into global memory, an accumulator too unless it
-/// is finished after the loop), each 16-byte aligned as placed. An upper
-/// bound of the placed bytes, which smap-distribute-blocks checks:
+/// is finished after the loop), each 16-byte aligned as placed; and the
+/// temporal slicer's own (TemporalSliceFacts: a running max's new value
+/// and -inf guard, a finished value that is no result; blocks of one row
+/// and one key, where every buffer is 16 bytes, took more than the members'
+/// alone, found by the fuzzer). An upper bound of the placed bytes, which
+/// smap-distribute-blocks checks:
 /// bufferization lets intermediates whose lives do not overlap share the
 /// tensor.empty of their type, in an order of its own (bottom-up), which
 /// this does not follow. Returns the shared memory.
@@ -887,14 +893,26 @@ static double priceSharedMemoryBlock(const CandidateView &view,
   StagedInputs staged = stagedBlockTiles(view, tensorCores);
   llvm::SmallPtrSet<Value, 4> yielded = graphOutputs(view.smg);
   double intermediates = 0;
+  auto buffer = [&](Value v) {
+    return static_cast<double>(
+        llvm::alignTo(static_cast<int64_t>(view.stepBytes(v)), 16));
+  };
   for (const Space &space : view.smg.getSpaces()) {
     if (space.role == MemberRole::Init)
       continue;
     bool inPlace = !finishedAfterLoop(view, space) && startsEmpty(space);
     for (Value r : space.op->getResults())
       if (!inPlace || !yielded.contains(r))
-        intermediates += static_cast<double>(llvm::alignTo(
-            static_cast<int64_t>(view.stepBytes(r)), 16));
+        intermediates += buffer(r);
+  }
+  // The temporal slicer's own buffers: each shift's new value and guard,
+  // and the finished value of a reduction whose factors wait for the end.
+  if (view.facts) {
+    for (Value shift : view.facts->shifts)
+      intermediates += 2 * buffer(shift);
+    for (Value finished : view.facts->finishedAfterLoop)
+      if (!yielded.contains(finished))
+        intermediates += buffer(finished);
   }
   int64_t once = static_cast<int64_t>(staged.once + intermediates);
   est.stages = staged.moving
@@ -1263,31 +1281,39 @@ static void estimateTime(const CandidateView &view, bool cpu,
   est.seconds = seconds / est.waveUtilization + est.stepSeconds;
 }
 
-/// The slices a mask skips along `t`, for the cost model.
-static std::optional<SliceSkipModel> skipModelOf(const SpaceMappingGraph &smg,
-                                                 unsigned t) {
+TemporalSliceFacts
+mlir::smap::getTemporalSliceFacts(const SpaceMappingGraph &smg, unsigned t) {
+  TemporalSliceFacts facts;
   std::string unused;
   FailureOr<TemporalSlicePlan> plan = planTemporalSlice(smg, t, unused);
   if (failed(plan))
-    return std::nullopt;
-  return modelSkippedSlices(smg, *plan);
+    return facts;
+  facts.skips = modelSkippedSlices(smg, *plan);
+  for (const ReductionPlan &r : plan->reductions) {
+    for (const ExpTerm &term : r.info.expTerms)
+      if (!llvm::is_contained(facts.shifts, term.shift))
+        facts.shifts.push_back(term.shift);
+    if (!r.info.stripped.empty())
+      facts.finishedAfterLoop.push_back(r.op->getResult(0));
+  }
+  return facts;
 }
 
 ScheduleEstimate mlir::smap::estimateSchedule(
     const SpaceMappingGraph &smg, const ScheduleCandidate &candidate,
     TargetAttr target, const StrategyOptions &options) {
-  std::optional<SliceSkipModel> skips;
+  std::optional<TemporalSliceFacts> facts;
   if (candidate.temporalDim)
-    skips = skipModelOf(smg, *candidate.temporalDim);
+    facts = getTemporalSliceFacts(smg, *candidate.temporalDim);
   return estimateSchedule(smg, candidate, target, options,
-                          skips ? &*skips : nullptr);
+                          facts ? &*facts : nullptr);
 }
 
 ScheduleEstimate
 mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
                              const ScheduleCandidate &candidate,
                              TargetAttr target, const StrategyOptions &options,
-                             const SliceSkipModel *skips) {
+                             const TemporalSliceFacts *facts) {
   AllowedStrategies allowed = allowedStrategies(target, options);
   ArrayRef<GlobalDim> dims = smg.getDims();
   auto blockExtent = [&](unsigned d) {
@@ -1306,11 +1332,13 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
 
   CandidateView view{smg, candidate, target, options, blockExtent, stepBytes};
   ScheduleEstimate est;
-  if (skips && candidate.temporalDim) {
+  if (candidate.temporalDim)
+    view.facts = facts;
+  if (view.facts && view.facts->skips) {
     SmallVector<int64_t> extents;
     for (const GlobalDim &dim : dims)
       extents.push_back(dim.extent);
-    view.visitedSlices = skips->visitedFraction(
+    view.visitedSlices = view.facts->skips->visitedFraction(
         extents, blockExtent, *candidate.temporalDim, candidate.sliceSize);
     est.visitedSlices = view.visitedSlices;
   }
@@ -1551,11 +1579,11 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
       temporalSliceOptions(smg, blocked);
   boundCandidates(options, temporal.size());
 
-  // The slices a mask skips, once per temporal dim.
-  DenseMap<unsigned, std::optional<SliceSkipModel>> skips;
+  // What slicing each temporal dim adds, once per dim.
+  DenseMap<unsigned, TemporalSliceFacts> facts;
   for (auto [t, s] : temporal)
-    if (t && !skips.count(*t))
-      skips[*t] = skipModelOf(smg, *t);
+    if (t && !facts.count(*t))
+      facts[*t] = getTemporalSliceFacts(smg, *t);
 
   ScheduleSearch search;
   SmallVector<size_t> index(dims.size(), 0);
@@ -1568,11 +1596,9 @@ ScheduleSearch mlir::smap::searchSchedules(const SpaceMappingGraph &smg,
       candidate.temporalDim = t;
       candidate.sliceSize = s;
       candidate.threads = chooseThreads(smg, candidate, target);
-      const std::optional<SliceSkipModel> *skip =
-          t ? &skips.find(*t)->second : nullptr;
       ScheduleEstimate est =
           estimateSchedule(smg, candidate, target, strategies,
-                           skip && *skip ? &**skip : nullptr);
+                           t ? &facts.find(*t)->second : nullptr);
       ++search.tried;
       recordEstimate(search, candidate, est, keepTop);
     }

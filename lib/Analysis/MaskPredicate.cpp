@@ -114,10 +114,14 @@ static bool addIndexForm(const SpaceMappingGraph &smg, linalg::LinalgOp op,
   }
   if (auto index = dyn_cast<linalg::IndexOp>(def)) {
     std::optional<unsigned> d = smg.getLoopDim(op, index.getDim());
-    if (!d)
-      return false;
-    form.dims[*d] += scale;
-    return true;
+    if (d) {
+      form.dims[*d] += scale;
+      return true;
+    }
+    // A loop of extent 1 (a block's one row, folded away by the SMG) only
+    // ever has index 0.
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    return index.getDim() < ranges.size() && ranges[index.getDim()] == 1;
   }
   if (auto constant = dyn_cast<arith::ConstantIndexOp>(def)) {
     form.constant += scale * constant.value();

@@ -571,36 +571,73 @@ def step_multi_reduction(prog):
 
 
 def mask_values(prog, s, dim):
-    """s with some positions set to -inf: by index (causal / anti-causal
-    against another dim, never a whole row) or where s is large."""
+    """s with some positions set to -inf, never a whole row: by index
+    against another dim (causal, anti-causal; a sliding window, a prefix LM
+    and a band, written with `ori` / `andi` / `xori` as frontends combine
+    masks), or where s is large."""
     rank = len(s.shape)
     others = [d for d in range(rank) if d != dim and s.shape[d] > 1]
-    style = prog.rng.choice(["causal", "anti-causal", "threshold"]) if others else "threshold"
+    styles = ["causal", "anti-causal", "threshold", "prefix", "band", "window"]
+    style = prog.rng.choice(styles) if others else "threshold"
     row = prog.rng.choice(others) if others else None
+    if style == "window" and s.shape[row] > s.shape[dim]:
+        style = "causal"  # rows past the last column would see no key
+    n = s.shape[dim]
+    prefix = prog.rng.randint(1, n) if style in ("prefix", "band") else 0
+    width = prog.rng.randint(1, n) if style == "window" else 0
+    negate = prog.rng.random() < 0.5
     prog.features.add("mask-" + style)
+
+    def compare(body, predicate, a, b):
+        cond = prog.fb.fresh("c")
+        body.lines.append("%s = arith.cmpi %s, %s, %s : index" % (cond, predicate, a, b))
+        return cond
+
+    def masked(body, v, hide):
+        """-inf where `hide`; as select(keep, v, -inf) with keep = hide ^ true
+        half the time (torch's masked_fill(~keep))."""
+        ninf = body.const(NEG_INF)
+        if negate:
+            keep = body.op("arith.xori %s, %s" % (hide, body.const(1, "i1")), "i1")
+            return body.op("arith.select %s, %s, %s" % (keep, v, ninf))
+        return body.op("arith.select %s, %s, %s" % (hide, ninf, v))
 
     def body_fn(body, in_args, out_args):
         v = body.extend(in_args[0], s.dtype)
-        ninf = body.const(NEG_INF)
         j = body.index(dim)
         if style == "threshold":
             # Where v > 0.5, except in column 0: no row is masked entirely.
             large = prog.fb.fresh("c")
             body.lines.append("%s = arith.cmpf ogt, %s, %s : f32" % (large, v, body.const(0.5)))
-            inner = prog.fb.fresh("c")
-            body.lines.append("%s = arith.cmpi ne, %s, %s : index"
-                              % (inner, j, body.const(0, "index")))
+            inner = compare(body, "ne", j, body.const(0, "index"))
             cond = body.op("arith.andi %s, %s" % (large, inner), "i1")
-            return [body.truncate(body.op("arith.select %s, %s, %s" % (cond, ninf, v)), s.dtype)]
+            return [body.truncate(body.op("arith.select %s, %s, %s" % (cond, body.const(NEG_INF), v)),
+                                  s.dtype)]
         i = body.index(row)
-        # Clamp the row index so that column extent-1 (anti-causal) or column
-        # 0 (causal) stays unmasked in every row.
-        last = body.const(s.shape[dim] - 1, "index")
-        i = body.binary("arith.minsi", i, last, "index")
-        cond = prog.fb.fresh("c")
-        predicate = "sgt" if style == "causal" else "slt"
-        body.lines.append("%s = arith.cmpi %s, %s, %s : index" % (cond, predicate, j, i))
-        return [body.truncate(body.op("arith.select %s, %s, %s" % (cond, ninf, v)), s.dtype)]
+        if style == "anti-causal":
+            # Rows past the last column keep it: the row index clamped.
+            i = body.binary("arith.minsi", i, body.const(n - 1, "index"), "index")
+            hide = compare(body, "slt", j, i)
+        elif style == "causal":
+            hide = compare(body, "sgt", j, i)  # column 0 is seen by every row
+        elif style == "prefix":
+            # Hidden past the row and past the prefix (a conjunction).
+            hide = body.op("arith.andi %s, %s" % (compare(body, "sgt", j, i),
+                                                  compare(body, "sge", j, body.const(prefix, "index"))),
+                           "i1")
+        elif style == "band":
+            # Hidden past the row and before `prefix`: a conjunction bounding
+            # the column from both sides (column 0 seen by every row).
+            hide = body.op("arith.andi %s, %s" % (compare(body, "sgt", j, i),
+                                                  compare(body, "slt", j, body.const(prefix, "index"))),
+                           "i1")
+        else:
+            # A sliding window: hidden past the row or `width` or more
+            # before it (a union).
+            jw = body.binary("arith.addi", j, body.const(width, "index"), "index")
+            hide = body.op("arith.ori %s, %s" % (compare(body, "sgt", j, i), compare(body, "sle", jw, i)),
+                           "i1")
+        return [body.truncate(masked(body, v, hide), s.dtype)]
 
     init = prog.fb.empty(s.shape, s.dtype)
     (name,) = prog.fb.generic(rank, ["parallel"] * rank, [(s, identity(rank))],

@@ -45,8 +45,11 @@ def test_shared_object_and_metadata(layernorm):
     assert meta["inputs"] == [[[64, 768], "f16"], [[768], "f16"], [[768], "f16"]]
     assert meta["outputs"] == [[[64, 768], "f16"]]
     # 768 f16 = 24 per lane: one warp per row, 3 16-byte accesses per lane.
+    # Built as its schedule predicted it.
     assert meta["kernels"] == [{"strategy": "rows", "blocks": 32, "threads": 64, "smem": 0, "scratch": 0,
-                                "parts": {"rows": 64, "rows_per_block": 2, "vector": 8, "chunks": 3}}]
+                                "parts": {"rows": 64, "rows_per_block": 2, "vector": 8, "chunks": 3},
+                                "predicted": {"strategy": "rows", "blocks": 32, "threads": 64, "smem": 0,
+                                              "regs": 0, "stages": 0}}]
     assert meta["kernel"] == "rows blocks=32 threads=64 smem=0 chunks=3 rows=64 rows_per_block=2 vector=8"
     lib = ctypes.CDLL(os.path.join(layernorm, meta["library"]))
     assert hasattr(lib, "_mlir_ciface_layernorm")

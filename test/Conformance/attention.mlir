@@ -33,7 +33,7 @@
 // RUN: spacefusion-opt %S/Inputs/attention_named_3d.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=ATTN
 //
 // ATTN-LABEL: llvm.func @attention(
-// ATTN-SAME: smap.kernels = [{blocks = 768 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
+// ATTN-SAME: smap.kernels = [{blocks = 768 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
 // ATTN: gpu.binary @attention_row_fragments_wgmma_128x128_{{b?f16}} [
 // ATTN-NOT: gpu.binary
 
@@ -41,7 +41,7 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/attention_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=ATTN-F32
 // ATTN-F32-LABEL: llvm.func @attention(
-// ATTN-F32-SAME: smap.kernels = [{blocks = 3072 : i64, parts = {fma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// ATTN-F32-SAME: smap.kernels = [{blocks = 3072 : i64, parts = {fma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // ATTN-F32: gpu.binary @attention_simt_32x16_f32 [
 // ATTN-F32-NOT: gpu.binary
 
@@ -58,7 +58,7 @@
 // RUN: mlir-opt %S/Inputs/attention_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
 // RUN: mlir-opt %S/Inputs/attention_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
 // GAP-F16-LABEL: llvm.func @attention(
-// GAP-F16-SAME: smap.kernels = [{blocks = 768 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
+// GAP-F16-SAME: smap.kernels = [{blocks = 768 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
 // GAP-F16: gpu.binary @attention_row_fragments_wgmma_128x128_f16 [
 // GAP-F16-NOT: gpu.binary
 

@@ -31,7 +31,7 @@
 // RUN: mlir-opt %S/Inputs/causal_attention_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=CAUSAL
 //
 // CAUSAL-LABEL: llvm.func @causal_attention(
-// CAUSAL-SAME: smap.kernels = [{blocks = 512 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
+// CAUSAL-SAME: smap.kernels = [{blocks = 512 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
 // CAUSAL: gpu.binary @causal_attention_row_fragments_wgmma_128x128_{{b?f16}} [
 // CAUSAL-NOT: gpu.binary
 
@@ -39,7 +39,7 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/causal_attention_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=CAUSAL-F32
 // CAUSAL-F32-LABEL: llvm.func @causal_attention(
-// CAUSAL-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {fma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// CAUSAL-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {fma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // CAUSAL-F32: gpu.binary @causal_attention_simt_32x16_f32 [
 // CAUSAL-F32-NOT: gpu.binary
 
@@ -56,7 +56,7 @@
 // RUN: mlir-opt %S/Inputs/causal_attention_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
 // RUN: mlir-opt %S/Inputs/causal_attention_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
 // GAP-F16-LABEL: llvm.func @causal_attention(
-// GAP-F16-SAME: smap.kernels = [{blocks = 512 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
+// GAP-F16-SAME: smap.kernels = [{blocks = 512 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 10 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
 // GAP-F16: gpu.binary @causal_attention_row_fragments_wgmma_128x128_f16 [
 // GAP-F16-NOT: gpu.binary
 

@@ -35,7 +35,7 @@
 // RUN: mlir-opt %S/Inputs/gemm_gelu_named_transpose.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
 //
 // GEMM-LABEL: llvm.func @gemm_gelu(
-// GEMM-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// GEMM-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // GEMM: gpu.binary @gemm_gelu_wgmma_tma_128x128x64_{{b?f16}} [
 // GEMM-NOT: gpu.binary
 
@@ -43,7 +43,7 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/gemm_gelu_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM-F32
 // GEMM-F32-LABEL: llvm.func @gemm_gelu(
-// GEMM-F32-SAME: smap.kernels = [{blocks = 6144 : i64, parts = {fma = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// GEMM-F32-SAME: smap.kernels = [{blocks = 6144 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // GEMM-F32: gpu.binary @gemm_gelu_simt_64x64x256_f32 [
 // GEMM-F32-NOT: gpu.binary
 

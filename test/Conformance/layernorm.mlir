@@ -32,7 +32,7 @@
 // RUN: mlir-opt %S/Inputs/layernorm_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LN
 //
 // LN-LABEL: llvm.func @layernorm(
-// LN-SAME: smap.kernels = [{blocks = 4096 : i64, parts = {chunks = 3 : i64, rows = 8192 : i64, rows_per_block = 2 : i64, vector = 8 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 64 : i64}]
+// LN-SAME: smap.kernels = [{blocks = 4096 : i64, parts = {chunks = 3 : i64, rows = 8192 : i64, rows_per_block = 2 : i64, vector = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 64 : i64}]
 // LN: gpu.binary @layernorm_rows_{{b?f16}} [
 // LN-NOT: gpu.binary
 
@@ -41,7 +41,7 @@
 // per row differ by the element size, not by the form.
 // RUN: spacefusion-opt %S/Inputs/layernorm_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LN-F32
 // LN-F32-LABEL: llvm.func @layernorm(
-// LN-F32-SAME: smap.kernels = [{blocks = 4096 : i64, parts = {chunks = 6 : i64, rows = 8192 : i64, rows_per_block = 2 : i64, vector = 4 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 64 : i64}]
+// LN-F32-SAME: smap.kernels = [{blocks = 4096 : i64, parts = {chunks = 6 : i64, rows = 8192 : i64, rows_per_block = 2 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 64 : i64}]
 // LN-F32: gpu.binary @layernorm_rows_f32 [
 // LN-F32-NOT: gpu.binary
 

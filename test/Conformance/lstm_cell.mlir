@@ -31,7 +31,7 @@
 // RUN: mlir-opt %S/Inputs/lstm_cell_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM
 //
 // LSTM-LABEL: llvm.func @lstm_cell(
-// LSTM-SAME: smap.kernels = [{blocks = 256 : i64, parts = {ldmatrix = 4 : i64, mma_sync = 2 : i64, prefetch = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}, {blocks = 64 : i64, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// LSTM-SAME: smap.kernels = [{blocks = 256 : i64, parts = {ldmatrix = 4 : i64, mma_sync = 2 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}, {blocks = 64 : i64, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // LSTM: gpu.binary @lstm_cell_0_mma_sync_32x32x512_{{b?f16}} [
 // LSTM: gpu.binary @lstm_cell_1_simt_{{b?f16}} [
 // LSTM-NOT: gpu.binary
@@ -40,7 +40,7 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/lstm_cell_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM-F32
 // LSTM-F32-LABEL: llvm.func @lstm_cell(
-// LSTM-F32-SAME: smap.kernels = [{blocks = 128 : i64, parts = {fma = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 128 : i64, parts = {fma = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 64 : i64, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// LSTM-F32-SAME: smap.kernels = [{blocks = 128 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 128 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 64 : i64, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // LSTM-F32: gpu.binary @lstm_cell_0_simt_32x512_f32 [
 // LSTM-F32: gpu.binary @lstm_cell_1_simt_32x512_f32 [
 // LSTM-F32: gpu.binary @lstm_cell_2_simt_f32 [
@@ -64,7 +64,7 @@
 // RUN: spacefusion-opt %S/Inputs/lstm_cell_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-NAMED
 // RUN: mlir-opt %S/Inputs/lstm_cell_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-NAMED
 // GAP-NAMED-LABEL: llvm.func @lstm_cell(
-// GAP-NAMED-SAME: smap.kernels = [{blocks = 256 : i64, parts = {ldmatrix = 4 : i64, mma_sync = 2 : i64, prefetch = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}, {blocks = 32 : i64, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// GAP-NAMED-SAME: smap.kernels = [{blocks = 256 : i64, parts = {ldmatrix = 4 : i64, mma_sync = 2 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}, {blocks = 32 : i64, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // GAP-NAMED: gpu.binary @lstm_cell_0_mma_sync_32x32x512_{{b?f16}} [
 // GAP-NAMED: gpu.binary @lstm_cell_1_simt_2_{{b?f16}} [
 // GAP-NAMED-NOT: gpu.binary

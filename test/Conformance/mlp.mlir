@@ -28,7 +28,7 @@
 // RUN: mlir-opt %S/Inputs/mlp_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=MLP
 //
 // MLP-LABEL: llvm.func @mlp(
-// MLP-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}, {blocks = 384 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// MLP-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}, {blocks = 384 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // MLP: gpu.binary @mlp_0_wgmma_tma_128x128x64_{{b?f16}} [
 // MLP: gpu.binary @mlp_1_wgmma_tma_128x128x64_{{b?f16}} [
 // MLP-NOT: gpu.binary
@@ -37,7 +37,7 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/mlp_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=MLP-F32
 // MLP-F32-LABEL: llvm.func @mlp(
-// MLP-F32-SAME: smap.kernels = [{blocks = 512 : i64, parts = {fma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// MLP-F32-SAME: smap.kernels = [{blocks = 512 : i64, parts = {fma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // MLP-F32: gpu.binary @mlp_simt_16x8_f32 [
 // MLP-F32-NOT: gpu.binary
 
@@ -57,7 +57,7 @@
 // RUN: mlir-opt %S/Inputs/mlp_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
 // RUN: mlir-opt %S/Inputs/mlp_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
 // GAP-F16-LABEL: llvm.func @mlp(
-// GAP-F16-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}, {blocks = 384 : i64, parts = {cp_async = 3 : i64, prefetch = 1 : i64, register_tiles = 2 : i64, warp_rows = 16 : i64, wgmma = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
+// GAP-F16-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}, {blocks = 384 : i64, parts = {cp_async = 3 : i64, prefetch = 1 : i64, register_tiles = 2 : i64, warp_rows = 16 : i64, wgmma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
 // GAP-F16: gpu.binary @mlp_0_wgmma_tma_128x128x64_{{b?f16}} [
 // GAP-F16: gpu.binary @mlp_1_row_fragments_wgmma_128x128x128_{{b?f16}} [
 // GAP-F16-NOT: gpu.binary

@@ -30,7 +30,7 @@
 // RUN: mlir-opt %S/Inputs/rmsnorm_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS
 //
 // RMS-LABEL: llvm.func @rmsnorm(
-// RMS-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 4 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 8 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 128 : i64}]
+// RMS-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 4 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 128 : i64}]
 // RMS: gpu.binary @rmsnorm_rows_{{b?f16}} [
 // RMS-NOT: gpu.binary
 
@@ -39,7 +39,7 @@
 // per row differ by the element size, not by the form.
 // RUN: spacefusion-opt %S/Inputs/rmsnorm_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=RMS-F32
 // RMS-F32-LABEL: llvm.func @rmsnorm(
-// RMS-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 8 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 128 : i64}]
+// RMS-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 8 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 128 : i64}]
 // RMS-F32: gpu.binary @rmsnorm_rows_f32 [
 // RMS-F32-NOT: gpu.binary
 

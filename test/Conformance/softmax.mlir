@@ -29,7 +29,7 @@
 // RUN: mlir-opt %S/Inputs/softmax_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX
 //
 // SOFTMAX-LABEL: llvm.func @softmax(
-// SOFTMAX-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 8 : i64, ragged = 1 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 8 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 512 : i64}]
+// SOFTMAX-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 8 : i64, ragged = 1 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 512 : i64}]
 // SOFTMAX: gpu.binary @softmax_rows_{{b?f16}} [
 // SOFTMAX-NOT: gpu.binary
 
@@ -38,7 +38,7 @@
 // per row differ by the element size, not by the form.
 // RUN: spacefusion-opt %S/Inputs/softmax_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX-F32
 // SOFTMAX-F32-LABEL: llvm.func @softmax(
-// SOFTMAX-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 16 : i64, ragged = 1 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 512 : i64}]
+// SOFTMAX-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 16 : i64, ragged = 1 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 512 : i64}]
 // SOFTMAX-F32: gpu.binary @softmax_rows_f32 [
 // SOFTMAX-F32-NOT: gpu.binary
 

@@ -12,6 +12,6 @@
 // RUN: mlir-opt %S/Inputs/attention_mixed_f16.mlir --linalg-fuse-elementwise-ops --cse --canonicalize | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s
 
 // CHECK-LABEL: llvm.func @attention(
-// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, {{.*}}wgmma = 2 : i64}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
+// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, {{.*}}wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // CHECK: gpu.binary @attention_row_fragments_wgmma_64x128_f16
 // CHECK-NOT: gpu.binary

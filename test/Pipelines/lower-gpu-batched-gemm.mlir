@@ -11,7 +11,7 @@
 
 // CHECK: remark: [Passed] chosen | Category:smap:schedule | Function=bmm | Remark="scheduled for sm_90a: spatial [b=1, m=128, n=128] temporal [k=64], strategy wgmma_tma
 // CHECK-LABEL: llvm.func @bmm(
-// CHECK-SAME: smap.kernels = [{blocks = 256 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// CHECK-SAME: smap.kernels = [{blocks = 256 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // CHECK: gpu.binary @bmm_wgmma_tma_128x128x64_f16
 // TMA-LABEL: func.func @bmm(
 // TMA:      memref.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : memref<8x1024x1024xf16> into memref<8192x1024xf16>

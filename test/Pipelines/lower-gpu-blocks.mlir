@@ -29,7 +29,7 @@
 // between ops, and accumulate on CUDA cores.
 
 // CHECK:       llvm.func @gemm_chain(
-// CHECK-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {fma = 3 : i64}, smem = 18432 : i64, strategy = "simt", threads = 256 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {fma = 3 : i64}, predicted = {{[{][^}]+[}]}}, smem = 18432 : i64, strategy = "simt", threads = 256 : i64}]
 // CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(18432 : i32) : i32
 // CHECK:         %[[GRID:.*]] = llvm.mlir.constant(128 : index) : i64
 // CHECK:         gpu.launch_func @gemm_chain_simt_16x64x32_f32::@gemm_chain_simt_16x64x32_f32 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %[[SMEM]]
@@ -58,7 +58,7 @@
 // bulk tensor copies complete on mbarriers and wgmma (m64n128k16, two per
 // k16 step for the 128 rows) keeps one group in flight until the last.
 // WGMMA:       llvm.func @gemm(
-// WGMMA-SAME:    smap.kernels = [{blocks = 6 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// WGMMA-SAME:    smap.kernels = [{blocks = 6 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // WGMMA-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref(
 // WGMMA:       gpu.binary @gemm_wgmma_tma_128x128x64_f16
 // WGMMA-SAME:    mbarrier.init.shared.b64
@@ -78,7 +78,7 @@
 // their accumulators overwrite the stages, return to 168, and only after the
 // block barrier does the producer take its registers back.
 // WS:          llvm.func @gemm(
-// WS-SAME:       smap.kernels = [{blocks = 6 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
+// WS-SAME:       smap.kernels = [{blocks = 6 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 66560 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
 // WS:          gpu.binary @gemm_wgmma_tma_ws_128x128x64_f16
 // ptxas honours setmaxnreg only with the entry count declared (168 of
 // each thread's registers, smap-set-kernel-register-counts).
@@ -94,7 +94,7 @@
 // WS-SAME:       setmaxnreg.inc.sync.aligned.u32 \09168;
 
 // MMA:         llvm.func @gemm(
-// MMA-SAME:      smap.kernels = [{blocks = {{[0-9]+}} : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}]
+// MMA-SAME:      smap.kernels = [{blocks = {{[0-9]+}} : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 256 : i64}]
 // MMA:         gpu.binary @gemm_mma_sync_16x32_f16
 // MMA-SAME:      ld.global.v4.b32
 // MMA-SAME:      st.shared.v4.b32
@@ -108,7 +108,7 @@
 // whose writes are fenced for the async proxy before the barrier. The
 // accumulators are read only after the group's wait.
 // FLASH:       llvm.func @attention(
-// FLASH-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 83968 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
+// FLASH-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 83968 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // FLASH:       gpu.binary @attention_row_fragments_wgmma_64x128_f16
 // FLASH-SAME:    fence.proxy.async.shared::cta
 // FLASH-SAME:    cp.async.cg.shared.global
@@ -131,7 +131,7 @@
 
 // K given as [k, l]: the K tile's contiguous dim is the scores' n (l), so
 // Q K^T reads it through a transposed (N-major) descriptor too.
-// KT:          smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 81920 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
+// KT:          smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 81920 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // KT:          gpu.binary @attention_kt_row_fragments_wgmma_64x128_f16
 // KT-SAME:       wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[{][^}]*[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
 // KT-SAME:       wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{][^}]*[}]}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
@@ -151,7 +151,7 @@
 // for one block per SM instead of two): one step's group before the loop,
 // then per step one wait, one barrier and the group one step ahead.
 // FLASH-SYNC:       llvm.func @attention(
-// FLASH-SYNC-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64}, smem = 82944 : i64, strategy = "row_fragments", threads = 128 : i64}]
+// FLASH-SYNC-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 82944 : i64, strategy = "row_fragments", threads = 128 : i64}]
 // FLASH-SYNC:       gpu.binary @attention_row_fragments_64x128_f16
 // FLASH-SYNC-SAME:    ld.global.v4.b32
 // FLASH-SYNC-SAME:    cp.async.cg.shared.global
@@ -181,6 +181,6 @@
 // BADDIM: error: invalid schedule: schedule slices unknown dim 'q'
 // RAGGED: error: invalid schedule: size 100000 of dim 'm' is not in [1, 
 // NOASYNC:     llvm.func @attention(
-// NOASYNC-SAME:  smap.kernels = [{blocks = 128 : i64, parts = {prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, smem = 47104 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
+// NOASYNC-SAME:  smap.kernels = [{blocks = 128 : i64, parts = {prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 47104 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // NOASYNC:     gpu.binary @attention_row_fragments_wgmma_64x128_f16
 // NOASYNC-NOT:   cp.async

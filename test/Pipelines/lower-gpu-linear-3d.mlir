@@ -20,7 +20,7 @@
 //
 // CHECK: remark: [Passed] chosen | Category:smap:schedule | Function=linear | Remark="scheduled for sm_90a: spatial [b=1, m=128, n=128] temporal [k=64], strategy wgmma_tma
 // CHECK-LABEL: llvm.func @linear(
-// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // CHECK: gpu.binary @linear_wgmma_tma_128x128x64_f16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[^;]*}}, p, 1,  1, 0,  0;
 // TMA:      %[[ROWS:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : memref<4x512x1024xf16> into memref<2048x1024xf16>

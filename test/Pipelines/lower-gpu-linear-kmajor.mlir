@@ -14,12 +14,12 @@
 // CHECK: remark: [Passed] chosen | Category:smap:schedule | Function=linear | Remark="scheduled for sm_90a: spatial [m=128, n=128] temporal [k=64], strategy wgmma_tma, 128 blocks x 128 threads, 99328 B shared memory
 // CHECK: remark: [Passed] chosen | Category:smap:schedule | Function=mm_t | Remark="scheduled for sm_90a: spatial [m=128, n=128] temporal [k=64], strategy wgmma_tma, 128 blocks x 128 threads, 99328 B shared memory
 // CHECK-LABEL: llvm.func @linear(
-// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // CHECK: gpu.binary @linear_wgmma_tma_128x128x64_f16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[^;]*}}, p, 1,  1, 0,  0;
 // CHECK-NOT: p, 1,  1, 0,  1;
 // CHECK-LABEL: llvm.func @mm_t(
-// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// CHECK-SAME: smap.kernels = [{blocks = 128 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // CHECK: gpu.binary @mm_t_wgmma_tma_128x128x64_bf16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{[^;]*}}, p, 1,  1, 0,  0;
 // CHECK-NOT: p, 1,  1, 0,  1;

@@ -9,7 +9,7 @@
 // RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa | FileCheck %s
 //
 // CHECK-LABEL: llvm.func @attention(
-// CHECK-SAME: smap.kernels = [{blocks = 16 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, register_tiles = 1 : i64, row_replicas = 4 : i64, warp_rows = 16 : i64}, smem = 39168 : i64, strategy = "row_fragments", threads = 128 : i64},
+// CHECK-SAME: smap.kernels = [{blocks = 16 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, register_tiles = 1 : i64, row_replicas = 4 : i64, warp_rows = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 39168 : i64, strategy = "row_fragments", threads = 128 : i64},
 // CHECK-SAME: {blocks = 128 : i64, {{.*}}strategy = "simt"
 // CHECK: gpu.binary @attention_0_row_fragments_128_bf16
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

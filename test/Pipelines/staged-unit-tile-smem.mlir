@@ -11,7 +11,7 @@
 // SCHEDULE: smap.schedule = #smap.schedule<spatial = [b = 1, m = 1, l = 2], temporal = [], grid = [3, 128, 8], threads = 32, smem = 816, regs = 32, strategy = simt>
 // SCHEDULE: memref.alloc() {{.*}} : memref<1x16x9xbf16>
 // SCHEDULE: smap.schedule = #smap.schedule<spatial = [b = 1, m = 1], temporal = [], grid = [3, 128], threads = 32, smem = 592, regs = 32, strategy = simt>
-// BUILT: smap.kernels = [{blocks = 3072 : i64, parts = {fma = 1 : i64}, smem = 816 : i64, strategy = "simt", threads = 32 : i64}, {blocks = 384 : i64, parts = {fma = 1 : i64}, smem = 384 : i64, strategy = "simt", threads = 32 : i64}]
+// BUILT: smap.kernels = [{blocks = 3072 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = 816 : i64, strategy = "simt", threads = 32 : i64}, {blocks = 384 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = 384 : i64, strategy = "simt", threads = 32 : i64}]
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
 #map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>

@@ -121,14 +121,30 @@ ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
                                   TargetAttr target,
                                   const StrategyOptions &options = {});
 
-/// The same, with the slices a mask skips along the candidate's temporal
-/// dim given (`skips`, null when none; modelSkippedSlices), for a search
-/// that estimates many candidates of one temporal dim.
+/// What slicing one temporal dim adds to the members' own work and
+/// buffers, for the cost model (from its TemporalSlicePlan).
+struct TemporalSliceFacts {
+  /// The slices a mask lets the slicer skip (modelSkippedSlices).
+  std::optional<SliceSkipModel> skips;
+  /// The exp shifts (a running max): the update keeps each one's new value
+  /// and its -inf guard (a row hidden so far shifts by 0) beside the state.
+  SmallVector<Value> shifts;
+  /// The reductions whose factors are applied after the loop: finishing
+  /// one writes a buffer of its own unless the graph yields it in place.
+  SmallVector<Value> finishedAfterLoop;
+};
+
+/// The facts of slicing `t`; empty when the slicer cannot slice it.
+TemporalSliceFacts getTemporalSliceFacts(const SpaceMappingGraph &smg,
+                                         unsigned t);
+
+/// The same, with the facts of the candidate's temporal dim given (null
+/// when none), for a search that estimates many candidates of one dim.
 ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
                                   const ScheduleCandidate &candidate,
                                   TargetAttr target,
                                   const StrategyOptions &options,
-                                  const SliceSkipModel *skips);
+                                  const TemporalSliceFacts *facts);
 
 /// Whether an m x n x k contraction tile is made of whole tiles of the
 /// tensor-core instruction the GPU lowering uses (mma.sync m16n8k16).

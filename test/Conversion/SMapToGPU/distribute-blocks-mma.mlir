@@ -13,7 +13,7 @@
 #kn = affine_map<(m, n, k) -> (n, k)>
 #mn = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_nt
-// CHECK-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {mma_sync = 1 : i64}, smem = 0 : i64, strategy = "mma_sync", threads = 64 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {mma_sync = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = 0 : i64, strategy = "mma_sync", threads = 64 : i64}]
 // CHECK:       gpu.launch
 // CHECK:         %[[LANE:.*]] = arith.remui %[[TX:.*]], %c32
 // CHECK:         %[[WARP:.*]] = arith.divui %[[TX]], %c32
@@ -33,7 +33,7 @@
 // CHECK-COUNT-16:  memref.store %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>
 // CHECK:         gpu.barrier
 
-// FMA:         smap.kernels = [{blocks = 2 : i64, parts = {fma = 1 : i64}, smem = 0 : i64, strategy = "simt", threads = 64 : i64}]
+// FMA:         smap.kernels = [{blocks = 2 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = 0 : i64, strategy = "simt", threads = 64 : i64}]
 // FMA-NOT:     nvgpu.mma.sync
 // NVVM:        nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
 func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64x32xf32>) {
@@ -69,7 +69,7 @@ func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64
 
 // RUN: spacefusion-opt --smap-distribute-blocks %s -split-input-file | FileCheck %s --check-prefix=ASYNC
 // ASYNC-LABEL: func.func @gemm_k_loop
-// ASYNC-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {cp_async = 3 : i64, ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, smem = 12544 : i64, strategy = "mma_sync", threads = 64 : i64}]
+// ASYNC-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {cp_async = 3 : i64, ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = 12544 : i64, strategy = "mma_sync", threads = 64 : i64}]
 // ASYNC:         gpu.launch
 // ASYNC:         arith.remui %{{.*}}, %c3 : index
 // ASYNC:         %[[A0:.*]] = nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<32x16xf16, strided<[64, 1], offset: ?>> to memref<32x16xf16, strided<[24, 1]>, #gpu.address_space<workgroup>>
@@ -97,7 +97,7 @@ func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64
 // RUN: sed -e 's/smem = 12544, regs = 0, strategy = mma_sync, stages = 3>/smem = 6912, regs = 0, strategy = mma_sync>/' %s \
 // RUN:   | spacefusion-opt --smap-distribute-blocks -split-input-file | FileCheck %s --check-prefix=LOOP
 // LOOP-LABEL: func.func @gemm_k_loop
-// LOOP-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, smem = 6912 : i64, strategy = "mma_sync", threads = 64 : i64}]
+// LOOP-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = 6912 : i64, strategy = "mma_sync", threads = 64 : i64}]
 // LOOP:         gpu.launch
 // Step 0's tiles, 16-byte chunks, each thread's loads before its stores.
 // LOOP:         vector.load %{{.*}} : memref<32x16xf16, strided<[64, 1], offset: ?>>, vector<8xf16>
@@ -177,7 +177,7 @@ func.func @gemm_k_loop(%a: memref<64x64xf16>, %b: memref<64x32xf16>, %out: memre
 
 // RUN: spacefusion-opt --smap-distribute-blocks %s -split-input-file | FileCheck %s --check-prefix=ROUND
 // ROUND-LABEL: func.func @gemm_rounded_operand
-// ROUND-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 64 : i64}]
+// ROUND-SAME:    smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "mma_sync", threads = 64 : i64}]
 // The first step's tile, before the loop.
 // ROUND:         %[[X0:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<32x16xf32, strided<[64, 1], offset: ?>>, vector<4xf32>
 // ROUND-NEXT:    %[[H0:.*]] = arith.truncf %[[X0]] : vector<4xf32> to vector<4xf16>

@@ -35,13 +35,13 @@
 // which 64 threads do not split evenly: no copy ahead, and cp.async stages
 // cannot be built (the cost model gives such a block none).
 // ONESLAB-LABEL: func.func @attention_block
-// ONESLAB-SAME: smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 3 : i64, mma_sync = 2 : i64, register_tiles = 6 : i64, warp_rows = 16 : i64}, smem = 3072 : i64, strategy = "row_fragments", threads = 64 : i64}]
+// ONESLAB-SAME: smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 3 : i64, mma_sync = 2 : i64, register_tiles = 6 : i64, warp_rows = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 3072 : i64, strategy = "row_fragments", threads = 64 : i64}]
 // ONESLAB: gpu.launch
 // ONESLAB-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64
 // UNEVEN: error: smap-distribute-blocks: the schedule's 3 cp.async stages cannot be built: the staged tiles that move with the temporal loop are not copied in 16-byte chunks that its threads split evenly
 
 // CHECK-LABEL: func.func @attention_block
-// CHECK-SAME: smap.kernels = [{blocks = 2 : i64, parts = {cp_async = 3 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 6 : i64, warp_rows = 32 : i64}, smem = 6144 : i64, strategy = "row_fragments", threads = 32 : i64}]
+// CHECK-SAME: smap.kernels = [{blocks = 2 : i64, parts = {cp_async = 3 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 6 : i64, warp_rows = 32 : i64}, predicted = {{[{][^}]+[}]}}, smem = 6144 : i64, strategy = "row_fragments", threads = 32 : i64}]
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c32
 // CHECK-NOT: memref.alloc

@@ -19,7 +19,7 @@
 #mn = affine_map<(m, n, k) -> (m, n)>
 #id = affine_map<(m, n) -> (m, n)>
 // CHECK-LABEL: func.func @gemm
-// CHECK-SAME:    smap.kernels = [{blocks = 4 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 4 : i64, parts = {stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 99328 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // CHECK:       %[[UA:.*]] = memref.cast %[[A:.*]] : memref<256x256xf16> to memref<*xf16>
 // CHECK:       %[[DA:.*]] = nvgpu.tma.create.descriptor %[[UA]] box[%c128{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
 // CHECK:       %[[DB:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
@@ -60,7 +60,7 @@
 // stage (c = thread / 128) and releases the stage of step i - 1 after
 // issuing step i; the consumers meet at named barrier 1 before their
 // accumulators overwrite the stages.
-// WS:            smap.kernels = [{blocks = 4 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
+// WS:            smap.kernels = [{blocks = 4 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 99328 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
 // WS:            %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // WS:            %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // WS-COUNT-3:    nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c8
@@ -105,7 +105,7 @@
 // A one-warp producer (thread 256) cannot give registers away (setmaxnreg
 // takes whole warpgroups): 288 threads, no reallocation, and room for a
 // second block per SM.
-// WARP:          smap.kernels = [{blocks = 4 : i64, parts = {consumers = 2 : i64, producer_warps = 1 : i64, stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 99328 : i64, strategy = "wgmma_tma_ws", threads = 288 : i64}]
+// WARP:          smap.kernels = [{blocks = 4 : i64, parts = {consumers = 2 : i64, producer_warps = 1 : i64, stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 99328 : i64, strategy = "wgmma_tma_ws", threads = 288 : i64}]
 // WARP-NOT:      nvvm.setmaxregister
 // WARP:          arith.cmpi eq, %{{.*}}, %c256{{.*}} : index
 // WARP-NOT:      nvvm.setmaxregister
@@ -114,7 +114,7 @@
 
 // A two-stage pipeline, as the schedule gives it (smap-schedule never gives
 // fewer than two: step i + S - 1 is issued once step i is read).
-// TWO:           smap.kernels = [{blocks = 4 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// TWO:           smap.kernels = [{blocks = 4 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // TWO:           nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 
 // SYNC:          smap.kernels = [{blocks = 4 : i64{{.*}}strategy = "{{[a-z_]+}}", threads = 256 : i64
@@ -180,7 +180,7 @@ func.func @gemm(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: m
 #mn = affine_map<(m, n, k) -> (m, n)>
 #id = affine_map<(m, n) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_waves
-// CHECK-SAME:    smap.kernels = [{blocks = 396 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 396 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 func.func @gemm_waves(%arg0: memref<25344x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<25344x256xf16>) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -240,7 +240,7 @@ func.func @gemm_waves(%arg0: memref<25344x256xf16>, %arg1: memref<256x256xf16>, 
 #mn = affine_map<(m, n, k) -> (m, n)>
 #id = affine_map<(m, n) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_tie
-// CHECK-SAME:    smap.kernels = [{blocks = 3072 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 3072 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<196608x256xf16>) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -300,7 +300,7 @@ func.func @gemm_tie(%arg0: memref<196608x256xf16>, %arg1: memref<256x256xf16>, %
 #kn = affine_map<(m, n, k) -> (k, n)>
 #mn = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @gemm_k32
-// CHECK-SAME:    smap.kernels = [{blocks = 1 : i64, parts = {register_tiles = 2 : i64, warp_rows = 16 : i64, wgmma = 1 : i64}, smem = 5120 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 1 : i64, parts = {register_tiles = 2 : i64, warp_rows = 16 : i64, wgmma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = 5120 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // CHECK-NOT:     nvgpu.warpgroup.mma
 // CHECK:         %[[TILE:.*]] = memref.view {{.*}} {smap.swizzled_tile} : {{.*}} to memref<32x64xf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[FLAT:.*]] = memref.view {{.*}} : memref<?xi8, #gpu.address_space<workgroup>> to memref<2048xf16, #gpu.address_space<workgroup>>
@@ -427,7 +427,7 @@ func.func @gemm_small_smem(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>,
 // warp-specialized without being asked, on two consumer warpgroups of
 // 64 x 256 accumulators, with the registers reallocated.
 // CHECK-LABEL: func.func @gemm_128x256
-// CHECK-SAME:    smap.kernels = [{blocks = 4 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 256 : i64}, smem = 148480 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 4 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = 3 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 256 : i64}, predicted = {{[{][^}]+[}]}}, smem = 148480 : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
 // CHECK:         %[[DB:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}]
 // CHECK:         nvvm.setmaxregister decrease 40
 // CHECK-COUNT-4:   nvgpu.tma.async.load %[[DB]]

@@ -68,7 +68,7 @@ func.func @rowsum(%x: memref<64x128xf32>, %out: memref<64xf32>) {
 // with one region per block, allocated (stream-ordered) around the launch.
 
 // CHECK-LABEL: func.func @scratch
-// CHECK-SAME:    smap.kernels = [{blocks = 4 : i64, scratch = 4096 : i64, smem = 0 : i64, strategy = "simt", threads = 64 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 4 : i64, predicted = {{[{][^}]+[}]}}, scratch = 4096 : i64, smem = 0 : i64, strategy = "simt", threads = 64 : i64}]
 // CHECK:       %[[T0:.*]] = gpu.wait async
 // CHECK:       %[[SCRATCH:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] () : memref<16384xi8>
 // CHECK:       gpu.wait [%[[T1]]]

@@ -15,7 +15,7 @@
 
 // CHECK-LABEL: func.func @rms_scale(
 // CHECK-SAME:      %[[X:.*]]: memref<16x256xf32>, %[[G:.*]]: memref<256xf32>
-// CHECK-SAME:      smap.kernels = [{blocks = 8 : i64, parts = {chunks = 2 : i64, rows = 16 : i64, rows_per_block = 2 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 64 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 8 : i64, parts = {chunks = 2 : i64, rows = 16 : i64, rows_per_block = 2 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = 0 : i64, strategy = "rows", threads = 64 : i64}]
 // CHECK:         gpu.launch
 // CHECK-COUNT-2:   vector.load %[[G]][{{.*}}] {alignment = 16 : i64} : memref<256xf32>, vector<4xf32>
 // CHECK-COUNT-2:   vector.load %{{.*}}[{{.*}}] {alignment = 16 : i64} : memref<4096xf32>, vector<4xf32>
@@ -57,7 +57,7 @@ func.func @rms_scale(%x: tensor<16x256xf32>, %gamma: tensor<256xf32>) -> tensor<
 // warps per row, one vector per thread, instead of a warp per row; a block
 // per row keeps gamma's loads after the reduction.
 // CHECK-LABEL: func.func @rmsnorm(
-// CHECK-SAME:      smap.kernels = [{blocks = 16 : i64, parts = {chunks = 1 : i64, rows = 16 : i64, rows_per_block = 1 : i64, vector = 8 : i64}, smem = 128 : i64, strategy = "rows", threads = 128 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 16 : i64, parts = {chunks = 1 : i64, rows = 16 : i64, rows_per_block = 1 : i64, vector = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = 128 : i64, strategy = "rows", threads = 128 : i64}]
 // CHECK:         gpu.barrier
 // CHECK:         math.rsqrt
 // CHECK:         vector.load %{{.*}}[{{.*}}] {alignment = 16 : i64} : memref<1024xf16>, vector<8xf16>
@@ -65,7 +65,7 @@ func.func @rms_scale(%x: tensor<16x256xf32>, %gamma: tensor<256xf32>) -> tensor<
 // LAZY-SAME:      threads = 128
 // A requested rows-per-block keeps the warp per row.
 // PACKED-LABEL: func.func @rmsnorm(
-// PACKED-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 4 : i64, rows = 16 : i64, rows_per_block = 4 : i64, vector = 8 : i64}, smem = 0 : i64, strategy = "rows", threads = 128 : i64}]
+// PACKED-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 4 : i64, rows = 16 : i64, rows_per_block = 4 : i64, vector = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = 0 : i64, strategy = "rows", threads = 128 : i64}]
 func.func @rmsnorm(%x: tensor<16x1024xf16>, %gamma: tensor<1024xf16>) -> tensor<16x1024xf16> {
   %e1 = tensor.empty() : tensor<16x1024xf32>
   %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}

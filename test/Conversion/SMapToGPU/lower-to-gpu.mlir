@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME:      %[[X:.*]]: memref<8x512xf16>, %[[Y:.*]]: memref<8x512xf16>)
 // CHECK-SAME:      llvm.emit_c_interface
-// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 2 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 8 : i64}, smem = 0 : i64, strategy = "rows", threads = 64 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 2 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = 0 : i64, strategy = "rows", threads = 64 : i64}]
 // CHECK-DAG:     %[[XF:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
 // CHECK-DAG:     %[[YF:.*]] = memref.collapse_shape %[[Y]] {{\[\[}}0, 1]] : memref<8x512xf16> into memref<4096xf16>
 // CHECK-DAG:     %[[GRID:.*]] = arith.constant 4 : index
@@ -101,7 +101,7 @@ func.func @softmax(%x: tensor<8x512xf16>) -> tensor<8x512xf16> {
 
 // CHECK-LABEL: func.func @rmsnorm(
 // CHECK-SAME:      %[[X:.*]]: memref<4x8192xf32>, %[[G:.*]]: memref<8192xf32>, %[[Y:.*]]: memref<4x8192xf32>)
-// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 4 : i64, rows = 4 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = 128 : i64, strategy = "rows", threads = 512 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 4 : i64, rows = 4 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = 128 : i64, strategy = "rows", threads = 512 : i64}]
 // CHECK:         gpu.launch
 // CHECK-SAME:        workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-4:   vector.load {{.*}} : memref<32768xf32>, vector<4xf32>
@@ -167,7 +167,7 @@ func.func @rmsnorm(%x: tensor<4x8192xf32>, %gamma: tensor<8192xf32>) -> tensor<4
 // reductions and store nothing.
 
 // CHECK-LABEL: func.func @softmax(
-// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 64 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 4 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 8 : i64, rows_per_block = 2 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = 0 : i64, strategy = "rows", threads = 64 : i64}]
 // CHECK:         %[[VALID:.*]] = arith.cmpi ult, %[[START:.*]], %c100 : index
 // CHECK:         %[[CLAMPED:.*]] = arith.minui %[[START]], %c96 : index
 // CHECK:         %[[INDEX:.*]] = arith.addi %{{.*}}, %[[CLAMPED]] : index
@@ -226,7 +226,7 @@ func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
 // access-width search).
 
 // CHECK-LABEL: func.func @rmsnorm_96(
-// CHECK-SAME:      smap.kernels = [{blocks = 3 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 3 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = 0 : i64, strategy = "rows", threads = 32 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 3 : i64, parts = {chunks = 1 : i64, ragged = 1 : i64, rows = 3 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = 0 : i64, strategy = "rows", threads = 32 : i64}]
 // CHECK:         vector.load {{.*}} : memref<288xf32>, vector<4xf32>
 
 // REMARK: remark: [Passed] row-kernel | Category:smap:convert-smap-to-gpu | Function=rmsnorm_96 | Remark="lowered to one kernel: strategy=rows blocks=3 threads=32 smem=0 rows=3 rows_per_block=1 vector=4 chunks=1 ragged=1"

@@ -6,7 +6,7 @@
 // previous one's readers.
 
 // CHECK-LABEL: func.func @layernorm(
-// CHECK-SAME:      smap.kernels = [{blocks = 16 : i64, parts = {chunks = 2 : i64, rows = 16 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, smem = 128 : i64, strategy = "rows", threads = 128 : i64}]
+// CHECK-SAME:      smap.kernels = [{blocks = 16 : i64, parts = {chunks = 2 : i64, rows = 16 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = 128 : i64, strategy = "rows", threads = 128 : i64}]
 // CHECK:         gpu.launch
 // CHECK-SAME:        workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
 // CHECK:           %[[WARP:.*]] = arith.divui %{{.*}}, %{{.*}} : index

@@ -16,6 +16,15 @@
 // RUN: spacefusion-run %t/window.mlir --spatial=h:1,m:64 --temporal=l:32 | FileCheck %s
 // RUN: spacefusion-run %t/window.mlir --spatial=h:1,m:32 --temporal=l:16 | FileCheck %s
 // RUN: spacefusion-run %t/window-ragged.mlir --spatial=h:1,m:64 --temporal=l:48 | FileCheck %s
+//
+// The cost model counts the slices each block visits: at 197 tokens, blocks
+// of 64 queries (the last at 133, clamped) and slices of 128 keys, the
+// blocks visit 1, 1, 2 and 2 of the 2 slices: 75%.
+// RUN: spacefusion-opt %t/vit.mlir --smap-form-graphs --smap-set-target=target=cpu --smap-analyze \
+// RUN:   '--smap-schedule=spatial=h:1,m:64 temporal=l:128' --remarks-filter=smap --remark-format=emitRemark \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=VISITED
+// VISITED: uses the given schedule on cpu: spatial [h=1, m=64] temporal [l=128]
+// VISITED-SAME: 75.0% of the temporal slices visited (a mask skips the rest)
 
 // CHECK: temporally sliced
 // CHECK: out of tolerance: #0 0 of {{[0-9]+}}: PASS

@@ -34,8 +34,8 @@
 // RUN: clang -O2 -DTILED_ONLY %S/gemm-wgmma-main.c -I%spacefusion_include %t-256.so %spacefusion_runtime_link -lm -o %t-256.exe
 // RUN: %t-256.exe | FileCheck %s --check-prefix=WS256
 
-// WS-KERNELS: smap.kernels = [{blocks = 128 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = {{[0-9]}} : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
-// WS256-KERNELS: smap.kernels = [{blocks = 64 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = {{[0-9]}} : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 256 : i64}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
+// WS-KERNELS: smap.kernels = [{blocks = 128 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = {{[0-9]}} : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
+// WS256-KERNELS: smap.kernels = [{blocks = 64 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = {{[0-9]}} : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 256 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
 // WS: device found: yes
 // WS: gemm_wgmma 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes
 // WS: linear_gelu 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes

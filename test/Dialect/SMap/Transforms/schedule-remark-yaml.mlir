@@ -19,7 +19,7 @@
 // CHECK-NEXT: - strategy: simt
 // CHECK-NEXT: - blocks: '256'
 // CHECK-NEXT: - threads: '256'
-// CHECK-NEXT: - smem: '82176'
+// CHECK-NEXT: - smem: '90624'
 // CHECK-NEXT: - registers: '41'
 // CHECK-NEXT: - predicted_us: '{{[0-9.e+]+}}'
 // CHECK-NEXT: - visited_slices: '1.000000e+00'

@@ -38,14 +38,16 @@
 // ATT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 128, smem = 83968, regs = 196, strategy = row_fragments_wgmma, stages = 2>
 // Without wgmma: the same rows on mma.sync, no swizzle slack.
 // ATT-NOWGMMA: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 128, smem = 82944, regs = 196, strategy = row_fragments, stages = 2>
-// Without row fragments: intermediates in shared memory, 256 threads, the
-// K and V tiles in the two cp.async copies that fit beside them.
-// ATT-NOROWS: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 230912, regs = 49, strategy = mma_sync, stages = 2>
+// Without row fragments: intermediates in shared memory, 256 threads; with
+// the online softmax's own buffers (the new running max, its -inf guard,
+// the finished P.V before its rounding) a second cp.async copy of the K
+// and V tiles no longer fits beside them.
+// ATT-NOROWS: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 210944, regs = 49, strategy = mma_sync, stages = 1>
 // On CUDA cores alone: smaller blocks, several per SM, so that one block's
 // barriers (five per step: the contraction, max, exp, sum and P.V) overlap
 // another's work (bench/results/decode-row-fragments.md: as fast as the
 // 64-row blocks on the H200).
-// ATT-SIMT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 8], temporal = [l = 128], grid = [2, 4, 128], threads = 256, smem = 93376, regs = 35, strategy = simt, stages = 2>
+// ATT-SIMT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 8], temporal = [l = 128], grid = [2, 4, 128], threads = 256, smem = 95488, regs = 35, strategy = simt, stages = 2>
 // On sm_80 (no wgmma feature): row fragments on mma.sync.
 // ATT-SM80: schedule = #smap.schedule<{{.*}} strategy = row_fragments, stages = {{[1-3]}}>
 
