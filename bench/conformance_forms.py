@@ -173,7 +173,7 @@ def forms():
     return out
 
 
-def build_one(bundle, entry):
+def build_one(bundle, entry, options=""):
     from spacefusion.gpu import compile_gpu
     workload, form, variant, path, passes = entry
     name = "%s_%s%s" % (workload, form, "_" + variant if variant else "")
@@ -185,7 +185,7 @@ def build_one(bundle, entry):
             source = subprocess.run([MLIR_OPT] + passes.split(), input=source, capture_output=True,
                                     text=True, check=True).stdout
         directory = os.path.join(bundle, name)
-        compile_gpu(source, directory)
+        compile_gpu(source, directory, options=options)
         for ll in glob.glob(os.path.join(directory, "*.ll")):
             os.remove(ll)
         with open(os.path.join(directory, workload + ".json")) as f:
@@ -202,7 +202,7 @@ def build(options):
     os.makedirs(options.bundle, exist_ok=True)
     entries = [e for e in forms() if re.search(options.only, "%s_%s_%s" % e[:3])]
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        rows = list(pool.map(lambda e: build_one(options.bundle, e), entries))
+        rows = list(pool.map(lambda e: build_one(options.bundle, e, options.options), entries))
     with open(os.path.join(options.bundle, "manifest.json"), "w") as f:
         json.dump(rows, f, indent=1)
     write_bundle_info(options.bundle)
@@ -399,6 +399,7 @@ def main():
     b.add_argument("bundle")
     b.add_argument("--only", default="", help="forms whose workload_form_variant matches this regex")
     b.add_argument("--jobs", type=int, default=2)
+    b.add_argument("--options", default="", help="more --spacefusion-lower-gpu options (an experiment's variant)")
     sub.add_parser("selftest")
     r = sub.add_parser("run")
     r.add_argument("bundle")
