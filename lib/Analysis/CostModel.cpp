@@ -255,6 +255,33 @@ static bool fusesInRegisters(const SpaceMappingGraph &smg,
   return false;
 }
 
+/// Whether the block's one tensor-core contraction reads as A a value the
+/// block computes (a prologue: an MLP's GELU split off before its second
+/// GEMM). On row fragments the A fragments are then computed from global
+/// loads at every step, with nothing after the contraction to keep in
+/// registers: measured 4.3x slower on the H200 than cutting before the
+/// contraction, the prologue becoming the first GEMM's epilogue and the
+/// GEMM a wgmma_tma block (conformance gap 13,
+/// bench/results/conformance-forms).
+static bool
+isLoneContractionWithPrologue(const SpaceMappingGraph &smg,
+                              function_ref<int64_t(unsigned)> blockExtent) {
+  const Space *contraction = nullptr;
+  for (const Space &space : smg.getSpaces()) {
+    if (space.role != MemberRole::Compute ||
+        !runsOnTensorCores(space, blockExtent))
+      continue;
+    if (contraction)
+      return false;
+    contraction = &space;
+  }
+  if (!contraction)
+    return false;
+  Operation *a =
+      cast<linalg::LinalgOp>(contraction->op).getDpsInputs()[0].getDefiningOp();
+  return a && smg.lookupSpace(a);
+}
+
 /// Whether a ragged temporal slice along `t` masks a graph input's tile: its
 /// last slice repeats elements that earlier slices combined, and the slicer
 /// zeroes them in one operand of each contraction along t
@@ -396,7 +423,8 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
   if (!rowDim)
     return std::nullopt;
   int64_t rows = blockExtent(*rowDim);
-  if (rows % 16 || rows > 128 || !fusesInRegisters(smg, blockExtent))
+  if (rows % 16 || rows > 128 || !fusesInRegisters(smg, blockExtent) ||
+      isLoneContractionWithPrologue(smg, blockExtent))
     return std::nullopt;
   // A contraction of a row block reduces over at most 256 elements at a
   // time (RowFragments.cpp).
