@@ -127,7 +127,8 @@ def baselines(workload):
         eager = eager_attention(causal)
         return {"eager": eager, "torch.compile": torch.compile(eager, dynamic=False),
                 "SDPA flash": sdpa(SDPBackend.FLASH_ATTENTION, causal),
-                "SDPA cuDNN": sdpa(SDPBackend.CUDNN_ATTENTION, causal)}
+                "SDPA cuDNN": sdpa(SDPBackend.CUDNN_ATTENTION, causal),
+                "SDPA mem-efficient": sdpa(SDPBackend.EFFICIENT_ATTENTION, causal)}
     if workload == "layernorm":
         def eager(x, g, b):
             return F.layer_norm(x, x.shape[-1:], g, b, eps=1e-5)
@@ -332,7 +333,7 @@ def run(options):
             refs = reference(workload, *[r.reshape(a.shape) for r, a in zip(shaped, arrays)])
             row, inputs = run_form(entry, module, arrays, refs, dtype)
             row["dtype"] = dtype
-            if (workload, dtype) not in base and dtype != "f32" and not options.ours_only:
+            if (workload, dtype) not in base and not options.ours_only:
                 four_d = [x.reshape(a.shape) for x, a in zip(inputs, arrays)]
                 base[(workload, dtype)] = time_baselines(workload, four_d)
                 print(json.dumps({"workload": workload, "dtype": dtype, "baselines": base[(workload, dtype)]}),
@@ -367,7 +368,7 @@ def write_results(out, rows, base, machine, quiet=False):
              "values for every form; float32 PyTorch reference; correct when |err| <= 1e-2 max|ref| + "
              "1e-2 |ref|, checked before and after timing. Times: median of triton's do_bench (L2 "
              "flushed). `of mixed` compares with the mixed_f16 form (the reference form) of the workload; "
-             "baselines are PyTorch's on the form's dtype, in the same process." % machine, "",
+             "baselines are PyTorch's on the form's dtype, in the same process (f32 with TF32 off, as PyTorch defaults)." % machine, "",
              "| workload | form | dtype | correct | max error | ms | of mixed | best baseline | ratio | kernels |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     mixed = {r["workload"]: r.get("ms") for r in rows if r["form"] == "mixed_f16" and not r["variant"]}

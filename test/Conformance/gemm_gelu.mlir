@@ -43,7 +43,7 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/gemm_gelu_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM-F32
 // GEMM-F32-LABEL: llvm.func @gemm_gelu(
-// GEMM-F32-SAME: smap.kernels = [{blocks = 6144 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// GEMM-F32-SAME: smap.kernels = [{blocks = 6144 : i64, parts = {fma = 1 : i64, fma_lanes = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // GEMM-F32: gpu.binary @gemm_gelu_simt_64x64x256_f32 [
 // GEMM-F32-NOT: gpu.binary
 

@@ -40,7 +40,7 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/lstm_cell_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM-F32
 // LSTM-F32-LABEL: llvm.func @lstm_cell(
-// LSTM-F32-SAME: smap.kernels = [{blocks = 128 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 128 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 64 : i64, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// LSTM-F32-SAME: smap.kernels = [{blocks = 128 : i64, parts = {fma = 1 : i64, fma_lanes = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 128 : i64, parts = {fma = 1 : i64, fma_lanes = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 64 : i64, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
 // LSTM-F32: gpu.binary @lstm_cell_0_simt_32x512_f32 [
 // LSTM-F32: gpu.binary @lstm_cell_1_simt_32x512_f32 [
 // LSTM-F32: gpu.binary @lstm_cell_2_simt_f32 [

@@ -29,7 +29,7 @@
 // between ops, and accumulate on CUDA cores.
 
 // CHECK:       llvm.func @gemm_chain(
-// CHECK-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {fma = 3 : i64}, predicted = {{[{][^}]+[}]}}, smem = 18432 : i64, strategy = "simt", threads = 256 : i64}]
+// CHECK-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {fma = 3 : i64, fma_lanes = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 18432 : i64, strategy = "simt", threads = 256 : i64}]
 // CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(18432 : i32) : i32
 // CHECK:         %[[GRID:.*]] = llvm.mlir.constant(128 : index) : i64
 // CHECK:         gpu.launch_func @gemm_chain_simt_16x64x32_f32::@gemm_chain_simt_16x64x32_f32 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %[[SMEM]]
@@ -172,7 +172,7 @@
 // Attention: smap-schedule says it is no row kernel, the block lowering takes
 // it.
 // REMARK: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function={{[a-z_0-9]+}} | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=83200 fma=2"
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function={{[a-z_0-9]+}} | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=83200 fma=2 fma_lanes=32"
 
 // A schedule forced through the pipeline (`spatial`, `temporal`) is checked
 // like smap-schedule's: an unknown dim or a tile larger than its dim is an

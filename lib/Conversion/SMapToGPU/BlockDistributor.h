@@ -376,6 +376,9 @@ public:
   std::string whyNot;
   /// Contractions run on tensor cores / on CUDA cores.
   unsigned mmaContractions = 0, simtContractions = 0;
+  /// The most results one thread of a CUDA-core contraction accumulates
+  /// (planSimtMicroTile).
+  int64_t largestMicroTile = 1;
   /// Contractions issued as wgmma on row fragments.
   unsigned wgmmaContractions = 0;
   /// Tensor-core operands loaded with ldmatrix from shared memory.

@@ -39,12 +39,13 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include "../PassDetail.h"
 #include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/Remarks.h"
+#include "spacefusion/Analysis/SimtPlan.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Analysis/Targets.h"
 #include "spacefusion/Analysis/TensorCoreLegality.h"
-#include "../PassDetail.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -779,9 +780,12 @@ static SmallVector<unsigned> threadOrder(linalg::LinalgOp op,
 }
 
 namespace {
-/// The code one thread runs for one parallel iteration of a linalg op
-/// strided over the block's threads: the reduction loops (innermost last)
-/// with the accumulators in registers, then the stores of the outputs.
+/// The code one thread runs for some parallel iterations (lanes) of a
+/// linalg op strided over the block's threads: the reduction loops
+/// (innermost last) with every lane's accumulators in registers, then the
+/// stores of the outputs. At each reduction step the lanes run one after
+/// another and an operand element several of them read is loaded once (a
+/// CUDA-core contraction's micro-tile).
 class ThreadIteration {
 public:
   ThreadIteration(const BlockDistributor &distributor, linalg::LinalgOp op,
@@ -790,20 +794,31 @@ public:
       : distributor(distributor), op(op), order(order), reduction(reduction),
         ranges(ranges), loc(op.getLoc()), body(op.getBlock()) {}
 
-  /// The iteration at `orderedIndices` (the parallel dims in `order`).
-  void build(OpBuilder &b, ArrayRef<Value> orderedIndices);
+  /// The iterations at `laneIndices` (each lane's parallel dims in
+  /// `order`).
+  void build(OpBuilder &b, ArrayRef<SmallVector<Value>> laneIndices);
 
 private:
-  /// The payload at full loop indices, with `outs` as the output args.
-  SmallVector<Value> evaluate(OpBuilder &b, ArrayRef<Value> indices,
-                              ValueRange outs);
-  /// Current output values: the accumulators' initial values, or what a
-  /// payload reading its output sees (null when nothing reads it); their
-  /// indices go to `outIndices`.
-  SmallVector<Value> loadOutputs(OpBuilder &b);
-  /// Reduction loops from `level` in, carrying the accumulators `accs`.
+  /// The payload of `lane` at its current loop indices, with `outs` as the
+  /// output args.
+  SmallVector<Value> evaluate(OpBuilder &b, unsigned lane, ValueRange outs);
+  /// `input` at `indices`, loaded once per reduction step.
+  Value loadInput(OpBuilder &b, OpOperand *input, ArrayRef<Value> indices);
+  /// Current output values of `lane`: the accumulators' initial values, or
+  /// what a payload reading its output sees (null when nothing reads it);
+  /// their indices go to `outIndices`.
+  SmallVector<Value> loadOutputs(OpBuilder &b, unsigned lane);
+  /// Reduction loops from `level` in, carrying the accumulators `accs` (the
+  /// outputs of lane 0, then lane 1, ...).
   SmallVector<Value> nestReductions(OpBuilder &b, unsigned level,
                                     ValueRange accs);
+
+  /// An operand element loaded at the current reduction step.
+  struct LoadedElement {
+    unsigned operand;
+    SmallVector<Value> indices;
+    Value value;
+  };
 
   const BlockDistributor &distributor;
   linalg::LinalgOp op;
@@ -811,31 +826,53 @@ private:
   ArrayRef<int64_t> ranges;
   Location loc;
   Block *body;
-  SmallVector<Value> loopIndices;
-  SmallVector<SmallVector<Value>> outIndices;
+  /// Per lane: the full loop indices, the indices of each output.
+  SmallVector<SmallVector<Value>> loopIndices;
+  SmallVector<SmallVector<SmallVector<Value>>> outIndices;
+  SmallVector<LoadedElement> loaded;
 };
 } // namespace
 
-void ThreadIteration::build(OpBuilder &b, ArrayRef<Value> orderedIndices) {
-  loopIndices.assign(ranges.size(), Value());
-  for (auto [d, index] : llvm::zip(order, orderedIndices))
-    loopIndices[d] = index;
-  SmallVector<Value> outValues = loadOutputs(b);
-  SmallVector<Value> results = nestReductions(b, 0, outValues);
-  for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
-    memref::StoreOp::create(b, loc, results[i], init, outIndices[i]);
+void ThreadIteration::build(OpBuilder &b,
+                            ArrayRef<SmallVector<Value>> laneIndices) {
+  unsigned lanes = laneIndices.size();
+  loopIndices.assign(lanes, SmallVector<Value>(ranges.size()));
+  outIndices.assign(lanes, {});
+  SmallVector<Value> accs;
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (auto [d, index] : llvm::zip(order, laneIndices[lane]))
+      loopIndices[lane][d] = index;
+    llvm::append_range(accs, loadOutputs(b, lane));
+  }
+  SmallVector<Value> results = nestReductions(b, 0, accs);
+  unsigned outputs = op.getNumDpsInits();
+  for (unsigned lane = 0; lane < lanes; ++lane)
+    for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
+      memref::StoreOp::create(b, loc, results[lane * outputs + i], init,
+                              outIndices[lane][i]);
 }
 
-SmallVector<Value> ThreadIteration::evaluate(OpBuilder &b,
-                                             ArrayRef<Value> indices,
+Value ThreadIteration::loadInput(OpBuilder &b, OpOperand *input,
+                                 ArrayRef<Value> indices) {
+  unsigned operand = input->getOperandNumber();
+  for (const LoadedElement &element : loaded)
+    if (element.operand == operand && element.indices == indices)
+      return element.value;
+  Value value = memref::LoadOp::create(b, loc, input->get(), indices);
+  loaded.push_back({operand, SmallVector<Value>(indices), value});
+  return value;
+}
+
+SmallVector<Value> ThreadIteration::evaluate(OpBuilder &b, unsigned lane,
                                              ValueRange outs) {
+  ArrayRef<Value> indices = loopIndices[lane];
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
     Value value = input->get();
     Value arg = body->getArgument(input->getOperandNumber());
     if (isa<MemRefType>(value.getType()))
-      value = memref::LoadOp::create(
-          b, loc, value,
+      value = loadInput(
+          b, input,
           applyMap(b, loc, op.getMatchingIndexingMap(input), indices));
     mapping.map(arg, value);
   }
@@ -852,37 +889,79 @@ SmallVector<Value> ThreadIteration::evaluate(OpBuilder &b,
   return mappedYield(body, mapping);
 }
 
-SmallVector<Value> ThreadIteration::loadOutputs(OpBuilder &b) {
+SmallVector<Value> ThreadIteration::loadOutputs(OpBuilder &b, unsigned lane) {
   SmallVector<Value> outValues;
-  outIndices.clear();
   for (OpOperand &init : op.getDpsInitsMutable()) {
-    outIndices.push_back(
-        applyMap(b, loc, op.getMatchingIndexingMap(&init), loopIndices));
+    outIndices[lane].push_back(
+        applyMap(b, loc, op.getMatchingIndexingMap(&init), loopIndices[lane]));
     bool read = !reduction.empty() ||
                 !body->getArgument(init.getOperandNumber()).use_empty();
-    outValues.push_back(
-        read ? memref::LoadOp::create(b, loc, init.get(), outIndices.back())
-                   .getResult()
-             : Value());
+    outValues.push_back(read ? memref::LoadOp::create(b, loc, init.get(),
+                                                      outIndices[lane].back())
+                                   .getResult()
+                             : Value());
   }
   return outValues;
 }
 
 SmallVector<Value> ThreadIteration::nestReductions(OpBuilder &b, unsigned level,
                                                    ValueRange accs) {
-  if (level == reduction.size())
-    return evaluate(b, loopIndices, accs);
+  if (level == reduction.size()) {
+    loaded.clear();
+    unsigned outputs = op.getNumDpsInits();
+    SmallVector<Value> results;
+    for (unsigned lane = 0; lane < loopIndices.size(); ++lane)
+      llvm::append_range(
+          results, evaluate(b, lane, accs.slice(lane * outputs, outputs)));
+    return results;
+  }
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = arith::ConstantIndexOp::create(b, loc, ranges[reduction[level]]);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(
       b, loc, lb, ub, one, accs,
       [&](OpBuilder &inner, Location, Value iv, ValueRange iterAccs) {
-        loopIndices[reduction[level]] = iv;
+        for (SmallVector<Value> &indices : loopIndices)
+          indices[reduction[level]] = iv;
         scf::YieldOp::create(inner, loc,
                              nestReductions(inner, level + 1, iterAccs));
       });
   return SmallVector<Value>(loop.getResults());
+}
+
+/// The lanes of a thread's micro-tile `tile` at the tile index
+/// `tileIndices` (the parallel dims in the output's order, the last two
+/// divided by the tile's sides): row r and column c of the tile are
+/// `tileIndices` + r x rows / tile.rows, + c x cols / tile.cols.
+static SmallVector<SmallVector<Value>>
+microTileLanes(OpBuilder &b, Location loc, ArrayRef<Value> tileIndices,
+               ArrayRef<int64_t> extents, SimtMicroTile tile) {
+  size_t rowAt = extents.size() - 2, colAt = extents.size() - 1;
+  int64_t rowStride = extents[rowAt] / tile.rows;
+  int64_t colStride = extents[colAt] / tile.cols;
+  auto offset = [&](Value base, int64_t by) {
+    if (by == 0)
+      return base;
+    return arith::AddIOp::create(b, loc, base,
+                                 arith::ConstantIndexOp::create(b, loc, by))
+        .getResult();
+  };
+  // One index value per row and column: lanes sharing one load the
+  // operand element once (ThreadIteration::loadInput compares values).
+  SmallVector<Value> rows, cols;
+  for (int64_t r = 0; r < tile.rows; ++r)
+    rows.push_back(offset(tileIndices[rowAt], r * rowStride));
+  for (int64_t c = 0; c < tile.cols; ++c)
+    cols.push_back(offset(tileIndices[colAt], c * colStride));
+  SmallVector<SmallVector<Value>> lanes;
+  for (Value row : rows)
+    for (Value col : cols) {
+      SmallVector<Value> lane(tileIndices);
+      lane[rowAt] = row;
+      lane[colAt] = col;
+      lanes.push_back(std::move(lane));
+    }
+  return lanes;
 }
 
 void BlockDistributor::distributeElementwise(linalg::LinalgOp op,
@@ -932,12 +1011,16 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   SmallVector<unsigned> parallel, reduction;
   for (auto [d, kind] : llvm::enumerate(iterators))
     (kind == utils::IteratorType::parallel ? parallel : reduction).push_back(d);
-  if (isSimtContraction(op, reduction))
-    ++simtContractions;
   SmallVector<unsigned> order = threadOrder(op, parallel);
   SmallVector<int64_t> extents;
   for (unsigned d : order)
     extents.push_back(ranges[d]);
+  SimtMicroTile tile;
+  if (isSimtContraction(op, reduction)) {
+    ++simtContractions;
+    tile = planSimtMicroTile(extents, threads);
+    largestMicroTile = std::max(largestMicroTile, tile.lanes());
+  }
   if (reduction.empty() && isFusibleElementwise(op)) {
     distributeElementwise(op, order, extents);
     return success();
@@ -945,10 +1028,18 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   Location loc = op.getLoc();
   OpBuilder b(op);
   ThreadIteration iteration(*this, op, order, reduction, ranges);
-  buildStridedLoop(b, loc, extents,
-                   [&](OpBuilder &tb, ArrayRef<Value> orderedIndices) {
-                     iteration.build(tb, orderedIndices);
-                   });
+  SmallVector<int64_t> tileExtents(extents);
+  if (tile.lanes() > 1) {
+    tileExtents[extents.size() - 2] /= tile.rows;
+    tileExtents.back() /= tile.cols;
+  }
+  buildStridedLoop(
+      b, loc, tileExtents, [&](OpBuilder &tb, ArrayRef<Value> tileIndices) {
+        if (tile.lanes() == 1)
+          return iteration.build(tb, {SmallVector<Value>(tileIndices)});
+        iteration.build(tb,
+                        microTileLanes(tb, loc, tileIndices, extents, tile));
+      });
   gpu::BarrierOp::create(b, loc);
   op->erase();
   return success();
@@ -1936,6 +2027,8 @@ buildKernelAttr(MLIRContext *ctx, ScheduleAttr schedule,
   if (distributor.asyncLoops)
     part("cp_async", placement.stages);
   part("fma", distributor.simtContractions);
+  if (distributor.largestMicroTile > 1)
+    part("fma_lanes", distributor.largestMicroTile);
   return KernelAttr::get(ctx, strategy, blocks, threads, placement.sharedBytes,
                          placement.scratchBytes,
                          parts.empty() ? DictionaryAttr()

@@ -33,8 +33,23 @@
 // CHECK-COUNT-16:  memref.store %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>
 // CHECK:         gpu.barrier
 
-// FMA:         smap.kernels = [{blocks = 2 : i64, parts = {fma = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = 0 : i64, strategy = "simt", threads = 64 : i64}]
+// FMA:         smap.kernels = [{blocks = 2 : i64, parts = {fma = 1 : i64, fma_lanes = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 0 : i64, strategy = "simt", threads = 64 : i64}]
 // FMA-NOT:     nvgpu.mma.sync
+// On CUDA cores each of the 64 threads accumulates a 4 x 4 micro-tile of
+// the 32 x 32 output (rows 8 apart, columns 8 apart) in registers: per k
+// step 4 loads of A's rows and 4 of B's columns feed 16 FMAs.
+// FMA:         scf.for %[[T:.*]] = %{{.*}} to %c64{{.*}} step %c64
+// FMA:           %[[COL:.*]] = arith.remui %[[T]], %c8
+// FMA:           %[[ROW:.*]] = arith.divui %[[T]], %c8
+// FMA-COUNT-16:  memref.load %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>
+// FMA:           scf.for %[[K:.*]] = %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// FMA-NEXT:        memref.load %{{.*}}[%[[ROW]], %[[K]]] : memref<32x32xf32, strided<[32, 1], offset: ?>>
+// FMA-NEXT:        memref.load %{{.*}}[%[[COL]], %[[K]]] : memref<32x32xf16>
+// FMA-COUNT-3:     memref.load %{{.*}}[%{{.*}}, %[[K]]] : memref<32x32xf16>
+// FMA-COUNT-3:     memref.load %{{.*}}[%{{.*}}, %[[K]]] : memref<32x32xf32, strided<[32, 1], offset: ?>>
+// FMA-NOT:         memref.load
+// FMA:             scf.yield
+// FMA-COUNT-16:  memref.store %{{.*}} : memref<32x32xf32, strided<[32, 1], offset: ?>>
 // NVVM:        nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
 func.func @gemm_nt(%p: memref<64x32xf32>, %v: memref<32x32xf16>, %out: memref<64x32xf32>) {
   %c32 = arith.constant 32 : index

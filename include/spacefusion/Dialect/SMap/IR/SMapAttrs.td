@@ -303,7 +303,9 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
       warp-specialized one; `regs_entry`, `regs_producer`, `regs_consumer`
       when it reallocates registers (`setmaxnreg`).
     * `wgmma`, `mma_sync`, `fma`: contractions on wgmma, on mma.sync and on
-      CUDA cores; `ldmatrix`: operands loaded by ldmatrix;
+      CUDA cores; `fma_lanes`: the most results one thread of a CUDA-core
+      contraction accumulates in registers (its micro-tile, rows x
+      columns); `ldmatrix`: operands loaded by ldmatrix;
       `warp_rows`, `register_tiles`: rows per warp and buffers kept in
       registers (row fragments); `row_replicas`: copies of a block's one
       row warp (four warps issue its staged copies, the first writes global

@@ -1,0 +1,49 @@
+//===- SimtPlan.h - How a thread computes a CUDA-core contraction -*- C++
+//-*-===//
+//
+// Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
+// LLVM Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The register micro-tile of a contraction on CUDA cores (strategy simt),
+// one definition for the lowering that builds it and the reports that show
+// it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPACEFUSION_ANALYSIS_SIMTPLAN_H
+#define SPACEFUSION_ANALYSIS_SIMTPLAN_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+
+namespace mlir {
+namespace smap {
+
+/// The results one thread of a CUDA-core contraction accumulates in
+/// registers: `rows` x `cols` along the last two parallel loops of the
+/// output's order. A thread then loads `rows` elements of the operand
+/// without the column loop and `cols` of the one without the row loop per
+/// reduction step, for rows x cols FMAs: one load per FMA becomes
+/// (rows + cols) / (rows x cols). A thread's rows (and columns) are strided
+/// by the tile's extent over `rows` (`cols`), so that neighbouring threads
+/// read neighbouring columns.
+struct SimtMicroTile {
+  int64_t rows = 1, cols = 1;
+
+  int64_t lanes() const { return rows * cols; }
+};
+
+/// The micro-tile of a contraction whose parallel loops have `extents` in
+/// the output's order (the last fastest) over `threads` threads: the largest
+/// of 8 x 8 down to 1 x 2 whose sides divide the last two extents and that
+/// leaves every thread at least one micro-tile; 1 x 1 when none does (or
+/// there is one parallel loop).
+SimtMicroTile planSimtMicroTile(ArrayRef<int64_t> extents, int64_t threads);
+
+} // namespace smap
+} // namespace mlir
+
+#endif // SPACEFUSION_ANALYSIS_SIMTPLAN_H
