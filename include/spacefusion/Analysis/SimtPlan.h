@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The register micro-tile of a contraction on CUDA cores (strategy simt),
-// one definition for the lowering that builds it and the reports that show
-// it.
+// The register micro-tile of a contraction on CUDA cores (strategy simt):
+// the lowering builds what this says and the kernel record reports it
+// (`fma_lanes`). The cost model does not price it yet (it prices simt
+// FLOPs at the CUDA cores' peak); when it does, it must call this.
 //
 //===----------------------------------------------------------------------===//
 
