@@ -1,5 +1,4 @@
-//===- SimtPlan.h - How a thread computes a CUDA-core contraction -*- C++
-//-*-===//
+//===- SimtPlan.h - A CUDA-core contraction's micro-tile --------*- C++ -*-===//
 //
 // Part of the SpaceFusion-MLIR project, under the Apache License v2.0 with
 // LLVM Exceptions. See LICENSE for license information.

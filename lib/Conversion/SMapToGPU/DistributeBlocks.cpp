@@ -936,6 +936,8 @@ SmallVector<Value> ThreadIteration::nestReductions(OpBuilder &b, unsigned level,
 static SmallVector<SmallVector<Value>>
 microTileLanes(OpBuilder &b, Location loc, ArrayRef<Value> tileIndices,
                ArrayRef<int64_t> extents, SimtMicroTile tile) {
+  if (tile.lanes() == 1)
+    return {SmallVector<Value>(tileIndices)};
   size_t rowAt = extents.size() - 2, colAt = extents.size() - 1;
   int64_t rowStride = extents[rowAt] / tile.rows;
   int64_t colStride = extents[colAt] / tile.cols;
@@ -1035,8 +1037,6 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   }
   buildStridedLoop(
       b, loc, tileExtents, [&](OpBuilder &tb, ArrayRef<Value> tileIndices) {
-        if (tile.lanes() == 1)
-          return iteration.build(tb, {SmallVector<Value>(tileIndices)});
         iteration.build(tb,
                         microTileLanes(tb, loc, tileIndices, extents, tile));
       });

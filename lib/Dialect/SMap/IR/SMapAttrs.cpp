@@ -365,31 +365,16 @@ bool TargetAttr::hasFeature(TargetFeature feature) const {
 //===----------------------------------------------------------------------===//
 
 ArrayRef<StringRef> KernelAttr::getPartKeys() {
-  static const StringRef keys[] = {"tile_m",
-                                   "tile_n",
-                                   "tile_k",
-                                   "stages",
-                                   "consumers",
-                                   "producer_warps",
-                                   "regs_entry",
-                                   "regs_producer",
-                                   "regs_consumer",
-                                   "wgmma",
-                                   "mma_sync",
-                                   "ldmatrix",
-                                   "warp_rows",
-                                   "row_replicas",
-                                   "register_tiles",
-                                   "register_acc",
-                                   "prefetch",
-                                   "cp_async",
-                                   "fma",
-                                   "fma_lanes",
-                                   "rows",
-                                   "rows_per_block",
-                                   "vector",
-                                   "chunks",
-                                   "ragged"};
+  // clang-format off
+  static const StringRef keys[] = {
+      "tile_m",         "tile_n",         "tile_k",         "stages",
+      "consumers",      "producer_warps", "regs_entry",     "regs_producer",
+      "regs_consumer",  "wgmma",          "mma_sync",       "ldmatrix",
+      "warp_rows",      "row_replicas",   "register_tiles", "register_acc",
+      "prefetch",       "cp_async",       "fma",            "fma_lanes",
+      "rows",           "rows_per_block", "vector",         "chunks",
+      "ragged"};
+  // clang-format on
   return keys;
 }
 
