@@ -35,7 +35,7 @@
 // RUN: mlir-opt %S/Inputs/gemm_gelu_named_transpose.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM
 //
 // GEMM-LABEL: llvm.func @gemm_gelu(
-// GEMM-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// GEMM-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // GEMM: gpu.binary @gemm_gelu_wgmma_tma_128x128x64_{{b?f16}} [
 // GEMM-NOT: gpu.binary
 
@@ -50,11 +50,17 @@
 // Named ops kept as written (the bias extended by a linalg.map and
 // broadcast by a linalg.broadcast before the GEMM's loop): the pipeline
 // generalizes named ops unless `exclude` names linalg.generic, which this
-// form does not use. The same kernels. The wgmma epilogue used to write the
-// bias add in place into the accumulator tile although the buffer it
-// replaced held the broadcast bias, written before the loop ('operand #1
+// form does not use. The same kernel, with more shared memory (gap 18): the
+// linalg.broadcast of the bias stays a copy (smap-fold-broadcasts reads only
+// generic copies), a 64 KB f32 tile per block. The wgmma epilogue used to
+// write the bias add in place into the accumulator tile although the buffer
+// it replaced held the broadcast bias, written before the loop ('operand #1
 // does not dominate this use').
-// RUN: spacefusion-opt %S/Inputs/gemm_gelu_named.mlir --spacefusion-lower-gpu="format=isa exclude=linalg.generic" | FileCheck %s --check-prefix=GEMM
+// RUN: spacefusion-opt %S/Inputs/gemm_gelu_named.mlir --spacefusion-lower-gpu="format=isa exclude=linalg.generic" | FileCheck %s --check-prefix=GAP-KEPT
+// GAP-KEPT-LABEL: llvm.func @gemm_gelu(
+// GAP-KEPT-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 132608 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// GAP-KEPT: gpu.binary @gemm_gelu_wgmma_tma_128x128x64_f16 [
+// GAP-KEPT-NOT: gpu.binary
 
 // CPU differential, fused against the f64 reference, at 256 x 768 x 768
 // (scripts/scale-shapes.py 8192=256 3072=768): the schedule the CPU target picks

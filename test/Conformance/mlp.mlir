@@ -28,7 +28,7 @@
 // RUN: mlir-opt %S/Inputs/mlp_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=MLP
 //
 // MLP-LABEL: llvm.func @mlp(
-// MLP-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}, {blocks = 384 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}]
+// MLP-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}, {blocks = 384 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = 66560 : i64, strategy = "wgmma_tma", threads = 128 : i64}]
 // MLP: gpu.binary @mlp_0_wgmma_tma_128x128x64_{{b?f16}} [
 // MLP: gpu.binary @mlp_1_wgmma_tma_128x128x64_{{b?f16}} [
 // MLP-NOT: gpu.binary
@@ -41,20 +41,19 @@
 // MLP-F32: gpu.binary @mlp_simt_16x8_f32 [
 // MLP-F32-NOT: gpu.binary
 
-// f16 storage and compute (gap 13, closed): the partition may also cut
-// between the GELU's first ops and the rest, making the f16 GELU a prologue
-// of the second GEMM on row fragments (predicted faster, measured 4.3x
-// slower on the H200: 0.65 ms against 0.15 ms). A lone contraction whose A
-// the block computes is no row-fragment block any more, so the cut before
-// the second GEMM wins and the form gets two wgmma_tma kernels as the mixed
-// ones (the second with 3 TMA stages where theirs has 2; not yet timed).
-// The same after --cse, and after --linalg-fuse-elementwise-ops --cse (gap
-// 14: was one mma_sync kernel).
-// GAP-F16-LABEL: llvm.func @mlp(
-// GAP-F16-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {stages = 2 : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}, {blocks = 384 : i64, parts = {stages = {{[23]}} : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma", threads = 128 : i64}]
-// GAP-F16: gpu.binary @mlp_0_wgmma_tma_128x128x64_{{b?f16}} [
-// GAP-F16: gpu.binary @mlp_1_wgmma_tma_128x128x64_{{b?f16}} [
-// GAP-F16-NOT: gpu.binary
+// f16 storage and compute (gaps 13 and 14, closed): the same kernels and
+// buffers. The partition may also cut between the GELU's first ops and the
+// rest, making the f16 GELU a prologue of the second GEMM on row fragments
+// (predicted faster, measured 4.3x slower on the H200); a lone contraction
+// whose A the block computes is no row-fragment block, so the cut before the
+// second GEMM wins. The widened accumulator's rounding is fused into the
+// 16-bit epilogue that reads it (smap-fuse-conversions), so each block keeps
+// the mixed form's 66560 B, not 99328 / 132096 B with an f16 tile of the
+// rounded accumulator. The same after --cse, and after
+// --linalg-fuse-elementwise-ops --cse (gap 14: was one mma_sync kernel).
+// RUN: spacefusion-opt %S/Inputs/mlp_generic_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=MLP
+// RUN: mlir-opt %S/Inputs/mlp_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=MLP
+// RUN: mlir-opt %S/Inputs/mlp_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=MLP
 
 // Named ops as written (the bias extended by a linalg.map and broadcast
 // by a linalg.broadcast before the GEMM's loop): the same kernels. The

@@ -45,15 +45,29 @@ static bool isSoleElementwiseProducer(OpOperand *operand) {
          operand->get().hasOneUse();
 }
 
-/// Fuses an extension into every reader, and the elementwise producer of a
-/// truncation into the truncation: the division that makes attention's
-/// probabilities and the `truncf` generic that rounds them become the one
-/// generic the in-body form writes, instead of an f32 tile and an f16 tile
-/// of the same values.
+/// A truncation read once, by a parallel generic: the rounding of a widened
+/// accumulator before a 16-bit epilogue (a half model's GEMM + bias + GELU).
+/// A contraction or reduction reading it keeps it (its operand precision).
+static bool isTruncationReadOnceElementwise(OpOperand *operand) {
+  auto reader = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  return reader &&
+         isConversion<arith::TruncFOp>(operand->get().getDefiningOp()) &&
+         operand->get().hasOneUse() &&
+         reader.getNumLoops() == reader.getNumParallelLoops();
+}
+
+/// Fuses an extension into every reader, the elementwise producer of a
+/// truncation into the truncation, and a truncation into its one
+/// elementwise reader: the division that makes attention's probabilities
+/// and the `truncf` generic that rounds them become the one generic the
+/// in-body form writes, and an epilogue reads the f32 accumulator and rounds
+/// it in its body, instead of an f32 tile and an f16 tile of the same
+/// values. The program computes the same numbers in the same order.
 static bool fusesConversion(OpOperand *operand) {
   return isConversion<arith::ExtFOp>(operand->get().getDefiningOp()) ||
          (isConversion<arith::TruncFOp>(operand->getOwner()) &&
-          isSoleElementwiseProducer(operand));
+          isSoleElementwiseProducer(operand)) ||
+         isTruncationReadOnceElementwise(operand);
 }
 
 void mlir::smap::populateFuseConversionsPatterns(RewritePatternSet &patterns) {

@@ -129,3 +129,78 @@ func.func @probabilities(%e: tensor<4x64xf32>, %s: tensor<4xf32>) -> (tensor<4x6
   } -> tensor<4x64xf16>
   return %p, %neg, %nt : tensor<4x64xf16>, tensor<4x64xf32>, tensor<4x64xf16>
 }
+
+// A half model's GEMM + bias + GELU after smap-widen-accumulators: the f32
+// accumulator, its rounding as a generic of its own, the f16 epilogue. The
+// rounding is read once, by a parallel generic: it fuses into the epilogue,
+// which reads the f32 accumulator and rounds each element first (the same
+// values in the same order), so no f16 tile of the rounded accumulator is
+// kept. The second rounding feeds a contraction (its operand precision) and
+// stays; so does the third, read twice.
+// CHECK-LABEL: func.func @rounded_accumulator
+// CHECK-SAME:    (%[[ACC:[^:]*]]: tensor<64x32xf32>, %[[BIAS:[^:]*]]: tensor<32xf16>, %[[W:[^:]*]]: tensor<32x8xf16>)
+// CHECK:         %[[EPI:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[ACC]], %[[BIAS]] : tensor<64x32xf32>, tensor<32xf16>) outs(%{{.*}} : tensor<64x32xf16>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[B:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:      %[[R:.*]] = arith.truncf %[[X]] : f32 to f16
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[R]], %[[B]] : f16
+// CHECK-NEXT:      %[[G:.*]] = math.tanh %[[S]] : f16
+// CHECK-NEXT:      linalg.yield %[[G]] : f16
+// CHECK:         %[[ROUNDED:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[ACC]] : tensor<64x32xf32>) outs(%{{.*}} : tensor<64x32xf16>)
+// CHECK:           arith.truncf
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[ROUNDED]], %[[W]] : tensor<64x32xf16>, tensor<32x8xf16>)
+// CHECK:         %[[TWICE:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[ACC]] : tensor<64x32xf32>) outs(%{{.*}} : tensor<64x32xf16>)
+// CHECK:           arith.truncf
+// CHECK:         linalg.generic {{.*}} ins(%[[TWICE]] : tensor<64x32xf16>)
+// CHECK:           math.exp
+// CHECK:         return
+func.func @rounded_accumulator(%acc: tensor<64x32xf32>, %bias: tensor<32xf16>, %w: tensor<32x8xf16>) -> (tensor<64x32xf16>, tensor<64x8xf32>, tensor<64x32xf16>, tensor<64x32xf16>) {
+  %e16 = tensor.empty() : tensor<64x32xf16>
+  %r1 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : tensor<64x32xf32>) outs(%e16 : tensor<64x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x32xf16>
+  %epi = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r1, %bias : tensor<64x32xf16>, tensor<32xf16>) outs(%e16 : tensor<64x32xf16>) {
+  ^bb0(%x: f16, %b: f16, %o: f16):
+    %s = arith.addf %x, %b : f16
+    %g = math.tanh %s : f16
+    linalg.yield %g : f16
+  } -> tensor<64x32xf16>
+  %r2 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : tensor<64x32xf32>) outs(%e16 : tensor<64x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x32xf16>
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<64x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e8 : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%r2, %w : tensor<64x32xf16>, tensor<32x8xf16>) outs(%z : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %af = arith.extf %a : f16 to f32
+    %bf = arith.extf %b : f16 to f32
+    %p = arith.mulf %af, %bf : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x8xf32>
+  %r3 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : tensor<64x32xf32>) outs(%e16 : tensor<64x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x32xf16>
+  %x3 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r3 : tensor<64x32xf16>) outs(%e16 : tensor<64x32xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = math.exp %x : f16
+    linalg.yield %y : f16
+  } -> tensor<64x32xf16>
+  return %epi, %c, %x3, %r3 : tensor<64x32xf16>, tensor<64x8xf32>, tensor<64x32xf16>, tensor<64x32xf16>
+}

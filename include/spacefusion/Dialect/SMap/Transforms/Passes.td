@@ -82,7 +82,14 @@ def SMapFuseConversionsPass : Pass<"smap-fuse-conversions"> {
     producer instead, when that is an elementwise generic used only by it:
     the division that makes attention's probabilities and the truncation
     that rounds them become one generic, as the in-body form writes it,
-    rather than an f32 tile and an f16 tile of the same values. Nothing else
+    rather than an f32 tile and an f16 tile of the same values. A
+    `arith.truncf` generic read once, by a generic of parallel loops only,
+    is fused into that reader: a half model's GEMM (its accumulator widened
+    by smap-widen-accumulators) rounds the accumulator in its bias + GELU
+    epilogue's body, as the mixed-precision form writes it, instead of
+    keeping an f16 tile of the rounded accumulator. A contraction or a
+    reduction reading a truncation keeps it (the precision of its operand).
+    Every fusion computes the same values in the same order. Nothing else
     is fused.
 
     ```mlir
