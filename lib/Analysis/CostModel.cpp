@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spacefusion/Analysis/CostModel.h"
+#include "spacefusion/Analysis/SimtPlan.h"
 #include "spacefusion/Analysis/TemporalSlicePlan.h"
 #include "spacefusion/Analysis/TensorCoreLegality.h"
 #include "spacefusion/Analysis/WgmmaPipeline.h"
@@ -803,15 +804,18 @@ static double priceWgmmaBlock(const CandidateView &view, const Space &gemm,
 /// dimension (its last slice would start at an offset not provably
 /// aligned). 0 otherwise.
 static int64_t sixteenByteChunks(const CandidateView &view, Value input,
-                                 int64_t rows, int64_t columns) {
+                                 Type stagedType, int64_t rows,
+                                 int64_t columns) {
   auto type = cast<RankedTensorType>(input.getType());
   std::optional<unsigned> t = view.candidate.temporalDim;
   bool raggedAlongLastDim =
       t && llvm::is_contained(view.smg.getValueDims(input).back(), *t) &&
       view.smg.getDims()[*t].extent % view.candidate.sliceSize != 0;
-  if (columns % 8 || type.getShape().back() % 8 || raggedAlongLastDim)
+  int64_t perChunk = getStagedRowPadding(stagedType);
+  if (columns % perChunk || type.getShape().back() % perChunk ||
+      raggedAlongLastDim)
     return 0;
-  return rows * columns / 8;
+  return rows * columns / perChunk;
 }
 
 /// The input tiles a shared-memory block (simt, mma_sync) stages: those
@@ -855,13 +859,15 @@ static StagedInputs stagedBlockTiles(const CandidateView &view,
         columns *= view.blockExtent(d);
       tile.rows = static_cast<int64_t>(view.stepBytes(input->get())) /
                   (elementBytes(input->get()) * columns);
-      tile.bufferColumns = columns + 8;
+      tile.bufferColumns = columns + getStagedRowPadding(*type);
       // Each copy placed 16-byte aligned.
+      int64_t stagedBytes = type->getIntOrFloatBitWidth() / 8;
       tile.bytes = static_cast<double>(
-          llvm::alignTo(2 * tile.rows * tile.bufferColumns, 16));
+          llvm::alignTo(stagedBytes * tile.rows * tile.bufferColumns, 16));
       tile.moves = view.candidate.temporalDim &&
                    llvm::is_contained(dims, *view.candidate.temporalDim);
-      tile.chunks = sixteenByteChunks(view, input->get(), tile.rows, columns);
+      tile.chunks =
+          sixteenByteChunks(view, input->get(), *type, tile.rows, columns);
       roundedMoves |=
           tile.moves && *type != getElementTypeOrSelf(input->get().getType());
       staged.add(tile);
@@ -915,9 +921,13 @@ static bool startsEmpty(const Space &space) {
 /// smap-distribute-blocks checks:
 /// bufferization lets intermediates whose lives do not overlap share the
 /// tensor.empty of their type, in an order of its own (bottom-up), which
-/// this does not follow. Returns the shared memory.
+/// this does not follow. A final pass (a second loop over the temporal dim)
+/// repeats the loop's body, and its staged tiles and intermediates are
+/// buffers of their own: the bound counts the block twice. Returns the
+/// shared memory.
 static double priceSharedMemoryBlock(const CandidateView &view,
-                                     bool tensorCores, ScheduleEstimate &est) {
+                                     bool tensorCores, bool finalPass,
+                                     ScheduleEstimate &est) {
   StagedInputs staged = stagedBlockTiles(view, tensorCores);
   llvm::SmallPtrSet<Value, 4> yielded = graphOutputs(view.smg);
   double intermediates = 0;
@@ -946,7 +956,8 @@ static double priceSharedMemoryBlock(const CandidateView &view,
   est.stages = staged.moving
                    ? cpAsyncDepth(view, staged, once, est.threads).value_or(0)
                    : 0;
-  return once + (std::max<int64_t>(est.stages, 1) - 1) * staged.moving;
+  double bytes = once + (std::max<int64_t>(est.stages, 1) - 1) * staged.moving;
+  return finalPass ? 2 * bytes : bytes;
 }
 
 /// The bytes DRAM and L2 move per byte a block uses of `value`'s tile: they
@@ -1060,6 +1071,10 @@ struct StepFootprint {
 /// The FLOPs of all blocks by the rate they run at.
 struct FlopCounts {
   double tensor = 0, mmaSync = 0, scalar = 0;
+  /// The CUDA cores' FLOPs, each weighted by the load issue time of its
+  /// contraction's micro-tile (simtLoadFactor): what their time is priced
+  /// by.
+  double scalarIssue = 0;
 };
 } // namespace
 
@@ -1178,16 +1193,18 @@ static std::optional<int64_t> priceBlock(const CandidateView &view,
       !cpu && (est.strategy == KernelStrategy::Simt ||
                est.strategy == KernelStrategy::MmaSync)
           ? static_cast<int64_t>(priceSharedMemoryBlock(
-                view, est.strategy == KernelStrategy::MmaSync, est))
+                view, est.strategy == KernelStrategy::MmaSync, finalPass, est))
           : est.rankingSmemBytes;
   return rankingRegisters;
 }
 
 /// Says in est.overBudget which of the target's budgets the block exceeds
-/// first, if any.
+/// first, if any. Both shared-memory figures must fit: the placed one is
+/// what the schedule records (and its verifier checks).
 static void checkBudgets(TargetAttr target, ScheduleEstimate &est) {
-  if (est.rankingSmemBytes > target.getSmemPerBlock())
-    est.overBudget = "needs " + std::to_string(est.rankingSmemBytes) +
+  int64_t smem = std::max(est.rankingSmemBytes, est.smemBytes);
+  if (smem > target.getSmemPerBlock())
+    est.overBudget = "needs " + std::to_string(smem) +
                      " bytes of shared memory per block, the target has " +
                      std::to_string(target.getSmemPerBlock());
   else if (est.regsPerThread > target.getRegsPerThread())
@@ -1222,9 +1239,24 @@ static double computedPoints(const CandidateView &view, const Space &space,
   return points;
 }
 
+/// How much longer than its FMAs `space` takes on a GPU's CUDA cores
+/// because of its operand loads: the lowering's micro-tile
+/// (planSimtMicroTile with the block's loop extents and threads) priced by
+/// getSimtLoadBoundFactor; 1 for what is no simt contraction, and on CPUs.
+static double simtLoadFactor(const CandidateView &view, const Space &space) {
+  auto op = dyn_cast<linalg::LinalgOp>(space.op);
+  std::optional<SmallVector<int64_t>> extents =
+      blockLoopExtents(space, view.blockExtent);
+  if (!view.target.isGPU() || !op || !extents)
+    return 1.0;
+  std::optional<SimtMicroTile> tile =
+      planSimtMicroTile(op, *extents, view.candidate.threads);
+  return tile ? getSimtLoadBoundFactor(*tile) : 1.0;
+}
+
 /// The FLOPs of all blocks by rate. The f16 peak is the tensor cores' best
 /// instruction's (wgmma on sm_90a); mma.sync runs at the target's
-/// mma_sync_gflops.
+/// mma_sync_gflops; the CUDA cores' FLOPs are also weighted by their loads.
 static FlopCounts countFlops(const CandidateView &view,
                              const AllowedStrategies &allowed,
                              const Space *wgmmaSpace, bool finalPass) {
@@ -1241,8 +1273,10 @@ static FlopCounts countFlops(const CandidateView &view,
       bool onMmaSync = &space != wgmmaSpace && allowed.wgmma &&
                        wgmmaDims(view.smg, space).has_value();
       (onMmaSync ? flops.mmaSync : flops.tensor) += points;
-    } else
+    } else {
       flops.scalar += points;
+      flops.scalarIssue += points * simtLoadFactor(view, space);
+    }
   }
   return flops;
 }
@@ -1297,7 +1331,7 @@ static void estimateTime(const CandidateView &view, bool cpu,
   est.memorySeconds = est.globalBytes / (target.getBandwidthGbps() * 1e9);
   est.computeSeconds = flops.tensor / (target.getF16Gflops() * 1e9) +
                        flops.mmaSync / (target.getMmaSyncRate() * 1e9) +
-                       flops.scalar / (target.getF32Gflops() * 1e9);
+                       flops.scalarIssue / (target.getF32Gflops() * 1e9);
   double seconds = std::max(est.memorySeconds, est.computeSeconds);
   // Wave quantization: blocks run in waves of (SMs x resident blocks).
   int64_t resident = residentBlocks(view, cpu, rankingRegisters, est);

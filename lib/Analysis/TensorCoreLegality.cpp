@@ -141,6 +141,8 @@ std::optional<Type> mlir::smap::getStagedTileType(linalg::LinalgOp op,
   Type element = getElementTypeOrSelf(input->get().getType());
   if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() == 16)
     return element;
+  if (!tensorCores && element.isF32() && isMultiplyAccumulate(op))
+    return element;
   if (!tensorCores || !element.isF32() ||
       !isa<linalg::GenericOp>(op.getOperation()) ||
       op.getNumReductionLoops() != 1)
@@ -149,6 +151,10 @@ std::optional<Type> mlir::smap::getStagedTileType(linalg::LinalgOp op,
   if (!shape)
     return std::nullopt;
   return shape->operandType;
+}
+
+int64_t mlir::smap::getStagedRowPadding(Type stagedType) {
+  return 16 / std::max<int64_t>(1, stagedType.getIntOrFloatBitWidth() / 8);
 }
 
 bool mlir::smap::splitsEvenly(int64_t chunks, int64_t threads,

@@ -43,8 +43,8 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/gemm_gelu_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GEMM-F32
 // GEMM-F32-LABEL: llvm.func @gemm_gelu(
-// GEMM-F32-SAME: smap.kernels = [{blocks = 6144 : i64, parts = {fma = 1 : i64, fma_lanes = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
-// GEMM-F32: gpu.binary @gemm_gelu_simt_64x64x256_f32 [
+// GEMM-F32-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {cp_async = 2 : i64, fma = 1 : i64, fma_lanes = 64 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// GEMM-F32: gpu.binary @gemm_gelu_simt_128x128x64_f32 [
 // GEMM-F32-NOT: gpu.binary
 
 // Named ops kept as written (the bias extended by a linalg.map and

@@ -37,8 +37,9 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/mlp_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=MLP-F32
 // MLP-F32-LABEL: llvm.func @mlp(
-// MLP-F32-SAME: smap.kernels = [{blocks = 512 : i64, parts = {fma = 2 : i64, fma_lanes = 32 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
-// MLP-F32: gpu.binary @mlp_simt_16x8_f32 [
+// MLP-F32-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {cp_async = 2 : i64, fma = 1 : i64, fma_lanes = 64 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 384 : i64, parts = {cp_async = 2 : i64, fma = 1 : i64, fma_lanes = 64 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// MLP-F32: gpu.binary @mlp_0_simt_128x128x64_f32 [
+// MLP-F32: gpu.binary @mlp_1_simt_128x128x64_f32 [
 // MLP-F32-NOT: gpu.binary
 
 // f16 storage and compute (gaps 13 and 14, closed): the same kernels and

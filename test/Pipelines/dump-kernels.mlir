@@ -1,15 +1,15 @@
 // RUN: rm -rf %t && spacefusion-opt %examples/lstm_cell.mlir -o /dev/null \
 // RUN:   "--spacefusion-pipeline=target=sm_90a format=isa dump-kernels-to=%t"
 // RUN: ls %t | FileCheck %s --check-prefix=FILES
-// RUN: FileCheck %s --check-prefix=RECORD < %t/lstm_cell_0_simt_32x32_f32.json
-// RUN: FileCheck %s --check-prefix=GPU < %t/lstm_cell_0_simt_32x32_f32.gpu.mlir
-// RUN: FileCheck %s --check-prefix=PTX < %t/lstm_cell_0_simt_32x32_f32.ptx
-// RUN: FileCheck %s --check-prefix=LLVM < %t/lstm_cell_0_simt_32x32_f32.ll
-// RUN: FileCheck %s --check-prefix=SMAP < %t/lstm_cell_0_simt_32x32_f32.smap.mlir
+// RUN: FileCheck %s --check-prefix=RECORD < %t/lstm_cell_0_simt_8_f32.json
+// RUN: FileCheck %s --check-prefix=GPU < %t/lstm_cell_0_simt_8_f32.gpu.mlir
+// RUN: FileCheck %s --check-prefix=PTX < %t/lstm_cell_0_simt_8_f32.ptx
+// RUN: FileCheck %s --check-prefix=LLVM < %t/lstm_cell_0_simt_8_f32.ll
+// RUN: FileCheck %s --check-prefix=SMAP < %t/lstm_cell_0_simt_8_f32.smap.mlir
 // RUN: rm -rf %t.attn && spacefusion-opt %examples/attention.mlir -o /dev/null \
 // RUN:   "--spacefusion-pipeline=target=sm_90a format=isa dump-kernels-to=%t.attn"
 // RUN: ls %t.attn | FileCheck %s --check-prefix=ATTN-FILES
-// RUN: FileCheck %s --check-prefix=ATTN-SMAP < %t.attn/attention_simt_64x128_f32.smap.mlir
+// RUN: FileCheck %s --check-prefix=ATTN-SMAP < %t.attn/attention_simt_64x64_f32.smap.mlir
 // RUN: rm -rf %t.rows && spacefusion-opt %examples/layernorm.mlir -o /dev/null \
 // RUN:   "--spacefusion-pipeline=target=sm_90a dump-kernels-to=%t.rows"
 // RUN: ls %t.rows | FileCheck %s --check-prefix=ROWS
@@ -25,11 +25,11 @@
 // function has several, strategy, tiles, element type): its GPU IR, the
 // record of what was built next to the schedule that predicted it, its
 // code (PTX with format=isa, a cubin by default) and its graph as sliced.
-// FILES:      lstm_cell_0_simt_32x32_f32.gpu.mlir
-// FILES-NEXT: lstm_cell_0_simt_32x32_f32.json
-// FILES-NEXT: lstm_cell_0_simt_32x32_f32.ll
-// FILES-NEXT: lstm_cell_0_simt_32x32_f32.ptx
-// FILES-NEXT: lstm_cell_0_simt_32x32_f32.smap.mlir
+// FILES:      lstm_cell_0_simt_8_f32.gpu.mlir
+// FILES-NEXT: lstm_cell_0_simt_8_f32.json
+// FILES-NEXT: lstm_cell_0_simt_8_f32.ll
+// FILES-NEXT: lstm_cell_0_simt_8_f32.ptx
+// FILES-NEXT: lstm_cell_0_simt_8_f32.smap.mlir
 // FILES-NEXT: lstm_cell_1_simt_f32.gpu.mlir
 // FILES-NEXT: lstm_cell_1_simt_f32.json
 // FILES-NEXT: lstm_cell_1_simt_f32.ll
@@ -40,22 +40,22 @@
 // schedule that names the kernel; the block's graph inside it is no kernel
 // of its own.
 // SMAP:      smap.graph(%{{.*}} = %arg0 : tensor<64x256xf32>
-// SMAP-SAME:   schedule = #smap.schedule<spatial = [m = 32, l = 32], temporal = []
-// SMAP:      smap.spatial_slice {{.*}} tiles [32, 32]
+// SMAP-SAME:   schedule = #smap.schedule<spatial = [l = 8], temporal = []
+// SMAP:      smap.spatial_slice {{.*}} tiles [8]
 // SMAP:        smap.graph
 // SMAP-NOT:  smap.spatial_slice
 
 // Attention's sliced graph shows the temporal loop over the keys with its
 // update functions (Update-then-Aggregate).
-// ATTN-FILES:      attention_simt_64x128_f32.gpu.mlir
-// ATTN-FILES:      attention_simt_64x128_f32.smap.mlir
+// ATTN-FILES:      attention_simt_64x64_f32.gpu.mlir
+// ATTN-FILES:      attention_simt_64x64_f32.smap.mlir
 // ATTN-SMAP:       smap.spatial_slice
-// ATTN-SMAP:       smap.temporal_slice #smap.dim<"l", 512, temporal> step 128
+// ATTN-SMAP:       smap.temporal_slice #smap.dim<"l", 512, temporal> step 64
 
 // RECORD:      "built": {
-// RECORD:        "blocks": 64,
+// RECORD:        "blocks": 128,
 // RECORD:        "predicted": {
-// RECORD-NEXT:     "blocks": 64,
+// RECORD-NEXT:     "blocks": 128,
 // RECORD:          "strategy": "simt",
 // RECORD-NEXT:     "threads": 256
 // RECORD-NEXT:   },
@@ -64,20 +64,20 @@
 // RECORD-NEXT:   "strategy": "simt",
 // RECORD-NEXT:   "threads": 256
 // RECORD:      "function": "lstm_cell",
-// RECORD-NEXT: "kernel": "lstm_cell_0_simt_32x32_f32",
+// RECORD-NEXT: "kernel": "lstm_cell_0_simt_8_f32",
 // RECORD-NEXT: "location": "{{.*}}lstm_cell.mlir:{{[0-9]+}}:{{[0-9]+}}",
 // RECORD-NEXT: "schedule": {
-// RECORD-NEXT:   "attribute": "#smap.schedule<spatial = [m = 32, l = 32], temporal = [], grid = [2, 32], threads = 256, smem = [[SMEM]],
+// RECORD-NEXT:   "attribute": "#smap.schedule<spatial = [l = 8], temporal = [], grid = [128], threads = 256, smem = [[SMEM]],
 // RECORD:        "smem": [[SMEM]],
 // RECORD-NEXT:   "spatial": {
-// RECORD-NEXT:     "l": 32,
-// RECORD-NEXT:     "m": 32
+// RECORD-NEXT:     "l": 8
+// RECORD-NEXT:   },
 // RECORD:        "strategy": "simt",
 
 // The block's GPU IR: buffers in dynamic shared memory, threads located.
 // GPU:      gpu.launch blocks
 // GPU-SAME:   dynamic_shared_memory_size
-// GPU-SAME:   function(@lstm_cell_0_simt_32x32_f32)
+// GPU-SAME:   function(@lstm_cell_0_simt_8_f32)
 // GPU:        gpu.dynamic_shared_memory
 // GPU:        memref.view
 // GPU:        gpu.barrier
@@ -88,9 +88,9 @@
 
 // The kernel's LLVM IR as the NVVM serialization receives it: the kernel
 // function (no line info unless line-info=true).
-// LLVM:      define ptx_kernel void @lstm_cell_0_simt_32x32_f32(
+// LLVM:      define ptx_kernel void @lstm_cell_0_simt_8_f32(
 // LLVM-NOT:  !dbg
-// PTX:      .entry lstm_cell_0_simt_32x32_f32(
+// PTX:      .entry lstm_cell_0_simt_8_f32(
 
 // A row kernel, outlined before the block lowering: its gpu.module, its
 // record (no schedule: the row layout is in the record's parts), a cubin.

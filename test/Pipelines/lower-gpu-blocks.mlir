@@ -26,15 +26,16 @@
 // scheduled and sliced, bufferized, and each spatial block a thread block
 // (smap-distribute-blocks). The chain of three GEMMs is one kernel whose
 // blocks keep their intermediates in dynamic shared memory, synchronize
-// between ops, and accumulate on CUDA cores.
+// between ops, and accumulate on CUDA cores; the f32 operand tiles the
+// temporal loop moves are staged in three cp.async stages.
 
 // CHECK:       llvm.func @gemm_chain(
-// CHECK-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {fma = 3 : i64, fma_lanes = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 18432 : i64, strategy = "simt", threads = 256 : i64}]
-// CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(18432 : i32) : i32
+// CHECK-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 3 : i64, fma = 3 : i64, fma_lanes = 8 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = 227968 : i64, strategy = "simt", threads = 256 : i64}]
+// CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(227968 : i32) : i32
 // CHECK:         %[[GRID:.*]] = llvm.mlir.constant(128 : index) : i64
-// CHECK:         gpu.launch_func @gemm_chain_simt_16x64x32_f32::@gemm_chain_simt_16x64x32_f32 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %[[SMEM]]
+// CHECK:         gpu.launch_func @gemm_chain_simt_8x32_f32::@gemm_chain_simt_8x32_f32 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %[[SMEM]]
 // CHECK:       llvm.func @_mlir_ciface_gemm_chain(
-// CHECK:       gpu.binary @gemm_chain_simt_16x64x32_f32
+// CHECK:       gpu.binary @gemm_chain_simt_8x32_f32
 // CHECK-SAME:    .target sm_90a
 // CHECK-SAME:    .shared .align 16 .b8 __dynamic_shmem__0
 // CHECK-SAME:    st.shared.b32
@@ -45,7 +46,7 @@
 
 // --spacefusion-pipeline goes the same way with lower-to-gpu, for a GPU target.
 // PIPELINE:    llvm.func @_mlir_ciface_gemm_chain(
-// PIPELINE:    gpu.binary @gemm_chain_simt_16x64x32_f32
+// PIPELINE:    gpu.binary @gemm_chain_simt_8x32_f32
 // PIPELINE-SAME: chip = "sm_90a"
 // NOTGPU: error: spacefusion-lower-gpu: the GPU path needs a GPU target (sm_90a, sm_80), not 'cpu'
 
@@ -172,7 +173,7 @@
 // Attention: smap-schedule says it is no row kernel, the block lowering takes
 // it.
 // REMARK: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function={{[a-z_0-9]+}} | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=83200 fma=2 fma_lanes=32"
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function={{[a-z_0-9]+}} | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=188672 prefetch=1 cp_async=3 fma=2 fma_lanes=16"
 
 // A schedule forced through the pipeline (`spatial`, `temporal`) is checked
 // like smap-schedule's: an unknown dim or a tile larger than its dim is an

@@ -6,15 +6,15 @@
 //===----------------------------------------------------------------------===//
 //
 // The register micro-tile of a contraction on CUDA cores (strategy simt):
-// the lowering builds what this says and the kernel record reports it
-// (`fma_lanes`). The cost model does not price it yet (it prices simt
-// FLOPs at the CUDA cores' peak); when it does, it must call this.
+// the lowering builds what this says, the kernel record reports it
+// (`fma_lanes`) and the cost model prices the loads it leaves per FMA.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SPACEFUSION_ANALYSIS_SIMTPLAN_H
 #define SPACEFUSION_ANALYSIS_SIMTPLAN_H
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
@@ -42,6 +42,30 @@ struct SimtMicroTile {
 /// leaves every thread at least one micro-tile; 1 x 1 when none does (or
 /// there is one parallel loop).
 SimtMicroTile planSimtMicroTile(ArrayRef<int64_t> extents, int64_t threads);
+
+/// Whether `op`, with `reduction` loops, is a contraction for the CUDA
+/// cores: two inputs, both indexed by its first reduction loop.
+bool isSimtContraction(linalg::LinalgOp op, ArrayRef<unsigned> reduction);
+
+/// The `parallel` loops of `op` in the order of its first output's indices,
+/// so that the fastest-varying thread index walks its contiguous last dim.
+SmallVector<unsigned> getSimtThreadOrder(linalg::LinalgOp op,
+                                         ArrayRef<unsigned> parallel);
+
+/// The micro-tile `op` gets with loop extents `ranges` (one per loop, as
+/// the block runs it) over `threads` threads: planSimtMicroTile of its
+/// parallel extents in thread order if it is a simt contraction, none
+/// otherwise.
+std::optional<SimtMicroTile> planSimtMicroTile(linalg::LinalgOp op,
+                                               ArrayRef<int64_t> ranges,
+                                               int64_t threads);
+
+/// The issue time of `tile`'s operand loads relative to its FMAs, at least
+/// 1: an SM issues a quarter as many loads (shared memory or L1, one per
+/// lane) per cycle as FMAs, and a micro-tile loads (rows + cols) elements
+/// per rows x cols FMAs, so that 8 x 8 balances the two and 1 x 1 takes 8
+/// times the FMAs' time.
+double getSimtLoadBoundFactor(SimtMicroTile tile);
 
 } // namespace smap
 } // namespace mlir

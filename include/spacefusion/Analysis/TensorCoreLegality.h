@@ -60,14 +60,21 @@ std::optional<MmaShape> matchMmaSyncShape(linalg::LinalgOp op,
 
 /// The element type a GPU block stages `input`'s tile in, if it stages it
 /// (smap-stage-block-operands; the cost model prices the same tiles): a
-/// 16-bit operand of a two-input reduction is copied as it is, an f32 one
+/// 16-bit operand of a two-input reduction is copied as it is; an f32 one
 /// that the tensor cores read rounded (`tensorCores`: a strategy with
-/// them, and `op` fits mma.sync at `loopExtents`) in its 16-bit type. Which
-/// operands are tiles of graph inputs, the only ones staged, is the
-/// caller's to say.
+/// them, and `op` fits mma.sync at `loopExtents`) in its 16-bit type; an
+/// f32 operand of a multiply-accumulate on CUDA cores (no `tensorCores`)
+/// as it is, so that its threads read global memory once, coalesced, and
+/// the micro-tiles read shared memory. Which operands are tiles of graph
+/// inputs, the only ones staged, is the caller's to say.
 std::optional<Type> getStagedTileType(linalg::LinalgOp op, OpOperand *input,
                                       ArrayRef<int64_t> loopExtents,
                                       bool tensorCores);
+
+/// The elements a staged tile's rows are padded by: 16 bytes, so that rows
+/// stay 16-byte aligned for cp.async and the 8 rows an ldmatrix phase reads
+/// fall in distinct shared-memory banks.
+int64_t getStagedRowPadding(Type stagedType);
 
 /// The most 16-byte chunks of a staged tile one thread copies in
 /// straight-line code: through registers (a prefetch of the next step holds

@@ -751,34 +751,6 @@ static bool haveSameStaticShape(Value x, Value y) {
          a.getElementType() == b.getElementType() && a.hasStaticShape();
 }
 
-/// Whether `op`, with `reduction` dims, is a contraction for the CUDA
-/// cores: two inputs, both indexed by its first reduction dim.
-static bool isSimtContraction(linalg::LinalgOp op,
-                              ArrayRef<unsigned> reduction) {
-  return !reduction.empty() && op.getNumDpsInputs() == 2 &&
-         llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *operand) {
-           return op.getMatchingIndexingMap(operand).isFunctionOfDim(
-               reduction.front());
-         });
-}
-
-/// The parallel dims in the order of the first output's indices, so that
-/// the fastest-varying thread index walks its contiguous last dim.
-static SmallVector<unsigned> threadOrder(linalg::LinalgOp op,
-                                         ArrayRef<unsigned> parallel) {
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  SmallVector<unsigned> order;
-  for (AffineExpr expr : outMap.getResults())
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      if (llvm::is_contained(parallel, dim.getPosition()) &&
-          !llvm::is_contained(order, dim.getPosition()))
-        order.push_back(dim.getPosition());
-  for (unsigned d : parallel)
-    if (!llvm::is_contained(order, d))
-      order.insert(order.begin(), d);
-  return order;
-}
-
 namespace {
 /// The code one thread runs for some parallel iterations (lanes) of a
 /// linalg op strided over the block's threads: the reduction loops
@@ -1013,14 +985,15 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   SmallVector<unsigned> parallel, reduction;
   for (auto [d, kind] : llvm::enumerate(iterators))
     (kind == utils::IteratorType::parallel ? parallel : reduction).push_back(d);
-  SmallVector<unsigned> order = threadOrder(op, parallel);
+  SmallVector<unsigned> order = getSimtThreadOrder(op, parallel);
   SmallVector<int64_t> extents;
   for (unsigned d : order)
     extents.push_back(ranges[d]);
   SimtMicroTile tile;
-  if (isSimtContraction(op, reduction)) {
+  if (std::optional<SimtMicroTile> planned =
+          planSimtMicroTile(op, ranges, threads)) {
     ++simtContractions;
-    tile = planSimtMicroTile(extents, threads);
+    tile = *planned;
     largestMicroTile = std::max(largestMicroTile, tile.lanes());
   }
   if (reduction.empty() && isFusibleElementwise(op)) {

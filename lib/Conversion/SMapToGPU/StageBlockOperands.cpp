@@ -50,7 +50,7 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
       OpBuilder b(slice->getContext());
       b.setInsertionPointAfter(slice);
       SmallVector<int64_t> padded(type.getShape());
-      padded.back() += 8;
+      padded.back() += getStagedRowPadding(*stagedType);
       auto buffer =
           tensor::EmptyOp::create(b, op.getLoc(), padded, *stagedType);
       // Distinct, so that cse does not merge two staged tiles into one

@@ -15,10 +15,15 @@
 // extends it. The f16 operand is staged by a plain copy.
 
 // The staging follows the schedule's strategy: on CUDA cores (simt) the f32
-// operand keeps its precision (only the f16 one is staged).
+// operand keeps its precision: it is staged by a plain copy into an f32
+// buffer whose rows are padded by 16 bytes (4 elements), as the f16 one is
+// (8 elements).
 // SIMT-LABEL: func.func @mixed_gemm
 // SIMT-NOT:     arith.truncf
-// SIMT:         tensor.empty() {smap.staged = 0 : i64} : tensor<32x72xf16>
+// SIMT:         %[[ABUF:.*]] = tensor.empty() {smap.staged = 0 : i64} : tensor<64x36xf32>
+// SIMT:         %[[ATILE:.*]] = tensor.extract_slice %[[ABUF]][0, 0] [64, 32] [1, 1] : tensor<64x36xf32> to tensor<64x32xf32>
+// SIMT:         linalg.copy ins(%{{.*}} : tensor<64x32xf32>) outs(%[[ATILE]] : tensor<64x32xf32>)
+// SIMT:         tensor.empty() {smap.staged = 1 : i64} : tensor<32x72xf16>
 // SIMT-NOT:     arith.truncf
 // SIMT:         strategy = simt
 

@@ -23,14 +23,14 @@
 // CHECK-LABEL: func.func @lstm_cell
 // CHECK: %[[XW:.*]] = smap.graph(%{{.*}} = %arg0 : tensor<64x256xf32>, %{{.*}} = %arg1 : tensor<256x1024xf32>, %{{.*}} = %arg2 : tensor<64x256xf32>, %{{.*}} = %arg3 : tensor<256x1024xf32>
 // CHECK-SAME: dims = [#smap.dim<"m", 64, parallel>, #smap.dim<"l", 1024, parallel>, #smap.dim<"k", 256, temporal>, #smap.dim<"k1", 256, temporal>]
-// CHECK-SAME: schedule = #smap.schedule<spatial = [m = 32, l = 32], temporal = []
+// CHECK-SAME: schedule = #smap.schedule<spatial = [l = 8], temporal = []
 // CHECK: smap.graph(%{{.*}} = %[[XW]] : tensor<64x1024xf32>
 // CHECK-SAME: dims = [#smap.dim<"m", 64, parallel>, #smap.dim<"n", 256, parallel>]
 // CHECK-SAME: schedule = #smap.schedule<spatial = [m = 1], temporal = []
 // CHECK-NOT: smap.graph
 
 // REMARK: remark: [Analysis] partition | Category:smap:schedule | Function=lstm_cell | Remark="no schedule fits target 'sm_90a': the smallest candidate (spatial [m=1] temporal [k=1]) needs 1082372 bytes of shared memory per block, the target has 232448; partitioned before extract_slice3, the cut moves 524288 bytes through global memory; cuts tried: matmul1 {{.*}}"
-// REMARK: remark: [Passed] chosen | Category:smap:schedule | Function=lstm_cell | Remark="scheduled for sm_90a: spatial [m=32, l=32] temporal []
+// REMARK: remark: [Passed] chosen | Category:smap:schedule | Function=lstm_cell | Remark="scheduled for sm_90a: spatial [l=8] temporal []
 // REMARK: remark: [Passed] chosen | Category:smap:schedule | Function=lstm_cell | Remark="scheduled for sm_90a: spatial [m=1] temporal []
 
 // NOPART: error: no schedule fits target 'sm_90a': the smallest candidate (spatial [m=1] temporal [k=1]) needs 1082372 bytes of shared memory per block, the target has 232448

@@ -15,15 +15,15 @@
 // CHECK: Name: chosen
 // CHECK: Function: attention
 // CHECK-NEXT: Args:
-// CHECK-NEXT: - Remark: 'scheduled for sm_90a: spatial [b=1, h=1, m=32] temporal [l=64], strategy simt
+// CHECK-NEXT: - Remark: 'scheduled for sm_90a: spatial [b=1, h=1, m=64] temporal [l=64], strategy simt
 // CHECK-NEXT: - strategy: simt
-// CHECK-NEXT: - blocks: '256'
+// CHECK-NEXT: - blocks: '128'
 // CHECK-NEXT: - threads: '256'
-// CHECK-NEXT: - smem: '90624'
-// CHECK-NEXT: - registers: '41'
+// CHECK-NEXT: - smem: '148480'
+// CHECK-NEXT: - registers: '49'
 // CHECK-NEXT: - predicted_us: '{{[0-9.e+]+}}'
 // CHECK-NEXT: - visited_slices: '1.000000e+00'
-// CHECK-NEXT: - runner_up: 'spatial [b=1, h=1, m=16] temporal [l=32]'
+// CHECK-NEXT: - runner_up: 'spatial [h=1, m=32] temporal [l=64]'
 // CHECK-NEXT: - runner_up_us: '{{[0-9.e+]+}}'
 
 // CAUSAL: Name: chosen

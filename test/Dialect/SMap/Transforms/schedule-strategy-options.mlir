@@ -43,11 +43,12 @@
 // the finished P.V before its rounding) a second cp.async copy of the K
 // and V tiles no longer fits beside them.
 // ATT-NOROWS: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 210944, regs = 49, strategy = mma_sync, stages = 1>
-// On CUDA cores alone: smaller blocks, several per SM, so that one block's
-// barriers (five per step: the contraction, max, exp, sum and P.V) overlap
-// another's work (bench/results/decode-row-fragments.md: as fast as the
-// 64-row blocks on the H200).
-// ATT-SIMT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 8], temporal = [l = 128], grid = [2, 4, 128], threads = 256, smem = 95488, regs = 35, strategy = simt, stages = 2>
+// On CUDA cores alone: 64-row blocks, so that Q.K^T's and P.V's register
+// micro-tiles are 4 x 8 (3/8 of an operand load per FMA; 8-row blocks leave
+// 2 x 2, a load per FMA, which the model prices at 4x the FMAs' time).
+// The f32 forms measured 3.5-4.9x faster with these micro-tiles priced
+// (bench/results/simt-staged-f32).
+// ATT-SIMT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 210944, regs = 49, strategy = simt, stages = 1>
 // On sm_80 (no wgmma feature): row fragments on mma.sync.
 // ATT-SM80: schedule = #smap.schedule<{{.*}} strategy = row_fragments, stages = {{[1-3]}}>
 
