@@ -1258,17 +1258,26 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
 Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
                                           IRMapping &mapping) const {
   if (auto tanh = dyn_cast<math::TanhOp>(payload);
-      tanh && approxMath && tanh.getType().isF32()) {
+      tanh && approxMath &&
+      isa<Float32Type, Float16Type, BFloat16Type>(tanh.getType())) {
     // The hardware's tanh (MUFU.TANH, sm_75 and later): one instruction
     // instead of libdevice's tanhf (GELU's inner function); its relative
     // error (about 2^-11) is f16's rounding, where a GELU's result goes.
+    // A 16-bit tanh (a half model's GELU) runs it on the extended operand
+    // and rounds the result, instead of an expansion through exp.
     Location loc = tanh.getLoc();
-    auto result = LLVM::InlineAsmOp::create(
-        b, loc, b.getF32Type(), mapping.lookupOrDefault(tanh.getOperand()),
-        "tanh.approx.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
+    Type type = tanh.getType();
+    Value x = mapping.lookupOrDefault(tanh.getOperand());
+    if (!type.isF32())
+      x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+    Operation *result = LLVM::InlineAsmOp::create(
+        b, loc, b.getF32Type(), x, "tanh.approx.f32 $0, $1;", "=f,f",
+        /*has_side_effects=*/false,
         /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
         /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
-    mapping.map(tanh.getResult(), result.getResult(0));
+    if (!type.isF32())
+      result = arith::TruncFOp::create(b, loc, type, result->getResult(0));
+    mapping.map(tanh.getResult(), result->getResult(0));
     return result;
   }
   auto exp = dyn_cast<math::ExpOp>(payload);
