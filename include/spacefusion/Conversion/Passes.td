@@ -94,7 +94,12 @@ def SMapStageBlockOperandsPass : Pass<"smap-stage-block-operands"> {
     whose strategy uses tensor cores (not `simt`), an f32 operand tile of a
     contraction with an f16 operand that fits mma.sync (the block
     lowering's rule) is staged rounded to f16 (`arith.truncf`; the tensor
-    cores round it so anyway) and the payload extends it.
+    cores round it so anyway) and the payload extends it. In a `simt`
+    block, an f32 operand of a multiply-accumulate is staged as it is
+    (rows padded by 16 bytes, 4 elements), so that its threads read global
+    memory once and their register micro-tiles read shared memory. The
+    cost model prices exactly these tiles (`getStagedTileType`, the one
+    rule both use).
 
     ```mlir
     // Before
