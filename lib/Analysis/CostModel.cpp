@@ -811,6 +811,7 @@ static int64_t sixteenByteChunks(const CandidateView &view, Value input,
   bool raggedAlongLastDim =
       t && llvm::is_contained(view.smg.getValueDims(input).back(), *t) &&
       view.smg.getDims()[*t].extent % view.candidate.sliceSize != 0;
+  // A chunk is 16 bytes, as much as a staged row's padding.
   int64_t perChunk = getStagedRowPadding(stagedType);
   if (columns % perChunk || type.getShape().back() % perChunk ||
       raggedAlongLastDim)
