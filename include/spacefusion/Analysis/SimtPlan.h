@@ -55,7 +55,8 @@ SmallVector<unsigned> getSimtThreadOrder(linalg::LinalgOp op,
 /// The micro-tile `op` gets with loop extents `ranges` (one per loop, as
 /// the block runs it) over `threads` threads: planSimtMicroTile of its
 /// parallel extents in thread order if it is a simt contraction, none
-/// otherwise.
+/// otherwise. For a caller that has only the op (the cost model); the
+/// lowering, which orders the loops anyway, calls the two parts.
 std::optional<SimtMicroTile> planSimtMicroTile(linalg::LinalgOp op,
                                                ArrayRef<int64_t> ranges,
                                                int64_t threads);

@@ -990,10 +990,9 @@ LogicalResult BlockDistributor::distributeLinalg(linalg::LinalgOp op) {
   for (unsigned d : order)
     extents.push_back(ranges[d]);
   SimtMicroTile tile;
-  if (std::optional<SimtMicroTile> planned =
-          planSimtMicroTile(op, ranges, threads)) {
+  if (isSimtContraction(op, reduction)) {
     ++simtContractions;
-    tile = *planned;
+    tile = planSimtMicroTile(extents, threads);
     largestMicroTile = std::max(largestMicroTile, tile.lanes());
   }
   if (reduction.empty() && isFusibleElementwise(op)) {
