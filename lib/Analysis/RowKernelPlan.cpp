@@ -9,6 +9,7 @@
 
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Analysis/TensorCoreLegality.h"
+#include "spacefusion/Analysis/WgmmaPipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -375,4 +376,16 @@ mlir::smap::checkRowLayout(const RowGraph &graph, const RowLayout &layout,
     return failure();
   }
   return plan;
+}
+
+int64_t mlir::smap::chooseRowRegisters(const RowKernelPlan &plan,
+                                       TargetAttr target) {
+  int64_t threads = plan.getBlockThreads();
+  // One 32-bit register per element: rows are evaluated in f32.
+  int64_t elements = plan.chunks * plan.graph.vector;
+  int64_t twoBlocksShare = target.getRegsPerSm() / (2 * threads);
+  if (2 * elements <= twoBlocksShare)
+    return 0;
+  return std::min(target.getRegsPerThread(),
+                  registersAtEntry(threads, target.getRegsPerSm()));
 }

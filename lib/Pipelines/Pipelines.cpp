@@ -95,6 +95,9 @@ addLowerHostAndKernelsToLLVM(OpPassManager &pm,
                              const gpu::GPUToNVVMPipelineOptions &options) {
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // Outlining drops the launches' attributes; the host functions' records
+  // carry the register counts to the kernels.
+  pm.addPass(smap::createSMapSetKernelRegisterCountsPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -124,9 +127,6 @@ addLowerGPUModulesToNVVM(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   if (!lineInfo)
     kernels.addPass(createStripDebugInfoPass());
-  smap::SMapSetKernelRegisterCountsPassOptions registerCounts;
-  registerCounts.target = options.cubinChip;
-  kernels.addPass(smap::createSMapSetKernelRegisterCountsPass(registerCounts));
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = options.kernelUseBarePtrCallConv;
   toNVVM.indexBitwidth = options.indexBitWidth;

@@ -28,9 +28,14 @@
 // RUN: spacefusion-opt %S/Inputs/softmax_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX
 // RUN: mlir-opt %S/Inputs/softmax_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX
 //
+// Each thread holds 64 elements of a row: the block gets the SM's whole
+// register file (128 per thread; ptxas otherwise aims at two blocks per SM
+// and spills in the generic f16 form, conformance gap 19).
 // SOFTMAX-LABEL: llvm.func @softmax(
-// SOFTMAX-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 8 : i64, ragged = 1 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 512 : i64}]
+// SOFTMAX-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 8 : i64, ragged = 1 : i64, regs_entry = 128 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 8 : i64}, predicted = {blocks = 2048 : i64, regs = 128 : i64, smem = {{[0-9]+}} : i64, stages = 0 : i64, strategy = "rows", threads = 512 : i64}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 512 : i64}]
 // SOFTMAX: gpu.binary @softmax_rows_{{b?f16}} [
+// SOFTMAX-SAME: .maxntid 512, 1, 1
+// SOFTMAX-SAME: .maxnreg 128
 // SOFTMAX-NOT: gpu.binary
 
 // f32 form, for reference: the same rows strategy, blocks and threads as the
@@ -38,8 +43,9 @@
 // per row differ by the element size, not by the form.
 // RUN: spacefusion-opt %S/Inputs/softmax_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=SOFTMAX-F32
 // SOFTMAX-F32-LABEL: llvm.func @softmax(
-// SOFTMAX-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 16 : i64, ragged = 1 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 512 : i64}]
+// SOFTMAX-F32-SAME: smap.kernels = [{blocks = 2048 : i64, parts = {chunks = 16 : i64, ragged = 1 : i64, regs_entry = 128 : i64, rows = 2048 : i64, rows_per_block = 1 : i64, vector = 4 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "rows", threads = 512 : i64}]
 // SOFTMAX-F32: gpu.binary @softmax_rows_f32 [
+// SOFTMAX-F32-SAME: .maxnreg 128
 // SOFTMAX-F32-NOT: gpu.binary
 
 // CPU differential, fused against the f64 reference, at 32 x 32000

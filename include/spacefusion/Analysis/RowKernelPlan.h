@@ -120,6 +120,13 @@ FailureOr<RowKernelPlan> checkRowLayout(const RowGraph &graph,
                                         const RowLayout &layout,
                                         std::string &whyNot);
 
+/// The registers each thread of `plan`'s blocks is given at entry
+/// (`nvvm.maxnreg`), or 0 to leave the count to ptxas. A block gets the
+/// whole register file of `target`'s SM when the row elements one thread
+/// holds take more than half of what it gets with two blocks per SM: ptxas
+/// aims at two such blocks and spills.
+int64_t chooseRowRegisters(const RowKernelPlan &plan, TargetAttr target);
+
 } // namespace smap
 } // namespace mlir
 

@@ -407,44 +407,60 @@ def SMapDistributeBlocksPass : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"
 }
 
 //===----------------------------------------------------------------------===//
-// smap-drop-binary-timings
+// smap-set-kernel-register-counts
 //===----------------------------------------------------------------------===//
 
 def SMapSetKernelRegisterCountsPass : Pass<"smap-set-kernel-register-counts",
-                                       "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Tell ptxas the register count of kernels that reallocate "
-                "registers";
+                                       "::mlir::ModuleOp"> {
+  let summary = "Give outlined kernels the register count their launch "
+                "records (nvvm.maxnreg)";
   let description = [{
-    A warp-specialized wgmma block moves registers between its warpgroups
-    with `setmaxnreg` (`nvvm.setmaxregister`): the producer gives some up,
-    the consumers take them, and both return to the count they started
-    with. ptxas honours `setmaxnreg` only when it knows that count at the
-    kernel's entry; without it, it drops the instructions ("setmaxnreg
-    ignored; unable to determine register count at entry") and the
-    consumers keep the entry count. This pass gives every outlined kernel
-    that contains `nvvm.setmaxregister` that count as `nvvm.maxnreg`: the
-    registers each of its threads (`known_block_size`) holds when one block
-    takes the SM's register file (`registersAtEntry` of the target's
-    `regs_per_sm`, the function the wgmma lowering plans its split with). It runs after outlining, before
-    the kernels go to NVVM.
+    The GPU lowerings decide how many registers a kernel's threads start
+    with when the default would hurt, and record the count as `regs_entry`
+    in the kernel's `#smap.kernel` record; gpu-kernel-outlining drops the
+    launch's attributes, so the host function's `smap.kernels` carries the
+    records, in the order of its launches. This pass, run after outlining,
+    gives each launched `gpu.func` its record's count as `nvvm.maxnreg`
+    (ptxas's `.maxnreg`). Two decisions record one:
+
+    * A warp-specialized wgmma block moves registers between its warpgroups
+      with `setmaxnreg` (`nvvm.setmaxregister`). ptxas honours it only when
+      it knows the count at the kernel's entry; without it, it drops the
+      instructions ("setmaxnreg ignored; unable to determine register count
+      at entry"). The wgmma plan's entry count is what one block takes of
+      the SM's register file.
+    * A row kernel whose threads hold more row elements than fit in half
+      of what two blocks per SM leave them is given the SM's whole register
+      file (smap-schedule records it as the rows schedule's `regs`): ptxas
+      otherwise aims at two blocks and spills (bench/results/
+      rows-whole-register-file).
+
+    A host function whose launches and records do not pair up, a kernel
+    launched with two counts, and a kernel that reallocates registers
+    without a count are errors, never a kernel whose `setmaxnreg` ptxas
+    silently drops.
 
     ```mlir
-    // Before: 384 threads, the producer at 40, the consumers at 232.
-    gpu.func @gemm_kernel() kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
-      ...
-      nvvm.setmaxregister decrease 40
+    // Before: a 384-thread warp-specialized GEMM, whose record (the
+    // host function's smap.kernels) has parts = {regs_entry = 168, ...}.
+    func.func @gemm(...) attributes {smap.kernels = ...} {
+      gpu.launch_func @gemm_kernel::@gemm_kernel ...
+    }
+    gpu.module @gemm_kernel {
+      gpu.func @gemm_kernel() kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+        ...
+        nvvm.setmaxregister decrease 40
     // After
-    gpu.func @gemm_kernel() kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32} {
+      gpu.func @gemm_kernel() kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32} {
     ```
   }];
-  let options = [
-    Option<"target", "target", "std::string", "\"sm_90a\"",
-           "The built-in target whose register file (regs_per_sm) the "
-           "kernels run on">
-  ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect",
                            "::mlir::smap::SMapDialect"];
 }
+
+//===----------------------------------------------------------------------===//
+// smap-drop-binary-timings
+//===----------------------------------------------------------------------===//
 
 def SMapDropBinaryTimingsPass : Pass<"smap-drop-binary-timings",
                                  "::mlir::ModuleOp"> {

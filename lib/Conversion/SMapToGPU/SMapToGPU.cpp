@@ -807,6 +807,10 @@ void RowKernelBuilder::recordKernel(func::FuncOp kernelFn) {
       b.getNamedAttr("chunks", b.getI64IntegerAttr(chunks))};
   if (ragged)
     parts.push_back(b.getNamedAttr("ragged", b.getI64IntegerAttr(1)));
+  // smap-set-kernel-register-counts gives the outlined kernel this count.
+  if (int64_t registers = graph.getScheduleAttr().getRegsPerThread())
+    parts.push_back(
+        b.getNamedAttr("regs_entry", b.getI64IntegerAttr(registers)));
   KernelAttr kernel = KernelAttr::get(
       ctx, KernelStrategy::Rows, plan.getBlocks(), plan.getBlockThreads(),
       plan.getSharedMemoryBytes(), /*scratch=*/0, b.getDictionaryAttr(parts),

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "../PassDetail.h"
-#include "spacefusion/Analysis/Targets.h"
-#include "spacefusion/Analysis/WgmmaPipeline.h"
+
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
 namespace smap {
@@ -17,16 +17,12 @@ namespace smap {
 } // namespace mlir
 
 using namespace mlir;
+using namespace mlir::smap;
 
-/// The threads of kernel `fn`'s blocks, if outlining recorded them.
-static std::optional<int64_t> blockThreads(gpu::GPUFuncOp fn) {
-  std::optional<ArrayRef<int32_t>> size = fn.getKnownBlockSize();
-  if (!size)
-    return std::nullopt;
-  int64_t threads = 1;
-  for (int32_t extent : *size)
-    threads *= extent;
-  return threads;
+/// Whether `fn` moves registers between its warps (`setmaxnreg`).
+static bool reallocatesRegisters(gpu::GPUFuncOp fn) {
+  return fn.walk([](NVVM::SetMaxRegisterOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
 }
 
 namespace {
@@ -37,31 +33,68 @@ struct SetKernelRegisterCountsPass
       SMapSetKernelRegisterCountsPassBase;
 
   void runOnOperation() override {
-    Builder b(&getContext());
-    for (auto fn : getOperation().getOps<gpu::GPUFuncOp>()) {
-      bool reallocates = fn.walk([](NVVM::SetMaxRegisterOp) {
-                             return WalkResult::interrupt();
-                           }).wasInterrupted();
-      if (!fn.isKernel() || !reallocates)
-        continue;
-      // Only kernels that reallocate need the target (setmaxnreg is
-      // sm_90a's; the modules of other chips have none).
-      smap::TargetAttr chip = smap::getBuiltinTarget(&getContext(), target);
-      if (!chip || chip.getArch() == 0) {
-        fn.emitError("smap-set-kernel-register-counts: '")
-            << target << "' is not a built-in GPU target";
+    SymbolTableCollection symbols;
+    for (auto fn : getOperation().getOps<func::FuncOp>())
+      if (failed(applyRecords(fn, symbols)))
         return signalPassFailure();
-      }
-      std::optional<int64_t> threads = blockThreads(fn);
-      if (!threads) {
-        fn.emitError("smap-set-kernel-register-counts: a kernel that "
-                     "reallocates registers needs a known block size");
-        return signalPassFailure();
-      }
-      fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                  b.getI32IntegerAttr(
-                      smap::registersAtEntry(*threads, chip.getRegsPerSm())));
+    WalkResult checked = getOperation().walk([](gpu::GPUFuncOp kernel) {
+      if (!kernel.isKernel() || !reallocatesRegisters(kernel) ||
+          kernel->hasAttr(NVVM::NVVMDialect::getMaxnregAttrName()))
+        return WalkResult::advance();
+      kernel.emitError("smap-set-kernel-register-counts: @")
+          << kernel.getName()
+          << " reallocates registers (setmaxnreg) but no #smap.kernel "
+             "record of its launch gives its entry count (regs_entry); "
+             "ptxas would drop the reallocation";
+      return WalkResult::interrupt();
+    });
+    if (checked.wasInterrupted())
+      signalPassFailure();
+  }
+
+  /// Gives each kernel `fn` launches the entry count of its record in
+  /// `fn`'s `smap.kernels` (the records follow the launches' order).
+  LogicalResult applyRecords(func::FuncOp fn, SymbolTableCollection &symbols) {
+    auto *smap = getContext().getLoadedDialect<SMapDialect>();
+    ArrayAttr records = smap->getKernelsAttrHelper().getAttr(fn);
+    if (!records)
+      return success();
+    SmallVector<gpu::LaunchFuncOp> launches;
+    fn.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+    if (launches.size() != records.size())
+      return fn.emitError("smap-set-kernel-register-counts: @")
+             << fn.getName() << " launches " << launches.size()
+             << " kernels but records " << records.size();
+    for (auto [launch, record] : llvm::zip(launches, records)) {
+      FailureOr<KernelAttr> kernel = KernelAttr::fromDictionary(
+          cast<DictionaryAttr>(record), [&] { return fn.emitError(); });
+      if (failed(kernel))
+        return failure();
+      if (int64_t registers = kernel->getPart("regs_entry"))
+        if (failed(setEntryCount(launch, registers, symbols)))
+          return failure();
     }
+    return success();
+  }
+
+  /// Tells ptxas the register count of the kernel `launch` runs.
+  LogicalResult setEntryCount(gpu::LaunchFuncOp launch, int64_t registers,
+                              SymbolTableCollection &symbols) {
+    auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        launch, launch.getKernel());
+    if (!kernel)
+      return launch.emitError("smap-set-kernel-register-counts: the "
+                              "launched kernel ")
+             << launch.getKernel() << " is not a gpu.func";
+    StringRef name = NVVM::NVVMDialect::getMaxnregAttrName();
+    auto count = Builder(&getContext()).getI32IntegerAttr(registers);
+    if (auto existing = kernel->getAttrOfType<IntegerAttr>(name);
+        existing && existing != count)
+      return launch.emitError("smap-set-kernel-register-counts: @")
+             << kernel.getName() << " is launched with " << registers
+             << " registers per thread and with " << existing.getInt();
+    kernel->setAttr(name, count);
+    return success();
   }
 };
 } // namespace

@@ -280,6 +280,17 @@ func.func @graph_over_register_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// A row kernel's count is what every thread of the block gets (nvvm.maxnreg).
+func.func @rows_over_register_file(%x: tensor<4x8192xf32>) -> tensor<4x8192xf32> {
+  // expected-error @below {{'smap.graph' op schedule gives 512 threads 200 registers each but the SM of target 'sm_90a' has 65536}}
+  %0 = smap.graph(%a = %x : tensor<4x8192xf32>) -> (tensor<4x8192xf32>) attributes {dims = [#smap.dim<"m", 4>, #smap.dim<"n", 8192>], schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [4], threads = 512, smem = 0, regs = 200, strategy = rows, rows_per_block = 1>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>} {
+    smap.yield %a : tensor<4x8192xf32>
+  }
+  return %0 : tensor<4x8192xf32>
+}
+
+// -----
+
 func.func @graph_block_arg_count(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @below {{'smap.graph' op body takes 2 block arguments but 1 are expected}}
   %0 = "smap.graph"(%x) ({

@@ -194,6 +194,15 @@ LogicalResult GraphOp::verify() {
                            << " registers per thread but target '"
                            << target.getName() << "' has "
                            << target.getRegsPerThread();
+    // A row kernel's count is the one every thread gets (nvvm.maxnreg).
+    if (schedule.getStrategy() == KernelStrategy::Rows &&
+        schedule.getRegsPerThread() * schedule.getThreads() >
+            target.getRegsPerSm())
+      return emitOpError() << "schedule gives " << schedule.getThreads()
+                           << " threads " << schedule.getRegsPerThread()
+                           << " registers each but the SM of target '"
+                           << target.getName() << "' has "
+                           << target.getRegsPerSm();
   }
   return success();
 }

@@ -473,9 +473,11 @@ LogicalResult SchedulePass::partitionUnfitting(const SpaceMappingGraph &smg,
   return partitionGraph(smg, target, why);
 }
 
-/// The `rows` schedule of `plan`: every row dim sliced by 1.
+/// The `rows` schedule of `plan`, its threads given `registers` each (0:
+/// ptxas's choice): every row dim sliced by 1.
 static ScheduleAttr getRowsSchedule(const SpaceMappingGraph &smg,
-                                    const RowKernelPlan &plan) {
+                                    const RowKernelPlan &plan,
+                                    int64_t registers) {
   MLIRContext *ctx = smg.getGraph().getContext();
   SmallVector<SliceSize> spatial;
   SmallVector<int64_t> grid;
@@ -484,25 +486,28 @@ static ScheduleAttr getRowsSchedule(const SpaceMappingGraph &smg,
     grid.push_back(smg.getDims()[d].extent);
   }
   return ScheduleAttr::get(ctx, spatial, {}, grid, plan.getBlockThreads(),
-                           plan.getSharedMemoryBytes(), /*regsPerThread=*/0,
+                           plan.getSharedMemoryBytes(), registers,
                            KernelStrategy::Rows, /*stages=*/0,
                            plan.layout.rowsPerBlock);
 }
 
 static std::string describeRows(const SpaceMappingGraph &smg,
-                                const RowKernelPlan &plan) {
-  return llvm::formatv("{0} rows of {1} ('{2}'): {3} threads per row, "
-                       "rows_per_block {4}, {5}-element vectors, {6} loads "
-                       "per thread{7}; {8} blocks x {9} threads, {10} B "
-                       "shared memory",
-                       plan.graph.rows, plan.graph.n,
-                       smg.getDims()[plan.graph.reducedDim].name,
-                       plan.layout.threadsPerRow, plan.layout.rowsPerBlock,
-                       plan.graph.vector, plan.chunks,
-                       plan.ragged ? " (the last one masked)" : "",
-                       plan.getBlocks(), plan.getBlockThreads(),
-                       plan.getSharedMemoryBytes())
-      .str();
+                                const RowKernelPlan &plan, int64_t registers) {
+  std::string text =
+      llvm::formatv(
+          "{0} rows of {1} ('{2}'): {3} threads per row, "
+          "rows_per_block {4}, {5}-element vectors, {6} loads "
+          "per thread{7}; {8} blocks x {9} threads, {10} B "
+          "shared memory",
+          plan.graph.rows, plan.graph.n,
+          smg.getDims()[plan.graph.reducedDim].name, plan.layout.threadsPerRow,
+          plan.layout.rowsPerBlock, plan.graph.vector, plan.chunks,
+          plan.ragged ? " (the last one masked)" : "", plan.getBlocks(),
+          plan.getBlockThreads(), plan.getSharedMemoryBytes())
+          .str();
+  if (registers)
+    text += ", " + std::to_string(registers) + " registers per thread";
+  return text;
 }
 
 LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
@@ -527,15 +532,21 @@ LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
       return graph.emitError("smap-schedule: the row kernel cannot be built: ")
              << whyNot;
   }
-  graph.setScheduleAttr(getRowsSchedule(smg, *plan));
+  int64_t registers = chooseRowRegisters(*plan, target);
+  graph.setScheduleAttr(getRowsSchedule(smg, *plan, registers));
   ++numGraphsScheduled;
   using Arg = remark::detail::Remark::Arg;
   remark::passed(graph.getLoc(), remarkOpts("schedule", "rows", graph))
       << ("runs as a row kernel on " + target.getName().str() + ": " +
-          describeRows(smg, *plan))
+          describeRows(smg, *plan, registers) +
+          (registers ? " (the SM's whole register file: the " +
+                           std::to_string(plan->chunks * plan->graph.vector) +
+                           " elements of a row each thread holds would not "
+                           "fit two blocks per SM)"
+                     : ""))
       << Arg("strategy", "rows") << Arg("blocks", plan->getBlocks())
       << Arg("threads", plan->getBlockThreads())
-      << Arg("smem", plan->getSharedMemoryBytes())
+      << Arg("smem", plan->getSharedMemoryBytes()) << Arg("regs", registers)
       << Arg("rows_per_block", plan->layout.rowsPerBlock);
   scheduled = true;
   return success();
@@ -561,7 +572,8 @@ LogicalResult SchedulePass::checkGivenRows(const SpaceMappingGraph &smg,
   }
   if (failed(plan))
     return graph.emitError("invalid schedule: strategy rows: ") << whyNot;
-  ScheduleAttr recorded = getRowsSchedule(smg, *plan);
+  // The graph's verifier bounds the given register count by the target.
+  ScheduleAttr recorded = getRowsSchedule(smg, *plan, given.getRegsPerThread());
   if (recorded.getSpatial() != given.getSpatial() ||
       !given.getTemporal().empty())
     return graph.emitError("invalid schedule: strategy rows slices every row "
@@ -571,7 +583,7 @@ LogicalResult SchedulePass::checkGivenRows(const SpaceMappingGraph &smg,
   ++numGraphsScheduled;
   remark::passed(graph.getLoc(), remarkOpts("schedule", "given", graph))
       << ("uses the given row kernel on " + target.getName().str() + ": " +
-          describeRows(smg, *plan));
+          describeRows(smg, *plan, given.getRegsPerThread()));
   return success();
 }
 

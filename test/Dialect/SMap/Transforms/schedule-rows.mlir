@@ -92,6 +92,53 @@ func.func @row_sum_8192(%x: tensor<64x8192xf32>) -> tensor<64xf32> {
 
 // -----
 
+// A row of 32768 f32 leaves each of 512 threads 64 elements, more than half
+// of the 64 registers a thread has when two blocks share the SM (65536):
+// the block gets the whole register file, 128 per thread, recorded as the
+// schedule's regs (smap-set-kernel-register-counts gives it to ptxas).
+// CHECK-LABEL: func.func @row_sum_32768
+// CHECK: smap.graph
+// CHECK-SAME: schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [8], threads = 512, smem = 128, regs = 128, strategy = rows, rows_per_block = 1>
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="runs as a row kernel on sm_90a: 8 rows of 32768 ('k'): 512 threads per row, rows_per_block 1, 4-element vectors, 16 loads per thread; 8 blocks x 512 threads, 128 B shared memory, 128 registers per thread (the SM's whole register file: the 64 elements of a row each thread holds would not fit two blocks per SM)"
+#id = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (m)>
+func.func @row_sum_32768(%x: tensor<8x32768xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<8xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x32768xf32>) outs(%fs : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %sum : tensor<8xf32>
+}
+
+// -----
+
+// Half a row of that: 32 elements per thread fit two blocks per SM, and
+// ptxas keeps its own count.
+// CHECK-LABEL: func.func @row_sum_16384
+// CHECK: smap.graph
+// CHECK-SAME: schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [8], threads = 512, smem = 128, regs = 0, strategy = rows, rows_per_block = 1>
+#id = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (m)>
+func.func @row_sum_16384(%x: tensor<8x16384xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<8xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x16384xf32>) outs(%fs : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %sum : tensor<8xf32>
+}
+
+// -----
+
 // Two graphs in one function: the row kernel replaces a whole function, so
 // neither is one, and both get a block schedule; the remark says why.
 // CHECK-LABEL: func.func @two_graphs

@@ -154,7 +154,10 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
       `threads` threads (a warp, or a block of up to 512), and a block of a
       warp per row holds `rows_per_block` consecutive rows. The spatial
       list slices every row dim by 1 (the grid counts rows); the launch has
-      `grid / rows_per_block` blocks.
+      `grid / rows_per_block` blocks. `regs` is the count every thread
+      starts with (`nvvm.maxnreg`): the SM's whole register file when the
+      elements of a row a thread holds do not fit half of what two blocks
+      per SM would leave it, else 0 (ptxas chooses).
 
     ```mlir
     #smap.schedule<spatial = [r = 1], temporal = [], grid = [16384],
@@ -301,7 +304,10 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
     * `tile_m`, `tile_n`, `tile_k`, `stages`: the wgmma block tile and its
       TMA pipeline depth; `consumers` and `producer_warps` for a
       warp-specialized one; `regs_entry`, `regs_producer`, `regs_consumer`
-      when it reallocates registers (`setmaxnreg`).
+      when it reallocates registers (`setmaxnreg`). `regs_entry` is the
+      count every thread starts with, for any strategy that sets one
+      (`smap-set-kernel-register-counts` gives it to the outlined kernel as
+      `nvvm.maxnreg`).
     * `wgmma`, `mma_sync`, `fma`: contractions on wgmma, on mma.sync and on
       CUDA cores; `fma_lanes`: the most results one thread of a CUDA-core
       contraction accumulates in registers (its micro-tile, rows x
@@ -314,7 +320,8 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
       cp.async pipelines.
     * `rows`, `rows_per_block`, `vector`, `chunks`, `ragged` (a row kernel,
       strategy `rows`): the rows, rows per block, elements per load, loads
-      per thread and row, and 1 when the last chunk is partial.
+      per thread and row, and 1 when the last chunk is partial; its
+      schedule's `regs`, when not 0, as `regs_entry`.
 
     `predicted` is what the schedule it was built from predicted
     (`#smap.schedule`: `strategy`, `blocks`, `threads`, `smem`, `regs`,
