@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockDistributor.h"
+#include "HostBuffers.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -51,6 +52,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/ScopeExit.h"
 
 #include <cmath>
@@ -1421,40 +1423,6 @@ LogicalResult BlockDistributor::distribute(Block &block) {
   return success();
 }
 
-/// Host-side device memory operations. `gpu-to-llvm` lowers them in their
-/// async form: each runs on a stream of its own (the caller's stream when
-/// one is set, see Runtime.h) and is waited for, so that the buffers are
-/// ready before the next launch and released after it.
-static Value createAsyncToken(OpBuilder &b, Location loc) {
-  return gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
-                             ValueRange())
-      .getAsyncToken();
-}
-
-static Value allocOnDevice(OpBuilder &b, Location loc, MemRefType type,
-                           ValueRange dynamicSizes = {}) {
-  auto alloc = gpu::AllocOp::create(
-      b, loc, type, gpu::AsyncTokenType::get(b.getContext()),
-      ValueRange{createAsyncToken(b, loc)}, dynamicSizes, ValueRange());
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{alloc.getAsyncToken()});
-  return alloc.getMemref();
-}
-
-static void freeOnDevice(OpBuilder &b, Location loc, Value buffer) {
-  auto dealloc =
-      gpu::DeallocOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
-                             ValueRange{createAsyncToken(b, loc)}, buffer);
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{dealloc.getAsyncToken()});
-}
-
-static void copyOnDevice(OpBuilder &b, Location loc, Value target,
-                         Value source) {
-  auto copy = gpu::MemcpyOp::create(
-      b, loc, gpu::AsyncTokenType::get(b.getContext()),
-      ValueRange{createAsyncToken(b, loc)}, target, source);
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{copy.getAsyncToken()});
-}
-
 namespace {
 /// Where the buffers of one block live.
 struct BufferPlacement {
@@ -1778,6 +1746,8 @@ struct DistributeBlocksPass
   /// Places the buffers of the launch that replaced the forall and
   /// distributes its ops over the threads, as `plan` says.
   LogicalResult buildBlockKernel(gpu::LaunchOp launch, BlockKernelPlan &plan);
+  /// Fails at the first op of `fn` the host side cannot run, else moves
+  /// its buffers to the device (HostBuffers.h).
   LogicalResult lowerHostBuffers(func::FuncOp fn);
   LogicalResult lowerFunction(func::FuncOp fn, bool &lowered);
 
@@ -2233,35 +2203,14 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
 /// the device; host copies become device copies. Anything else the host
 /// would compute cannot run: its operands are device pointers.
 LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
-  SmallVector<Operation *> toErase;
-  SmallVector<Value> deviceBuffers;
-  for (Operation &op : fn.getBody().front()) {
-    OpBuilder b(&op);
-    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      Value buffer = allocOnDevice(b, op.getLoc(), alloc.getType(),
-                                   alloc.getDynamicSizes());
-      alloc.replaceAllUsesWith(buffer);
-      deviceBuffers.push_back(buffer);
-      toErase.push_back(&op);
-    } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-      copyOnDevice(b, op.getLoc(), copy.getTarget(), copy.getSource());
-      toErase.push_back(&op);
-    } else if (isa<memref::DeallocOp>(op)) {
-      toErase.push_back(&op);
-    } else if (isa<func::ReturnOp, gpu::LaunchOp, gpu::AllocOp, gpu::DeallocOp,
-                   gpu::WaitOp, nvgpu::TmaCreateDescriptorOp>(op) ||
-               isPure(&op)) {
-      continue;
-    } else {
+  for (Operation &op : fn.getBody().front())
+    if (!isa<memref::AllocOp, memref::CopyOp, memref::DeallocOp, func::ReturnOp,
+             gpu::LaunchOp, gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp,
+             nvgpu::TmaCreateDescriptorOp>(op) &&
+        !isPure(&op))
       return emitOutsideGraphsError(&op, fn);
-    }
-  }
-  for (Operation *op : toErase)
-    op->erase();
-  if (!deviceBuffers.empty()) {
-    OpBuilder b(fn.getBody().front().getTerminator());
-    for (Value buffer : deviceBuffers)
-      freeOnDevice(b, fn.getLoc(), buffer);
-  }
+  RewritePatternSet patterns(fn.getContext());
+  populateHostBuffersToDevicePatterns(patterns);
+  walkAndApplyPatterns(fn, std::move(patterns));
   return success();
 }
