@@ -1246,9 +1246,11 @@ static double computedPoints(const CandidateView &view, const Space &space,
 /// getSimtLoadBoundFactor; 1 for what is no simt contraction, and on CPUs.
 static double simtLoadFactor(const CandidateView &view, const Space &space) {
   auto op = dyn_cast<linalg::LinalgOp>(space.op);
+  if (!view.target.isGPU() || !op)
+    return 1.0;
   std::optional<SmallVector<int64_t>> extents =
       blockLoopExtents(space, view.blockExtent);
-  if (!view.target.isGPU() || !op || !extents)
+  if (!extents)
     return 1.0;
   std::optional<SimtMicroTile> tile =
       planSimtMicroTile(op, *extents, view.candidate.threads);

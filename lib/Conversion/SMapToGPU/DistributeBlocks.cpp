@@ -1433,9 +1433,6 @@ struct BufferPlacement {
 };
 } // namespace
 
-/// The blocks of `bytes` shared memory one SM holds: the per-block limit
-/// plus the 1 KB each block reserves, shared.
-
 /// The bytes a block buffer takes (see stagedBytes).
 static int64_t placedBytes(memref::AllocOp alloc) {
   return stagedBytes(alloc.getType(), alloc->hasAttr(kSwizzledTileAttr));
