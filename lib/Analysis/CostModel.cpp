@@ -916,7 +916,8 @@ static bool startsEmpty(const Space &space) {
 /// writes them in place into global memory, an accumulator too unless it
 /// is finished after the loop), each 16-byte aligned as placed; and the
 /// temporal slicer's own (TemporalSliceFacts: a running max's new value
-/// and -inf guard, a finished value that is no result; blocks of one row
+/// and -inf guard, a finished value that is no result or
+/// comes before a computed init is added; blocks of one row
 /// and one key, where every buffer is 16 bytes, took more than the members'
 /// alone, found by the fuzzer). An upper bound of the placed bytes, which
 /// smap-distribute-blocks checks:
@@ -945,12 +946,14 @@ static double priceSharedMemoryBlock(const CandidateView &view,
         intermediates += buffer(r);
   }
   // The temporal slicer's own buffers: each shift's new value and guard,
-  // and the finished value of a reduction whose factors wait for the end.
+  // and the finished value of a reduction whose factors wait for the end
+  // (before its computed init is added, if it has one).
   if (view.facts) {
     for (Value shift : view.facts->shifts)
       intermediates += 2 * buffer(shift);
     for (Value finished : view.facts->finishedAfterLoop)
-      if (!yielded.contains(finished))
+      if (!yielded.contains(finished) ||
+          llvm::is_contained(view.facts->finishedBeforeInit, finished))
         intermediates += buffer(finished);
   }
   int64_t once = static_cast<int64_t>(staged.once + intermediates);
@@ -1358,8 +1361,11 @@ mlir::smap::getTemporalSliceFacts(const SpaceMappingGraph &smg, unsigned t) {
     for (const ExpTerm &term : r.info.expTerms)
       if (!llvm::is_contained(facts.shifts, term.shift))
         facts.shifts.push_back(term.shift);
-    if (!r.info.stripped.empty())
-      facts.finishedAfterLoop.push_back(r.op->getResult(0));
+    if (r.info.stripped.empty())
+      continue;
+    facts.finishedAfterLoop.push_back(r.op->getResult(0));
+    if (addsInitAfterLoop(r))
+      facts.finishedBeforeInit.push_back(r.op->getResult(0));
   }
   return facts;
 }

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::smap;
@@ -25,6 +26,22 @@ StringRef mlir::smap::stringifyReductionUpdate(ReductionUpdate update) {
     return "centered_square";
   }
   llvm_unreachable("unknown reduction update");
+}
+
+std::optional<APFloat> mlir::smap::getFillConstant(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  FloatAttr scalar;
+  if (!fill || !matchPattern(fill.getInputs().front(), m_Constant(&scalar)))
+    return std::nullopt;
+  return scalar.getValue();
+}
+
+bool mlir::smap::addsInitAfterLoop(const ReductionPlan &r) {
+  if (r.update != ReductionUpdate::Rescaled)
+    return false;
+  Value init = cast<linalg::LinalgOp>(r.op).getDpsInitOperand(0)->get();
+  std::optional<APFloat> constant = getFillConstant(init);
+  return !(constant && constant->isZero());
 }
 
 bool TemporalSlicePlan::isReduced(Value v) const {

@@ -132,6 +132,10 @@ struct TemporalSliceFacts {
   /// The reductions whose factors are applied after the loop: finishing
   /// one writes a buffer of its own unless the graph yields it in place.
   SmallVector<Value> finishedAfterLoop;
+  /// Those whose computed init is added after finishing
+  /// (addsInitAfterLoop): the finished value is a buffer of its own even
+  /// when the graph yields the sum in place.
+  SmallVector<Value> finishedBeforeInit;
 };
 
 /// The facts of slicing `t`; empty when the slicer cannot slice it.

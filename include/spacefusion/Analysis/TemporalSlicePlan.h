@@ -120,6 +120,15 @@ struct TemporalSlicePlan {
   std::string describe(const SpaceMappingGraph &smg) const;
 };
 
+/// The float constant `value` is a linalg.fill of, if it is one.
+std::optional<APFloat> getFillConstant(Value value);
+
+/// Whether `r` starts from a computed value its rescaling must not touch
+/// (a contraction accumulating into a bias, c + S * (x . y)): the slicer
+/// starts the state from 0 and adds the init after the corrections, so a
+/// corrected value is a buffer of its own before the sum.
+bool addsInitAfterLoop(const ReductionPlan &r);
+
 /// The block arguments a scalar body value depends on (the plan's factors
 /// and the slicer's corrections are functions of them).
 void collectArgs(Value v, llvm::SmallSetVector<BlockArgument, 4> &args);

@@ -387,15 +387,6 @@ static std::optional<Value> filledScalar(Value value) {
   return fill.getInputs()[0];
 }
 
-/// The float constant `value` is a linalg.fill of, if it is one.
-static std::optional<APFloat> getFillConstant(Value value) {
-  auto fill = value.getDefiningOp<linalg::FillOp>();
-  FloatAttr scalar;
-  if (!fill || !matchPattern(fill.getInputs().front(), m_Constant(&scalar)))
-    return std::nullopt;
-  return scalar.getValue();
-}
-
 /// The float `value` converted to the float type `type`.
 static Value castFloat(OpBuilder &b, Location loc, Value value, Type type) {
   if (value.getType() == type)
@@ -1456,8 +1447,7 @@ Value TemporalSlicer::initialState(OpBuilder &b, const ReductionPlan &r) {
   // accumulating into a bias, c + S * (x . y)) must not rescale that
   // value: the state starts from 0 and the init is added after the
   // corrections.
-  if (r.update == ReductionUpdate::Rescaled &&
-      !(initConstant && initConstant->isZero())) {
+  if (addsInitAfterLoop(r)) {
     computedInits[r.op] = init;
     init = identityFill(b, loc, init.getType(), r.combiner);
   }
