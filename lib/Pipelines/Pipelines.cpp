@@ -169,12 +169,14 @@ addLowerLaunchesAndBinaries(OpPassManager &pm,
 }
 
 /// Upstream's gpu-lower-to-nvvm-pipeline (GPUToNVVMPipeline.cpp), pass for
-/// pass, with two hooks it lacks: `lineInfo` keeps the GPU modules'
-/// locations (upstream strips them) as a debug scope of directives only per
-/// function (ensure-debug-info-scope-on-llvm-func), which the NVPTX back
-/// end emits as `.file` / `.loc` and ptxas -lineinfo keeps in the cubin,
-/// as nvcc -lineinfo does; `dumpTo` writes each kernel's LLVM IR before its
-/// serialization (smap-dump-kernels stage=llvm).
+/// pass, plus smap-set-kernel-register-counts after outlining (the kernel
+/// records' register counts), with two hooks it lacks: `lineInfo` keeps
+/// the GPU modules' locations (upstream strips them) as a debug scope of
+/// directives only per function (ensure-debug-info-scope-on-llvm-func),
+/// which the NVPTX back end emits as `.file` / `.loc` and ptxas -lineinfo
+/// keeps in the cubin, as nvcc -lineinfo does; `dumpTo` writes each
+/// kernel's LLVM IR before its serialization (smap-dump-kernels
+/// stage=llvm).
 static void buildLowerToNVVM(OpPassManager &pm,
                              const gpu::GPUToNVVMPipelineOptions &options,
                              bool lineInfo, StringRef dumpTo) {
@@ -186,8 +188,9 @@ static void buildLowerToNVVM(OpPassManager &pm,
 /// The normalizations before grouping that both pipelines run: named ops
 /// generalized, softmax decomposed, broadcasts folded into their readers,
 /// fills specialized, contraction operands split from their producers,
-/// 16-bit accumulators widened, relayouts folded into contractions, fills specialized again; the
-/// ops the user excludes from fusion are left as they are.
+/// 16-bit accumulators widened, relayouts folded into contractions, fills
+/// specialized again; the ops the user excludes from fusion are left as
+/// they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
                              ArrayRef<std::string> exclude) {
   // Named ops as the generics they stand for, so that what follows (and
