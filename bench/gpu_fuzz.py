@@ -53,9 +53,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 RUNTIME = "libspacefusion_cuda_runtime.so"
-# spacefusion-run's poison (Buffers.cpp): NaNs no arithmetic produces.
-POISON = {"f16": 0x7e5a, "bf16": 0x7fda, "f32": 0x7fd5a5a5, "f64": 0x7ffa5a5a5a5a5a5a}
-BITS = {"f16": "<u2", "bf16": "<u2", "f32": "<u4", "f64": "<u8"}
+# spacefusion-run's poison (Buffers.cpp): NaNs no arithmetic produces, and
+# for integers a pattern the fuzzer's small values do not reach.
+POISON = {"f16": 0x7e5a, "bf16": 0x7fda, "f32": 0x7fd5a5a5, "f64": 0x7ffa5a5a5a5a5a5a,
+          "i32": 0x5a5a5a5a, "i64": 0x5a5a5a5a5a5a5a5a}
+BITS = {"f16": "<u2", "bf16": "<u2", "f32": "<u4", "f64": "<u8", "i32": "<u4", "i64": "<u8"}
+# The signed view of each element type's bits.
+SIGNED = {"i32": "<i4", "i64": "<i8"}
 
 
 def parse_seeds(text):
@@ -242,6 +246,8 @@ def decode(bits, dtype):
     import numpy as np
     if dtype == "bf16":
         return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    if dtype in SIGNED:
+        return bits.view(SIGNED[dtype]).astype(np.float64)
     return bits.view({"f16": np.float16, "f32": np.float32, "f64": np.float64}[dtype]).astype(np.float64)
 
 
@@ -312,12 +318,17 @@ def self_test():
 def torch_dtype(dtype):
     import torch
     return {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
-            "f64": torch.float64}[dtype]
+            "f64": torch.float64, "i32": torch.int32, "i64": torch.int64}[dtype]
+
+
+def element_bytes(dtype):
+    return int(BITS[dtype][2:])
 
 
 def int_dtype(dtype):
     import torch
-    return {"f16": torch.int16, "bf16": torch.int16, "f32": torch.int32, "f64": torch.int64}[dtype]
+    return {"f16": torch.int16, "bf16": torch.int16, "f32": torch.int32, "f64": torch.int64,
+            "i32": torch.int32, "i64": torch.int64}[dtype]
 
 
 def check_seed(out_dir, seed, dry_run, keep=None):
@@ -334,10 +345,10 @@ def check_seed(out_dir, seed, dry_run, keep=None):
             raise ValueError("the GPU object's signature differs from the manifest's")
         n = int(np.prod(shape, dtype=np.int64))
         for key in ("file", "unfused"):
-            if key in spec and os.path.getsize(os.path.join(ref_dir, spec[key])) != n * (
-                    2 if dtype in ("f16", "bf16") else 4 if dtype == "f32" else 8):
+            if key in spec and os.path.getsize(os.path.join(ref_dir, spec[key])) != n * element_bytes(dtype):
                 raise ValueError("%s has the wrong size" % spec[key])
-        if "reference" in spec and os.path.getsize(os.path.join(ref_dir, spec["reference"])) != n * 8:
+        if "reference" in spec and os.path.getsize(os.path.join(ref_dir, spec["reference"])) != n * \
+                element_bytes(spec.get("reference_dtype", "f64")):
             raise ValueError("%s has the wrong size" % spec["reference"])
     if len(meta["inputs"]) != len(manifest["inputs"]) or len(meta["outputs"]) != len(manifest["outputs"]):
         raise ValueError("the GPU object's signature differs from the manifest's")

@@ -539,7 +539,8 @@ extern "C" void mgpuMemFree(void *ptr, CUstream stream) {
 
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                            CUstream stream) {
-  if (ready())
+  // A tensor with no elements has a null buffer (mgpuMemAlloc).
+  if (sizeBytes && ready())
     CHECK(driver.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                                reinterpret_cast<CUdeviceptr>(src), sizeBytes,
                                stream),

@@ -192,6 +192,13 @@ Value mlir::smap::buildCombine(OpBuilder &b, Location loc, Combiner c, Value x,
   llvm_unreachable("a reduction always has a combiner");
 }
 
+Value mlir::smap::buildCombineLike(OpBuilder &b, Location loc,
+                                   Operation *combineOp, Value x, Value y) {
+  OperationState state(loc, combineOp->getName(), ValueRange{x, y},
+                       TypeRange{x.getType()}, combineOp->getAttrs());
+  return b.create(state)->getResult(0);
+}
+
 FloatAttr mlir::smap::getCombinerIdentity(Builder &b, Combiner c,
                                           FloatType type) {
   const llvm::fltSemantics &semantics = type.getFloatSemantics();

@@ -186,11 +186,11 @@ static void buildLowerToNVVM(OpPassManager &pm,
 }
 
 /// The normalizations before grouping that both pipelines run: named ops
-/// generalized, softmax decomposed, broadcasts folded into their readers,
-/// fills specialized, contraction operands split from their producers,
-/// 16-bit accumulators widened, relayouts folded into contractions, fills
-/// specialized again; the ops the user excludes from fusion are left as
-/// they are.
+/// generalized, softmax decomposed, ops over empty domains folded,
+/// broadcasts folded into their readers, fills specialized, contraction
+/// operands split from their producers, 16-bit accumulators widened,
+/// relayouts folded into contractions, fills specialized again; the ops the
+/// user excludes from fusion are left as they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
                              ArrayRef<std::string> exclude) {
   // Named ops as the generics they stand for, so that what follows (and
@@ -203,6 +203,9 @@ static void addNormalization(OpPassManager &pm, bool widenAccumulators,
   // it (smap-fold-contraction-relayouts) as they do through a generic one.
   if (!llvm::is_contained(exclude, "linalg.softmax"))
     pm.addPass(smap::createSMapDecomposeAggregatesPass());
+  // Ops over zero-size tensors as their inits: they compute nothing, and
+  // no graph (so no kernel) takes them.
+  pm.addPass(smap::createSMapFoldEmptyDomainsPass());
   // Broadcast copies (linalg.broadcast, generalized) as the maps of their
   // readers, as generic frontends write them.
   smap::SMapFoldBroadcastsPassOptions broadcasts;

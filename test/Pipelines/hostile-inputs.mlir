@@ -8,7 +8,7 @@
 // RUN: not spacefusion-opt --allow-unregistered-dialect %S/Inputs/unregistered-op.mlir \
 // RUN:   --spacefusion-pipeline="target=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNREG-GPU
 // UNREG: remark: [Missed] unsupported | Category:smap:form-graphs | Function={{[a-z_0-9]+}} | Remark="'linalg.generic' left outside any smap.graph: body op 'foo.bar' has side effects"
-// UNREG-GPU: error: 'linalg.generic' cannot be compiled for the GPU: body op 'foo.bar' has side effects
+// UNREG-GPU: error: 'linalg.generic' cannot be compiled for the GPU: it is outside every fusion graph and cannot run as a loop kernel: body op 'foo.bar' has side effects
 //
 // A function returning one value twice: SIGSEGV in upstream's
 // buffer-results-to-out-params on sm_90a. The repeated result gets its own
@@ -44,7 +44,7 @@
 // stay outside every graph; on the GPU path that is an error naming them.
 // RUN: not spacefusion-opt %S/Inputs/f8-tensor.mlir --spacefusion-pipeline="target=sm_90a" -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=F8
-// F8: error: 'linalg.generic' cannot be compiled for the GPU: element type f8E4M3FN (only integers, and floats of 16 bits or more)
+// F8: error: 'linalg.generic' cannot be compiled for the GPU: it is outside every fusion graph and cannot run as a loop kernel: element type f8E4M3FN (only integers, and floats of 16 bits or more)
 //
 // More blocks than CUDA's grid allows (2^31 - 1 along x) are refused.
 // RUN: not spacefusion-opt %S/Inputs/grid-limit.mlir --spacefusion-pipeline="target=sm_90a" -o /dev/null 2>&1 \

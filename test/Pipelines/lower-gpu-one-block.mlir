@@ -3,8 +3,6 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: not spacefusion-opt %S/Inputs/gpu-index-tensor.mlir --spacefusion-pipeline="target=sm_90a" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=INDEX
-// RUN: not spacefusion-opt %S/Inputs/gpu-reshape-only.mlir --spacefusion-pipeline="target=sm_90a" 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=RESHAPE
 
 // An elementwise op and a flatten: every dim crosses the reshape, so no
 // dim is sliced and the schedule is one block. The graph used to be inlined
@@ -18,14 +16,11 @@
 // REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function=flat | Remark="lowered to one kernel: strategy=simt blocks=1 threads=256
 
 // An op the SMG cannot describe (an index tensor) stays outside every graph;
-// on the GPU path nothing runs on the host, and the error names the op and
-// why it stayed out.
-// INDEX: error: 'linalg.generic' cannot be compiled for the GPU: element type index (only integers, and floats of 16 bits or more); the GPU path compiles fusion graphs only
+// on the GPU path it would run as a loop kernel, which has no fixed width
+// for index elements: the error names the op and why.
+// INDEX: error: 'linalg.generic' cannot be compiled for the GPU: it is outside every fusion graph and cannot run as a loop kernel: element type index (only integers, and floats of 16 bits or more)
 
-// A function that only reshapes its argument runs no kernel: its result is
-// a host copy of device memory. It compiled to an object without an entry
-// point, which failed to load (the H200 differential run's seeds 190, 233).
-// RESHAPE: error: smap-distribute-blocks: @fuzz runs no kernel: a result is a reshape or a copy of an argument, and the GPU path has no device copy for it yet
+// A function that only reshapes its argument: gpu-no-kernel.mlir.
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @flat(%x: tensor<32x64xf32>) -> tensor<2048xf32> {

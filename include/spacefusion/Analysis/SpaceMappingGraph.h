@@ -245,6 +245,14 @@ std::optional<Combiner> matchCombiner(Value yielded, Value acc);
 /// minimumf).
 Value buildCombine(OpBuilder &b, Location loc, Combiner c, Value x, Value y);
 
+/// `combineOp` (a reduction body's own combining op: addf, maxnumf, ...)
+/// applied to `x` and `y`, with its attributes. Where the NaN semantics
+/// matter it is the one to use: a max started from a NaN fill (upstream's
+/// softmax decomposition) combines with maxnumf, for which NaN is the
+/// identity; the maximumf of buildCombine would make the result NaN.
+Value buildCombineLike(OpBuilder &b, Location loc, Operation *combineOp,
+                       Value x, Value y);
+
 /// The value that leaves a reduction by `c` unchanged: 0, 1, -inf or +inf.
 FloatAttr getCombinerIdentity(Builder &b, Combiner c, FloatType type);
 

@@ -363,10 +363,21 @@ def SMapDistributeBlocksPass : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"
     * a `gpu.barrier` follows each distributed op; the temporal loop
       (`scf.for`) runs uniformly in all threads.
 
-    Host code may only allocate (becomes stream-ordered `gpu.alloc` /
-    `gpu.dealloc`) and copy (`gpu.memcpy`); any other op left outside the
-    fusion graphs is an error naming it. Each launch gets `smap.kernel =
-    #smap.kernel<...>` (the strategy, launch, shared memory, scratch and
+    Host code allocates (stream-ordered `gpu.alloc` / `gpu.dealloc`),
+    copies between contiguous buffers (`gpu.memcpy`) and fills a whole
+    buffer of 16- or 32-bit elements with a constant (`gpu.memset`: a
+    reduction over an empty dim yields its init). Every other `linalg` op
+    left outside the fusion graphs (an integer reduction, a gather, a copy
+    into a strided slice) becomes a loop kernel of its own (strategy
+    `loops`, no schedule): one thread per element of its parallel loops in
+    blocks of up to 256, the last parallel loop fastest, its reduction loops
+    in order in the thread, its body as written; the correct, unfused
+    fallback, with a `loop-kernel` remark at the op. An op that cannot be
+    one (a dynamic shape, an element type without device arithmetic, a body
+    with side effects) and any other host op are errors naming it. A
+    function that runs no kernel (its results reshape its arguments, or
+    have no elements) still gets its copies. Each launch gets `smap.kernel
+    = #smap.kernel<...>` (the strategy, launch, shared memory, scratch and
     parts built) and a `distribute-blocks` remark; the function gets
     `llvm.emit_c_interface` and the list `smap.kernels`.
 
@@ -400,6 +411,7 @@ def SMapDistributeBlocksPass : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::affine::AffineDialect", "::mlir::nvgpu::NVGPUDialect",
     "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::LLVM::LLVMDialect"

@@ -37,6 +37,9 @@
 
 #include "BlockDistributor.h"
 #include "HostBuffers.h"
+#include "LoopKernels.h"
+
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -1666,6 +1669,13 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
   return placer.placement;
 }
 
+/// Whether `op` is a fill in a host function's body that runs as a device
+/// memset (HostBuffers.h).
+static bool isHostDeviceFill(Operation *op) {
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  return fill && isa<func::FuncOp>(op->getParentOp()) && isDeviceFill(fill);
+}
+
 /// What the host would have to compute itself: nothing runs there. The
 /// error is at the op that kept itself out of every graph, with its reason
 /// (an element type, a dynamic shape), when there is one; otherwise at the
@@ -1696,14 +1706,14 @@ static SMapDialect *getSMapDialect(MLIRContext *ctx) {
 }
 
 /// Names `fn`'s launches for outlining (getKernelName): what each is by its
-/// schedule, numbered when there are several, with the element type of the
-/// function's first argument (the graph's first input).
+/// schedule (or `loops`), numbered when there are several, with the element
+/// type of the function's first argument (the graph's first input).
 static void nameKernels(func::FuncOp fn) {
   auto schedules = getSMapDialect(fn.getContext())->getScheduleAttrHelper();
-  // The launches this pass built (those carry their schedule).
+  // The launches this pass built (those carry their record).
   SmallVector<gpu::LaunchOp> launches;
   fn.walk([&](gpu::LaunchOp launch) {
-    if (schedules.getAttr(launch))
+    if (getSMapDialect(fn.getContext())->getKernelAttrHelper().getAttr(launch))
       launches.push_back(launch);
   });
   Type elementType = fn.getNumArguments()
@@ -1713,9 +1723,11 @@ static void nameKernels(func::FuncOp fn) {
     std::optional<size_t> index;
     if (launches.size() > 1)
       index = i;
+    // A loop kernel (LoopKernels.h) has no schedule.
+    ScheduleAttr schedule = schedules.getAttr(launch);
     std::string name =
         getKernelName(fn.getName(), index,
-                      getKernelTag(schedules.getAttr(launch)), elementType);
+                      schedule ? getKernelTag(schedule) : "loops", elementType);
     launch.setFunctionAttr(FlatSymbolRefAttr::get(fn.getContext(), name));
   }
 }
@@ -1743,6 +1755,9 @@ struct DistributeBlocksPass
   /// Places the buffers of the launch that replaced the forall and
   /// distributes its ops over the threads, as `plan` says.
   LogicalResult buildBlockKernel(gpu::LaunchOp launch, BlockKernelPlan &plan);
+  /// Builds a loop kernel (LoopKernels.h) for every linalg op the fusion
+  /// graphs left in `fn`'s body; fails at the first that cannot be one.
+  LogicalResult lowerLoopKernels(func::FuncOp fn);
   /// Fails at the first op of `fn` the host side cannot run, else moves
   /// its buffers to the device (HostBuffers.h).
   LogicalResult lowerHostBuffers(func::FuncOp fn);
@@ -1769,33 +1784,14 @@ LogicalResult DistributeBlocksPass::lowerFunction(func::FuncOp fn,
     if (smap->getScheduleAttrHelper().isAttrPresent(forall))
       foralls.push_back(forall);
   });
-  if (foralls.empty()) {
-    // Row kernels are already lowered; anything else still computing on
-    // tensors was left outside every fusion graph.
-    SmallVector<Operation *> left;
-    fn.walk([&](Operation *op) {
-      if (isa<linalg::LinalgOp>(op) ||
-          llvm::any_of(op->getResultTypes(),
-                       [](Type t) { return isa<RankedTensorType>(t); }))
-        left.push_back(op);
-    });
-    if (!left.empty())
-      return emitOutsideGraphsError(left, fn);
-    // A result that is a reshape of an argument is a host copy of device
-    // memory, which would fault when called.
-    memref::CopyOp hostCopy;
-    fn.walk([&](memref::CopyOp copy) { hostCopy = copy; });
-    if (hostCopy && !fn->hasAttr("llvm.emit_c_interface"))
-      return hostCopy->emitError("smap-distribute-blocks: @")
-             << fn.getName()
-             << " runs no kernel: a result is a reshape or a copy of an "
-                "argument, and the GPU path has no device copy for it yet";
+  // The row kernel's lowering (convert-smap-to-gpu) built this function.
+  if (fn.isExternal() ||
+      (foralls.empty() && fn->hasAttr("llvm.emit_c_interface")))
     return success();
-  }
   for (scf::ForallOp forall : foralls)
     if (failed(lowerForall(forall)))
       return failure();
-  if (failed(lowerHostBuffers(fn)))
+  if (failed(lowerLoopKernels(fn)) || failed(lowerHostBuffers(fn)))
     return failure();
   nameKernels(fn);
   // Outlining drops the launches' attributes: the function keeps them.
@@ -2195,16 +2191,70 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   return buildBlockKernel(launch, *plan);
 }
 
-
 /// Buffers the host code allocates (intermediates between kernels) live on
 /// the device; host copies become device copies. Anything else the host
 /// would compute cannot run: its operands are device pointers.
+/// Whether `copy` runs as a device memcpy: both buffers contiguous.
+static bool isContiguousCopy(memref::CopyOp copy) {
+  auto contiguous = [](Value buffer) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    return type && type.getLayout().isIdentity();
+  };
+  return contiguous(copy.getSource()) && contiguous(copy.getTarget());
+}
+
+LogicalResult DistributeBlocksPass::lowerLoopKernels(func::FuncOp fn) {
+  // Code still on tensors was not bufferized (nothing here lowers it).
+  SmallVector<Operation *> onTensors;
+  fn.walk([&](Operation *op) {
+    if (llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>))
+      onTensors.push_back(op);
+  });
+  if (!onTensors.empty())
+    return emitOutsideGraphsError(onTensors, fn);
+  IRRewriter rewriter(fn.getContext());
+  // A copy between strided buffers (a slice of a concatenation) is an
+  // elementwise op, not a memcpy.
+  for (auto copy : llvm::make_early_inc_range(
+           fn.getBody().front().getOps<memref::CopyOp>()))
+    if (!isContiguousCopy(copy)) {
+      rewriter.setInsertionPoint(copy);
+      linalg::makeMemRefCopyOp(rewriter, copy.getLoc(), copy.getSource(),
+                               copy.getTarget());
+      rewriter.eraseOp(copy);
+    }
+  SmallVector<linalg::LinalgOp> left;
+  for (Operation &op : fn.getBody().front())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+        linalgOp && !isHostDeviceFill(&op))
+      left.push_back(linalgOp);
+  for (linalg::LinalgOp op : left) {
+    if (std::string why = getLoopKernelRefusal(op); !why.empty())
+      return op->emitError("smap-distribute-blocks: '")
+             << op->getName() << "' in @" << fn.getName()
+             << " is outside every fusion graph and cannot run as a loop "
+                "kernel: "
+             << why;
+    Location loc = op.getLoc();
+    if (gpu::LaunchOp launch = buildLoopKernel(rewriter, op))
+      remark::passed(loc,
+                     remarkOpts("distribute-blocks", "loop-kernel", launch))
+          << ("outside every fusion graph (see the smap-form-graphs remarks): "
+              "lowered to a loop kernel: " +
+              getSMapDialect(fn.getContext())
+                  ->getKernelAttrHelper()
+                  .getAttr(launch)
+                  .describe());
+  }
+  return success();
+}
+
 LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
   for (Operation &op : fn.getBody().front())
     if (!isa<memref::AllocOp, memref::CopyOp, memref::DeallocOp, func::ReturnOp,
              gpu::LaunchOp, gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp,
              nvgpu::TmaCreateDescriptorOp>(op) &&
-        !isPure(&op))
+        !isPure(&op) && !isHostDeviceFill(&op))
       return emitOutsideGraphsError(&op, fn);
   RewritePatternSet patterns(fn.getContext());
   populateHostBuffersToDevicePatterns(patterns);

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -50,6 +51,15 @@ static func::FuncOp getHostFunction(Operation *op) {
   return fn && op->getBlock() == &fn.getBody().front() ? fn : func::FuncOp();
 }
 
+bool mlir::smap::isDeviceFill(linalg::FillOp fill) {
+  if (fill.getNumDpsInits() != 1)
+    return false;
+  auto type = dyn_cast<MemRefType>(fill.getOutputs()[0].getType());
+  // gpu-to-llvm sets 16- and 32-bit elements of a contiguous buffer.
+  unsigned width = type ? type.getElementTypeBitWidth() : 0;
+  return type && type.getLayout().isIdentity() && (width == 16 || width == 32);
+}
+
 namespace {
 /// memref.alloc -> gpu.alloc, with its gpu.dealloc before the return.
 struct HostAllocToDevice : OpRewritePattern<memref::AllocOp> {
@@ -87,6 +97,25 @@ struct HostCopyToDevice : OpRewritePattern<memref::CopyOp> {
   }
 };
 
+/// linalg.fill of a whole buffer -> gpu.memset: a result that is a
+/// constant (a reduction over an empty dim yields its init).
+struct HostFillToDevice : OpRewritePattern<linalg::FillOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::FillOp fill,
+                                PatternRewriter &rewriter) const override {
+    if (!getHostFunction(fill) || !isDeviceFill(fill))
+      return failure();
+    Location loc = fill.getLoc();
+    auto memset = gpu::MemsetOp::create(
+        rewriter, loc, gpu::AsyncTokenType::get(rewriter.getContext()),
+        ValueRange{createAsyncToken(rewriter, loc)}, fill.getOutputs()[0],
+        fill.getInputs()[0]);
+    waitFor(rewriter, loc, memset.getAsyncToken());
+    rewriter.eraseOp(fill);
+    return success();
+  }
+};
+
 /// memref.dealloc erased: HostAllocToDevice frees the device buffer.
 struct HostDeallocErased : OpRewritePattern<memref::DeallocOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -102,6 +131,6 @@ struct HostDeallocErased : OpRewritePattern<memref::DeallocOp> {
 
 void mlir::smap::populateHostBuffersToDevicePatterns(
     RewritePatternSet &patterns) {
-  patterns.add<HostAllocToDevice, HostCopyToDevice, HostDeallocErased>(
-      patterns.getContext());
+  patterns.add<HostAllocToDevice, HostCopyToDevice, HostFillToDevice,
+               HostDeallocErased>(patterns.getContext());
 }

@@ -22,6 +22,9 @@
 
 namespace mlir {
 class RewritePatternSet;
+namespace linalg {
+class FillOp;
+} // namespace linalg
 
 namespace smap {
 
@@ -32,10 +35,15 @@ Value allocOnDevice(OpBuilder &b, Location loc, MemRefType type,
 /// Frees the device buffer `buffer` at `b`'s point.
 void freeOnDevice(OpBuilder &b, Location loc, Value buffer);
 
+/// Whether `fill` (on a buffer) can run as a device memset: a whole
+/// contiguous buffer of 16- or 32-bit elements.
+bool isDeviceFill(linalg::FillOp fill);
+
 /// Patterns for the ops directly in a host function's entry block:
 /// `memref.alloc` to a device allocation freed before the function returns,
-/// `memref.copy` to a device copy, `memref.dealloc` erased (the device
-/// buffer's free replaces it).
+/// `memref.copy` to a device copy, a `linalg.fill` (isDeviceFill) to a
+/// device memset, `memref.dealloc` erased (the device buffer's free
+/// replaces it).
 void populateHostBuffersToDevicePatterns(RewritePatternSet &patterns);
 
 } // namespace smap

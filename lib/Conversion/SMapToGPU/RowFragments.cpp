@@ -1389,11 +1389,14 @@ SmallVector<Value> RowFragmentLowering::slotOuts(OpBuilder &b, RowOpSlots &row,
 }
 
 /// Folds the lane's slots of each row, combines the four lanes of the row
-/// (xor 1 and 2), then the previous value.
+/// (xor 1 and 2), then the previous value, all with the body's own
+/// combining op (a max from a NaN fill is a maxnumf, which ignores it).
 LogicalResult RowFragmentLowering::lowerRowReduction(OpBuilder &b,
                                                      RowOpSlots &row) {
   linalg::LinalgOp op = row.op;
   Combiner combiner = *reductionCombiner(op);
+  Operation *combineOp =
+      op.getBlock()->getTerminator()->getOperand(0).getDefiningOp();
   OpOperand *init = op.getDpsInitOperand(0);
   auto type =
       cast<FloatType>(cast<MemRefType>(init->get().getType()).getElementType());
@@ -1407,9 +1410,9 @@ LogicalResult RowFragmentLowering::lowerRowReduction(OpBuilder &b,
       if (s / row.perSlab == r / 2 && (s % row.perSlab / 2) % 2 == r % 2)
         acc = evaluateSlot(b, row, s, {acc})[0];
     for (int32_t offset : {1, 2})
-      acc =
-          buildCombine(b, loc, combiner, acc, shuffleXor(b, loc, acc, offset));
-    results.push_back(buildCombine(b, loc, combiner, acc, previous[r]));
+      acc = buildCombineLike(b, loc, combineOp, acc,
+                             shuffleXor(b, loc, acc, offset));
+    results.push_back(buildCombineLike(b, loc, combineOp, acc, previous[r]));
   }
   values[init->get()] = results;
   op->erase();

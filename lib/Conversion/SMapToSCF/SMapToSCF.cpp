@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../PassDetail.h"
+#include "spacefusion/Analysis/LoopKernelLegality.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 
@@ -586,18 +587,19 @@ struct ConvertSMapToSCFPass
     : public smap::impl::ConvertSMapToSCFPassBase<ConvertSMapToSCFPass> {
   using Base::Base;
 
-  /// On the GPU path nothing computes on the host: a linalg op that stayed
-  /// outside every graph is an error here, while it is still on tensors and
-  /// can say why it stayed out (an element type, a dynamic shape).
-  LogicalResult checkEverythingInGraphs() {
+  /// On the GPU path an op outside every graph runs as a loop kernel
+  /// (smap-distribute-blocks); one that cannot is an error here, while it is
+  /// still on tensors and bufferization has not failed on it.
+  LogicalResult checkLoopKernels() {
     WalkResult result = getOperation()->walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<GraphOp>() || !op.hasPureTensorSemantics())
         return WalkResult::advance();
-      std::string why;
-      if (failed(getMemberRole(op, why)) && !why.empty()) {
+      if (std::string why = getLoopKernelRefusal(op); !why.empty()) {
         op->emitError("'") << op->getName()
-                           << "' cannot be compiled for the GPU: " << why
-                           << "; the GPU path compiles fusion graphs only";
+                           << "' cannot be compiled for the GPU: it is "
+                              "outside every fusion graph and cannot run as "
+                              "a loop kernel: "
+                           << why;
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
@@ -605,7 +607,7 @@ struct ConvertSMapToSCFPass
     return failure(result.wasInterrupted());
   }
   void runOnOperation() override {
-    if (blocksAsForall && failed(checkEverythingInGraphs()))
+    if (blocksAsForall && failed(checkLoopKernels()))
       return signalPassFailure();
     if (blocksAsForall) {
       // A slice of a filled tensor becomes a fill of the slice, so that a

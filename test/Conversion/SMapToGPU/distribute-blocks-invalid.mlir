@@ -1,13 +1,33 @@
 // RUN: spacefusion-opt --split-input-file --verify-diagnostics --smap-distribute-blocks %s
 
-// Work left on the host would run on device pointers.
-func.func @host_compute(%x: memref<64xf32>, %out: memref<64xf32>) {
+// Work left on the host runs as a loop kernel, which needs static shapes.
+func.func @host_compute(%x: memref<64xf32>, %out: memref<?xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{smap-distribute-blocks: 'linalg.fill' in @host_compute is outside every fusion graph (see the smap-form-graphs remarks); the GPU path compiles fusion graphs only}}
-  linalg.fill ins(%zero : f32) outs(%out : memref<64xf32>)
+  // expected-error @+1 {{smap-distribute-blocks: 'linalg.generic' in @host_compute is outside every fusion graph and cannot run as a loop kernel: dynamic shape}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%out : memref<?xf32>) {
+  ^bb0(%o: f32):
+    %t = math.tanh %o : f32
+    linalg.yield %t : f32
+  }
   scf.forall (%blk) in (1) {
-    memref.copy %x, %out : memref<64xf32> to memref<64xf32>
+    memref.copy %x, %x : memref<64xf32> to memref<64xf32>
   } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 64, smem = 0, regs = 0, strategy = simt>}
+  return
+}
+
+// -----
+
+// A body with side effects is not cloned into a kernel.
+func.func @host_effects(%x: memref<64xf32>, %out: memref<64xf32>) {
+  // expected-error @+1 {{smap-distribute-blocks: 'linalg.generic' in @host_effects is outside every fusion graph and cannot run as a loop kernel: body op 'memref.store' has side effects}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%out : memref<64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %c0 = arith.constant 0 : index
+    memref.store %v, %x[%c0] : memref<64xf32>
+    linalg.yield %v : f32
+  }
   return
 }
 

@@ -786,8 +786,18 @@ func.func @schedule_unknown_strategy() attributes {t = #smap.schedule<spatial = 
 
 // -----
 
-// expected-error @below {{a kernel's strategy must be a GPU strategy, got loops}}
-func.func @kernel_cpu_strategy() attributes {t = #smap.kernel<strategy = loops, blocks = 1, threads = 1, smem = 0>} { return }
+// expected-error @below {{a kernel's strategy must be a GPU strategy, got none}}
+func.func @kernel_no_strategy() attributes {t = #smap.kernel<strategy = none, blocks = 1, threads = 1, smem = 0>} { return }
+
+// -----
+
+// expected-error @below {{a loops kernel (an op outside every graph) has no prediction, shared memory or scratch}}
+func.func @kernel_loops_predicted() attributes {t = #smap.kernel<strategy = loops, blocks = 1, threads = 1, smem = 0, predicted = {strategy = "loops", blocks = 1 : i64, threads = 1 : i64, smem = 0 : i64, regs = 0 : i64, stages = 0 : i64}>} { return }
+
+// -----
+
+// expected-error @below {{a loops kernel (an op outside every graph) has no prediction, shared memory or scratch}}
+func.func @kernel_loops_smem() attributes {t = #smap.kernel<strategy = loops, blocks = 1, threads = 1, smem = 16>} { return }
 
 // -----
 

@@ -450,9 +450,13 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  DictionaryAttr predicted) {
   if (predicted && failed(verifyPrediction(emitError, predicted)))
     return failure();
-  if (strategy == KernelStrategy::None || strategy == KernelStrategy::Loops)
+  if (strategy == KernelStrategy::None)
     return emitError() << "a kernel's strategy must be a GPU strategy, got "
                        << stringifyKernelStrategy(strategy);
+  // A loop kernel runs an op outside every graph: no schedule predicted it.
+  if (strategy == KernelStrategy::Loops && (predicted || smem || scratch))
+    return emitError() << "a loops kernel (an op outside every graph) has no "
+                          "prediction, shared memory or scratch";
   if (blocks <= 0 || threads <= 0)
     return emitError() << "a kernel needs positive blocks and threads, got "
                        << blocks << " and " << threads;

@@ -297,9 +297,11 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
     Left by `smap-distribute-blocks` on each `gpu.launch` it builds (and on
     the host function, which keeps it after outlining, as the list
     `smap.kernels` of the same records as builtin dictionaries, which tools
-    without this dialect can read): the strategy (the schedule's), the launch (blocks, threads,
-    dynamic shared memory, global scratch) and, in `parts`, what each part
-    became (integers; absent means 0):
+    without this dialect can read): the strategy (the schedule's, or
+    `loops` for the loop kernel of an op outside every graph, which has no
+    schedule), the launch (blocks, threads, dynamic shared memory, global
+    scratch) and, in `parts`, what each part became (integers; absent means
+    0):
 
     * `tile_m`, `tile_n`, `tile_k`, `stages`: the wgmma block tile and its
       TMA pipeline depth; `consumers` and `producer_warps` for a
@@ -340,7 +342,8 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
 
     The launch must be positive, the parts known integers, none negative,
     the prediction's fields those above (a known strategy, the rest
-    non-negative integers); `smap-write-kernel-manifest` writes the kernels
+    non-negative integers); a `loops` kernel has no prediction, shared
+    memory or scratch; `smap-write-kernel-manifest` writes the kernels
     as JSON.
   }];
   let parameters = (ins

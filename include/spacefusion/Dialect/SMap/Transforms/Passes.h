@@ -30,6 +30,10 @@ namespace smap {
 /// ops that read them.
 void populateFuseConversionsPatterns(RewritePatternSet &patterns);
 
+/// Replaces linalg ops with an empty iteration domain by their inits
+/// (smap-fold-empty-domains).
+void populateFoldEmptyDomainsPatterns(RewritePatternSet &patterns);
+
 /// Turns fill-like generics back into linalg.fill (smap-specialize-fills).
 void populateSpecializeFillsPatterns(RewritePatternSet &patterns);
 

@@ -204,6 +204,34 @@ def SMapFoldBroadcastsPass : Pass<"smap-fold-broadcasts"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SMapFoldEmptyDomainsPass : Pass<"smap-fold-empty-domains"> {
+  let summary = "Replace linalg ops that iterate over nothing by their inits";
+  let description = [{
+    A linalg op whose iteration domain has a dim of extent 0 runs its body
+    zero times: each result is its init, exactly. Frontends write such ops
+    for empty batches and masked-out tails (a tensor with a dim of size 0),
+    and a reduction over an empty dim yields its init (a fill of the
+    identity). The SMG leaves ops on zero-size tensors out of every graph,
+    so the GPU path had no kernel for them and refused the function; after
+    this pass they are gone, and a function whose results have no elements
+    runs no kernel at all. The domain is empty when an operand has a static
+    dim of size 0 that its indexing map reads with a plain loop dim (a dim
+    reached only through an expression, such as a convolution's window, is
+    not counted). Both pipelines run it right after named ops are
+    generalized and aggregates decomposed.
+
+    ```mlir
+    // Before: a max over 0 rows of 257 columns.
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                          affine_map<(d0, d1) -> (d1)>],
+                         iterator_types = ["reduction", "parallel"]}
+        ins(%x : tensor<0x257xf32>) outs(%fill : tensor<257xf32>) {...}
+    // After: %r is replaced by %fill (the reduction's identity).
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def SMapSpecializeFillsPass : Pass<"smap-specialize-fills"> {
   let summary = "Turn fill-like linalg.generic ops back into linalg.fill";
   let description = [{
