@@ -37,13 +37,26 @@ def test_gpu_compiles_a_gemm_chain(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(CUDA_HOME, "bin", "ptxas")), reason="needs ptxas")
-def test_gpu_rejects_ops_outside_graphs_with_the_diagnostic_only(tmp_path):
+def test_gpu_runs_ops_outside_graphs_as_loop_kernels(tmp_path):
+    # A convolution (windowed maps: no SMG) is a loop kernel of its own; the
+    # relu after it, a fused graph.
     result = run_cli("gpu", os.path.join(ROOT, "examples", "unsupported", "conv2d.mlir"),
                      "-o", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    with open(os.path.join(str(tmp_path), "conv2d.json")) as f:
+        kernels = json.load(f)["kernels"]
+    assert [k["strategy"] for k in kernels] == ["loops", "simt"]
+    assert kernels[0]["blocks"] * kernels[0]["threads"] >= 54 * 54 * 64
+    assert "predicted" not in kernels[0]
+
+
+def test_gpu_rejects_what_no_loop_kernel_runs_with_the_diagnostic_only(tmp_path):
+    result = run_cli("gpu", os.path.join(ROOT, "test", "Pipelines", "Inputs", "gpu-index-tensor.mlir"),
+                     "-o", str(tmp_path))
     assert result.returncode == 1
-    # The error names the op and why it stayed outside every graph.
-    assert ("'linalg.conv_2d_nhwc_hwcf' cannot be compiled for the GPU: windowed indexing map"
-            in result.stderr)
+    # The error names the op and why it cannot run.
+    assert ("'linalg.generic' cannot be compiled for the GPU: it is outside every fusion graph and "
+            "cannot run as a loop kernel: element type index" in result.stderr)
     assert "see current operation" not in result.stderr
 
 
