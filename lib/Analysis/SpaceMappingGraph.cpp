@@ -27,6 +27,21 @@ std::string mlir::smap::getShortOpName(Operation *op) {
   return op->getName().stripDialect().str();
 }
 
+std::string mlir::smap::getShapedTypeRefusal(ShapedType type) {
+  if (!type.hasRank() || !type.hasStaticShape())
+    return "dynamic shape";
+  Type element = type.getElementType();
+  bool narrowFloat =
+      isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 16;
+  if (isa<FloatType, IntegerType>(element) && !narrowFloat)
+    return "";
+  std::string why;
+  llvm::raw_string_ostream(why)
+      << "element type " << element
+      << " (only integers, and floats of 16 bits or more)";
+  return why;
+}
+
 /// Whether every tensor `op` reads or writes has a shape and an element
 /// type the SMG describes; otherwise `whyNot` says what is not.
 static bool hasSupportedTensorTypes(Operation *op, std::string &whyNot) {
@@ -35,21 +50,13 @@ static bool hasSupportedTensorTypes(Operation *op, std::string &whyNot) {
     auto shaped = dyn_cast<ShapedType>(t);
     if (!shaped)
       continue;
-    if (!isa<RankedTensorType>(shaped) || !shaped.hasStaticShape())
+    if (!isa<RankedTensorType>(shaped))
       return whyNot = "dynamic shape", false;
+    if (whyNot = getShapedTypeRefusal(shaped); !whyNot.empty())
+      return false;
     // Nothing to compute, and no extent to slice or divide by.
     if (shaped.getNumElements() == 0)
       return whyNot = "zero-size tensor", false;
-    Type element = shaped.getElementType();
-    // 8-bit floats have no arithmetic of their own in the lowerings.
-    bool narrowFloat =
-        isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 16;
-    if (!isa<FloatType, IntegerType>(element) || narrowFloat) {
-      llvm::raw_string_ostream os(whyNot);
-      os << "element type " << element
-         << " (only integers, and floats of 16 bits or more)";
-      return false;
-    }
   }
   return true;
 }

@@ -23,10 +23,10 @@
 namespace mlir {
 namespace smap {
 
-/// Why `op` (on tensors or on buffers) cannot run as a loop kernel: a
-/// dynamic shape, an element type without device arithmetic of a fixed
-/// width (index, floats under 16 bits), a body op with side effects other
-/// than a load; empty when it can.
+/// Why `op` (on tensors or on buffers) cannot run as a loop kernel: an
+/// operand the SMG would refuse too (getShapedTypeRefusal: a dynamic shape,
+/// index or 8-bit float elements) or a body op with side effects other than
+/// a load; empty when it can.
 std::string getLoopKernelRefusal(linalg::LinalgOp op);
 
 } // namespace smap

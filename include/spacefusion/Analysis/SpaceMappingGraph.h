@@ -237,6 +237,12 @@ FailureOr<MemberRole> getMemberRole(Operation *op, std::string &whyNot);
 /// The op's name without its dialect prefix ("matmul", "expand_shape").
 std::string getShortOpName(Operation *op);
 
+/// Why tensors (or buffers) of `type` are not computed on, by the SMG or by
+/// a loop kernel: a dynamic shape, or an element type other than integers
+/// and floats of 16 bits or more (index has no fixed width on the device,
+/// 8-bit floats no arithmetic of their own); empty when they are.
+std::string getShapedTypeRefusal(ShapedType type);
+
 /// The combiner of a reduction body yielding `yielded` into the accumulator
 /// `acc`, if it is one the SMG knows (add, max, min, mul).
 std::optional<Combiner> matchCombiner(Value yielded, Value acc);

@@ -1669,13 +1669,6 @@ placeBuffers(gpu::LaunchOp launch, int64_t smemLimit,
   return placer.placement;
 }
 
-/// Whether `op` is a fill in a host function's body that runs as a device
-/// memset (HostBuffers.h).
-static bool isHostDeviceFill(Operation *op) {
-  auto fill = dyn_cast<linalg::FillOp>(op);
-  return fill && isa<func::FuncOp>(op->getParentOp()) && isDeviceFill(fill);
-}
-
 /// What the host would have to compute itself: nothing runs there. The
 /// error is at the op that kept itself out of every graph, with its reason
 /// (an element type, a dynamic shape), when there is one; otherwise at the
@@ -1709,11 +1702,12 @@ static SMapDialect *getSMapDialect(MLIRContext *ctx) {
 /// schedule (or `loops`), numbered when there are several, with the element
 /// type of the function's first argument (the graph's first input).
 static void nameKernels(func::FuncOp fn) {
-  auto schedules = getSMapDialect(fn.getContext())->getScheduleAttrHelper();
+  SMapDialect *smap = getSMapDialect(fn.getContext());
+  auto schedules = smap->getScheduleAttrHelper();
   // The launches this pass built (those carry their record).
   SmallVector<gpu::LaunchOp> launches;
   fn.walk([&](gpu::LaunchOp launch) {
-    if (getSMapDialect(fn.getContext())->getKernelAttrHelper().getAttr(launch))
+    if (smap->getKernelAttrHelper().getAttr(launch))
       launches.push_back(launch);
   });
   Type elementType = fn.getNumArguments()
@@ -2191,9 +2185,6 @@ LogicalResult DistributeBlocksPass::lowerForall(scf::ForallOp forall) {
   return buildBlockKernel(launch, *plan);
 }
 
-/// Buffers the host code allocates (intermediates between kernels) live on
-/// the device; host copies become device copies. Anything else the host
-/// would compute cannot run: its operands are device pointers.
 /// Whether `copy` runs as a device memcpy: both buffers contiguous.
 static bool isContiguousCopy(memref::CopyOp copy) {
   auto contiguous = [](Value buffer) {
@@ -2226,7 +2217,7 @@ LogicalResult DistributeBlocksPass::lowerLoopKernels(func::FuncOp fn) {
   SmallVector<linalg::LinalgOp> left;
   for (Operation &op : fn.getBody().front())
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-        linalgOp && !isHostDeviceFill(&op))
+        linalgOp && !isDeviceFill(&op))
       left.push_back(linalgOp);
   for (linalg::LinalgOp op : left) {
     if (std::string why = getLoopKernelRefusal(op); !why.empty())
@@ -2249,12 +2240,16 @@ LogicalResult DistributeBlocksPass::lowerLoopKernels(func::FuncOp fn) {
   return success();
 }
 
+/// Buffers the host code allocates (intermediates between kernels) live on
+/// the device; host copies become device copies, constant fills device
+/// memsets. Anything else the host would compute cannot run: its operands
+/// are device pointers.
 LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
   for (Operation &op : fn.getBody().front())
     if (!isa<memref::AllocOp, memref::CopyOp, memref::DeallocOp, func::ReturnOp,
              gpu::LaunchOp, gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp,
              nvgpu::TmaCreateDescriptorOp>(op) &&
-        !isPure(&op) && !isHostDeviceFill(&op))
+        !isPure(&op) && !isDeviceFill(&op))
       return emitOutsideGraphsError(&op, fn);
   RewritePatternSet patterns(fn.getContext());
   populateHostBuffersToDevicePatterns(patterns);

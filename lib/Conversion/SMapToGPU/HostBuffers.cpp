@@ -51,8 +51,9 @@ static func::FuncOp getHostFunction(Operation *op) {
   return fn && op->getBlock() == &fn.getBody().front() ? fn : func::FuncOp();
 }
 
-bool mlir::smap::isDeviceFill(linalg::FillOp fill) {
-  if (fill.getNumDpsInits() != 1)
+bool mlir::smap::isDeviceFill(Operation *op) {
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  if (!fill || !getHostFunction(fill) || fill.getNumDpsInits() != 1)
     return false;
   auto type = dyn_cast<MemRefType>(fill.getOutputs()[0].getType());
   // gpu-to-llvm sets 16- and 32-bit elements of a contiguous buffer.
@@ -103,7 +104,7 @@ struct HostFillToDevice : OpRewritePattern<linalg::FillOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::FillOp fill,
                                 PatternRewriter &rewriter) const override {
-    if (!getHostFunction(fill) || !isDeviceFill(fill))
+    if (!isDeviceFill(fill))
       return failure();
     Location loc = fill.getLoc();
     auto memset = gpu::MemsetOp::create(

@@ -22,9 +22,6 @@
 
 namespace mlir {
 class RewritePatternSet;
-namespace linalg {
-class FillOp;
-} // namespace linalg
 
 namespace smap {
 
@@ -35,9 +32,10 @@ Value allocOnDevice(OpBuilder &b, Location loc, MemRefType type,
 /// Frees the device buffer `buffer` at `b`'s point.
 void freeOnDevice(OpBuilder &b, Location loc, Value buffer);
 
-/// Whether `fill` (on a buffer) can run as a device memset: a whole
-/// contiguous buffer of 16- or 32-bit elements.
-bool isDeviceFill(linalg::FillOp fill);
+/// Whether `op` is a `linalg.fill` in a host function's entry block that
+/// runs as a device memset: a whole contiguous buffer of 16- or 32-bit
+/// elements.
+bool isDeviceFill(Operation *op);
 
 /// Patterns for the ops directly in a host function's entry block:
 /// `memref.alloc` to a device allocation freed before the function returns,
