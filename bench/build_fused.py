@@ -162,6 +162,13 @@ WORKLOADS = [
     ("batch_matmul", "batch_matmul", (16, 2048, 2048, 1024), "f16", True),
     ("batch_matmul_nk", "batch_matmul_nk", (16, 2048, 2048, 1024), "bf16", True),
     ("batch_matmul_shared", "batch_matmul_shared", (16, 2048, 2048, 1024), "f16", True),
+    # Issue 19: a row graph that is not its function's only graph (BERT's
+    # output block: the GEMM's graph, then the residual and LayerNorm),
+    # a row kernel in place of its launch.
+    ("linear_layernorm", "linear_layernorm", (256, 128, 512), "f16", False),
+    ("linear_layernorm", "linear_layernorm", (200, 96, 72), "bf16", False),
+    ("linear_layernorm", "linear_layernorm", (8192, 768, 3072), "f16", True),
+    ("linear_layernorm", "linear_layernorm", (16384, 1024, 4096), "bf16", True),
     # Issue 20: padding masks from a per-batch length (i64 `lens`).
     ("attention_padded", "attention_padded", (2, 2, 256, 64), "f16", False),
     ("attention_padded_frontend", "attention_padded_frontend", (2, 3, 197, 64), "bf16", False),

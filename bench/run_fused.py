@@ -73,6 +73,9 @@ def flops(name, args):
     if name == "mlp":
         t, hid, inner = args
         return 4 * t * hid * inner
+    if name == "linear_layernorm":
+        t, hid, inner = args
+        return 2 * t * hid * inner
     if name == "gemm_chain":
         m, dims = args
         return sum(2 * m * dims[i - 1] * dims[i] for i in range(1, len(dims)))
@@ -196,6 +199,10 @@ def baselines(name, args):
         def mlp(x, w1, b1, w2, b2):
             return F.gelu(x @ w1 + b1, approximate="tanh") @ w2 + b2
         return {"eager": mlp, "torch.compile": torch.compile(mlp, dynamic=False)}
+    if name == "linear_layernorm":
+        def block(x, w, bias, res, g, b):
+            return F.layer_norm(x @ w + bias + res, (w.shape[1],), g, b, 1e-5)
+        return {"eager": block, "torch.compile": torch.compile(block, dynamic=False)}
     if name == "gemm_chain":
         def chain(a, *ws):
             for w in ws:

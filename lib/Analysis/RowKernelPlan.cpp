@@ -54,25 +54,27 @@ FailureOr<RowShape> RowGraph::shapeOf(const SpaceMappingGraph &smg,
 }
 
 std::string mlir::smap::getRowHostRefusal(GraphOp graph) {
-  auto fn = dyn_cast<func::FuncOp>(graph->getParentOp());
-  if (!fn)
+  if (!isa<func::FuncOp>(graph->getParentOp()))
     return "the graph is not in the body of a function";
-  if (!llvm::hasSingleElement(fn.getOps<GraphOp>()))
-    return "@" + fn.getName().str() + " holds more than one graph";
-  if (!llvm::all_of(fn.getResultTypes(), llvm::IsaPred<RankedTensorType>))
-    return "@" + fn.getName().str() + " returns a value that is not a tensor";
+  for (Value input : graph.getInputs())
+    if (!isa<RankedTensorType>(input.getType()))
+      return "a graph input is not a tensor";
+  return "";
+}
+
+bool mlir::smap::isWholeFunctionGraph(GraphOp graph) {
+  auto fn = dyn_cast<func::FuncOp>(graph->getParentOp());
+  if (!fn || !llvm::hasSingleElement(fn.getOps<GraphOp>()) ||
+      !llvm::all_of(fn.getResultTypes(), llvm::IsaPred<RankedTensorType>))
+    return false;
   auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
   if (ret.getOperands() != ValueRange(graph.getResults()))
-    return "@" + fn.getName().str() + " does not return the graph's results "
-           "in order";
-  for (Value input : graph.getInputs()) {
+    return false;
+  return llvm::all_of(graph.getInputs(), [&](Value input) {
     auto arg = dyn_cast<BlockArgument>(input);
-    if (!arg || arg.getOwner() != &fn.getBody().front() ||
-        !isa<RankedTensorType>(arg.getType()))
-      return "a graph input is not a tensor argument of @" +
-             fn.getName().str();
-  }
-  return "";
+    return arg && arg.getOwner() == &fn.getBody().front() &&
+           isa<RankedTensorType>(arg.getType());
+  });
 }
 
 static std::string opName(Operation &op) {

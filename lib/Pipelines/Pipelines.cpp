@@ -296,6 +296,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.producerWarps = options.producerWarps;
   scheduleOptions.asyncStages = options.asyncStages;
   scheduleOptions.rowWarpReplicas = options.rowWarpReplicas;
+  scheduleOptions.rows = options.rowKernels;
   scheduleOptions.rowsPerBlock = options.rowsPerBlock;
   scheduleOptions.rowThreads = options.rowThreads;
   pm.addPass(smap::createSMapSchedulePass(scheduleOptions));

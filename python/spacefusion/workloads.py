@@ -344,19 +344,7 @@ def _mean(f, x, rows, cols, square=False):
 def layernorm(rows, hidden, dtype="f32", eps=1e-5):
     f = _Func("layernorm", dtype)
     x, g, b = f.arg("x", (rows, hidden)), f.arg("gamma", (hidden,)), f.arg("beta", (hidden,))
-    mean = _mean(f, x, rows, hidden)
-    d = f.generic(["m", "n"], [(x, (rows, hidden), ["m", "n"]), (mean, (rows,), ["m"])], (rows, hidden),
-                  ["m", "n"], _binary("subf"))
-    var = _mean(f, d, rows, hidden, square=True)
-    e = f.const(eps)
-    rstd = f.generic(["m"], [(var, (rows,), ["m"])], (rows,), ["m"],
-                     lambda a, acc: (["%%v = arith.addf %s, %s : f32" % (a[0], e), "%y = math.rsqrt %v : f32"], "%y"))
-    y = f.generic(["m", "n"], [(d, (rows, hidden), ["m", "n"]), (rstd, (rows,), ["m"]), (g, (hidden,), ["n"]),
-                               (b, (hidden,), ["n"])], (rows, hidden), ["m", "n"],
-                  lambda a, acc: (["%%t = arith.mulf %s, %s : f32" % (a[0], a[1]),
-                                   "%%u = arith.mulf %%t, %s : f32" % a[2],
-                                   "%%y = arith.addf %%u, %s : f32" % a[3]], "%y"))
-    return f.finish([(y, (rows, hidden))])
+    return f.finish([(_layernorm_rows(f, x, g, b, rows, hidden, eps), (rows, hidden))])
 
 
 @_checked
@@ -522,6 +510,37 @@ def mlp(tokens, hidden, inner, dtype="f32"):
     return f.finish([(_linear(f, gelu, w2, b2, tokens, hidden, inner), (tokens, hidden))])
 
 
+def _layernorm_rows(f, x, g, b, rows, hidden, eps):
+    mean = _mean(f, x, rows, hidden)
+    d = f.generic(["m", "n"], [(x, (rows, hidden), ["m", "n"]), (mean, (rows,), ["m"])], (rows, hidden),
+                  ["m", "n"], _binary("subf"))
+    var = _mean(f, d, rows, hidden, square=True)
+    e = f.const(eps)
+    rstd = f.generic(["m"], [(var, (rows,), ["m"])], (rows,), ["m"],
+                     lambda a, acc: (["%%v = arith.addf %s, %s : f32" % (a[0], e), "%y = math.rsqrt %v : f32"], "%y"))
+    return f.generic(["m", "n"], [(d, (rows, hidden), ["m", "n"]), (rstd, (rows,), ["m"]), (g, (hidden,), ["n"]),
+                                  (b, (hidden,), ["n"])], (rows, hidden), ["m", "n"],
+                     lambda a, acc: (["%%t = arith.mulf %s, %s : f32" % (a[0], a[1]),
+                                      "%%u = arith.mulf %%t, %s : f32" % a[2],
+                                      "%%y = arith.addf %%u, %s : f32" % a[3]], "%y"))
+
+
+@_checked
+def linear_layernorm(tokens, hidden, inner, dtype="f32", eps=1e-5):
+    """BERT's output block: LayerNorm(x . w + bias + residual) * gamma +
+    beta, with x [tokens, inner] and w [inner, hidden]. The cost model cuts
+    it after the GEMM's epilogue, leaving a LayerNorm graph fed by the GEMM's
+    graph (one function, two graphs)."""
+    f = _Func("linear_layernorm", dtype)
+    x, w = f.arg("x", (tokens, inner)), f.arg("w", (inner, hidden))
+    bias, res = f.arg("bias", (hidden,)), f.arg("residual", (tokens, hidden))
+    g, b = f.arg("gamma", (hidden,)), f.arg("beta", (hidden,))
+    y = _linear(f, x, w, bias, tokens, hidden, inner)
+    h = f.generic(["m", "n"], [(y, (tokens, hidden), ["m", "n"]), (res, (tokens, hidden), ["m", "n"])],
+                  (tokens, hidden), ["m", "n"], _binary("addf"))
+    return f.finish([(_layernorm_rows(f, h, g, b, tokens, hidden, eps), (tokens, hidden))])
+
+
 @_checked
 def gemm_chain(m, dims, dtype="f32"):
     """A . B1 . B2 ... with A [m, dims[0]] and Bi [dims[i-1], dims[i]]."""
@@ -608,6 +627,9 @@ def reference(name, *arrays, eps=None, scale=None, window=None, prefix=None):
         mean = a[0].mean(-1, keepdims=True)
         var = ((a[0] - mean) ** 2).mean(-1, keepdims=True)
         return [(a[0] - mean) / np.sqrt(var + (eps or 1e-5)) * a[1] + a[2]]
+    if name == "linear_layernorm":
+        x, w, bias, res, g, b = a
+        return reference("layernorm", x @ w + bias + res, g, b, eps=eps)
     if name == "rmsnorm":
         return [a[0] / np.sqrt((a[0] ** 2).mean(-1, keepdims=True) + (eps or 1e-6)) * a[1]]
     if name in ("attention", "attention_mask", "attention_kt", "attention_causal", "attention_window",

@@ -39,13 +39,14 @@ def test_gpu_compiles_a_gemm_chain(tmp_path):
 @pytest.mark.skipif(not os.path.exists(os.path.join(CUDA_HOME, "bin", "ptxas")), reason="needs ptxas")
 def test_gpu_runs_ops_outside_graphs_as_loop_kernels(tmp_path):
     # A convolution (windowed maps: no SMG) is a loop kernel of its own; the
-    # relu after it, a fused graph.
+    # relu after it, a graph that is not the whole function, a row kernel
+    # built in place, launched after the loop kernel.
     result = run_cli("gpu", os.path.join(ROOT, "examples", "unsupported", "conv2d.mlir"),
                      "-o", str(tmp_path))
     assert result.returncode == 0, result.stderr
     with open(os.path.join(str(tmp_path), "conv2d.json")) as f:
         kernels = json.load(f)["kernels"]
-    assert [k["strategy"] for k in kernels] == ["loops", "simt"]
+    assert [k["strategy"] for k in kernels] == ["loops", "rows"]
     assert kernels[0]["blocks"] * kernels[0]["threads"] >= 54 * 54 * 64
     assert "predicted" not in kernels[0]
 

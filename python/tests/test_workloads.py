@@ -48,6 +48,7 @@ CASES = [
     ("mlp", dict(tokens=16, hidden=32, inner=64), [None, dict(temporal={"l": 16})]),
     ("gemm_chain", dict(m=16, dims=[32, 48, 32, 16]), [None]),
     ("lstm_cell", dict(batch=8, inputs=32, hidden=16), [None]),
+    ("linear_layernorm", dict(tokens=16, hidden=64, inner=32), [None]),
     ("batch_matmul", dict(batch=2, m=32, n=48, k=64), [None]),
     ("batch_matmul_nk", dict(batch=2, m=32, n=48, k=64, b_layout="nk"), [None]),
     ("batch_matmul_shared", dict(batch=2, m=32, n=48, k=64, b_layout="shared"), [None]),

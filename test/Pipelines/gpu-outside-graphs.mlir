@@ -101,13 +101,16 @@ func.func @sum_of_nothing_f64(%x: tensor<0x257xf64>) -> tensor<257xf64> {
 // -----
 
 // An integer reduction (the SMG takes float reductions only) after a fused
-// elementwise graph: the graph's simt kernel, the init's memset, then the
-// reduction's loop kernel, in program order, named by position.
+// elementwise graph: the graph's row kernel (built in place, outlined
+// first), the init's memset, then the reduction's loop kernel, in program
+// order, the loop kernel named by position.
 // CHECK-LABEL: llvm.func @integer_sum(
-// CHECK-SAME: smap.kernels = [{blocks = {{[0-9]+}} : i64, {{.*}}strategy = "simt"{{.*}}}, {blocks = 1 : i64, smem = 0 : i64, strategy = "loops", threads = 64 : i64}]
+// CHECK-SAME: smap.kernels = [{blocks = 32 : i64, {{.*}}strategy = "rows"{{.*}}}, {blocks = 1 : i64, smem = 0 : i64, strategy = "loops", threads = 64 : i64}]
+// CHECK: gpu.launch_func @integer_sum_rows_i32::@integer_sum_rows_i32
 // CHECK: llvm.call @mgpuMemset32
-// CHECK: gpu.binary @integer_sum_0_simt_i32
+// CHECK: gpu.launch_func @integer_sum_1_loops_i32::@integer_sum_1_loops_i32
 // CHECK: gpu.binary @integer_sum_1_loops_i32
+// CHECK: gpu.binary @integer_sum_rows_i32
 // REMARK: [[@LINE+13]]:8: remark: [Passed] loop-kernel | Category:smap:distribute-blocks | Function=integer_sum | Remark="outside every fusion graph (see the smap-form-graphs remarks): lowered to a loop kernel: strategy=loops blocks=1 threads=64 smem=0"
 func.func @integer_sum(%a: tensor<64x32xi32>, %b: tensor<64x32xi32>) -> tensor<64xi32> {
   %zero = arith.constant 0 : i32

@@ -32,6 +32,7 @@
 // VIEW: remark: [Passed] formed | Category:smap:form-graphs | Function={{[a-z_0-9]+}} | Remark="formed smap.graph of 2 ops (generic, collapse_shape)
 // VIEW: remark: [Passed] formed | Category:smap:form-graphs | Function={{[a-z_0-9]+}} | Remark="formed smap.graph of 1 ops (generic)
 // VIEW-GPU: gpu.binary @view_0_simt_f32
+// VIEW-GPU: gpu.binary @view_1_rows_f32
 // PASS: PASS
 //
 // A reduction to a rank-0 tensor: the row kernel stored to the scalar with

@@ -32,7 +32,15 @@ func.func @softmax_f16(%x: tensor<4x300xf16>) -> tensor<4x300xf16> {
 
 // f16 data summed into an f32 accumulator, and an f16 sum accumulated in
 // f16 (issue 17: f16 accumulators stored to f32 buffers, shuffles of f16).
-// CHECK-LABEL: gpu.binary @sums_0_simt_f16
+// Two graphs, each a row kernel in place (the f16 sum widened to f32 and
+// rounded once, as smap-widen-accumulators does).
+// CHECK-LABEL: gpu.binary @sums_0_rows_f16
+// CHECK-SAME: cvt.f32.f16
+// CHECK-SAME: shfl.sync.bfly.b32
+// CHECK-NOT: cvt.rn.f16.f32
+// CHECK-LABEL: gpu.binary @sums_1_rows_f16
+// CHECK-SAME: shfl.sync.bfly.b32
+// CHECK-SAME: cvt.rn.f16.f32
 #rc = affine_map<(r, c) -> (r, c)>
 #r = affine_map<(r, c) -> (r)>
 func.func @sums(%x: tensor<64x256xf16>) -> (tensor<64xf32>, tensor<64xf16>) {

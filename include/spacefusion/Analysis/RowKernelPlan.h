@@ -93,11 +93,17 @@ struct RowLayoutRequest {
   int64_t rowsPerBlock = 0;
 };
 
-/// Why the function holding `graph` cannot host a row kernel (the kernel
-/// replaces the whole function: it must be the one graph, fed by the
-/// function's arguments, whose results it returns in order, all tensors);
-/// empty when it can.
+/// Why no row kernel can replace `graph` where it is: it must sit in the
+/// body of a function and take and give tensors only (the kernel reads and
+/// writes them as buffers); empty when one can.
 std::string getRowHostRefusal(GraphOp graph);
+
+/// Whether `graph` is the whole of its function: the function's one graph,
+/// fed by its tensor arguments, whose results it returns in order. The row
+/// kernel then replaces the function by one on buffers that launches it;
+/// any other row graph is replaced by its launch in place
+/// (convert-smap-to-gpu).
+bool isWholeFunctionGraph(GraphOp graph);
 
 /// The row graph `smg` is; fails with `whyNot` when it is not one (a
 /// contraction, several reduced dims, an op the kernel does not evaluate, a

@@ -160,9 +160,18 @@ def ConvertSMapToGPUPass : Pass<"convert-smap-to-gpu", "::mlir::ModuleOp"> {
     The row-kernel lowering. A graph that `smap-schedule` gave the strategy
     `rows` (a graph reducing along a single dim `n`, innermost in every
     tensor, parallel in all others: softmax, LayerNorm, RMSNorm, elementwise
-    chains; f16/bf16 inputs computed in f32), alone in its function, turns
-    the function into one on memrefs (inputs, then one out-parameter per
-    result, `llvm.emit_c_interface`) that launches one kernel with the
+    chains; f16/bf16 inputs computed in f32) becomes one kernel. A graph
+    that is the whole of its function (its one graph, fed by its arguments,
+    its results returned) turns the function into one on memrefs (inputs,
+    then one out-parameter per result, `llvm.emit_c_interface`) that
+    launches the kernel. Any other row graph (one of several in a function,
+    fed by another graph, next to ops outside every graph) is replaced in
+    place by its launch: its inputs read through `bufferization.to_buffer`
+    (`read_only`), its results written to new `memref.alloc` buffers given
+    back by `bufferization.to_tensor` (`restrict`, `writable`), which the
+    bufferization of the rest of the function joins up; the launch is
+    outlined at once (`--spacefusion-lower-gpu`), and its record leads the
+    function's `smap.kernels` in launch order. The kernel has the
     schedule's layout: `threads / rows_per_block` threads per row, a warp
     per row when several rows share a block (reductions are shuffles only),
     a block of up to 512 threads otherwise (with one shared-memory step
@@ -185,11 +194,11 @@ def ConvertSMapToGPUPass : Pass<"convert-smap-to-gpu", "::mlir::ModuleOp"> {
     `{strategy = "rows", blocks = 98304, threads = 64, parts = {rows =
     196608, rows_per_block = 2, vector = 8, chunks = 2}}`.
 
-    A function whose graph has another strategy (a contraction such as a
-    GEMM or attention, several reduced dims, rows too long for registers:
-    smap-schedule's remark says why) is an error, or, with `other-graphs`,
-    is left unchanged for the general lowering (`smap-distribute-blocks`),
-    as `--spacefusion-lower-gpu` does.
+    A graph with another strategy (a contraction such as a GEMM or
+    attention, several reduced dims, rows too long for registers:
+    smap-schedule's remark says why), or a function with no graph, is an
+    error, or, with `other-graphs`, is left unchanged for the general
+    lowering (`smap-distribute-blocks`), as `--spacefusion-lower-gpu` does.
 
     Follow with `gpu-lower-to-nvvm-pipeline` for PTX/cubin and host code
     calling the `mgpu*` runtime (`libspacefusion_cuda_runtime.so`), or use
@@ -214,12 +223,12 @@ def ConvertSMapToGPUPass : Pass<"convert-smap-to-gpu", "::mlir::ModuleOp"> {
            "Triton does the same): LayerNorm 16384x1024 +2% on the H200. "
            "false for older chips">,
     Option<"otherGraphs", "other-graphs", "bool", /*default=*/"false",
-           "Leave functions whose graph is not scheduled as a row kernel "
-           "unchanged, for the general lowering (`smap-distribute-blocks`), "
-           "instead of failing">
+           "Leave graphs not scheduled as row kernels (and functions with "
+           "no graph) unchanged, for the general lowering "
+           "(`smap-distribute-blocks`), instead of failing">
   ];
   let dependentDialects = [
-    "::mlir::math::MathDialect",
+    "::mlir::math::MathDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -83,6 +83,12 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("f32 exp through the fast hardware exp2 (see "
                      "convert-smap-to-gpu)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> rowKernels{
+      *this, "row-kernels",
+      llvm::cl::desc("Give row graphs the row-kernel strategy (see "
+                     "smap-schedule's `rows`); false schedules them as "
+                     "blocks like every other graph"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> rowsPerBlock{
       *this, "rows-per-block",
       llvm::cl::desc("Rows per block of warp-per-row kernels (0: automatic; "

@@ -1699,24 +1699,29 @@ static SMapDialect *getSMapDialect(MLIRContext *ctx) {
 }
 
 /// Names `fn`'s launches for outlining (getKernelName): what each is by its
-/// schedule (or `loops`), numbered when there are several, with the element
-/// type of the function's first argument (the graph's first input).
+/// schedule (or `loops`), numbered by position among all of `fn`'s kernels
+/// (the row kernels, outlined already, included) when there are several,
+/// with the element type of the function's first argument.
 static void nameKernels(func::FuncOp fn) {
   SMapDialect *smap = getSMapDialect(fn.getContext());
   auto schedules = smap->getScheduleAttrHelper();
-  // The launches this pass built (those carry their record).
-  SmallVector<gpu::LaunchOp> launches;
-  fn.walk([&](gpu::LaunchOp launch) {
-    if (smap->getKernelAttrHelper().getAttr(launch))
-      launches.push_back(launch);
+  // The launches this pass built (those carry their record), by position.
+  SmallVector<std::pair<size_t, gpu::LaunchOp>> launches;
+  size_t kernels = 0;
+  fn.walk([&](Operation *op) {
+    if (isa<gpu::LaunchFuncOp>(op))
+      ++kernels;
+    else if (auto launch = dyn_cast<gpu::LaunchOp>(op);
+             launch && smap->getKernelAttrHelper().getAttr(launch))
+      launches.emplace_back(kernels++, launch);
   });
   Type elementType = fn.getNumArguments()
                          ? getElementTypeOrSelf(fn.getArgument(0))
                          : Type();
-  for (auto [i, launch] : llvm::enumerate(launches)) {
+  for (auto [position, launch] : launches) {
     std::optional<size_t> index;
-    if (launches.size() > 1)
-      index = i;
+    if (kernels > 1)
+      index = position;
     // A loop kernel (LoopKernels.h) has no schedule.
     ScheduleAttr schedule = schedules.getAttr(launch);
     std::string name =
@@ -1724,6 +1729,28 @@ static void nameKernels(func::FuncOp fn) {
                       schedule ? getKernelTag(schedule) : "loops", elementType);
     launch.setFunctionAttr(FlatSymbolRefAttr::get(fn.getContext(), name));
   }
+}
+
+/// Lists the records of `fn`'s kernels in launch order on `fn`, since
+/// outlining drops the launches' attributes. The row kernels
+/// (convert-smap-to-gpu) are outlined already; their records lead the list
+/// `fn` holds.
+static void recordKernels(func::FuncOp fn) {
+  SMapDialect *smap = getSMapDialect(fn.getContext());
+  ArrayRef<Attribute> outlined;
+  if (ArrayAttr records = smap->getKernelsAttrHelper().getAttr(fn))
+    outlined = records.getValue();
+  SmallVector<Attribute> kernels;
+  fn.walk([&](Operation *op) {
+    if (isa<gpu::LaunchFuncOp>(op) && !outlined.empty()) {
+      kernels.push_back(outlined.front());
+      outlined = outlined.drop_front();
+    } else if (KernelAttr kernel = smap->getKernelAttrHelper().getAttr(op)) {
+      kernels.push_back(kernel.toDictionary());
+    }
+  });
+  smap->getKernelsAttrHelper().setAttr(
+      fn, ArrayAttr::get(fn.getContext(), kernels));
 }
 
 namespace {
@@ -1788,14 +1815,7 @@ LogicalResult DistributeBlocksPass::lowerFunction(func::FuncOp fn,
   if (failed(lowerLoopKernels(fn)) || failed(lowerHostBuffers(fn)))
     return failure();
   nameKernels(fn);
-  // Outlining drops the launches' attributes: the function keeps them.
-  SmallVector<Attribute> kernels;
-  fn.walk([&](gpu::LaunchOp launch) {
-    if (KernelAttr kernel = smap->getKernelAttrHelper().getAttr(launch))
-      kernels.push_back(kernel.toDictionary());
-  });
-  smap->getKernelsAttrHelper().setAttr(fn,
-                                       ArrayAttr::get(fn.getContext(), kernels));
+  recordKernels(fn);
   fn->setAttr("llvm.emit_c_interface", UnitAttr::get(fn.getContext()));
   lowered = true;
   return success();
@@ -2247,8 +2267,8 @@ LogicalResult DistributeBlocksPass::lowerLoopKernels(func::FuncOp fn) {
 LogicalResult DistributeBlocksPass::lowerHostBuffers(func::FuncOp fn) {
   for (Operation &op : fn.getBody().front())
     if (!isa<memref::AllocOp, memref::CopyOp, memref::DeallocOp, func::ReturnOp,
-             gpu::LaunchOp, gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp,
-             nvgpu::TmaCreateDescriptorOp>(op) &&
+             gpu::LaunchOp, gpu::LaunchFuncOp, gpu::AllocOp, gpu::DeallocOp,
+             gpu::WaitOp, nvgpu::TmaCreateDescriptorOp>(op) &&
         !isPure(&op) && !isDeviceFill(&op))
       return emitOutsideGraphsError(&op, fn);
   RewritePatternSet patterns(fn.getContext());

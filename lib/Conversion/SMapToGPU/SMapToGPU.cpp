@@ -29,6 +29,7 @@
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -76,11 +77,24 @@ public:
   /// Replaces `fn` by a function on memrefs that launches the kernel; on
   /// failure `fn` is left as it was.
   LogicalResult build();
+  /// Builds `graph`'s launch before it and replaces the uses of its results:
+  /// the inputs read as buffers (`bufferization.to_buffer`), the results
+  /// written to new buffers and given back as tensors, which the
+  /// bufferization of the rest of `fn` joins up; `graph` is then dead. The
+  /// kernel is the `index`-th of `fn`'s graphs, when it has several. On
+  /// failure `fn` is left as it was.
+  LogicalResult buildInPlace(std::optional<size_t> index);
 
   std::string whyNot;
 
 private:
   LogicalResult buildKernel(func::FuncOp kernelFn);
+  /// The launch of the kernel at `hb`, named `kernelName`, writing the
+  /// outputs to the 1-D buffers `outFlat` (the inputs' are in `flat`).
+  FailureOr<gpu::LaunchOp> buildLaunch(OpBuilder &hb, ValueRange outFlat,
+                                       StringRef kernelName);
+  /// The record of the kernel `launch` runs, and its remark.
+  KernelAttr recordKernel();
   /// The kernel function's arguments as 1-D memrefs (the graph inputs'
   /// into `flat`); returns the outputs'.
   FailureOr<SmallVector<Value>> flattenArguments(OpBuilder &hb, Block *entry);
@@ -94,7 +108,6 @@ private:
   LogicalResult evaluateGraph(OpBuilder &kb);
   void storeOutput(OpBuilder &kb, const KernelValue &value, Value memref,
                    Value zero);
-  void recordKernel(func::FuncOp kernelFn);
 
 private:
   FailureOr<Shape> shapeOf(Value v);
@@ -795,9 +808,7 @@ void RowKernelBuilder::storeOutput(OpBuilder &kb, const KernelValue &value,
   }
 }
 
-/// The host function lists its kernels, as the block lowering's do, and
-/// the remark says what was built.
-void RowKernelBuilder::recordKernel(func::FuncOp kernelFn) {
+KernelAttr RowKernelBuilder::recordKernel() {
   MLIRContext *ctx = fn.getContext();
   Builder b(ctx);
   SmallVector<NamedAttribute> parts = {
@@ -815,31 +826,49 @@ void RowKernelBuilder::recordKernel(func::FuncOp kernelFn) {
       ctx, KernelStrategy::Rows, plan.getBlocks(), plan.getBlockThreads(),
       plan.getSharedMemoryBytes(), /*scratch=*/0, b.getDictionaryAttr(parts),
       KernelAttr::getPrediction(graph.getScheduleAttr()));
-  ctx->getOrLoadDialect<SMapDialect>()->getKernelsAttrHelper().setAttr(
-      kernelFn, b.getArrayAttr({kernel.toDictionary()}));
   remark::passed(graph.getLoc(),
                  remarkOpts("convert-smap-to-gpu", "row-kernel", graph))
       << ("lowered to one kernel: " + kernel.describe());
+  return kernel;
+}
+
+/// The host function lists its kernels, as the block lowering's do.
+static void appendKernelRecord(func::FuncOp fn, KernelAttr kernel) {
+  auto helper =
+      fn.getContext()->getOrLoadDialect<SMapDialect>()->getKernelsAttrHelper();
+  SmallVector<Attribute> records;
+  if (ArrayAttr existing = helper.getAttr(fn))
+    llvm::append_range(records, existing);
+  records.push_back(kernel.toDictionary());
+  helper.setAttr(fn, ArrayAttr::get(fn.getContext(), records));
 }
 
 LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
-  Location loc = fn.getLoc();
   kernelFn->setAttr("llvm.emit_c_interface", UnitAttr::get(fn.getContext()));
   Block *entry = kernelFn.addEntryBlock();
   OpBuilder hb = OpBuilder::atBlockBegin(entry);
   FailureOr<SmallVector<Value>> outFlat = flattenArguments(hb, entry);
   if (failed(outFlat))
     return failure();
-  gpu::LaunchOp launch = createLaunch(hb);
   // Outlining names the kernel so.
   Type elementType = kernelFn.getNumArguments()
                          ? getElementTypeOrSelf(kernelFn.getArgument(0))
                          : Type();
-  launch.setFunctionAttr(FlatSymbolRefAttr::get(
-      fn.getContext(), getKernelName(kernelFn.getName(), std::nullopt, "rows",
-                                     elementType)));
-  func::ReturnOp::create(hb, loc);
+  std::string name =
+      getKernelName(kernelFn.getName(), std::nullopt, "rows", elementType);
+  if (failed(buildLaunch(hb, *outFlat, name)))
+    return failure();
+  func::ReturnOp::create(hb, fn.getLoc());
+  appendKernelRecord(kernelFn, recordKernel());
+  return success();
+}
 
+FailureOr<gpu::LaunchOp> RowKernelBuilder::buildLaunch(OpBuilder &hb,
+                                                       ValueRange outFlat,
+                                                       StringRef kernelName) {
+  Location loc = fn.getLoc();
+  gpu::LaunchOp launch = createLaunch(hb);
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(fn.getContext(), kernelName));
   OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
   kernelEntry = &launch.getBody().front();
   locateThread(kb, launch);
@@ -853,10 +882,50 @@ LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
       whyNot = "an output is not computed in the kernel";
       return failure();
     }
-    storeOutput(kb, it->second, (*outFlat)[i], zero);
+    storeOutput(kb, it->second, outFlat[i], zero);
   }
   gpu::TerminatorOp::create(kb, loc);
-  recordKernel(kernelFn);
+  return launch;
+}
+
+static MemRefType getBufferType(Type tensorType) {
+  auto type = cast<RankedTensorType>(tensorType);
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+LogicalResult RowKernelBuilder::buildInPlace(std::optional<size_t> index) {
+  Location loc = graph.getLoc();
+  Operation *before = graph->getPrevNode();
+  OpBuilder hb(graph);
+  for (auto [graphArg, input] :
+       llvm::zip(graph.getBody().getArguments(), graph.getInputs())) {
+    Value buffer = bufferization::ToBufferOp::create(
+        hb, loc, getBufferType(input.getType()), input, /*read_only=*/true);
+    flat[graphArg] = flattenTo1D(hb, loc, buffer);
+  }
+  SmallVector<Value> outBuffers, outFlat;
+  for (Type type : graph.getResultTypes()) {
+    outBuffers.push_back(memref::AllocOp::create(hb, loc, getBufferType(type)));
+    outFlat.push_back(flattenTo1D(hb, loc, outBuffers.back()));
+  }
+  // Named as smap-distribute-blocks names the function's other kernels.
+  Type elementType =
+      fn.getNumArguments() ? getElementTypeOrSelf(fn.getArgument(0)) : Type();
+  std::string name = getKernelName(fn.getName(), index, "rows", elementType);
+  if (failed(buildLaunch(hb, outFlat, name))) {
+    // Erase what was built, last first.
+    for (Operation *op = graph->getPrevNode(); op != before;) {
+      Operation *prev = op->getPrevNode();
+      op->erase();
+      op = prev;
+    }
+    return failure();
+  }
+  for (auto [result, buffer] : llvm::zip(graph.getResults(), outBuffers))
+    result.replaceAllUsesWith(bufferization::ToTensorOp::create(
+        hb, loc, result.getType(), buffer, /*restrict=*/true,
+        /*writable=*/true));
+  appendKernelRecord(fn, recordKernel());
   return success();
 }
 
@@ -882,55 +951,73 @@ struct ConvertSMapToGPUPass
                       UnitAttr::get(module.getContext()));
   }
 
-  /// The graph of `fn` that smap-schedule made a row kernel, or null (an
-  /// error without `other-graphs`).
-  FailureOr<GraphOp> findRowGraph(func::FuncOp fn) {
-    SmallVector<GraphOp> graphs(fn.getOps<GraphOp>());
-    GraphOp graph = graphs.size() == 1 ? graphs.front() : GraphOp();
-    ScheduleAttr schedule = graph ? graph.getScheduleAttr() : ScheduleAttr();
-    if (schedule && schedule.getStrategy() == KernelStrategy::Rows)
-      return graph;
-    if (otherGraphs)
-      return GraphOp();
-    if (!graph)
+  /// The graphs of `fn` that smap-schedule made row kernels; without
+  /// `other-graphs`, an error at any other graph (or a function without).
+  FailureOr<SmallVector<GraphOp>> findRowGraphs(func::FuncOp fn) {
+    SmallVector<GraphOp> graphs(fn.getOps<GraphOp>()), rowGraphs;
+    if (graphs.empty() && !otherGraphs)
       return fn.emitError("convert-smap-to-gpu: @")
-             << fn.getName() << " must be one fusion graph whose results it "
-             << "returns";
-    InFlightDiagnostic diag =
-        graph.emitError("convert-smap-to-gpu: not lowered to a GPU kernel: ");
-    if (!schedule)
-      diag << "the graph has no schedule (run smap-schedule first)";
-    else
-      diag << "the graph is scheduled as "
-           << stringifyKernelStrategy(schedule.getStrategy())
-           << ", not as a row kernel (smap-schedule's remark says why)";
-    return diag;
+             << fn.getName() << " holds no fusion graph";
+    for (GraphOp graph : graphs) {
+      ScheduleAttr schedule = graph.getScheduleAttr();
+      if (schedule && schedule.getStrategy() == KernelStrategy::Rows) {
+        rowGraphs.push_back(graph);
+        continue;
+      }
+      if (otherGraphs)
+        continue;
+      InFlightDiagnostic diag =
+          graph.emitError("convert-smap-to-gpu: not lowered to a GPU kernel: ");
+      if (!schedule)
+        diag << "the graph has no schedule (run smap-schedule first)";
+      else
+        diag << "the graph is scheduled as "
+             << stringifyKernelStrategy(schedule.getStrategy())
+             << ", not as a row kernel (smap-schedule's remark says why)";
+      return diag;
+    }
+    return rowGraphs;
   }
 
-  /// Builds the row kernel of `fn`'s graph, as its schedule says; returns
-  /// whether `fn` had one.
+  /// Builds the row kernels of `fn`'s graphs, as their schedules say;
+  /// returns whether `fn` had one.
   FailureOr<bool> lowerFunction(func::FuncOp fn) {
-    FailureOr<GraphOp> graph = findRowGraph(fn);
-    if (failed(graph))
+    FailureOr<SmallVector<GraphOp>> rowGraphs = findRowGraphs(fn);
+    if (failed(rowGraphs))
       return failure();
-    if (!*graph)
-      return false;
+    SmallVector<GraphOp> graphs(fn.getOps<GraphOp>());
+    for (auto [i, graph] : llvm::enumerate(graphs)) {
+      if (!llvm::is_contained(*rowGraphs, graph))
+        continue;
+      std::optional<size_t> index;
+      if (graphs.size() > 1)
+        index = i;
+      if (failed(lowerGraph(fn, graph, index)))
+        return failure();
+    }
+    return !rowGraphs->empty();
+  }
+
+  /// Builds `graph`'s row kernel: the whole of `fn` when the graph is, in
+  /// place otherwise.
+  LogicalResult lowerGraph(func::FuncOp fn, GraphOp graph,
+                           std::optional<size_t> index) {
     auto refuse = [&](const std::string &why) {
       remark::failed(graph->getLoc(),
-                     remarkOpts("convert-smap-to-gpu", "not-lowered", *graph))
+                     remarkOpts("convert-smap-to-gpu", "not-lowered", graph))
           << why;
       return graph->emitError(
                  "convert-smap-to-gpu: the row kernel cannot be built: ")
              << why;
     };
-    if (std::string why = getRowHostRefusal(*graph); !why.empty())
+    if (std::string why = getRowHostRefusal(graph); !why.empty())
       return refuse(why);
-    const SpaceMappingGraph *smg = getSMG(*graph, getAnalysisManager());
+    const SpaceMappingGraph *smg = getSMG(graph, getAnalysisManager());
     if (!smg)
       return failure();
     std::string whyNot;
     FailureOr<RowGraph> rowGraph = analyzeRowGraph(*smg, whyNot);
-    ScheduleAttr schedule = graph->getScheduleAttr();
+    ScheduleAttr schedule = graph.getScheduleAttr();
     int64_t rowsPerBlock = schedule.getRowsPerBlock();
     FailureOr<RowKernelPlan> plan = failure();
     if (succeeded(rowGraph))
@@ -939,11 +1026,15 @@ struct ConvertSMapToGPUPass
           whyNot);
     if (failed(plan))
       return refuse(whyNot);
-    RowKernelBuilder builder(fn, *graph, *smg, *plan, approxMath,
+    RowKernelBuilder builder(fn, graph, *smg, *plan, approxMath,
                              hoistColumnLoads, cacheHints);
-    if (failed(builder.build()))
+    if (isWholeFunctionGraph(graph))
+      return failed(builder.build()) ? refuse(builder.whyNot) : success();
+    if (failed(builder.buildInPlace(index)))
       return refuse(builder.whyNot);
-    return true;
+    forgetSMG(graph, getAnalysisManager());
+    graph.erase();
+    return success();
   }
 };
 } // namespace

@@ -138,7 +138,7 @@ func.func @softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
 // -----
 
 // A function that is not one fusion graph.
-// expected-error @+1 {{convert-smap-to-gpu: @identity must be one fusion graph whose results it returns}}
+// expected-error @+1 {{convert-smap-to-gpu: @identity holds no fusion graph}}
 func.func @identity(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
   return %x : tensor<4x32xf32>
 }

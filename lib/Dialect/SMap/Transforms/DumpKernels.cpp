@@ -111,7 +111,10 @@ private:
   LogicalResult writeRecord(StringRef name, func::FuncOp host, Location loc,
                             KernelAttr kernel, ScheduleAttr schedule);
   LogicalResult dumpLaunch(func::FuncOp host, gpu::LaunchOp launch);
-  LogicalResult dumpOutlined(func::FuncOp host, gpu::LaunchFuncOp launch);
+  /// An outlined launch, the `position`-th kernel `host` launches (its
+  /// record's position in `host`'s `smap.kernels`).
+  LogicalResult dumpOutlined(func::FuncOp host, gpu::LaunchFuncOp launch,
+                             unsigned position);
   LogicalResult dumpGraphs();
   LogicalResult dumpLLVM();
   LogicalResult dumpGPU();
@@ -168,7 +171,8 @@ LogicalResult DumpKernelsPass::dumpLaunch(func::FuncOp host,
 
 /// A row kernel: outlined already, its host function holding its record.
 LogicalResult DumpKernelsPass::dumpOutlined(func::FuncOp host,
-                                            gpu::LaunchFuncOp launch) {
+                                            gpu::LaunchFuncOp launch,
+                                            unsigned position) {
   auto gpuModule = getOperation().lookupSymbol<gpu::GPUModuleOp>(
       launch.getKernelModuleName());
   if (!gpuModule)
@@ -176,9 +180,10 @@ LogicalResult DumpKernelsPass::dumpOutlined(func::FuncOp host,
   SMapDialect *smap = getContext().getOrLoadDialect<SMapDialect>();
   KernelAttr kernel;
   ArrayAttr records = smap->getKernelsAttrHelper().getAttr(host);
-  if (records && records.size() == 1) {
-    FailureOr<KernelAttr> record = KernelAttr::fromDictionary(
-        cast<DictionaryAttr>(records[0]), [&] { return host->emitError(); });
+  if (records && position < records.size()) {
+    FailureOr<KernelAttr> record =
+        KernelAttr::fromDictionary(cast<DictionaryAttr>(records[position]),
+                                   [&] { return host->emitError(); });
     if (failed(record))
       return failure();
     kernel = *record;
@@ -200,18 +205,24 @@ LogicalResult DumpKernelsPass::dumpGraphs() {
   // the function's arguments and values.
   OpPrintingFlags flags;
   for (func::FuncOp fn : getOperation().getOps<func::FuncOp>()) {
-    SmallVector<GraphOp> graphs;
-    // A sliced graph holds its block's graph, which is not a kernel.
-    fn.walk([&](GraphOp graph) {
-      if (graph.getSchedule() && !graph->getParentOfType<GraphOp>())
-        graphs.push_back(graph);
+    // The kernels in order: the graphs, and the row kernels built in place
+    // (launched already). A sliced graph holds its block's graph, which is
+    // not a kernel.
+    SmallVector<std::pair<size_t, GraphOp>> graphs;
+    size_t kernels = 0;
+    fn.walk([&](Operation *op) {
+      auto graph = dyn_cast<GraphOp>(op);
+      if (graph && graph.getSchedule() && !graph->getParentOfType<GraphOp>())
+        graphs.emplace_back(kernels++, graph);
+      else if (isa<gpu::LaunchFuncOp>(op))
+        ++kernels;
     });
     Type elementType =
         fn.getNumArguments() ? getElementTypeOrSelf(fn.getArgument(0)) : Type();
-    for (auto [i, graph] : llvm::enumerate(graphs)) {
+    for (auto [position, graph] : graphs) {
       std::optional<size_t> index;
-      if (graphs.size() > 1)
-        index = i;
+      if (kernels > 1)
+        index = position;
       std::string name = getKernelName(
           fn.getName(), index, getKernelTag(*graph.getSchedule()), elementType);
       // C++17 lambdas cannot capture a structured binding.
@@ -227,12 +238,15 @@ LogicalResult DumpKernelsPass::dumpGraphs() {
 
 LogicalResult DumpKernelsPass::dumpGPU() {
   for (func::FuncOp host : getOperation().getOps<func::FuncOp>()) {
+    unsigned position = 0;
     WalkResult result = host.walk([&](Operation *op) {
       LogicalResult written = success();
       if (auto launch = dyn_cast<gpu::LaunchOp>(op))
         written = dumpLaunch(host, launch);
       else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
-        written = dumpOutlined(host, launch);
+        written = dumpOutlined(host, launch, position);
+      if (isa<gpu::LaunchOp, gpu::LaunchFuncOp>(op))
+        ++position;
       return failed(written) ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -139,12 +139,16 @@ func.func @row_sum_16384(%x: tensor<8x16384xf32>) -> tensor<8xf32> {
 
 // -----
 
-// Two graphs in one function: the row kernel replaces a whole function, so
-// neither is one, and both get a block schedule; the remark says why.
+// Two graphs in one function: each is a row kernel (convert-smap-to-gpu
+// builds them in place rather than replacing the function).
 // CHECK-LABEL: func.func @two_graphs
-// CHECK-NOT: strategy = rows
+// CHECK: smap.graph
+// CHECK-SAME: strategy = rows
+// CHECK: smap.graph
+// CHECK-SAME: strategy = rows
 // CHECK: return
-// REMARK: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: @two_graphs holds more than one graph"
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Function=two_graphs | Remark="runs as a row kernel on sm_90a: 64 rows of 256 ('k')
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Function=two_graphs | Remark="runs as a row kernel on sm_90a: 64 rows of 256 ('k')
 #id = affine_map<(m, n) -> (m, n)>
 #row = affine_map<(m, n) -> (m)>
 func.func @two_graphs(%x: tensor<64x256xf32>, %z: tensor<64x256xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
@@ -166,4 +170,28 @@ func.func @two_graphs(%x: tensor<64x256xf32>, %z: tensor<64x256xf32>) -> (tensor
     linalg.yield %s : f32
   } -> tensor<64xf32>
   return %sum, %sum2 : tensor<64xf32>, tensor<64xf32>
+}
+
+// -----
+
+// A scalar graph input (a scale passed by value): no row kernel reads it,
+// so the graph gets a block schedule; the remark says why.
+// CHECK-LABEL: func.func @scaled_sum
+// CHECK-NOT: strategy = rows
+// CHECK: return
+// REMARK: remark: [Missed] not-rows | Category:smap:schedule | Function=scaled_sum | Remark="not a row kernel: a graph input is not a tensor"
+#id = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (m)>
+func.func @scaled_sum(%x: tensor<64x256xf32>, %s: f32) -> tensor<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<64xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x256xf32>) outs(%fs : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.mulf %a, %s : f32
+    %r = arith.addf %m, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  return %sum : tensor<64xf32>
 }

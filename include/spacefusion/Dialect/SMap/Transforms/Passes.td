@@ -635,7 +635,7 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "issue the staged tiles' copies, the first writes the results">,
     Option<"rows", "rows", "bool", /*default=*/"true",
            "On GPU targets, run a graph that reduces along one innermost dim "
-           "only (softmax, LayerNorm, RMSNorm), alone in its function, as a "
+           "only (softmax, LayerNorm, RMSNorm) and takes tensors only, as a "
            "row kernel (strategy rows)">,
     Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
            "Rows per block of a row kernel with a warp per row (0: 2, or 1 "
