@@ -138,12 +138,16 @@ private:
                                     Shape shape);
   /// A reduction along n: this thread's elements, then the block's.
   LogicalResult evaluateRowReduction(OpBuilder &b, linalg::GenericOp generic);
-  /// This thread's elements of `contribution` combined with `combiner`
-  /// (masked chunks contributing its identity).
+  /// This thread's elements of `contribution` combined by `combineOp` (the
+  /// body's own op; masked chunks contribute `combiner`'s identity).
   FailureOr<Value> reduceThreadElements(OpBuilder &b, linalg::GenericOp generic,
                                         Value contribution, Value acc,
-                                        Combiner combiner);
-  Value blockReduce(OpBuilder &b, Value partial, Combiner combiner);
+                                        Combiner combiner,
+                                        Operation *combineOp);
+  /// `partial` combined over the threads of the row by `combineOp` (the
+  /// reduction body's own op, so that a maxnumf skips NaN data as the
+  /// program does).
+  Value blockReduce(OpBuilder &b, Value partial, Operation *combineOp);
   /// Clones the scalar body ops `yielded` depends on (except those
   /// depending on `skip`) for element `e`.
   FailureOr<Value> cloneScalar(OpBuilder &b, linalg::LinalgOp op, Value yielded,
@@ -297,12 +301,12 @@ SmallVector<Value> RowKernelBuilder::loadEvictLast(OpBuilder &b, Value memref,
 }
 
 Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
-                                    Combiner combiner) {
+                                    Operation *combineOp) {
   Location loc = graph.getLoc();
   // Within each warp: a butterfly of shuffles.
   Value v = partial;
   for (int32_t offset = 16; offset >= 1; offset /= 2) {
-    v = buildCombine(b, loc, combiner, v, shuffleXor(b, loc, v, offset));
+    v = buildCombineLike(b, loc, combineOp, v, shuffleXor(b, loc, v, offset));
   }
   int64_t warps = threads / 32;
   if (warps == 1)
@@ -336,7 +340,7 @@ Value RowKernelBuilder::blockReduce(OpBuilder &b, Value partial,
     Value partialOfWarp = memref::LoadOp::create(
         b, loc, smem,
         ValueRange{arith::ConstantIndexOp::create(b, loc, base + w)});
-    total = total ? buildCombine(b, loc, combiner, total, partialOfWarp)
+    total = total ? buildCombineLike(b, loc, combineOp, total, partialOfWarp)
                   : partialOfWarp;
   }
   if (regions == 1)
@@ -473,10 +477,9 @@ LogicalResult RowKernelBuilder::evaluateElementwise(OpBuilder &b,
   return success();
 }
 
-FailureOr<Value>
-RowKernelBuilder::reduceThreadElements(OpBuilder &b, linalg::GenericOp generic,
-                                       Value contribution, Value acc,
-                                       Combiner combiner) {
+FailureOr<Value> RowKernelBuilder::reduceThreadElements(
+    OpBuilder &b, linalg::GenericOp generic, Value contribution, Value acc,
+    Combiner combiner, Operation *combineOp) {
   Location loc = generic.getLoc();
   Value partial;
   for (unsigned e = 0; e < chunks * vec; ++e) {
@@ -491,9 +494,9 @@ RowKernelBuilder::reduceThreadElements(OpBuilder &b, linalg::GenericOp generic,
               b, loc,
               getCombinerIdentity(
                   b, combiner, cast<FloatType>(contributionValue.getType()))));
-    partial = partial
-                  ? buildCombine(b, loc, combiner, partial, contributionValue)
-                  : contributionValue;
+    partial = partial ? buildCombineLike(b, loc, combineOp, partial,
+                                         contributionValue)
+                      : contributionValue;
   }
   return partial;
 }
@@ -511,10 +514,10 @@ RowKernelBuilder::evaluateRowReduction(OpBuilder &b,
                            ? combineOp->getOperand(1)
                            : combineOp->getOperand(0);
   FailureOr<Value> partial =
-      reduceThreadElements(b, generic, contribution, acc, *combiner);
+      reduceThreadElements(b, generic, contribution, acc, *combiner, combineOp);
   if (failed(partial))
     return failure();
-  Value total = blockReduce(b, *partial, *combiner);
+  Value total = blockReduce(b, *partial, combineOp);
   // Start from the init, combined by the body's own op: a max from a NaN
   // fill (linalg.softmax's decomposition) combines with maxnumf, for which
   // NaN is the identity; maximumf would make every row NaN.
