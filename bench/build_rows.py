@@ -25,6 +25,11 @@ WORKLOADS = [
     ("softmax", (196608, 512)), ("softmax", (131072, 1024)), ("softmax", (4096, 32768)),
     # Ragged rows (not a multiple of 32 lanes x 16 bytes): masked last chunk.
     ("softmax", (65536, 1000)), ("layernorm", (16384, 5000)), ("softmax", (4096, 32000)),
+    # Rows too long for registers, streamed in tiles: vocabularies (GPT-2's
+    # 50257 columns, odd; Llama 3's 128256) and a long LayerNorm whose last
+    # tile is partial.
+    ("softmax", (4096, 50257)), ("softmax", (1024, 128256)), ("layernorm", (512, 100000)),
+    ("softmax", (8, 40000)), ("rmsnorm", (16, 65537)),
 ]
 
 

@@ -24,6 +24,9 @@ using namespace mlir::smap;
 
 /// The most elements of a row one thread holds in registers.
 static constexpr int64_t kMaxElementsPerThread = 64;
+/// The elements of each tile one thread loads when the row is streamed in
+/// tiles: 16 independent loads in flight per thread and pass.
+static constexpr int64_t kTileElementsPerThread = 16;
 /// Rows of up to this many elements per lane go one warp per row.
 static constexpr int64_t kMaxWarpRowElementsPerLane = 32;
 /// Rows per block with a warp per row: 2 measured best on the H200 against
@@ -365,12 +368,20 @@ mlir::smap::checkRowLayout(const RowGraph &graph, const RowLayout &layout,
   }
   RowKernelPlan plan{graph, layout, 0, false};
   plan.chunks = llvm::divideCeil(graph.n, threads * graph.vector);
-  plan.ragged = graph.n % (threads * graph.vector) != 0;
   if (plan.chunks * graph.vector > kMaxElementsPerThread) {
-    whyNot = "rows of " + std::to_string(graph.n) +
-             " elements do not fit in registers; slice them temporally";
-    return failure();
+    // The row does not fit in registers: stream it in tiles.
+    if (threads != 512 || layout.rowsPerBlock != 1) {
+      whyNot = "rows of " + std::to_string(graph.n) +
+               " elements do not fit in the registers of " +
+               std::to_string(threads) +
+               " threads; tiled rows take a block "
+               "of 512 threads per row";
+      return failure();
+    }
+    plan.chunks = std::max<int64_t>(1, kTileElementsPerThread / graph.vector);
+    plan.tiles = llvm::divideCeil(graph.n, plan.getTileElements());
   }
+  plan.ragged = graph.n % plan.getTileElements() != 0;
   // CUDA's grid: at most 2^31 - 1 blocks along x.
   if (plan.getBlocks() > std::numeric_limits<int32_t>::max()) {
     whyNot = "it needs " + std::to_string(plan.getBlocks()) +

@@ -71,12 +71,22 @@ struct RowLayout {
 struct RowKernelPlan {
   RowGraph graph;
   RowLayout layout;
-  /// Vector loads per thread and row.
+  /// Vector loads per thread and row (per tile, when the row is tiled).
   int64_t chunks = 1;
   /// Whether the last chunk is partial (masked) in some threads.
   bool ragged = false;
+  /// Tiles the row is streamed in: 1 when a thread holds its whole share
+  /// of the row in registers. A row longer than that (a vocabulary's
+  /// softmax, 50257 columns) is read once per reduction and once more for
+  /// the outputs, tile by tile, every element recomputed from the inputs
+  /// in each pass; only row-uniform values (the reductions) are kept.
+  int64_t tiles = 1;
 
   int64_t getBlocks() const { return graph.rows / layout.rowsPerBlock; }
+  /// The row's elements one pass over a tile covers.
+  int64_t getTileElements() const {
+    return layout.threadsPerRow * chunks * graph.vector;
+  }
   int64_t getBlockThreads() const {
     return layout.threadsPerRow * layout.rowsPerBlock;
   }

@@ -72,7 +72,8 @@ public:
         reducedDim(plan.graph.reducedDim), rows(plan.graph.rows),
         n(plan.graph.n), vec(plan.graph.vector),
         threads(plan.layout.threadsPerRow), chunks(plan.chunks),
-        rowsPerBlock(plan.layout.rowsPerBlock), ragged(plan.ragged) {}
+        rowsPerBlock(plan.layout.rowsPerBlock), tiles(plan.tiles),
+        ragged(plan.ragged) {}
 
   /// Replaces `fn` by a function on memrefs that launches the kernel; on
   /// failure `fn` is left as it was.
@@ -100,12 +101,36 @@ private:
   FailureOr<SmallVector<Value>> flattenArguments(OpBuilder &hb, Block *entry);
   gpu::LaunchOp createLaunch(OpBuilder &hb);
   void locateThread(OpBuilder &kb, gpu::LaunchOp launch);
-  void locateChunks(OpBuilder &kb);
+  /// The row's length and its first element.
+  void locateRow(OpBuilder &kb);
+  /// Sets the position of each of this thread's chunks: in the row, or in
+  /// the tile of the row starting at element `tileStart` when the row is
+  /// streamed in tiles.
+  void locateChunks(OpBuilder &kb, Value tileStart = nullptr);
+  /// Computes at `b`, outside every tile loop, the row-uniform values (of
+  /// shape Row or Scalar) that computing `v` element by element needs.
+  LogicalResult computeRowUniformOperands(OpBuilder &b, Value v,
+                                          DenseSet<Value> &seen);
+  /// Builds an scf.for over the row's tiles carrying `inits`, whose body
+  /// `body` computes in the tile's chunk positions; what it computes per
+  /// element stays in the loop. Returns the loop's results.
+  FailureOr<ValueRange> buildTileLoop(
+      OpBuilder &b, ValueRange inits,
+      function_ref<FailureOr<SmallVector<Value>>(OpBuilder &, ValueRange)>
+          body);
+  /// The outputs of a row streamed in tiles: row-uniform ones once, the
+  /// others tile by tile.
+  LogicalResult storeTiledOutputs(OpBuilder &kb, ValueRange outFlat,
+                                  Value zero);
   /// The index of this thread's chunk `k` in a value of `shape`.
   Value chunkIndex(OpBuilder &kb, Shape shape, int64_t k);
   void loadInput(OpBuilder &kb, BlockArgument arg);
   LogicalResult ensureComputed(OpBuilder &kb, Value v);
   LogicalResult evaluateGraph(OpBuilder &kb);
+  /// Fails unless every graph input read is a tensor.
+  LogicalResult checkInputs();
+  /// The graph's scalar constants, which the members' bodies capture.
+  LogicalResult evaluateConstants(OpBuilder &kb);
   void storeOutput(OpBuilder &kb, const KernelValue &value, Value memref,
                    Value zero);
 
@@ -144,6 +169,11 @@ private:
                                         Value contribution, Value acc,
                                         Combiner combiner,
                                         Operation *combineOp);
+  /// reduceThreadElements over every tile of a row streamed in tiles, the
+  /// row-uniform values the contribution needs computed first at `b`.
+  FailureOr<Value> reduceTiles(OpBuilder &b, linalg::GenericOp generic,
+                               Value contribution, Value acc, Combiner combiner,
+                               Operation *combineOp);
   /// `partial` combined over the threads of the row by `combineOp` (the
   /// reduction body's own op, so that a maxnumf skips NaN data as the
   /// program does).
@@ -167,7 +197,9 @@ private:
   // The plan: `threads` threads share a row; a block holds `rowsPerBlock`
   // rows.
   unsigned reducedDim;
-  int64_t rows, n, vec, threads, chunks, rowsPerBlock;
+  int64_t rows, n, vec, threads, chunks, rowsPerBlock, tiles;
+  // Whether the ops built now are in a tile's loop (tiled rows only).
+  bool inTile = false;
   // Rows that the threads do not split evenly: the last chunks are valid
   // only in some threads (`chunkValid[k]`, null when always valid).
   bool ragged;
@@ -501,6 +533,36 @@ FailureOr<Value> RowKernelBuilder::reduceThreadElements(
   return partial;
 }
 
+FailureOr<Value> RowKernelBuilder::reduceTiles(OpBuilder &b,
+                                               linalg::GenericOp generic,
+                                               Value contribution, Value acc,
+                                               Combiner combiner,
+                                               Operation *combineOp) {
+  DenseSet<Value> seen;
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (failed(computeRowUniformOperands(b, input->get(), seen)))
+      return failure();
+  auto type = cast<FloatType>(acc.getType());
+  Value identity = arith::ConstantOp::create(
+      b, generic.getLoc(), getCombinerIdentity(b, combiner, type));
+  FailureOr<ValueRange> loop = buildTileLoop(
+      b, identity,
+      [&](OpBuilder &lb, ValueRange carried) -> FailureOr<SmallVector<Value>> {
+        for (OpOperand *input : generic.getDpsInputOperands())
+          if (failed(ensureComputed(lb, input->get())))
+            return failure();
+        FailureOr<Value> partial = reduceThreadElements(
+            lb, generic, contribution, acc, combiner, combineOp);
+        if (failed(partial))
+          return failure();
+        return SmallVector<Value>{buildCombineLike(
+            lb, generic.getLoc(), combineOp, carried[0], *partial)};
+      });
+  if (failed(loop))
+    return failure();
+  return (*loop)[0];
+}
+
 LogicalResult
 RowKernelBuilder::evaluateRowReduction(OpBuilder &b,
                                        linalg::GenericOp generic) {
@@ -514,7 +576,10 @@ RowKernelBuilder::evaluateRowReduction(OpBuilder &b,
                            ? combineOp->getOperand(1)
                            : combineOp->getOperand(0);
   FailureOr<Value> partial =
-      reduceThreadElements(b, generic, contribution, acc, *combiner, combineOp);
+      tiles > 1
+          ? reduceTiles(b, generic, contribution, acc, *combiner, combineOp)
+          : reduceThreadElements(b, generic, contribution, acc, *combiner,
+                                 combineOp);
   if (failed(partial))
     return failure();
   Value total = blockReduce(b, *partial, combineOp);
@@ -650,20 +715,30 @@ void RowKernelBuilder::locateThread(OpBuilder &kb, gpu::LaunchOp launch) {
 
 /// Element e = k * vec + v of this thread sits at column
 /// (k * threads + tid) * vec + v of its row.
-void RowKernelBuilder::locateChunks(OpBuilder &kb) {
+void RowKernelBuilder::locateRow(OpBuilder &kb) {
   Location loc = fn.getLoc();
   nValue = arith::ConstantIndexOp::create(kb, loc, n);
   rowBase = arith::MulIOp::create(kb, loc, row, nValue);
+}
+
+void RowKernelBuilder::locateChunks(OpBuilder &kb, Value tileStart) {
+  Location loc = fn.getLoc();
+  chunkStart.clear();
+  chunkValid.clear();
   for (int64_t k = 0; k < chunks; ++k) {
     Value kt = arith::AddIOp::create(
         kb, loc, arith::ConstantIndexOp::create(kb, loc, k * threads), tid);
     chunkStart.push_back(arith::MulIOp::create(
         kb, loc, kt, arith::ConstantIndexOp::create(kb, loc, vec)));
+    if (tileStart)
+      chunkStart.back() =
+          arith::AddIOp::create(kb, loc, tileStart, chunkStart.back());
     // Chunks past the row's end (ragged rows only) are not stored and do not
     // contribute to reductions; their loads read the row's last vector
-    // instead, so that every value computed is finite.
+    // instead, so that every value computed is finite. In a tiled row only
+    // the last tile has such chunks, but every tile tests.
     Value valid;
-    if ((k + 1) * threads * vec > n) {
+    if (tileStart ? ragged : (k + 1) * threads * vec > n) {
       valid = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
                                     chunkStart.back(), nValue);
       chunkStart.back() = arith::MinUIOp::create(
@@ -724,6 +799,11 @@ void RowKernelBuilder::loadInput(OpBuilder &kb, BlockArgument arg) {
 LogicalResult RowKernelBuilder::ensureComputed(OpBuilder &kb, Value v) {
   if (values.count(v))
     return success();
+  // In a row streamed in tiles, elements exist only inside a tile's loop.
+  if (tiles > 1 && !inTile && isa<RankedTensorType>(v.getType()))
+    if (FailureOr<Shape> shape = shapeOf(v);
+        succeeded(shape) && (*shape == Shape::Full || *shape == Shape::Column))
+      return success();
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (arg.getOwner() == &graph.getBody().front())
       loadInput(kb, arg);
@@ -749,26 +829,125 @@ LogicalResult RowKernelBuilder::ensureComputed(OpBuilder &kb, Value v) {
 /// precede their use are done: fewer live registers, but their L2 latency
 /// adds to every row's critical path; with hoistColumnLoads they are
 /// loaded first instead, so that their latency overlaps the reductions.
-LogicalResult RowKernelBuilder::evaluateGraph(OpBuilder &kb) {
+LogicalResult RowKernelBuilder::checkInputs() {
   for (BlockArgument arg : graph.getBody().getArguments())
     if (!arg.use_empty() && !isa<RankedTensorType>(arg.getType())) {
       whyNot = "scalar graph inputs are not supported on the GPU yet";
       return failure();
     }
-  if (hoistColumnLoads && threads == 32)
-    for (BlockArgument arg : graph.getBody().getArguments())
-      if (FailureOr<Shape> shape = shapeOf(arg);
-          !arg.use_empty() && succeeded(shape) && *shape == Shape::Column)
-        loadInput(kb, arg);
+  return success();
+}
+
+LogicalResult RowKernelBuilder::evaluateConstants(OpBuilder &kb) {
   // Scalar constants are captured by the members' bodies, not operands.
   for (Operation &op : graph.getBody().front().without_terminator())
     if (isa<arith::ConstantOp>(op))
       if (failed(ensureComputed(kb, op.getResult(0))))
         return failure();
+  return success();
+}
+
+LogicalResult RowKernelBuilder::evaluateGraph(OpBuilder &kb) {
+  if (failed(checkInputs()))
+    return failure();
+  if (hoistColumnLoads && threads == 32)
+    for (BlockArgument arg : graph.getBody().getArguments())
+      if (FailureOr<Shape> shape = shapeOf(arg);
+          !arg.use_empty() && succeeded(shape) && *shape == Shape::Column)
+        loadInput(kb, arg);
+  if (failed(evaluateConstants(kb)))
+    return failure();
   for (Value output : graph.getYield().getValues())
     if (failed(ensureComputed(kb, output)))
       return failure();
   return success();
+}
+
+LogicalResult
+RowKernelBuilder::computeRowUniformOperands(OpBuilder &b, Value v,
+                                            DenseSet<Value> &seen) {
+  if (values.count(v) || !seen.insert(v).second)
+    return success();
+  if (isa<RankedTensorType>(v.getType())) {
+    FailureOr<Shape> shape = shapeOf(v);
+    if (succeeded(shape) && (*shape == Shape::Row || *shape == Shape::Scalar))
+      return ensureComputed(b, v);
+  }
+  Operation *op = v.getDefiningOp();
+  if (!op || op->getBlock() != &graph.getBody().front())
+    return success();
+  for (Value operand : op->getOperands())
+    if (failed(computeRowUniformOperands(b, operand, seen)))
+      return failure();
+  return success();
+}
+
+FailureOr<ValueRange> RowKernelBuilder::buildTileLoop(
+    OpBuilder &b, ValueRange inits,
+    function_ref<FailureOr<SmallVector<Value>>(OpBuilder &, ValueRange)> body) {
+  Location loc = graph.getLoc();
+  // What the body computes per element (and the reciprocals of row-uniform
+  // divisors it makes) lives in the loop: forget it afterwards.
+  DenseMap<Value, KernelValue> savedValues = values;
+  DenseSet<Operation *> savedEvaluated = evaluated;
+  DenseMap<Value, Value> savedReciprocals = reciprocals;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value count = arith::ConstantIndexOp::create(b, loc, tiles);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  bool built = true;
+  auto loop = scf::ForOp::create(
+      b, loc, zero, count, one, inits,
+      [&](OpBuilder &lb, Location l, Value tile, ValueRange carried) {
+        Value tileStart = arith::MulIOp::create(
+            lb, l, tile,
+            arith::ConstantIndexOp::create(lb, l, plan.getTileElements()));
+        locateChunks(lb, tileStart);
+        inTile = true;
+        FailureOr<SmallVector<Value>> yielded = body(lb, carried);
+        inTile = false;
+        built = succeeded(yielded);
+        scf::YieldOp::create(lb, l, built ? ValueRange(*yielded) : carried);
+      });
+  values = std::move(savedValues);
+  evaluated = std::move(savedEvaluated);
+  reciprocals = std::move(savedReciprocals);
+  if (!built)
+    return failure();
+  return loop.getResults();
+}
+
+LogicalResult RowKernelBuilder::storeTiledOutputs(OpBuilder &kb,
+                                                  ValueRange outFlat,
+                                                  Value zero) {
+  SmallVector<std::pair<Value, Value>> tiled; // output, its buffer
+  DenseSet<Value> seen;
+  for (auto [output, memref] :
+       llvm::zip(graph.getYield().getValues(), outFlat)) {
+    FailureOr<Shape> shape = shapeOf(output);
+    if (failed(shape))
+      return failure();
+    if (*shape == Shape::Row || *shape == Shape::Scalar) {
+      if (failed(ensureComputed(kb, output)))
+        return failure();
+      storeOutput(kb, values.find(output)->second, memref, zero);
+      continue;
+    }
+    if (failed(computeRowUniformOperands(kb, output, seen)))
+      return failure();
+    tiled.emplace_back(output, memref);
+  }
+  if (tiled.empty())
+    return success();
+  FailureOr<ValueRange> loop = buildTileLoop(
+      kb, {}, [&](OpBuilder &lb, ValueRange) -> FailureOr<SmallVector<Value>> {
+        for (auto [output, memref] : tiled) {
+          if (failed(ensureComputed(lb, output)))
+            return failure();
+          storeOutput(lb, values.find(output)->second, memref, zero);
+        }
+        return SmallVector<Value>();
+      });
+  return failure(failed(loop));
 }
 
 /// Stores a per-row (or scalar) output from the row's first thread, and a
@@ -821,6 +1000,8 @@ KernelAttr RowKernelBuilder::recordKernel() {
       b.getNamedAttr("chunks", b.getI64IntegerAttr(chunks))};
   if (ragged)
     parts.push_back(b.getNamedAttr("ragged", b.getI64IntegerAttr(1)));
+  if (tiles > 1)
+    parts.push_back(b.getNamedAttr("tiles", b.getI64IntegerAttr(tiles)));
   // smap-set-kernel-register-counts gives the outlined kernel this count.
   if (int64_t registers = graph.getScheduleAttr().getRegsPerThread())
     parts.push_back(
@@ -875,6 +1056,15 @@ FailureOr<gpu::LaunchOp> RowKernelBuilder::buildLaunch(OpBuilder &hb,
   OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
   kernelEntry = &launch.getBody().front();
   locateThread(kb, launch);
+  locateRow(kb);
+  if (tiles > 1) {
+    Value zero = arith::ConstantIndexOp::create(kb, loc, 0);
+    if (failed(checkInputs()) || failed(evaluateConstants(kb)) ||
+        failed(storeTiledOutputs(kb, outFlat, zero)))
+      return failure();
+    gpu::TerminatorOp::create(kb, loc);
+    return launch;
+  }
   locateChunks(kb);
   if (failed(evaluateGraph(kb)))
     return failure();

@@ -95,48 +95,6 @@ func.func @gemm(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>) -> tensor<32x32xf3
 
 // -----
 
-// Rows longer than the registers of a 512-thread block.
-func.func @softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
-  %c1 = arith.constant 0xFF800000 : f32
-  %e3 = tensor.empty() : tensor<4xf32>
-  %f2 = linalg.fill ins(%c1 : f32) outs(%e3 : tensor<4xf32>) -> tensor<4xf32>
-  // WHY: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: rows of 65536 elements do not fit in registers; slice them temporally"
-  // expected-error @+1 {{convert-smap-to-gpu: not lowered to a GPU kernel: the graph is scheduled as simt, not as a row kernel (smap-schedule's remark says why)}}
-  %g4 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<4x65536xf32>) outs(%f2 : tensor<4xf32>) {
-  ^bb0(%in0: f32, %acc: f32):
-    %y = arith.maximumf %in0, %acc : f32
-    linalg.yield %y : f32
-  } -> tensor<4xf32>
-  %e5 = tensor.empty() : tensor<4x65536xf32>
-  %g6 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %g4 : tensor<4x65536xf32>, tensor<4xf32>) outs(%e5 : tensor<4x65536xf32>) {
-  ^bb0(%in0: f32, %in1: f32, %acc: f32):
-    %d = arith.subf %in0, %in1 : f32
-    %y = math.exp %d : f32
-    linalg.yield %y : f32
-  } -> tensor<4x65536xf32>
-  %c7 = arith.constant 0.000000000e+00 : f32
-  %e9 = tensor.empty() : tensor<4xf32>
-  %f8 = linalg.fill ins(%c7 : f32) outs(%e9 : tensor<4xf32>) -> tensor<4xf32>
-  %g10 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
-      ins(%g6 : tensor<4x65536xf32>) outs(%f8 : tensor<4xf32>) {
-  ^bb0(%in0: f32, %acc: f32):
-    %y = arith.addf %in0, %acc : f32
-    linalg.yield %y : f32
-  } -> tensor<4xf32>
-  %e11 = tensor.empty() : tensor<4x65536xf32>
-  %g12 = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
-      ins(%g6, %g10 : tensor<4x65536xf32>, tensor<4xf32>) outs(%e11 : tensor<4x65536xf32>) {
-  ^bb0(%in0: f32, %in1: f32, %acc: f32):
-    %y = arith.divf %in0, %in1 : f32
-    linalg.yield %y : f32
-  } -> tensor<4x65536xf32>
-  return %g12 : tensor<4x65536xf32>
-}
-
-// -----
-
 // A function that is not one fusion graph.
 // expected-error @+1 {{convert-smap-to-gpu: @identity holds no fusion graph}}
 func.func @identity(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {

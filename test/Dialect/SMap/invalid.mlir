@@ -801,8 +801,8 @@ func.func @kernel_loops_smem() attributes {t = #smap.kernel<strategy = loops, bl
 
 // -----
 
-// expected-error @below {{unknown kernel part 'tiles'}}
-func.func @kernel_unknown_part() attributes {t = #smap.kernel<strategy = simt, blocks = 1, threads = 32, smem = 0, parts = {tiles = 2 : i64}>} { return }
+// expected-error @below {{unknown kernel part 'tile_x'}}
+func.func @kernel_unknown_part() attributes {t = #smap.kernel<strategy = simt, blocks = 1, threads = 32, smem = 0, parts = {tile_x = 2 : i64}>} { return }
 
 // -----
 

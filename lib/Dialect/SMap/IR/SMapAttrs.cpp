@@ -373,7 +373,7 @@ ArrayRef<StringRef> KernelAttr::getPartKeys() {
       "warp_rows",      "row_replicas",   "register_tiles", "register_acc",
       "prefetch",       "cp_async",       "fma",            "fma_lanes",
       "rows",           "rows_per_block", "vector",         "chunks",
-      "ragged"};
+      "ragged",         "tiles"};
   // clang-format on
   return keys;
 }

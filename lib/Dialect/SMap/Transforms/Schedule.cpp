@@ -497,14 +497,22 @@ static std::string describeRows(const SpaceMappingGraph &smg,
       llvm::formatv(
           "{0} rows of {1} ('{2}'): {3} threads per row, "
           "rows_per_block {4}, {5}-element vectors, {6} loads "
-          "per thread{7}; {8} blocks x {9} threads, {10} B "
+          "per thread{7}{8}; {9} blocks x {10} threads, {11} B "
           "shared memory",
           plan.graph.rows, plan.graph.n,
           smg.getDims()[plan.graph.reducedDim].name, plan.layout.threadsPerRow,
           plan.layout.rowsPerBlock, plan.graph.vector, plan.chunks,
+          plan.tiles > 1 ? " and tile" : "",
           plan.ragged ? " (the last one masked)" : "", plan.getBlocks(),
           plan.getBlockThreads(), plan.getSharedMemoryBytes())
           .str();
+  if (plan.tiles > 1)
+    text += llvm::formatv(", the row streamed in {0} tiles of {1} (too long "
+                          "for registers): one pass per reduction and one "
+                          "for the outputs, each element recomputed from the "
+                          "inputs in every pass",
+                          plan.tiles, plan.getTileElements())
+                .str();
   if (registers)
     text += ", " + std::to_string(registers) + " registers per thread";
   return text;

@@ -320,10 +320,11 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
       memory); `register_acc`: accumulators in registers;
       `prefetch`: loops whose loads are prefetched; `cp_async`: the depth of
       cp.async pipelines.
-    * `rows`, `rows_per_block`, `vector`, `chunks`, `ragged` (a row kernel,
-      strategy `rows`): the rows, rows per block, elements per load, loads
-      per thread and row, and 1 when the last chunk is partial; its
-      schedule's `regs`, when not 0, as `regs_entry`.
+    * `rows`, `rows_per_block`, `vector`, `chunks`, `ragged`, `tiles` (a
+      row kernel, strategy `rows`): the rows, rows per block, elements per
+      load, loads per thread and row (and tile), 1 when the last chunk is
+      partial, and the tiles a row too long for registers is streamed in;
+      its schedule's `regs`, when not 0, as `regs_entry`.
 
     `predicted` is what the schedule it was built from predicted
     (`#smap.schedule`: `strategy`, `blocks`, `threads`, `smem`, `regs`,
