@@ -13,33 +13,34 @@
 // and recomputes the elements it needs; only row-uniform values (the max,
 // the sum) cross loops.
 
-// Softmax over 65536 f32 columns: 8 tiles of 512 threads x 4 vectors of 4.
-// REMARK: remark: [Passed] rows | Category:smap:schedule | Function=softmax | Remark="runs as a row kernel on sm_90a: 4 rows of 65536 ('n'): 512 threads per row, rows_per_block 1, 4-element vectors, 4 loads per thread and tile; 4 blocks x 512 threads, 128 B shared memory, the row streamed in 8 tiles of 8192 (too long for registers): one pass per reduction and one for the outputs
+// Softmax over 65536 f32 columns: 2 tiles of 512 threads x 16 vectors of 4,
+// at the whole register file (one block per SM).
+// REMARK: remark: [Passed] rows | Category:smap:schedule | Function=softmax | Remark="runs as a row kernel on sm_90a: 4 rows of 65536 ('n'): 512 threads per row, rows_per_block 1, 4-element vectors, 16 loads per thread and tile; 4 blocks x 512 threads, 128 B shared memory, the row streamed in 2 tiles of 32768 (too long for registers): one pass per reduction and one for the outputs, each element recomputed from the inputs in every pass, 128 registers per thread
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<4x65536xf32>
-// CHECK-SAME: parts = {chunks = 4 : i64, rows = 4 : i64, rows_per_block = 1 : i64, tiles = 8 : i64, vector = 4 : i64}
+// CHECK-SAME: parts = {chunks = 16 : i64, regs_entry = 128 : i64, rows = 4 : i64, rows_per_block = 1 : i64, tiles = 2 : i64, vector = 4 : i64}
 // CHECK:      %[[XF:.+]] = memref.collapse_shape %[[X]]
 // CHECK:      gpu.launch
 // The max: a loop over the tiles, its partial carried.
 // CHECK:      %[[MAXP:.+]] = scf.for %[[T1:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC1:.+]] = %{{.+}}) -> (f32) {
-// CHECK:        arith.muli %[[T1]], %c8192
-// CHECK-COUNT-4: vector.load %[[XF]]
+// CHECK:        arith.muli %[[T1]], %c32768
+// CHECK-COUNT-16: vector.load %[[XF]]
 // CHECK:        %[[M:.+]] = arith.maximumf %[[ACC1]], %{{.+}} : f32
 // CHECK-NEXT:   scf.yield %[[M]] : f32
 // CHECK:      gpu.shuffle xor %[[MAXP]]
 // CHECK:      gpu.barrier
 // The sum of exp(x - max): the input reloaded, the max from outside.
 // CHECK:      %[[SUMP:.+]] = scf.for %{{.+}} iter_args(%[[ACC2:.+]] = %{{.+}}) -> (f32) {
-// CHECK-COUNT-4: vector.load %[[XF]]
+// CHECK-COUNT-16: vector.load %[[XF]]
 // CHECK:        math.exp
 // CHECK:        %[[S:.+]] = arith.addf %[[ACC2]], %{{.+}} : f32
 // CHECK-NEXT:   scf.yield %[[S]] : f32
 // CHECK:      gpu.shuffle xor %[[SUMP]]
 // The outputs, tile by tile.
 // CHECK:      scf.for
-// CHECK-COUNT-4: vector.load %[[XF]]
+// CHECK-COUNT-16: vector.load %[[XF]]
 // CHECK:        math.exp
-// CHECK-COUNT-4: vector.store
+// CHECK-COUNT-16: vector.store
 // CHECK:      gpu.terminator
 func.func @softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
   %c1 = arith.constant 0xFF800000 : f32
@@ -83,17 +84,18 @@ func.func @softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
 // its contribution the identity, its store skipped.
 // VOCAB-LABEL: gpu.func @vocab_softmax_rows_f16(
 // VOCAB-SAME: %[[IN:[a-z0-9]+]]: memref<100514xf16>, %[[OUT:[a-z0-9]+]]: memref<100514xf16>)
-// VOCAB:      scf.for %{{.+}} = %c0 to %c7 step %c1 iter_args(%{{.+}}) -> (f16) {
+// VOCAB:      scf.for %{{.+}} = %c0 to %c2 step %c1 iter_args(%{{.+}}) -> (f16) {
 // VOCAB:        %[[VALID:.+]] = arith.cmpi ult, %[[POS:.+]], %c50257 : index
 // VOCAB-NEXT:   arith.minui %[[POS]], %c50256 : index
 // VOCAB:        vector.load %[[IN]]
 // VOCAB:        arith.select %[[VALID]]
-// VOCAB:      scf.for %{{.+}} = %c0{{.*}} to %c7{{.*}} step %c1{{.*}} iter_args(%{{.+}}) -> (f32) {
-// VOCAB:      scf.for %{{.+}} = %c0{{.*}} to %c7{{.*}} step %c1{{.*}} {
+// VOCAB:      scf.for %{{.+}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(%{{.+}}) -> (f32) {
+// VOCAB:      scf.for %{{.+}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} {
 // VOCAB:        %[[VALID2:.+]] = arith.cmpi ult
 // VOCAB:        scf.if %[[VALID2]] {
 // VOCAB-NEXT:     vector.store %{{.+}}, %[[OUT]]
-// VOCAB-RECORD: "chunks": 16,
+// VOCAB-RECORD: "chunks": 64,
 // VOCAB-RECORD: "ragged": 1,
-// VOCAB-RECORD: "tiles": 7,
+// VOCAB-RECORD: "regs_entry": 128,
+// VOCAB-RECORD: "tiles": 2,
 // VOCAB-RECORD: "vector": 1
