@@ -1,6 +1,7 @@
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a --smap-schedule \
 // RUN:   --convert-smap-to-gpu=other-graphs | FileCheck %s
 // RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GPU
+// RUN: spacefusion-opt %s "--spacefusion-lower-gpu=format=isa row-kernels=false" | FileCheck %s --check-prefix=NOROWS
 // RUN: rm -rf %t && spacefusion-opt %s -o /dev/null "--spacefusion-lower-gpu=format=isa dump-kernels-to=%t"
 // RUN: FileCheck %s --check-prefix=DUMP < %t/gemm_then_rows_1_rows_f32.json
 // RUN: ls %t | FileCheck %s --check-prefix=DUMP-FILES
@@ -54,6 +55,13 @@
 // GPU:      llvm.return
 // GPU:      gpu.binary @gemm_then_rows_0_simt
 // GPU:      gpu.binary @gemm_then_rows_1_rows_f32
+
+// row-kernels=false (the pipeline option) gives the row graph a block
+// schedule instead.
+// NOROWS-LABEL: llvm.func @gemm_then_rows(
+// NOROWS-SAME: smap.kernels = [{{{.*}}strategy = "simt"{{.*}}}, {{{.*}}strategy = "simt"{{.*}}}]
+// NOROWS-NOT: rows_1_rows_f32
+// NOROWS: gpu.binary @gemm_then_rows_1_simt_f32
 
 // The kernel dump pairs the outlined row kernel with its record (the
 // second of the function's).
