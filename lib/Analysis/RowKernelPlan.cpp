@@ -70,10 +70,13 @@ std::string mlir::smap::getRowHostRefusal(GraphOp graph) {
 
 bool mlir::smap::isWholeFunctionGraph(GraphOp graph) {
   auto fn = dyn_cast<func::FuncOp>(graph->getParentOp());
-  if (!fn || !llvm::hasSingleElement(fn.getOps<GraphOp>()) ||
+  // Nothing else may be in the body: the kernel replaces all of it.
+  Block &body = fn ? fn.getBody().front() : *graph->getBlock();
+  if (!fn || !llvm::hasNItems(body, 2) ||
+      !llvm::all_of(fn.getArgumentTypes(), llvm::IsaPred<RankedTensorType>) ||
       !llvm::all_of(fn.getResultTypes(), llvm::IsaPred<RankedTensorType>))
     return false;
-  auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
   if (ret.getOperands() != ValueRange(graph.getResults()))
     return false;
   return llvm::all_of(graph.getInputs(), [&](Value input) {
@@ -109,6 +112,9 @@ static std::string getMemberRefusal(const SpaceMappingGraph &smg,
   if (!generic.getBody()->getOps<linalg::IndexOp>().empty())
     return "a linalg.generic reads linalg.index";
   const Space *space = smg.lookupSpace(&op);
+  if (space && !space->reductions.empty() &&
+      !isa<FloatType>(generic.getRegionOutputArgs()[0].getType()))
+    return "a reduction of integers (row kernels combine floats)";
   if (space && !space->reductions.empty() &&
       !matchCombiner(generic.getBody()->getTerminator()->getOperand(0),
                      generic.getRegionOutputArgs()[0]))

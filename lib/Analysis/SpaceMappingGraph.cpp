@@ -206,6 +206,13 @@ Value mlir::smap::buildCombineLike(OpBuilder &b, Location loc,
   return b.create(state)->getResult(0);
 }
 
+FloatAttr mlir::smap::getCombineOpIdentity(Builder &b, Operation *combineOp,
+                                           Combiner c, FloatType type) {
+  if (isa<arith::MaxNumFOp, arith::MinNumFOp>(combineOp))
+    return b.getFloatAttr(type, APFloat::getNaN(type.getFloatSemantics()));
+  return getCombinerIdentity(b, c, type);
+}
+
 FloatAttr mlir::smap::getCombinerIdentity(Builder &b, Combiner c,
                                           FloatType type) {
   const llvm::fltSemantics &semantics = type.getFloatSemantics();

@@ -108,8 +108,9 @@ struct RowLayoutRequest {
 /// writes them as buffers); empty when one can.
 std::string getRowHostRefusal(GraphOp graph);
 
-/// Whether `graph` is the whole of its function: the function's one graph,
-/// fed by its tensor arguments, whose results it returns in order. The row
+/// Whether `graph` is the whole of its function: the function's body is
+/// the graph and a return of its results in order, and the graph is fed by
+/// the function's arguments, all tensors. The row
 /// kernel then replaces the function by one on buffers that launches it;
 /// any other row graph is replaced by its launch in place
 /// (convert-smap-to-gpu).

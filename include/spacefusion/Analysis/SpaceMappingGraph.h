@@ -262,6 +262,12 @@ Value buildCombineLike(OpBuilder &b, Location loc, Operation *combineOp,
 /// The value that leaves a reduction by `c` unchanged: 0, 1, -inf or +inf.
 FloatAttr getCombinerIdentity(Builder &b, Combiner c, FloatType type);
 
+/// The value that leaves `combineOp` (a reduction body's own combining op,
+/// of combiner `c`) unchanged: NaN for maxnumf and minnumf, which skip it,
+/// so that a row of NaN stays NaN; getCombinerIdentity otherwise.
+FloatAttr getCombineOpIdentity(Builder &b, Operation *combineOp, Combiner c,
+                               FloatType type);
+
 } // namespace smap
 } // namespace mlir
 

@@ -524,8 +524,9 @@ FailureOr<Value> RowKernelBuilder::reduceThreadElements(
           b, loc, valid, contributionValue,
           arith::ConstantOp::create(
               b, loc,
-              getCombinerIdentity(
-                  b, combiner, cast<FloatType>(contributionValue.getType()))));
+              getCombineOpIdentity(
+                  b, combineOp, combiner,
+                  cast<FloatType>(contributionValue.getType()))));
     partial = partial ? buildCombineLike(b, loc, combineOp, partial,
                                          contributionValue)
                       : contributionValue;
@@ -544,7 +545,7 @@ FailureOr<Value> RowKernelBuilder::reduceTiles(OpBuilder &b,
       return failure();
   auto type = cast<FloatType>(acc.getType());
   Value identity = arith::ConstantOp::create(
-      b, generic.getLoc(), getCombinerIdentity(b, combiner, type));
+      b, generic.getLoc(), getCombineOpIdentity(b, combineOp, combiner, type));
   FailureOr<ValueRange> loop = buildTileLoop(
       b, identity,
       [&](OpBuilder &lb, ValueRange carried) -> FailureOr<SmallVector<Value>> {
@@ -927,8 +928,10 @@ LogicalResult RowKernelBuilder::storeTiledOutputs(OpBuilder &kb,
     if (failed(shape))
       return failure();
     if (*shape == Shape::Row || *shape == Shape::Scalar) {
-      if (failed(ensureComputed(kb, output)))
+      if (failed(ensureComputed(kb, output)) || !values.count(output)) {
+        whyNot = "an output is not computed in the kernel";
         return failure();
+      }
       storeOutput(kb, values.find(output)->second, memref, zero);
       continue;
     }
@@ -941,8 +944,10 @@ LogicalResult RowKernelBuilder::storeTiledOutputs(OpBuilder &kb,
   FailureOr<ValueRange> loop = buildTileLoop(
       kb, {}, [&](OpBuilder &lb, ValueRange) -> FailureOr<SmallVector<Value>> {
         for (auto [output, memref] : tiled) {
-          if (failed(ensureComputed(lb, output)))
+          if (failed(ensureComputed(lb, output)) || !values.count(output)) {
+            whyNot = "an output is not computed in the kernel";
             return failure();
+          }
           storeOutput(lb, values.find(output)->second, memref, zero);
         }
         return SmallVector<Value>();
@@ -1179,22 +1184,30 @@ struct ConvertSMapToGPUPass
     if (failed(rowGraphs))
       return failure();
     SmallVector<GraphOp> graphs(fn.getOps<GraphOp>());
+    // Decided before anything is built: a graph lowered in place does not
+    // make the next one the whole function.
+    if (rowGraphs->size() == 1 && isWholeFunctionGraph(rowGraphs->front())) {
+      if (failed(lowerGraph(fn, rowGraphs->front(), std::nullopt,
+                            /*wholeFunction=*/true)))
+        return failure();
+      return true;
+    }
     for (auto [i, graph] : llvm::enumerate(graphs)) {
       if (!llvm::is_contained(*rowGraphs, graph))
         continue;
       std::optional<size_t> index;
       if (graphs.size() > 1)
         index = i;
-      if (failed(lowerGraph(fn, graph, index)))
+      if (failed(lowerGraph(fn, graph, index, /*wholeFunction=*/false)))
         return failure();
     }
     return !rowGraphs->empty();
   }
 
-  /// Builds `graph`'s row kernel: the whole of `fn` when the graph is, in
+  /// Builds `graph`'s row kernel: replacing `fn` when `wholeFunction`, in
   /// place otherwise.
   LogicalResult lowerGraph(func::FuncOp fn, GraphOp graph,
-                           std::optional<size_t> index) {
+                           std::optional<size_t> index, bool wholeFunction) {
     auto refuse = [&](const std::string &why) {
       remark::failed(graph->getLoc(),
                      remarkOpts("convert-smap-to-gpu", "not-lowered", graph))
@@ -1221,7 +1234,7 @@ struct ConvertSMapToGPUPass
       return refuse(whyNot);
     RowKernelBuilder builder(fn, graph, *smg, *plan, approxMath,
                              hoistColumnLoads, cacheHints);
-    if (isWholeFunctionGraph(graph))
+    if (wholeFunction)
       return failed(builder.build()) ? refuse(builder.whyNot) : success();
     if (failed(builder.buildInPlace(index)))
       return refuse(builder.whyNot);
