@@ -618,6 +618,17 @@ struct CandidateView {
     return candidate.temporalDim &&
            llvm::is_contained(d, *candidate.temporalDim);
   }
+
+  /// Whether a tile does not divide its spatial dim: the last block is
+  /// moved back to end at the extent, overlapping its neighbour.
+  bool hasRaggedBlocks() const {
+    ArrayRef<GlobalDim> dims = smg.getDims();
+    for (unsigned d = 0; d < dims.size(); ++d)
+      if (candidate.temporalDim != d && candidate.tiles[d] < dims[d].extent &&
+          dims[d].extent % candidate.tiles[d] != 0)
+        return true;
+    return false;
+  }
 };
 
 /// A block's input tiles (16-bit ones with their row padding): one copy
@@ -914,7 +925,9 @@ static bool startsEmpty(const Space &space) {
 /// builds); and a buffer for every intermediate, the state the temporal
 /// loop carries included, except the graph's results (bufferization
 /// writes them in place into global memory, an accumulator too unless it
-/// is finished after the loop), each 16-byte aligned as placed; and the
+/// is finished after the loop; with ragged blocks only a result written
+/// once, the others are copied out of a block buffer: convert-smap-to-scf's
+/// isWrittenOnceIntoEmpty), each 16-byte aligned as placed; and the
 /// temporal slicer's own (TemporalSliceFacts: a running max's new value
 /// and -inf guard, a finished value that is no result or
 /// comes before a computed init is added; blocks of one row
@@ -937,12 +950,14 @@ static double priceSharedMemoryBlock(const CandidateView &view,
     return static_cast<double>(
         llvm::alignTo(static_cast<int64_t>(view.stepBytes(v)), 16));
   };
+  bool ragged = view.hasRaggedBlocks();
   for (const Space &space : view.smg.getSpaces()) {
     if (space.role == MemberRole::Init)
       continue;
     bool inPlace = !finishedAfterLoop(view, space) && startsEmpty(space);
     for (Value r : space.op->getResults())
-      if (!inPlace || !yielded.contains(r))
+      if (!inPlace || !yielded.contains(r) ||
+          (ragged && !isWrittenOnceIntoEmpty(r)))
         intermediates += buffer(r);
   }
   // The temporal slicer's own buffers: each shift's new value and guard,

@@ -206,6 +206,16 @@ Value mlir::smap::buildCombineLike(OpBuilder &b, Location loc,
   return b.create(state)->getResult(0);
 }
 
+bool mlir::smap::isWrittenOnceIntoEmpty(Value result) {
+  auto op = result.getDefiningOp<linalg::LinalgOp>();
+  if (!op || op.getNumReductionLoops() != 0)
+    return false;
+  OpOperand *init =
+      op.getDpsInitOperand(cast<OpResult>(result).getResultNumber());
+  return init->get().getDefiningOp<tensor::EmptyOp>() &&
+         !op.payloadUsesValueFromOperand(init);
+}
+
 FloatAttr mlir::smap::getCombineOpIdentity(Builder &b, Operation *combineOp,
                                            Combiner c, FloatType type) {
   if (isa<arith::MaxNumFOp, arith::MinNumFOp>(combineOp))

@@ -268,6 +268,15 @@ FloatAttr getCombinerIdentity(Builder &b, Combiner c, FloatType type);
 FloatAttr getCombineOpIdentity(Builder &b, Operation *combineOp, Combiner c,
                                FloatType type);
 
+/// Whether `result` is written exactly once per element into a fresh
+/// destination and never read back: a linalg op without reduction dims
+/// whose init for `result` is a tensor.empty its body does not read. Only
+/// such a result may be written straight into a buffer that another block
+/// writes too (the overlap of a ragged last spatial block): any other
+/// producer (a fill then a reduction, a computed init, a loop's state)
+/// reads what it wrote, and reads the other block's writes instead.
+bool isWrittenOnceIntoEmpty(Value result);
+
 } // namespace smap
 } // namespace mlir
 

@@ -461,13 +461,34 @@ struct BlockTile {
 };
 } // namespace
 
+/// `tile` copied into a fresh tensor.empty tagged smap.overlapped_tile (the
+/// tag keeps cse from merging it with the empty the tile was computed in).
+/// Bufferization then places only the copy in the result: the tile is
+/// computed in a block buffer and written out once.
+static Value copyIntoOwnTile(OpBuilder &b, Location loc, Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  auto empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  b.getContext()
+      ->getLoadedDialect<SMapDialect>()
+      ->getOverlappedTileAttrHelper()
+      .setAttr(empty, b.getUnitAttr());
+  return linalg::CopyOp::create(b, loc, tile, empty.getResult()).getResult(0);
+}
+
 /// Replaces `op` (a spatial slice or a graph) by a GPU-mapped scf.forall of
 /// `blocks` blocks; `buildBlock` builds one block's body from the block id
 /// and returns the tile it writes into each of `op`'s results. The forall
 /// carries the graph's schedule (its strategy and threads) and target for
-/// the block lowering.
+/// the block lowering. With `overlapping`, a ragged last block writes
+/// elements of its neighbour's tiles too: the same values, which is
+/// harmless for a tile written once, but a tile its block reads back while
+/// computing it (a fill then a reduction, a loop's state) would read the
+/// other block's writes (fuzz seed 408), so such a tile is copied out of
+/// a buffer of its own.
 static void replaceByBlockForall(
     Operation *op, int64_t blocks, ScheduleAttr schedule, TargetAttr target,
+    bool overlapping,
     function_ref<SmallVector<BlockTile>(OpBuilder &, Value)> buildBlock) {
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -483,6 +504,10 @@ static void replaceByBlockForall(
       b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(blocks)}, inits, mapping,
       [&](OpBuilder &nested, Location, ValueRange args) {
         SmallVector<BlockTile> tiles = buildBlock(nested, args[0]);
+        if (overlapping)
+          for (BlockTile &tile : tiles)
+            if (!isWrittenOnceIntoEmpty(tile.tile))
+              tile.tile = copyIntoOwnTile(nested, loc, tile.tile);
         auto terminator = scf::InParallelOp::create(nested, loc);
         OpBuilder tb = OpBuilder::atBlockBegin(terminator.getBody());
         for (auto [tile, out] : llvm::zip(tiles, args.drop_front())) {
@@ -513,9 +538,11 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, ScheduleAttr schedule,
   ArrayRef<int64_t> tiles = op.getTiles();
   SmallVector<int64_t> counts;
   int64_t blocks = 1;
+  bool ragged = false;
   for (auto [dim, tile] : llvm::zip(dims, tiles)) {
     counts.push_back(llvm::divideCeil(dim.getExtent(), tile));
     blocks *= counts.back();
+    ragged |= dim.getExtent() % tile != 0;
   }
   // Blocks whose loop a mask shortens do less work the earlier they are
   // (causal attention: the first query blocks see the fewest keys): the
@@ -525,7 +552,7 @@ static void lowerSpatialSliceToForall(SpatialSliceOp op, ScheduleAttr schedule,
     shortenedLoops |= loop.getUpper() && !loop.getLower();
   });
   replaceByBlockForall(
-      op, blocks, schedule, target, [&](OpBuilder &b, Value block) {
+      op, blocks, schedule, target, ragged, [&](OpBuilder &b, Value block) {
         Location loc = op.getLoc();
         if (shortenedLoops)
           block = arith::SubIOp::create(
@@ -553,7 +580,7 @@ static void lowerGraphToOneBlock(GraphOp graph) {
   auto schedule = graph->getAttrOfType<ScheduleAttr>("schedule");
   replaceByBlockForall(
       graph, /*blocks=*/1, schedule, graph->getAttrOfType<TargetAttr>("target"),
-      [&](OpBuilder &b, Value) {
+      /*overlapping=*/false, [&](OpBuilder &b, Value) {
         SmallVector<BlockTile> written;
         for (Value result :
              inlineRegion(b, graph.getBody(), graph.getInputs())) {

@@ -50,6 +50,7 @@ LogicalResult SMapDialect::verifyOperationAttribute(Operation *op,
     return expect(index && index.getInt() >= 0, "a non-negative integer");
   }
   if (name == getSwizzledTileAttrHelper().getNameStr() ||
+      name == getOverlappedTileAttrHelper().getNameStr() ||
       name == getFinalPassAttrHelper().getNameStr() ||
       name == getCheckedEntryAttrHelper().getNameStr() ||
       name == getNoUtaAttrHelper().getNameStr())
@@ -75,6 +76,7 @@ LogicalResult SMapDialect::verifyOperationAttribute(Operation *op,
          << name
          << "' of the smap dialect (smap.space, smap.chains, smap.recompute, "
             "smap.not_sliceable, smap.schedule, smap.target, smap.staged, "
-            "smap.swizzled_tile, smap.final_pass, smap.kernel, smap.kernels, "
+            "smap.swizzled_tile, smap.overlapped_tile, smap.final_pass, "
+            "smap.kernel, smap.kernels, "
             "smap.checked_entry, smap.no_uta)";
 }

@@ -43,6 +43,7 @@ def SMap_Dialect : Dialect {
     | `smap.schedule`, `smap.target` | the `scf.forall` of a graph's blocks | the graph's schedule (strategy, threads) and target (convert-smap-to-scf) |
     | `smap.staged` | a block buffer | the staged input's position |
     | `smap.swizzled_tile` | a staged tile | wgmma reads it in the 128-byte swizzle |
+    | `smap.overlapped_tile` | the destination of a block's result tile | a ragged last block overlaps the tile: the block computes it in a buffer of its own and copies it out once (convert-smap-to-scf) |
     | `smap.final_pass` | a temporal loop | the second pass of a chain |
     | `smap.kernel` | a `gpu.launch` | the `#smap.kernel` built (smap-distribute-blocks) |
     | `smap.kernels` | a host function | its kernels, as dictionaries readable without this dialect |
@@ -75,6 +76,9 @@ def SMap_Dialect : Dialect {
   //   blocks): the schedule, with its kernel strategy, and the target.
   // * `smap.staged` (on a block's buffer): the staged input's position.
   // * `smap.swizzled_tile` (on a staged tile): wgmma reads it swizzled.
+  // * `smap.overlapped_tile` (on the tensor.empty a block's result tile is
+  //   copied into): another block writes the same elements, so the tile is
+  //   computed privately and written once.
   // * `smap.final_pass` (on a temporal loop): the second pass of a chain.
   // * `smap.kernel` (on a `gpu.launch` or a row kernel's function) and
   //   `smap.kernels` (on the host function): what was built.
@@ -89,6 +93,7 @@ def SMap_Dialect : Dialect {
     "::mlir::smap::TargetAttr":$target,
     "::mlir::IntegerAttr":$staged,
     "::mlir::UnitAttr":$swizzled_tile,
+    "::mlir::UnitAttr":$overlapped_tile,
     "::mlir::UnitAttr":$final_pass,
     "::mlir::smap::KernelAttr":$kernel,
     "::mlir::ArrayAttr":$kernels,
