@@ -1390,7 +1390,8 @@ SmallVector<Value> RowFragmentLowering::slotOuts(OpBuilder &b, RowOpSlots &row,
 
 /// Folds the lane's slots of each row, combines the four lanes of the row
 /// (xor 1 and 2), then the previous value, all with the body's own
-/// combining op (a max from a NaN fill is a maxnumf, which ignores it).
+/// combining op (a max from a NaN fill is a maxnumf, which ignores it),
+/// from that op's identity (NaN for maxnumf: a row of NaN stays NaN).
 LogicalResult RowFragmentLowering::lowerRowReduction(OpBuilder &b,
                                                      RowOpSlots &row) {
   linalg::LinalgOp op = row.op;
@@ -1405,7 +1406,7 @@ LogicalResult RowFragmentLowering::lowerRowReduction(OpBuilder &b,
   for (int64_t r = 0; r < 2 * plan.slabs; ++r) {
     // Vector slot `r`: slab r / 2, half r % 2.
     Value acc = arith::ConstantOp::create(
-        b, loc, getCombinerIdentity(b, combiner, type));
+        b, loc, getCombineOpIdentity(b, combineOp, combiner, type));
     for (int64_t s = 0; s < row.slots; ++s)
       if (s / row.perSlab == r / 2 && (s % row.perSlab / 2) % 2 == r % 2)
         acc = evaluateSlot(b, row, s, {acc})[0];
