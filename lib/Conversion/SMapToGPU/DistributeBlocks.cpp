@@ -1806,8 +1806,7 @@ LogicalResult DistributeBlocksPass::lowerFunction(func::FuncOp fn,
       foralls.push_back(forall);
   });
   // The row kernel's lowering (convert-smap-to-gpu) built this function.
-  if (fn.isExternal() ||
-      (foralls.empty() && fn->hasAttr("llvm.emit_c_interface")))
+  if (fn.isExternal() || smap->getRowKernelHostAttrHelper().isAttrPresent(fn))
     return success();
   for (scf::ForallOp forall : foralls)
     if (failed(lowerForall(forall)))

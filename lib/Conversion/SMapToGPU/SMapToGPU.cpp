@@ -1034,6 +1034,12 @@ static void appendKernelRecord(func::FuncOp fn, KernelAttr kernel) {
 
 LogicalResult RowKernelBuilder::buildKernel(func::FuncOp kernelFn) {
   kernelFn->setAttr("llvm.emit_c_interface", UnitAttr::get(fn.getContext()));
+  // Tells smap-distribute-blocks the function is built (a user's function
+  // may carry llvm.emit_c_interface too).
+  fn.getContext()
+      ->getOrLoadDialect<SMapDialect>()
+      ->getRowKernelHostAttrHelper()
+      .setAttr(kernelFn, UnitAttr::get(fn.getContext()));
   Block *entry = kernelFn.addEntryBlock();
   OpBuilder hb = OpBuilder::atBlockBegin(entry);
   FailureOr<SmallVector<Value>> outFlat = flattenArguments(hb, entry);

@@ -53,6 +53,7 @@ LogicalResult SMapDialect::verifyOperationAttribute(Operation *op,
       name == getOverlappedTileAttrHelper().getNameStr() ||
       name == getFinalPassAttrHelper().getNameStr() ||
       name == getCheckedEntryAttrHelper().getNameStr() ||
+      name == getRowKernelHostAttrHelper().getNameStr() ||
       name == getNoUtaAttrHelper().getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   if (name == getKernelAttrHelper().getNameStr())
@@ -78,5 +79,5 @@ LogicalResult SMapDialect::verifyOperationAttribute(Operation *op,
             "smap.not_sliceable, smap.schedule, smap.target, smap.staged, "
             "smap.swizzled_tile, smap.overlapped_tile, smap.final_pass, "
             "smap.kernel, smap.kernels, "
-            "smap.checked_entry, smap.no_uta)";
+            "smap.checked_entry, smap.row_kernel_host, smap.no_uta)";
 }

@@ -48,6 +48,7 @@ def SMap_Dialect : Dialect {
     | `smap.kernel` | a `gpu.launch` | the `#smap.kernel` built (smap-distribute-blocks) |
     | `smap.kernels` | a host function | its kernels, as dictionaries readable without this dialect |
     | `smap.checked_entry` | a function | its argument sizes are checked |
+    | `smap.row_kernel_host` | a function | convert-smap-to-gpu rebuilt it as the host side of one row kernel; smap-distribute-blocks leaves it as it is |
     | `smap.no_uta` | a graph | Update-then-Aggregate is disabled (smap-analyze `allow-uta=false`); the graphs partitioned or sliced from it inherit it |
 
     ```mlir
@@ -83,6 +84,8 @@ def SMap_Dialect : Dialect {
   // * `smap.kernel` (on a `gpu.launch` or a row kernel's function) and
   //   `smap.kernels` (on the host function): what was built.
   // * `smap.checked_entry` (on a function): its argument sizes are checked.
+  // * `smap.row_kernel_host` (on a function): already the host side of a
+  //   row kernel, which the block lowering leaves alone.
   // * `smap.no_uta` (on a graph): Update-then-Aggregate is disabled.
   let discardableAttrs = (ins
     "::mlir::smap::SpaceAttr":$space,
@@ -98,6 +101,7 @@ def SMap_Dialect : Dialect {
     "::mlir::smap::KernelAttr":$kernel,
     "::mlir::ArrayAttr":$kernels,
     "::mlir::UnitAttr":$checked_entry,
+    "::mlir::UnitAttr":$row_kernel_host,
     "::mlir::UnitAttr":$no_uta
   );
   let hasOperationAttrVerify = 1;
