@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spacefusion/Analysis/CostModel.h"
+#include "spacefusion/Analysis/LoopKernelLegality.h"
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/RowKernelPlan.h"
 #include "spacefusion/Analysis/Targets.h"
@@ -272,6 +273,15 @@ static TargetAttr getOrSetTarget(GraphOp graph) {
   return target;
 }
 
+/// Whether every linalg op of `graph` can run as a loop kernel.
+static bool runsAsLoopKernels(GraphOp graph) {
+  WalkResult result = graph.getBody().walk([](linalg::LinalgOp op) {
+    return getLoopKernelRefusal(op).empty() ? WalkResult::advance()
+                                            : WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
 /// The number of compute members of `smg`'s graph: a partition needs two.
 static unsigned countComputeOps(const SpaceMappingGraph &smg) {
   return llvm::count_if(smg.getSpaces(), [](const Space &s) {
@@ -468,9 +478,19 @@ LogicalResult SchedulePass::partitionUnfitting(const SpaceMappingGraph &smg,
     why += ": the smallest candidate (" +
            formatCandidate(smg, search.smallest->first) + ") " +
            search.smallest->second.overBudget;
-  if (!partition || computeOps < 2)
+  if (partition && computeOps >= 2)
+    return partitionGraph(smg, target, why);
+  if (!partition || !target.isGPU() || !runsAsLoopKernels(smg.getGraph()))
     return smg.getGraph().emitError(why);
-  return partitionGraph(smg, target, why);
+  // A graph no block can hold still runs, unfused: its ops become loop
+  // kernels of their own (smap-distribute-blocks), like those no graph took.
+  GraphOp graph = smg.getGraph();
+  remark::missed(graph.getLoc(), remarkOpts("schedule", "unfused", graph))
+      << (why + "; not fused: its ops run as loop kernels");
+  forgetSMG(graph, getAnalysisManager());
+  partitioned = true;
+  inlineGraph(graph);
+  return success();
 }
 
 /// The `rows` schedule of `plan`, its threads given `registers` each (0:

@@ -1,7 +1,19 @@
-// RUN: spacefusion-opt %s --smap-schedule -verify-diagnostics
+// RUN: spacefusion-opt %s --smap-schedule=partition=false -verify-diagnostics
+// RUN: spacefusion-opt %s --smap-schedule --remarks-filter=smap \
+// RUN:   --remark-format=emitRemark 2>&1 | FileCheck %s
 
 // One op that does not fit cannot be partitioned further: its reduction is
 // not a recognized combiner, so the 4096-wide row stays whole in a block.
+// With partition=false that is an error. By default, on a GPU target, the
+// graph is dissolved with a remark: its op runs as a loop kernel, unfused
+// (GPU fuzz seeds 765 and 893, an elementwise op over a collapsed shape,
+// used to fail this way).
+// CHECK: remark: [Missed] unfused | Category:smap:schedule | Function=too_big | Remark="no schedule fits target 'tiny': the smallest candidate (spatial [m=1] temporal []) needs 16392 bytes of shared memory per block, the target has 1024; not fused: its ops run as loop kernels"
+// CHECK-LABEL: func.func @too_big(
+// CHECK-SAME:    %[[A:.*]]: tensor<64x4096xf32>, %[[C:.*]]: tensor<64xf32>)
+// CHECK-NOT:     smap.graph
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<64x4096xf32>) outs(%[[C]] : tensor<64xf32>)
+// CHECK:         return %[[R]]
 #id = affine_map<(m, n) -> (m, n)>
 #row = affine_map<(m, n) -> (m)>
 func.func @too_big(%a: tensor<64x4096xf32>, %c: tensor<64xf32>) -> tensor<64xf32> {

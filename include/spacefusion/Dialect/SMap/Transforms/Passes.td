@@ -547,7 +547,9 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
     cut between two of its ops where the cut intermediate costs the least
     global traffic, each part becomes its own `smap.graph`, and each is
     scheduled in turn; a remark says why and where. A single op that does
-    not fit is an error. A graph whose best fused schedule is predicted more
+    not fit is, on a GPU target, left out of every graph with a remark
+    (`unfused`) and runs as a loop kernel of its own, when a loop kernel
+    can run it; otherwise, and with `partition=false`, it is an error. A graph whose best fused schedule is predicted more
     than 10x slower than its ideal time (its FLOPs at peak, or its inputs
     and outputs moved once) is also compared with its best partition, and
     partitioned when the parts are predicted at least twice as fast (a wide
@@ -609,7 +611,8 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "what decided each rank">,
     Option<"partition", "partition", "bool", /*default=*/"true",
            "Partition graphs that no schedule fits, or whose parts are "
-           "predicted much faster than the fused graph">,
+           "predicted much faster than the fused graph; on a GPU target, "
+           "leave a single op that does not fit to a loop kernel">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Allow strategies that run contractions on tensor cores">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"true",
