@@ -297,6 +297,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.asyncStages = options.asyncStages;
   scheduleOptions.rowWarpReplicas = options.rowWarpReplicas;
   scheduleOptions.rows = options.rowKernels;
+  scheduleOptions.rowCache = options.rowCache;
   scheduleOptions.rowsPerBlock = options.rowsPerBlock;
   scheduleOptions.rowThreads = options.rowThreads;
   pm.addPass(smap::createSMapSchedulePass(scheduleOptions));

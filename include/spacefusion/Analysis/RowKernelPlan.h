@@ -54,6 +54,9 @@ struct RowGraph {
   int64_t vector = 1;
   /// Members that reduce.
   int64_t reductions = 0;
+  /// The element bytes of each graph input read as whole rows (shape
+  /// Full), in argument order: what a row cached in shared memory holds.
+  SmallVector<int64_t> fullInputBytes;
 
   /// The shape of `value` (a graph input or member result); fails when it
   /// is not laid out as rows over n with n innermost.
@@ -65,6 +68,9 @@ struct RowGraph {
 struct RowLayout {
   int64_t threadsPerRow = 32;
   int64_t rowsPerBlock = 1;
+  /// A row streamed in tiles keeps its inputs in shared memory: the first
+  /// pass reads them from global memory, the later ones from the copy.
+  bool cacheRow = false;
 };
 
 /// A row graph with its layout, and what follows from the two.
@@ -91,11 +97,28 @@ struct RowKernelPlan {
     return layout.threadsPerRow * layout.rowsPerBlock;
   }
   /// The partials crossing the warps of a row: 32 f32 when a row has more
-  /// than one warp.
+  /// than one warp; then the cached row's inputs, if cached.
   int64_t getSharedMemoryBytes() const {
+    return getPartialBytes() + (layout.cacheRow ? getCachedRowBytes() : 0);
+  }
+  int64_t getPartialBytes() const {
     return layout.threadsPerRow > 32 ? 32 * 4 : 0;
   }
+  /// The bytes of one row of each Full input, each 16-byte aligned.
+  int64_t getCachedRowBytes() const;
 };
+
+/// Caches `plan`'s row in shared memory (RowLayout::cacheRow) when it is
+/// streamed in tiles, reads whole-row inputs and the copy fits `target`'s
+/// shared memory per block: the passes after the first then read no global
+/// memory (a 50257-column f16 softmax reads 100 KB once instead of three
+/// times).
+void chooseRowCache(RowKernelPlan &plan, TargetAttr target);
+
+/// The layout `schedule` (strategy rows) records: its threads per row and
+/// rows per block, and a cached row when its shared memory exceeds the
+/// partials' (checkRowLayout then checks it).
+RowLayout getRowLayout(ScheduleAttr schedule);
 
 /// What the user asked for (0: choose).
 struct RowLayoutRequest {

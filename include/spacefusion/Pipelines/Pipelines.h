@@ -89,6 +89,11 @@ struct SpaceFusionPipelineOptions
                      "smap-schedule's `rows`); false schedules them as "
                      "blocks like every other graph"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> rowCache{
+      *this, "row-cache",
+      llvm::cl::desc("Keep a row kernel's row streamed in tiles in shared "
+                     "memory when it fits (see smap-schedule's `row-cache`)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> rowsPerBlock{
       *this, "rows-per-block",
       llvm::cl::desc("Rows per block of warp-per-row kernels (0: automatic; "

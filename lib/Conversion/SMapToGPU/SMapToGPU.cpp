@@ -101,6 +101,10 @@ private:
   FailureOr<SmallVector<Value>> flattenArguments(OpBuilder &hb, Block *entry);
   gpu::LaunchOp createLaunch(OpBuilder &hb);
   void locateThread(OpBuilder &kb, gpu::LaunchOp launch);
+  /// Views the dynamic shared memory as the partials crossing the warps,
+  /// then one row of each whole-row input (RowLayout::cacheRow), in
+  /// argument order.
+  void placeRowCache(OpBuilder &kb);
   /// The row's length and its first element.
   void locateRow(OpBuilder &kb);
   /// Sets the position of each of this thread's chunks: in the row, or in
@@ -207,6 +211,11 @@ private:
   DenseMap<Value, KernelValue> values;
   Value row, tid, lane, warp, smem;
   DenseMap<Value, Value> flat; // graph input -> its flattened memref
+  // A cached row (RowLayout::cacheRow): each whole-row input's copy in
+  // shared memory, the inputs a tile loop being built copies, and those
+  // already copied (read from the copy).
+  DenseMap<Value, Value> rowCache;
+  DenseSet<Value> cacheFilling, cacheFilled;
   // The row's length and first element; each chunk's column, and whether
   // it is in the row.
   Value nValue, rowBase;
@@ -680,11 +689,19 @@ gpu::LaunchOp RowKernelBuilder::createLaunch(OpBuilder &hb) {
   auto smemType = MemRefType::get(
       {32}, Float32Type::get(ctx), AffineMap(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  // A cached row takes more than the 48 KB of static shared memory: the
+  // partials go into the dynamic shared memory with it (placeRowCache),
+  // whose base is the start of the shared memory only when nothing is
+  // static.
   SmallVector<Type> workgroup;
-  if (threads > 32)
+  Value dynamicBytes;
+  if (plan.layout.cacheRow)
+    dynamicBytes = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                                plan.getSharedMemoryBytes());
+  else if (threads > 32)
     workgroup.push_back(smemType);
   return gpu::LaunchOp::create(hb, loc, gridX, one, one, blockX, one, one,
-                               nullptr, nullptr, {}, workgroup);
+                               dynamicBytes, nullptr, {}, workgroup);
 }
 
 /// The thread's row and its position within the row (`tid`); with more
@@ -693,7 +710,7 @@ void RowKernelBuilder::locateThread(OpBuilder &kb, gpu::LaunchOp launch) {
   Location loc = fn.getLoc();
   row = launch.getBlockIds().x;
   tid = launch.getThreadIds().x;
-  if (threads > 32)
+  if (threads > 32 && !plan.layout.cacheRow)
     smem = launch.getWorkgroupAttributions().front();
   Value c32 = arith::ConstantIndexOp::create(kb, loc, 32);
   if (rowsPerBlock > 1) {
@@ -711,6 +728,34 @@ void RowKernelBuilder::locateThread(OpBuilder &kb, gpu::LaunchOp launch) {
     // Only reductions across the warps of a row need these.
     lane = arith::RemUIOp::create(kb, loc, tid, c32);
     warp = arith::DivUIOp::create(kb, loc, tid, c32);
+  }
+}
+
+void RowKernelBuilder::placeRowCache(OpBuilder &kb) {
+  MLIRContext *ctx = fn.getContext();
+  Location loc = fn.getLoc();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value bytes = gpu::DynamicSharedMemoryOp::create(
+      kb, loc,
+      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8),
+                      AffineMap(), workgroup));
+  if (threads > 32)
+    smem = memref::ViewOp::create(
+        kb, loc,
+        MemRefType::get({32}, Float32Type::get(ctx), AffineMap(), workgroup),
+        bytes, arith::ConstantIndexOp::create(kb, loc, 0), ValueRange{});
+  int64_t offset = plan.getPartialBytes();
+  for (BlockArgument arg : graph.getBody().getArguments()) {
+    FailureOr<Shape> shape = shapeOf(arg);
+    if (arg.use_empty() || failed(shape) || *shape != Shape::Full)
+      continue;
+    Type elementType = cast<RankedTensorType>(arg.getType()).getElementType();
+    rowCache[arg] = memref::ViewOp::create(
+        kb, loc, MemRefType::get({n}, elementType, AffineMap(), workgroup),
+        bytes, arith::ConstantIndexOp::create(kb, loc, offset), ValueRange{});
+    offset += llvm::alignTo(
+        n * static_cast<int64_t>(elementType.getIntOrFloatBitWidth() / 8), 16);
   }
 }
 
@@ -772,7 +817,23 @@ void RowKernelBuilder::loadInput(OpBuilder &kb, BlockArgument arg) {
     return;
   }
   auto vecType = VectorType::get({vec}, elementType);
+  // A cached row: the first tile loop copies what it loads, the later ones
+  // read the copy. Each thread reads back the chunks it wrote itself (the
+  // same positions in every pass), so no barrier is needed.
+  Value cache = rowCache.lookup(arg);
+  bool fromCache = cache && cacheFilled.contains(arg);
+  if (cache && !fromCache)
+    cacheFilling.insert(arg);
   for (int64_t k = 0; k < chunks; ++k) {
+    if (fromCache) {
+      Value copied = vector::LoadOp::create(
+          kb, loc, vecType, cache, ValueRange{chunkStart[k]},
+          /*nontemporal=*/false, vectorAlignment(vec, elementType));
+      for (int64_t v = 0; v < vec; ++v)
+        value.elements.push_back(
+            vector::ExtractOp::create(kb, loc, copied, ArrayRef<int64_t>{v}));
+      continue;
+    }
     Value index = chunkIndex(kb, shape, k);
     // A row's per-column parameters are read by every row while the rows
     // stream past once: evict_last keeps them in L1 and L2. Only with a
@@ -788,6 +849,10 @@ void RowKernelBuilder::loadInput(OpBuilder &kb, BlockArgument arg) {
     Value loaded = vector::LoadOp::create(
         kb, loc, vecType, memref, ValueRange{index},
         /*nontemporal=*/false, vectorAlignment(vec, elementType));
+    if (cache)
+      vector::StoreOp::create(kb, loc, loaded, cache, ValueRange{chunkStart[k]},
+                              /*nontemporal=*/false,
+                              vectorAlignment(vec, elementType));
     for (int64_t v = 0; v < vec; ++v)
       value.elements.push_back(
           vector::ExtractOp::create(kb, loc, loaded, ArrayRef<int64_t>{v}));
@@ -912,6 +977,8 @@ FailureOr<ValueRange> RowKernelBuilder::buildTileLoop(
   values = std::move(savedValues);
   evaluated = std::move(savedEvaluated);
   reciprocals = std::move(savedReciprocals);
+  cacheFilled.insert(cacheFilling.begin(), cacheFilling.end());
+  cacheFilling.clear();
   if (!built)
     return failure();
   return loop.getResults();
@@ -1068,6 +1135,8 @@ FailureOr<gpu::LaunchOp> RowKernelBuilder::buildLaunch(OpBuilder &hb,
   kernelEntry = &launch.getBody().front();
   locateThread(kb, launch);
   locateRow(kb);
+  if (plan.layout.cacheRow)
+    placeRowCache(kb);
   if (tiles > 1) {
     Value zero = arith::ConstantIndexOp::create(kb, loc, 0);
     if (failed(checkInputs()) || failed(evaluateConstants(kb)) ||
@@ -1230,14 +1299,16 @@ struct ConvertSMapToGPUPass
     std::string whyNot;
     FailureOr<RowGraph> rowGraph = analyzeRowGraph(*smg, whyNot);
     ScheduleAttr schedule = graph.getScheduleAttr();
-    int64_t rowsPerBlock = schedule.getRowsPerBlock();
     FailureOr<RowKernelPlan> plan = failure();
     if (succeeded(rowGraph))
-      plan = checkRowLayout(
-          *rowGraph, {schedule.getThreads() / rowsPerBlock, rowsPerBlock},
-          whyNot);
+      plan = checkRowLayout(*rowGraph, getRowLayout(schedule), whyNot);
     if (failed(plan))
       return refuse(whyNot);
+    if (plan->getSharedMemoryBytes() != schedule.getSmemBytes())
+      return refuse("the schedule's " +
+                    std::to_string(schedule.getSmemBytes()) +
+                    " bytes of shared memory are not the row kernel's " +
+                    std::to_string(plan->getSharedMemoryBytes()));
     RowKernelBuilder builder(fn, graph, *smg, *plan, approxMath,
                              hoistColumnLoads, cacheHints);
     if (wholeFunction)

@@ -5,6 +5,9 @@
 // RUN:   "--spacefusion-lower-gpu=format=isa dump-kernels-to=%t"
 // RUN: FileCheck %s --check-prefix=VOCAB < %t/vocab_softmax_rows_f16.gpu.mlir
 // RUN: FileCheck %s --check-prefix=VOCAB-RECORD < %t/vocab_softmax_rows_f16.json
+// RUN: rm -rf %t.nocache && spacefusion-opt %S/Inputs/vocab-softmax.mlir -o /dev/null \
+// RUN:   "--spacefusion-lower-gpu=format=isa row-cache=false dump-kernels-to=%t.nocache"
+// RUN: FileCheck %s --check-prefix=NOCACHE < %t.nocache/vocab_softmax_rows_f16.json
 
 // A row too long for the registers of a 512-thread block is streamed in
 // tiles: one scf.for over the row's tiles per reduction, carrying the
@@ -82,16 +85,31 @@ func.func @softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
 // In the vocabulary's kernel every chunk of every tile tests whether it is
 // in the row (the last tile is partial): its index clamped for the load,
 // its contribution the identity, its store skipped.
+// The row (100514 bytes of f16) fits the shared memory: the first pass
+// (the max) copies what it loads into a copy of the row, the sum and the
+// outputs read the copy, not global memory. The partials and the copy are
+// one dynamic shared memory of 100656 bytes.
 // VOCAB-LABEL: gpu.func @vocab_softmax_rows_f16(
 // VOCAB-SAME: %[[IN:[a-z0-9]+]]: memref<100514xf16>, %[[OUT:[a-z0-9]+]]: memref<100514xf16>)
+// VOCAB:      %[[SHARED:.+]] = gpu.dynamic_shared_memory
+// VOCAB-NEXT: %[[PARTIALS:.+]] = memref.view %[[SHARED]][%c0][] : {{.*}} to memref<32xf32, #gpu.address_space<workgroup>>
+// VOCAB-NEXT: %[[ROW:.+]] = memref.view %[[SHARED]][%c128][] : {{.*}} to memref<50257xf16, #gpu.address_space<workgroup>>
 // VOCAB:      scf.for %{{.+}} = %c0 to %c2 step %c1 iter_args(%{{.+}}) -> (f16) {
 // VOCAB:        %[[VALID:.+]] = arith.cmpi ult, %[[POS:.+]], %c50257 : index
-// VOCAB-NEXT:   arith.minui %[[POS]], %c50256 : index
-// VOCAB:        vector.load %[[IN]]
+// VOCAB-NEXT:   %[[AT:.+]] = arith.minui %[[POS]], %c50256 : index
+// VOCAB:        %[[X:.+]] = vector.load %[[IN]]
+// VOCAB-NEXT:   vector.store %[[X]], %[[ROW]][%[[AT]]]
 // VOCAB:        arith.select %[[VALID]]
 // VOCAB:      scf.for %{{.+}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(%{{.+}}) -> (f32) {
+// VOCAB-NOT:    %[[IN]]
+// VOCAB:        vector.load %[[ROW]]
+// VOCAB-NOT:    %[[IN]]
+// VOCAB:      memref.store %{{.+}}, %[[PARTIALS]]
 // VOCAB:      scf.for %{{.+}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} {
 // VOCAB:        %[[VALID2:.+]] = arith.cmpi ult
+// VOCAB-NOT:    %[[IN]]
+// VOCAB:        vector.load %[[ROW]]
+// VOCAB-NOT:    %[[IN]]
 // VOCAB:        scf.if %[[VALID2]] {
 // VOCAB-NEXT:     vector.store %{{.+}}, %[[OUT]]
 // VOCAB-RECORD: "chunks": 64,
@@ -99,3 +117,7 @@ func.func @softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
 // VOCAB-RECORD: "regs_entry": 128,
 // VOCAB-RECORD: "tiles": 2,
 // VOCAB-RECORD: "vector": 1
+// VOCAB-RECORD: "smem": 100656,
+// NOCACHE: "regs_entry": 128,
+// NOCACHE: "tiles": 2,
+// NOCACHE: "smem": 128,

@@ -530,8 +530,13 @@ static std::string describeRows(const SpaceMappingGraph &smg,
     text += llvm::formatv(", the row streamed in {0} tiles of {1} (too long "
                           "for registers): one pass per reduction and one "
                           "for the outputs, each element recomputed from the "
-                          "inputs in every pass",
-                          plan.tiles, plan.getTileElements())
+                          "inputs in every pass{2}",
+                          plan.tiles, plan.getTileElements(),
+                          plan.layout.cacheRow
+                              ? ", the inputs read from global memory in the "
+                                "first pass only, then from a copy of the "
+                                "row in shared memory"
+                              : "")
                 .str();
   if (registers)
     text += ", " + std::to_string(registers) + " registers per thread";
@@ -560,6 +565,8 @@ LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
       return graph.emitError("smap-schedule: the row kernel cannot be built: ")
              << whyNot;
   }
+  if (rowCache)
+    chooseRowCache(*plan, target);
   int64_t registers = chooseRowRegisters(*plan, target);
   graph.setScheduleAttr(getRowsSchedule(smg, *plan, registers));
   ++numGraphsScheduled;
@@ -594,9 +601,7 @@ LogicalResult SchedulePass::checkGivenRows(const SpaceMappingGraph &smg,
     rowGraph = analyzeRowGraph(smg, whyNot);
   FailureOr<RowKernelPlan> plan = failure();
   if (succeeded(rowGraph)) {
-    RowLayout layout{given.getThreads() / given.getRowsPerBlock(),
-                     given.getRowsPerBlock()};
-    plan = checkRowLayout(*rowGraph, layout, whyNot);
+    plan = checkRowLayout(*rowGraph, getRowLayout(given), whyNot);
   }
   if (failed(plan))
     return graph.emitError("invalid schedule: strategy rows: ") << whyNot;

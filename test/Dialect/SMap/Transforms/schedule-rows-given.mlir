@@ -149,3 +149,27 @@ func.func @given_rows_cpu(%arg0: tensor<8x256xf32>) -> tensor<8xf32> {
   }
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// Shared memory beyond the partials asks for the row cached in it, which
+// only a row streamed in tiles has (256 columns fit the registers).
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d0)>
+func.func @given_rows_cache_untiled(%arg0: tensor<8x256xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{invalid schedule: strategy rows: only a row streamed in tiles that reads whole-row inputs is cached in shared memory}}
+  %0 = smap.graph(%arg1 = %arg0 : tensor<8x256xf32>) -> (tensor<8xf32>) attributes {dims = [#smap.dim<"m", 8, parallel>, #smap.dim<"k", 256, temporal>],
+      schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [8], threads = 256, smem = 4096, regs = 0, strategy = rows, rows_per_block = 1>,
+      target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma"]>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    %1 = tensor.empty() : tensor<8xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<8xf32>) -> tensor<8xf32>
+    %3 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%arg1 : tensor<8x256xf32>) outs(%2 : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %4 = arith.addf %in, %out : f32
+      linalg.yield %4 : f32
+    } -> tensor<8xf32>
+    smap.yield %3 : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}

@@ -640,6 +640,10 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "On GPU targets, run a graph that reduces along one innermost dim "
            "only (softmax, LayerNorm, RMSNorm) and takes tensors only, as a "
            "row kernel (strategy rows)">,
+    Option<"rowCache", "row-cache", "bool", /*default=*/"true",
+           "Keep the inputs of a row kernel's row streamed in tiles in "
+           "shared memory when they fit, so that only the first pass reads "
+           "them from global memory">,
     Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
            "Rows per block of a row kernel with a warp per row (0: 2, or 1 "
            "for an odd number of rows); must divide the rows">,
