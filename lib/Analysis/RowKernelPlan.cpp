@@ -228,19 +228,26 @@ static int64_t chooseVectorWidth(const SpaceMappingGraph &smg,
   GraphOp graph = smg.getGraph();
   // Only what is loaded or stored sets the access width.
   int64_t widest = 1;
+  bool subByte = false;
   auto accessWidth = [&](Value v) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     FailureOr<RowShape> shape =
         type ? rowGraph.shapeOf(smg, v) : FailureOr<RowShape>(failure());
     if (succeeded(shape) &&
-        (*shape == RowShape::Full || *shape == RowShape::Column))
+        (*shape == RowShape::Full || *shape == RowShape::Column)) {
       widest = std::max<int64_t>(
           widest, std::max(1u, type.getElementTypeBitWidth() / 8));
+      // An i1 tensor holds a byte per element, a vector of i1 packed bits:
+      // only scalar accesses read it right.
+      subByte |= type.getElementTypeBitWidth() % 8 != 0;
+    }
   };
   for (BlockArgument arg : graph.getBody().front().getArguments())
     accessWidth(arg);
   for (Value output : graph.getYield().getValues())
     accessWidth(output);
+  if (subByte)
+    return 1;
   int64_t vector = 16 / widest;
   while (rowGraph.n % vector != 0)
     vector /= 2;
@@ -266,17 +273,19 @@ FailureOr<RowGraph> mlir::smap::analyzeRowGraph(const SpaceMappingGraph &smg,
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     FailureOr<RowShape> shape =
         type ? rowGraph.shapeOf(smg, arg) : FailureOr<RowShape>(failure());
-    if (!arg.use_empty() && succeeded(shape) && *shape == RowShape::Full)
-      rowGraph.fullInputBytes.push_back(
-          std::max(1u, type.getElementTypeBitWidth() / 8));
+    // Whole bytes only: an i1 copy would be packed bits.
+    if (!arg.use_empty() && succeeded(shape) && *shape == RowShape::Full &&
+        type.getElementTypeBitWidth() % 8 == 0)
+      rowGraph.cachedInputs.push_back(
+          {arg.getArgNumber(), type.getElementTypeBitWidth() / 8});
   }
   return rowGraph;
 }
 
 int64_t RowKernelPlan::getCachedRowBytes() const {
   int64_t bytes = 0;
-  for (int64_t elementBytes : graph.fullInputBytes)
-    bytes += llvm::alignTo(graph.n * elementBytes, 16);
+  for (const RowGraph::CachedInput &input : graph.cachedInputs)
+    bytes += getCachedRowSize(input);
   return bytes;
 }
 
@@ -290,7 +299,7 @@ RowLayout mlir::smap::getRowLayout(ScheduleAttr schedule) {
 }
 
 void mlir::smap::chooseRowCache(RowKernelPlan &plan, TargetAttr target) {
-  if (plan.tiles == 1 || plan.graph.fullInputBytes.empty() ||
+  if (plan.tiles == 1 || plan.graph.cachedInputs.empty() ||
       plan.getPartialBytes() + plan.getCachedRowBytes() >
           target.getSmemPerBlock())
     return;
@@ -432,7 +441,7 @@ mlir::smap::checkRowLayout(const RowGraph &graph, const RowLayout &layout,
     plan.chunks = std::max<int64_t>(1, kTileElementsPerThread / graph.vector);
     plan.tiles = llvm::divideCeil(graph.n, plan.getTileElements());
   }
-  if (layout.cacheRow && (plan.tiles == 1 || graph.fullInputBytes.empty())) {
+  if (layout.cacheRow && (plan.tiles == 1 || graph.cachedInputs.empty())) {
     whyNot = "only a row streamed in tiles that reads whole-row inputs is "
              "cached in shared memory";
     return failure();

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
@@ -206,7 +207,25 @@ Value mlir::smap::buildCombineLike(OpBuilder &b, Location loc,
   return b.create(state)->getResult(0);
 }
 
+/// Whether loop result `result` is a fresh tensor each iteration of which
+/// inserts one slice written once (the temporal slicer's final pass:
+/// `insert_slice %tile into %iterArg`, possibly copied onto %iterArg).
+static bool isWrittenOnceBySlices(scf::ForOp loop, OpResult result) {
+  unsigned i = result.getResultNumber();
+  BlockArgument iterArg = loop.getRegionIterArgs()[i];
+  Value yielded = loop.getYieldedValues()[i];
+  if (auto copy = yielded.getDefiningOp<linalg::CopyOp>();
+      copy && copy.getOutputs()[0] == iterArg)
+    yielded = copy.getInputs()[0];
+  auto insert = yielded.getDefiningOp<tensor::InsertSliceOp>();
+  return loop.getInitArgs()[i].getDefiningOp<tensor::EmptyOp>() && insert &&
+         insert.getDest() == iterArg &&
+         mlir::smap::isWrittenOnceIntoEmpty(insert.getSource());
+}
+
 bool mlir::smap::isWrittenOnceIntoEmpty(Value result) {
+  if (auto loop = result.getDefiningOp<scf::ForOp>())
+    return isWrittenOnceBySlices(loop, cast<OpResult>(result));
   auto op = result.getDefiningOp<linalg::LinalgOp>();
   if (!op || op.getNumReductionLoops() != 0)
     return false;

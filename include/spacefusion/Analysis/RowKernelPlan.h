@@ -27,6 +27,7 @@
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <string>
 
@@ -54,9 +55,13 @@ struct RowGraph {
   int64_t vector = 1;
   /// Members that reduce.
   int64_t reductions = 0;
-  /// The element bytes of each graph input read as whole rows (shape
-  /// Full), in argument order: what a row cached in shared memory holds.
-  SmallVector<int64_t> fullInputBytes;
+  /// A graph input read as whole rows (shape Full) of whole-byte elements:
+  /// what a row cached in shared memory holds, in argument order.
+  struct CachedInput {
+    unsigned argument;
+    int64_t elementBytes;
+  };
+  SmallVector<CachedInput> cachedInputs;
 
   /// The shape of `value` (a graph input or member result); fails when it
   /// is not laid out as rows over n with n innermost.
@@ -104,7 +109,11 @@ struct RowKernelPlan {
   int64_t getPartialBytes() const {
     return layout.threadsPerRow > 32 ? 32 * 4 : 0;
   }
-  /// The bytes of one row of each Full input, each 16-byte aligned.
+  /// The bytes of one row of `input`, 16-byte aligned: its copy's size.
+  int64_t getCachedRowSize(const RowGraph::CachedInput &input) const {
+    return llvm::alignTo(graph.n * input.elementBytes, 16);
+  }
+  /// The bytes of the copies of every cached input.
   int64_t getCachedRowBytes() const;
 };
 

@@ -270,7 +270,9 @@ FloatAttr getCombineOpIdentity(Builder &b, Operation *combineOp, Combiner c,
 
 /// Whether `result` is written exactly once per element into a fresh
 /// destination and never read back: a linalg op without reduction dims
-/// whose init for `result` is a tensor.empty its body does not read. Only
+/// whose init for `result` is a tensor.empty its body does not read, or a
+/// loop over the slices of a fresh tensor inserting one such result per
+/// iteration (the temporal slicer's final pass). Only
 /// such a result may be written straight into a buffer that another block
 /// writes too (the overlap of a ragged last spatial block): any other
 /// producer (a fill then a reduction, a computed init, a loop's state)

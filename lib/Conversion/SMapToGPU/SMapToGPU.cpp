@@ -746,16 +746,13 @@ void RowKernelBuilder::placeRowCache(OpBuilder &kb) {
         MemRefType::get({32}, Float32Type::get(ctx), AffineMap(), workgroup),
         bytes, arith::ConstantIndexOp::create(kb, loc, 0), ValueRange{});
   int64_t offset = plan.getPartialBytes();
-  for (BlockArgument arg : graph.getBody().getArguments()) {
-    FailureOr<Shape> shape = shapeOf(arg);
-    if (arg.use_empty() || failed(shape) || *shape != Shape::Full)
-      continue;
+  for (const RowGraph::CachedInput &input : plan.graph.cachedInputs) {
+    BlockArgument arg = graph.getBody().getArgument(input.argument);
     Type elementType = cast<RankedTensorType>(arg.getType()).getElementType();
     rowCache[arg] = memref::ViewOp::create(
         kb, loc, MemRefType::get({n}, elementType, AffineMap(), workgroup),
         bytes, arith::ConstantIndexOp::create(kb, loc, offset), ValueRange{});
-    offset += llvm::alignTo(
-        n * static_cast<int64_t>(elementType.getIntOrFloatBitWidth() / 8), 16);
+    offset += plan.getCachedRowSize(input);
   }
 }
 
