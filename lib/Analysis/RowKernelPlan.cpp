@@ -293,23 +293,16 @@ RowLayout mlir::smap::getRowLayout(ScheduleAttr schedule) {
   RowLayout layout;
   layout.rowsPerBlock = schedule.getRowsPerBlock();
   layout.threadsPerRow = schedule.getThreads() / layout.rowsPerBlock;
-  int64_t partials = layout.threadsPerRow > 32 ? 32 * 4 : 0;
-  layout.cacheRow = schedule.getSmemBytes() > partials;
+  layout.cacheRow =
+      schedule.getSmemBytes() > getRowPartialBytes(layout.threadsPerRow);
   return layout;
 }
 
 void mlir::smap::chooseRowCache(RowKernelPlan &plan, TargetAttr target) {
-  if (plan.tiles == 1 || plan.graph.cachedInputs.empty() ||
-      plan.getPartialBytes() + plan.getCachedRowBytes() >
-          target.getSmemPerBlock())
-    return;
-  RowLayout cached = plan.layout;
-  cached.cacheRow = true;
-  std::string whyNot;
-  if (FailureOr<RowKernelPlan> withCache =
-          checkRowLayout(plan.graph, cached, whyNot);
-      succeeded(withCache))
-    plan = *withCache;
+  // The cache changes no other part of the plan (checkRowLayout).
+  plan.layout.cacheRow = plan.tiles > 1 && !plan.graph.cachedInputs.empty() &&
+                         plan.getPartialBytes() + plan.getCachedRowBytes() <=
+                             target.getSmemPerBlock();
 }
 
 /// The threads that split a row's vectors evenly (the most, up to 512), or,

@@ -78,6 +78,12 @@ struct RowLayout {
   bool cacheRow = false;
 };
 
+/// The shared memory of the partials crossing the warps of a row: 32 f32
+/// when a row has more than one warp.
+inline int64_t getRowPartialBytes(int64_t threadsPerRow) {
+  return threadsPerRow > 32 ? 32 * 4 : 0;
+}
+
 /// A row graph with its layout, and what follows from the two.
 struct RowKernelPlan {
   RowGraph graph;
@@ -101,13 +107,13 @@ struct RowKernelPlan {
   int64_t getBlockThreads() const {
     return layout.threadsPerRow * layout.rowsPerBlock;
   }
-  /// The partials crossing the warps of a row: 32 f32 when a row has more
-  /// than one warp; then the cached row's inputs, if cached.
+  /// The partials crossing the warps of a row, then the cached row's
+  /// inputs, if cached.
   int64_t getSharedMemoryBytes() const {
     return getPartialBytes() + (layout.cacheRow ? getCachedRowBytes() : 0);
   }
   int64_t getPartialBytes() const {
-    return layout.threadsPerRow > 32 ? 32 * 4 : 0;
+    return getRowPartialBytes(layout.threadsPerRow);
   }
   /// The bytes of one row of `input`, 16-byte aligned: its copy's size.
   int64_t getCachedRowSize(const RowGraph::CachedInput &input) const {

@@ -212,10 +212,9 @@ private:
   Value row, tid, lane, warp, smem;
   DenseMap<Value, Value> flat; // graph input -> its flattened memref
   // A cached row (RowLayout::cacheRow): each whole-row input's copy in
-  // shared memory, the inputs a tile loop being built copies, and those
-  // already copied (read from the copy).
+  // shared memory, and the inputs an earlier loop copied (read from it).
   DenseMap<Value, Value> rowCache;
-  DenseSet<Value> cacheFilling, cacheFilled;
+  DenseSet<Value> cacheFilled;
   // The row's length and first element; each chunk's column, and whether
   // it is in the row.
   Value nValue, rowBase;
@@ -679,6 +678,13 @@ RowKernelBuilder::flattenArguments(OpBuilder &hb, Block *entry) {
 
 /// A block of `rowsPerBlock` rows of `threads` threads each per row; shared
 /// memory only carries partials across the warps of a row.
+/// The 32 f32 slots in shared memory the warps of a row combine through.
+static MemRefType getPartialsType(MLIRContext *ctx) {
+  return MemRefType::get(
+      {32}, Float32Type::get(ctx), AffineMap(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+}
+
 gpu::LaunchOp RowKernelBuilder::createLaunch(OpBuilder &hb) {
   MLIRContext *ctx = fn.getContext();
   Location loc = fn.getLoc();
@@ -686,9 +692,7 @@ gpu::LaunchOp RowKernelBuilder::createLaunch(OpBuilder &hb) {
   Value gridX = arith::ConstantIndexOp::create(hb, loc, rows / rowsPerBlock);
   Value blockX =
       arith::ConstantIndexOp::create(hb, loc, threads * rowsPerBlock);
-  auto smemType = MemRefType::get(
-      {32}, Float32Type::get(ctx), AffineMap(),
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  MemRefType smemType = getPartialsType(ctx);
   // A cached row takes more than the 48 KB of static shared memory: the
   // partials go into the dynamic shared memory with it (placeRowCache),
   // whose base is the start of the shared memory only when nothing is
@@ -741,10 +745,9 @@ void RowKernelBuilder::placeRowCache(OpBuilder &kb) {
       MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8),
                       AffineMap(), workgroup));
   if (threads > 32)
-    smem = memref::ViewOp::create(
-        kb, loc,
-        MemRefType::get({32}, Float32Type::get(ctx), AffineMap(), workgroup),
-        bytes, arith::ConstantIndexOp::create(kb, loc, 0), ValueRange{});
+    smem = memref::ViewOp::create(kb, loc, getPartialsType(ctx), bytes,
+                                  arith::ConstantIndexOp::create(kb, loc, 0),
+                                  ValueRange{});
   int64_t offset = plan.getPartialBytes();
   for (const RowGraph::CachedInput &input : plan.graph.cachedInputs) {
     BlockArgument arg = graph.getBody().getArgument(input.argument);
@@ -817,10 +820,10 @@ void RowKernelBuilder::loadInput(OpBuilder &kb, BlockArgument arg) {
   // A cached row: the first tile loop copies what it loads, the later ones
   // read the copy. Each thread reads back the chunks it wrote itself (the
   // same positions in every pass), so no barrier is needed.
+  // An input is loaded once per loop (buildTileLoop forgets it after), so
+  // its first load is in the first loop that reads it.
   Value cache = rowCache.lookup(arg);
-  bool fromCache = cache && cacheFilled.contains(arg);
-  if (cache && !fromCache)
-    cacheFilling.insert(arg);
+  bool fromCache = cache && !cacheFilled.insert(arg).second;
   for (int64_t k = 0; k < chunks; ++k) {
     if (fromCache) {
       Value copied = vector::LoadOp::create(
@@ -974,8 +977,6 @@ FailureOr<ValueRange> RowKernelBuilder::buildTileLoop(
   values = std::move(savedValues);
   evaluated = std::move(savedEvaluated);
   reciprocals = std::move(savedReciprocals);
-  cacheFilled.insert(cacheFilling.begin(), cacheFilling.end());
-  cacheFilling.clear();
   if (!built)
     return failure();
   return loop.getResults();
