@@ -101,7 +101,7 @@ def module_json(sdir):
                 if n.endswith(".json") and not n.endswith(".kernels.json"))
 
 
-def build_seed(seed, snap, out, timeout, source=None):
+def build_seed(seed, snap, out, timeout, source=None, options=""):
     """Module, GPU object and reference data of one seed (or of the MLIR
     file `source`, numbered `seed`); its record."""
     from spacefusion.fuzz import crash_reason, first_error, is_crash, normalize_reason, run_tool
@@ -149,6 +149,9 @@ def build_seed(seed, snap, out, timeout, source=None):
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"), SPACEFUSION_BUILD_DIR=snap)
     start = time.monotonic()
     argv = [sys.executable, "-m", "spacefusion", "gpu", path, "-o", sdir]
+    if options:
+        argv += ["--options", options]
+        rec["options"] = options
     try:
         p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env,
                            errors="replace")
@@ -194,7 +197,8 @@ def main_build(args):
             "dirty": git("status", "--porcelain", "--untracked-files=no", "--", "lib", "include",
                          "tools", "runtime").splitlines(),
             "built": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
-            "seeds": args.seeds or "files", "build_dir": os.path.abspath(args.build_dir)}
+            "seeds": args.seeds or "files", "build_dir": os.path.abspath(args.build_dir),
+            "options": args.options}
     diff = git("diff", "HEAD", "--", "lib", "include", "tools", "runtime")
     if diff:  # what the binaries may hold beyond the commit
         with open(os.path.join(args.out, "compiler.diff"), "w") as f:
@@ -204,7 +208,8 @@ def main_build(args):
     records = []
     try:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            futures = [pool.submit(build_seed, s, snap, args.out, args.timeout, sources.get(s))
+            futures = [pool.submit(build_seed, s, snap, args.out, args.timeout, sources.get(s),
+                                   args.options)
                        for s in seeds]
             for i, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 records.append(future.result())
@@ -678,6 +683,7 @@ def main(argv=None):
     b.add_argument("--out", required=True)
     b.add_argument("--jobs", type=int, default=2)
     b.add_argument("--timeout", type=float, default=180, help="seconds per tool run")
+    b.add_argument("--options", default="", help="more --spacefusion-lower-gpu options, e.g. approx-math=false")
     b.add_argument("--build-dir", default=os.environ.get("SPACEFUSION_BUILD_DIR")
                    or os.path.join(ROOT, "build"))
     c = sub.add_parser("check", help="run on the GPU and compare (GPU machine)")

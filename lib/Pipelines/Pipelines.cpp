@@ -24,6 +24,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -323,10 +324,11 @@ void mlir::spacefusion::buildSpaceFusionPipeline(
 }
 
 void mlir::spacefusion::buildCPULoweringPipeline(OpPassManager &pm) {
-  // Textual, because every pass is upstream's and this spelling is the one
-  // users can copy into mlir-opt.
+  // Textual, because every pass but two small ones of ours is upstream's and
+  // this spelling is the one users can copy into spacefusion-opt.
   const char *pipeline =
-      "smap-decompose-aggregates,func.func(llvm-request-c-wrappers),"
+      "smap-decompose-aggregates,"
+      "func.func(llvm-request-c-wrappers,smap-read-only-arguments),"
       "one-shot-bufferize{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map "
       "allow-return-allocs-from-loops},"
@@ -436,6 +438,7 @@ static void addBlockBufferization(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   pm.addPass(smap::createSMapPrivatizeFillsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addNestedPass<func::FuncOp>(smap::createSMapReadOnlyArgumentsPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =

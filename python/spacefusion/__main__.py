@@ -1,6 +1,7 @@
 """Command line: one command from a linalg file to a shared object.
 
     python3 -m spacefusion gpu FILE.mlir -o DIR [--chip sm_90a] [--entry NAME]
+                               [--options "approx-math=false ..."]
     python3 -m spacefusion cpu FILE.mlir -o DIR [--entry NAME] [--unfused]
 
 `gpu` writes DIR/libNAME.so (host code + embedded cubin; needs only the
@@ -26,15 +27,20 @@ def main(argv=None):
     parser.add_argument("-o", "--output", required=True, help="output directory")
     parser.add_argument("--entry", help="function to compile (default: the only one)")
     parser.add_argument("--chip", default="sm_90a", help="GPU chip (gpu only)")
+    parser.add_argument("--options", default="",
+                        help="more --spacefusion-lower-gpu options, e.g. \"approx-math=false\" (gpu only)")
     parser.add_argument("--unfused", action="store_true", help="skip fusion (cpu only)")
     args = parser.parse_args(argv)
+    if args.options and args.target != "gpu":
+        parser.error("--options applies to gpu only")
     with open(args.file) as f:
         source = f.read()
     os.makedirs(args.output, exist_ok=True)
     try:
         if args.target == "gpu":
             from .gpu import compile_gpu
-            so = compile_gpu(source, args.output, chip=args.chip, entry=args.entry)
+            so = compile_gpu(source, args.output, chip=args.chip, entry=args.entry,
+                             options=args.options)
         else:
             module = compile_cpu(source, entry=args.entry, fused=not args.unfused)
             so = os.path.join(args.output, "lib%s.so" % module.name)

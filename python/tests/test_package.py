@@ -154,3 +154,24 @@ def test_signature_is_read_by_the_compiler():
     with pytest.raises(sf.CompileError) as info:
         sf.compiler._signature("func.func @n(%a: tensor<4xf32>) {\n  return\n}\n", None, tools)
     assert "@n returns no tensor" in str(info.value)
+
+
+ACCUMULATE_INTO_INPUT = """
+func.func @gemm_bias(%a: tensor<16x8xf32>, %b: tensor<8x16xf32>, %acc: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %0 : tensor<16x16xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_inputs_are_not_overwritten(fused):
+    # An op whose init is an argument used to be computed in the caller's
+    # array (bufferization takes arguments as writable).
+    import numpy as np
+    module = sf.compile(ACCUMULATE_INTO_INPUT, fused=fused)
+    a, b, acc = sf.random_inputs(module, seed=0)
+    before = acc.copy()
+    (result,) = module(a, b, acc)
+    assert np.array_equal(acc, before)
+    np.testing.assert_allclose(result, before + a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)

@@ -292,6 +292,36 @@ def SMapPrivatizeFillsPass : Pass<"smap-privatize-fills"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SMapReadOnlyArgumentsPass : Pass<"smap-read-only-arguments",
+                                      "::mlir::func::FuncOp"> {
+  let summary = "Keep bufferization from writing into a public function's inputs";
+  let description = [{
+    One-shot bufferization with `bufferize-function-boundaries` takes a
+    function's tensor arguments as writable buffers: an op whose init is an
+    argument (a GEMM accumulating into a bias, an elementwise op written in
+    destination style over its last input) is computed in the caller's
+    buffer, and the caller's input changes. The tensor semantics the user
+    wrote say it does not; a torch or numpy array handed to a compiled
+    function would be overwritten. This pass marks every tensor argument of
+    a public function `bufferization.writable = false`, so bufferization
+    copies such an init before writing it. An argument already carrying the
+    attribute keeps it: a caller that wants in-place updates (a KV cache)
+    says so with `bufferization.writable = true`. Private functions are
+    left to bufferization's call analysis. Both lowering pipelines run it
+    right before bufferization.
+
+    ```mlir
+    // Before
+    func.func @f(%x: tensor<64xf32>, %acc: tensor<64xf32>) -> tensor<64xf32>
+    // After
+    func.func @f(%x: tensor<64xf32> {bufferization.writable = false},
+                 %acc: tensor<64xf32> {bufferization.writable = false})
+        -> tensor<64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def SMapWidenAccumulatorsPass : Pass<"smap-widen-accumulators"> {
   let summary = "Accumulate contractions and sums of 16-bit storage type in f32";
   let description = [{
