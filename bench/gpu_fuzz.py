@@ -360,16 +360,18 @@ def check_seed(out_dir, seed, dry_run, keep=None):
     from spacefusion.gpu import GPUModule
     module = GPUModule(sdir, meta["name"])
     outputs = []
+    overwritten = []  # inputs the call changed: the caller's tensors are values
     if dry_run:
         for spec in manifest["outputs"]:
             outputs.append(read_raw(os.path.join(ref_dir, spec["unfused"]), spec["dtype"], spec["shape"]))
     else:
         import torch
-        args = []
+        args, originals = [], []
         for spec in manifest["inputs"]:
             bits = np.fromfile(os.path.join(ref_dir, spec["file"]), dtype=BITS[spec["dtype"]])
             t = torch.from_numpy(bits.view({"<u2": np.int16, "<u4": np.int32, "<u8": np.int64}[BITS[spec["dtype"]]])
                                  .reshape(spec["shape"]).copy())
+            originals.append(t)
             args.append(t.cuda().view(torch_dtype(spec["dtype"])))
         results = []
         for spec in manifest["outputs"]:
@@ -379,6 +381,8 @@ def check_seed(out_dir, seed, dry_run, keep=None):
         module(*args, *results)
         torch.cuda.synchronize()
         module.check()
+        overwritten = [i for i, (arg, original) in enumerate(zip(args, originals))
+                       if not torch.equal(arg.view(original.dtype).cpu(), original)]
         raw = [r.view(int_dtype(spec["dtype"])).cpu().numpy().view(BITS[spec["dtype"]]).ravel()
                for spec, r in zip(manifest["outputs"], results)]
         for spec, bits in zip(manifest["outputs"], raw):
@@ -398,6 +402,11 @@ def check_seed(out_dir, seed, dry_run, keep=None):
         c["shape"], c["dtype"] = spec["shape"], spec["dtype"]
         comparisons.append(c)
     bad = sum(c["mismatches"] for c in comparisons)
+    if overwritten:
+        return {"outcome": "wrong", "outputs": comparisons, "mismatches": bad,
+                "inputs_overwritten": overwritten,
+                "elements": sum(c["elements"] for c in comparisons),
+                "max_abs": max(c["max_abs"] for c in comparisons)}
     if bad and keep and not dry_run:
         os.makedirs(os.path.join(keep, str(seed)), exist_ok=True)
         for i, bits in enumerate(raw):
@@ -563,6 +572,8 @@ def describe_failure(rec):
                          % (i, c["dtype"], "x".join(map(str, c["shape"])), c["mismatches"],
                             c["elements"], c["first"], c["max_abs"], c["max_ref"], c["unfused_max_abs"],
                             "; " + ", ".join("%s %d" % (k, c[k]) for k in extra) if extra else ""))
+    if rec.get("inputs_overwritten"):
+        parts.append("the call changed input(s) %s" % ", ".join("#%d" % i for i in rec["inputs_overwritten"]))
     if rec.get("reruns"):
         parts.append("mismatches in two reruns: %s" % rec["reruns"])
     return "; ".join(parts)
