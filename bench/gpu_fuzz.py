@@ -56,8 +56,9 @@ RUNTIME = "libspacefusion_cuda_runtime.so"
 # spacefusion-run's poison (Buffers.cpp): NaNs no arithmetic produces, and
 # for integers a pattern the fuzzer's small values do not reach.
 POISON = {"f16": 0x7e5a, "bf16": 0x7fda, "f32": 0x7fd5a5a5, "f64": 0x7ffa5a5a5a5a5a5a,
-          "i32": 0x5a5a5a5a, "i64": 0x5a5a5a5a5a5a5a5a}
-BITS = {"f16": "<u2", "bf16": "<u2", "f32": "<u4", "f64": "<u8", "i32": "<u4", "i64": "<u8"}
+          "i1": 0x5a, "i32": 0x5a5a5a5a, "i64": 0x5a5a5a5a5a5a5a5a}
+BITS = {"f16": "<u2", "bf16": "<u2", "f32": "<u4", "f64": "<u8", "i1": "<u1", "i32": "<u4",
+        "i64": "<u8"}
 # The signed view of each element type's bits.
 SIGNED = {"i32": "<i4", "i64": "<i8"}
 
@@ -253,6 +254,8 @@ def decode(bits, dtype):
         return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
     if dtype in SIGNED:
         return bits.view(SIGNED[dtype]).astype(np.float64)
+    if dtype == "i1":
+        return bits.astype(np.float64)
     return bits.view({"f16": np.float16, "f32": np.float32, "f64": np.float64}[dtype]).astype(np.float64)
 
 
@@ -323,7 +326,7 @@ def self_test():
 def torch_dtype(dtype):
     import torch
     return {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
-            "f64": torch.float64, "i32": torch.int32, "i64": torch.int64}[dtype]
+            "f64": torch.float64, "i1": torch.bool, "i32": torch.int32, "i64": torch.int64}[dtype]
 
 
 def element_bytes(dtype):
@@ -333,7 +336,7 @@ def element_bytes(dtype):
 def int_dtype(dtype):
     import torch
     return {"f16": torch.int16, "bf16": torch.int16, "f32": torch.int32, "f64": torch.int64,
-            "i32": torch.int32, "i64": torch.int64}[dtype]
+            "i1": torch.uint8, "i32": torch.int32, "i64": torch.int64}[dtype]
 
 
 def check_seed(out_dir, seed, dry_run, keep=None):
@@ -369,7 +372,7 @@ def check_seed(out_dir, seed, dry_run, keep=None):
         args, originals = [], []
         for spec in manifest["inputs"]:
             bits = np.fromfile(os.path.join(ref_dir, spec["file"]), dtype=BITS[spec["dtype"]])
-            t = torch.from_numpy(bits.view({"<u2": np.int16, "<u4": np.int32, "<u8": np.int64}[BITS[spec["dtype"]]])
+            t = torch.from_numpy(bits.view({"<u1": np.uint8, "<u2": np.int16, "<u4": np.int32, "<u8": np.int64}[BITS[spec["dtype"]]])
                                  .reshape(spec["shape"]).copy())
             originals.append(t)
             args.append(t.cuda().view(torch_dtype(spec["dtype"])))

@@ -87,30 +87,42 @@ static bool isAddContraction(const Space &space) {
                       [](auto r) { return r.second == Combiner::Add; });
 }
 
+/// The global dim of each of `space`'s loops, std::nullopt for a unit loop
+/// the analysis folded away; none at all when its dims do not match its
+/// loops (a loop a reshape split).
+static std::optional<SmallVector<std::optional<unsigned>>>
+loopDims(const Space &space) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+  if (!linalgOp)
+    return std::nullopt;
+  // One dim per loop, or per loop of a non-unit extent.
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  bool perLoop = space.dims.size() == ranges.size();
+  if (!perLoop &&
+      space.dims.size() != static_cast<size_t>(llvm::count_if(
+                               ranges, [](int64_t r) { return r != 1; })))
+    return std::nullopt;
+  SmallVector<std::optional<unsigned>> dims;
+  unsigned next = 0;
+  for (int64_t range : ranges)
+    dims.push_back(!perLoop && range == 1
+                       ? std::nullopt
+                       : std::optional<unsigned>(space.dims[next++]));
+  return dims;
+}
+
 /// The loop extents `space`'s op has in a block (one per loop, unit loops
 /// the analysis folded away at 1), or none when its dims do not match its
 /// loops.
 static std::optional<SmallVector<int64_t>>
 blockLoopExtents(const Space &space,
                  function_ref<int64_t(unsigned)> blockExtent) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-  if (!linalgOp)
+  std::optional<SmallVector<std::optional<unsigned>>> dims = loopDims(space);
+  if (!dims)
     return std::nullopt;
-  // The space has one dim per loop, or per loop of a non-unit extent (the
-  // analysis folds unit dims away).
-  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-  bool perLoop = space.dims.size() == ranges.size();
-  if (!perLoop && space.dims.size() != static_cast<size_t>(llvm::count_if(
-                                           ranges, [](int64_t r) {
-                                             return r != 1;
-                                           })))
-    return std::nullopt;
-  SmallVector<int64_t> extents;
-  unsigned next = 0;
-  for (int64_t range : ranges)
-    extents.push_back(!perLoop && range == 1 ? 1
-                                             : blockExtent(space.dims[next++]));
-  return extents;
+  return llvm::map_to_vector(*dims, [&](std::optional<unsigned> d) {
+    return d ? blockExtent(*d) : int64_t(1);
+  });
 }
 
 /// Whether the GPU lowering runs `space` on tensor cores (mma.sync
@@ -215,9 +227,24 @@ static std::optional<WgmmaDims> wgmmaDims(const SpaceMappingGraph &smg,
     if (!bBatch.empty() && b0 == r &&
         smg.getDims()[k].extent % kWgmmaTileK != 0)
       continue;
-    WgmmaDims result{space.dims[a[rows - 1]], space.dims[*n], k, {}};
-    for (unsigned loop : ArrayRef(a).take_front(rows - 1))
-      result.batch.push_back(space.dims[loop]);
+    // By the loops' global dims: a unit loop has none (a batch of one is
+    // no batch; rows or columns of one are no wgmma tile).
+    std::optional<SmallVector<std::optional<unsigned>>> dims = loopDims(space);
+    if (!dims)
+      return std::nullopt;
+    auto dimOf = [&](unsigned loop) {
+      return loop < dims->size() ? (*dims)[loop] : std::nullopt;
+    };
+    std::optional<unsigned> m = dimOf(a[rows - 1]), nDim = dimOf(*n);
+    if (!m || !nDim)
+      return std::nullopt;
+    WgmmaDims result{*m, *nDim, k, {}};
+    for (unsigned loop : ArrayRef(a).take_front(rows - 1)) {
+      if (loop >= dims->size())
+        return std::nullopt;
+      if (std::optional<unsigned> batch = (*dims)[loop])
+        result.batch.push_back(*batch);
+    }
     return result;
   }
   return std::nullopt;

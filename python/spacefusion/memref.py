@@ -19,13 +19,14 @@ import sys
 import numpy as np
 
 # The numpy dtype of each element type numpy can hold (not bf16); integers
-# are lengths and indices.
-DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+# are lengths and indices, i1 masks (a byte of 0 or 1, as LLVM stores i1).
+DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_, "i32": np.int32,
+          "i64": np.int64}
 # The numpy dtype of the storage handed to the shared object.
 STORAGE = dict(DTYPES, bf16=np.uint16)
 # The torch dtype (by name) of each element type.
 TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
-                "i32": "int32", "i64": "int64"}
+                "i1": "bool", "i32": "int32", "i64": "int64"}
 # A quiet NaN of bf16, as its bits: poisons unwritten outputs.
 BF16_NAN = 0x7FC0
 
@@ -92,6 +93,8 @@ def random_inputs(module, seed=0, low=-1.0, high=1.0):
                 raise TypeError("bf16 inputs are torch.bfloat16 tensors (numpy has no bfloat16): "
                                 "install torch") from None
             inputs.append(torch.from_numpy(values.astype(np.float32)).to(torch.bfloat16))
+        elif dtype == "i1":  # masks: 0 or 1 with equal odds
+            inputs.append(rng.integers(0, 2, size=shape).astype(np.bool_))
         else:
             inputs.append(values.astype(DTYPES[dtype]))
     return inputs

@@ -175,3 +175,43 @@ def test_inputs_are_not_overwritten(fused):
     (result,) = module(a, b, acc)
     assert np.array_equal(acc, before)
     np.testing.assert_allclose(result, before + a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
+
+
+MASKED = """
+#x2 = affine_map<(d0, d1) -> (d0, d1)>
+#r2 = affine_map<(d0, d1) -> (d0)>
+func.func @masked_max(%x: tensor<8x64xf32>, %keep: tensor<8x64xi1>) -> (tensor<8xf32>, tensor<8x64xi1>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [#x2, #x2, #r2], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %keep : tensor<8x64xf32>, tensor<8x64xi1>) outs(%f : tensor<8xf32>) {
+  ^bb0(%a: f32, %k: i1, %acc: f32):
+    %s = arith.select %k, %a, %ninf : f32
+    %r = arith.maximumf %s, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %eb = tensor.empty() : tensor<8x64xi1>
+  %pos = linalg.generic {indexing_maps = [#x2, #x2, #x2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %keep : tensor<8x64xf32>, tensor<8x64xi1>) outs(%eb : tensor<8x64xi1>) {
+  ^bb0(%a: f32, %k: i1, %o: i1):
+    %zero = arith.constant 0.0 : f32
+    %p = arith.cmpf ogt, %a, %zero : f32
+    %both = arith.andi %p, %k : i1
+    linalg.yield %both : i1
+  } -> tensor<8x64xi1>
+  return %m, %pos : tensor<8xf32>, tensor<8x64xi1>
+}
+"""
+
+
+def test_i1_tensors_in_and_out():
+    # Masks are numpy bool arrays (a byte of 0 or 1, as LLVM stores i1).
+    import numpy as np
+    module = sf.compile(MASKED)
+    assert module.inputs[1] == ((8, 64), "i1") and module.outputs[1] == ((8, 64), "i1")
+    x, keep = sf.random_inputs(module, seed=0)
+    assert keep.dtype == np.bool_ and 0.3 < keep.mean() < 0.7
+    row_max, positive = module(x, keep)
+    np.testing.assert_array_equal(row_max, np.where(keep, x, -np.inf).max(axis=1))
+    np.testing.assert_array_equal(positive, (x > 0) & keep)

@@ -25,6 +25,8 @@ std::optional<Dtype> spacefusion::run::getDtype(mlir::Type type) {
     return Dtype::F32;
   if (type.isF64())
     return Dtype::F64;
+  if (type.isSignlessInteger(1))
+    return Dtype::I1;
   if (type.isSignlessInteger(32))
     return Dtype::I32;
   if (type.isSignlessInteger(64))
@@ -42,6 +44,8 @@ llvm::StringRef spacefusion::run::getName(Dtype dtype) {
     return "f32";
   case Dtype::F64:
     return "f64";
+  case Dtype::I1:
+    return "i1";
   case Dtype::I32:
     return "i32";
   case Dtype::I64:
@@ -52,6 +56,8 @@ llvm::StringRef spacefusion::run::getName(Dtype dtype) {
 
 unsigned spacefusion::run::getByteWidth(Dtype dtype) {
   switch (dtype) {
+  case Dtype::I1: // a byte holding 0 or 1, as LLVM stores an i1
+    return 1;
   case Dtype::F16:
   case Dtype::BF16:
     return 2;
@@ -143,7 +149,7 @@ double spacefusion::run::decodeBF16(uint16_t bits) {
 }
 
 bool spacefusion::run::isInteger(Dtype dtype) {
-  return dtype == Dtype::I32 || dtype == Dtype::I64;
+  return dtype == Dtype::I1 || dtype == Dtype::I32 || dtype == Dtype::I64;
 }
 
 double spacefusion::run::roundTo(Dtype dtype, double value) {
@@ -156,6 +162,8 @@ double spacefusion::run::roundTo(Dtype dtype, double value) {
     return static_cast<float>(value);
   case Dtype::F64:
     return value;
+  case Dtype::I1:
+    return value != 0 ? 1 : 0;
   case Dtype::I32:
     return static_cast<int32_t>(std::nearbyint(value));
   case Dtype::I64:
@@ -220,6 +228,8 @@ double Buffer::get(int64_t i) const {
     return load<float>(storage, i);
   case Dtype::F64:
     return load<double>(storage, i);
+  case Dtype::I1:
+    return load<uint8_t>(storage, i);
   case Dtype::I32:
     return load<int32_t>(storage, i);
   case Dtype::I64:
@@ -238,6 +248,8 @@ void Buffer::set(int64_t i, double value) {
     return store(storage, i, static_cast<float>(value));
   case Dtype::F64:
     return store(storage, i, value);
+  case Dtype::I1:
+    return store(storage, i, static_cast<uint8_t>(value != 0));
   case Dtype::I32:
     return store(storage, i, static_cast<int32_t>(value));
   case Dtype::I64:
@@ -249,7 +261,9 @@ void Buffer::set(int64_t i, double value) {
 static constexpr uint16_t kPoisonF16 = 0x7e5a, kPoisonBF16 = 0x7fda;
 static constexpr uint32_t kPoisonF32 = 0x7fd5a5a5;
 static constexpr uint64_t kPoisonF64 = 0x7ffa5a5a5a5a5a5a;
-// Integers have no NaN: a pattern a program is unlikely to compute.
+// Integers have no NaN: a pattern a program is unlikely to compute (for
+// i1, a byte that is neither 0 nor 1).
+static constexpr uint8_t kPoisonI1 = 0x5a;
 static constexpr uint32_t kPoisonI32 = 0x5a5a5a5a;
 static constexpr uint64_t kPoisonI64 = 0x5a5a5a5a5a5a5a5a;
 
@@ -267,6 +281,9 @@ void Buffer::fillWithPoison() {
       break;
     case Dtype::F64:
       store(storage, i, kPoisonF64);
+      break;
+    case Dtype::I1:
+      store(storage, i, kPoisonI1);
       break;
     case Dtype::I32:
       store(storage, i, kPoisonI32);
@@ -288,6 +305,8 @@ bool Buffer::isPoison(int64_t i) const {
     return load<uint32_t>(storage, i) == kPoisonF32;
   case Dtype::F64:
     return load<uint64_t>(storage, i) == kPoisonF64;
+  case Dtype::I1:
+    return load<uint8_t>(storage, i) == kPoisonI1;
   case Dtype::I32:
     return load<uint32_t>(storage, i) == kPoisonI32;
   case Dtype::I64:

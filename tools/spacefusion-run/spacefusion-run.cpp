@@ -19,10 +19,10 @@
 //   comparison.
 // * Inputs are uniform in [-1, 1], rounded once to each argument's dtype
 //   (f16, bf16, f32 or f64), so both versions see exactly the same values;
-//   integer inputs (i32, i64: lengths, indices) uniform in --int-range.
-//   Every run, repetitions included, gets a fresh copy of every input:
-//   bufferized code in destination-passing style writes into its
-//   arguments' buffers.
+//   integer inputs (i32, i64: lengths, indices) uniform in --int-range,
+//   i1 ones (masks) 0 or 1 with equal odds.
+//   Every run, repetitions included, gets a fresh copy of every input, and
+//   a run that changes one fails: a function's tensors are values.
 // * For every element, with tolerances per output dtype,
 //     |fused - reference| <= atol * max|reference| + rtol * |reference|,
 //   atol being relative to the output's largest finite magnitude, since
@@ -234,8 +234,8 @@ static FailureOr<Signature> getSignature(func::FuncOp function) {
       return true;
     }
     llvm::errs() << "spacefusion-run: @" << function.getName()
-                 << " must take and return static f16, bf16, f32, f64, i32 or "
-                    "i64 tensors, got "
+                 << " must take and return static f16, bf16, f32, f64, i1, i32 "
+                    "or i64 tensors, got "
                  << t << "\n";
     return false;
   };
@@ -355,13 +355,15 @@ makeInputs(const Signature &signature, std::pair<int64_t, int64_t> ints) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::uniform_int_distribution<int64_t> uniformInt(ints.first, ints.second);
+  std::bernoulli_distribution coin;
   SmallVector<std::vector<double>> inputs;
   for (RankedTensorType type : signature.args) {
     Dtype dtype = dtypeOf(type);
     std::vector<double> &values = inputs.emplace_back(type.getNumElements());
     for (double &value : values)
-      value = isInteger(dtype) ? roundTo(dtype, double(uniformInt(rng)))
-                               : roundTo(dtype, uniform(rng));
+      value = dtype == Dtype::I1 ? double(coin(rng))
+              : isInteger(dtype) ? roundTo(dtype, double(uniformInt(rng)))
+                                 : roundTo(dtype, uniform(rng));
   }
   return inputs;
 }
@@ -412,6 +414,21 @@ static SmallVector<Buffer> makeBuffers(ArrayRef<RankedTensorType> types,
   return buffers;
 }
 
+/// A call must leave its inputs as they were: tensors are values, and the
+/// pipelines mark the arguments read-only for bufferization.
+static LogicalResult checkInputsUnchanged(StringRef name, ArrayRef<Buffer> args,
+                                          ArrayRef<Buffer> pristine) {
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(args, pristine))) {
+    auto &[arg, original] = pair;
+    if (arg.getBytes() == original.getBytes())
+      continue;
+    llvm::errs() << "spacefusion-run: @" << name << " changed its input #" << i
+                 << "\n";
+    return failure();
+  }
+  return success();
+}
+
 /// Runs `name` `runs` times on `inputs`; keeps the last outputs and the
 /// median time in milliseconds.
 static LogicalResult run(Version &version, StringRef name,
@@ -423,8 +440,8 @@ static LogicalResult run(Version &version, StringRef name,
 
   SmallVector<double> times;
   for (unsigned r = 0; r < std::max(1u, runs); ++r) {
-    // A fresh copy of every input for every run: code in destination-
-    // passing style (outs(%arg)) writes into its arguments' buffers.
+    // A fresh copy of every input for every run, so that a call that
+    // writes into one is caught (checkInputsUnchanged) and nothing else.
     SmallVector<Buffer> args = llvm::map_to_vector(
         pristine, [](const Buffer &buffer) { return buffer.clone(); });
     SmallVector<void *> packed;
@@ -441,6 +458,8 @@ static LogicalResult run(Version &version, StringRef name,
       return failure();
     }
     auto end = std::chrono::steady_clock::now();
+    if (failed(checkInputsUnchanged(name, args, pristine)))
+      return failure();
     times.push_back(
         std::chrono::duration<double, std::milli>(end - start).count());
   }
@@ -500,6 +519,7 @@ static Tolerance getDefaultTolerance(Dtype dtype) {
     return {0x1p-9, 0x1p-10};
   case Dtype::BF16:
     return {0x1p-6, 0x1p-7};
+  case Dtype::I1:
   case Dtype::I32:
   case Dtype::I64:
     return {0, 0};
