@@ -44,8 +44,9 @@ static bool writesInto(OpOperand &use) {
 }
 
 namespace {
-/// A fill of a tensor.empty that ops inside a loop write: each of them gets
-/// its own empty tensor and fill, inside the loop, right before it.
+/// A fill of a tensor.empty that several ops write, or ops inside a loop:
+/// each of them but the first in the fill's block gets its own empty tensor
+/// and fill, right before it.
 struct PrivatizeSharedFill : public OpRewritePattern<linalg::FillOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -57,10 +58,12 @@ struct PrivatizeSharedFill : public OpRewritePattern<linalg::FillOp> {
     // The writers inside a loop (or any region) below the fill's block: on
     // each iteration they would write the buffer other iterations read.
     // Then the loops that start from the fill get one of their own too,
-    // where bufferization would have put its copy. Other writers in the
-    // fill's block are left to bufferization, which copies at most once
-    // there.
-    SmallVector<OpOperand *> nested, loopInits;
+    // where bufferization would have put its copy. Of the other writers in
+    // the fill's block, all but the first get one too: empty-tensor
+    // elimination puts a shared fill where one writer's result goes (a
+    // block's output), and the others' results were then computed in that
+    // output and copied out after it was overwritten (GPU fuzz seed 1934).
+    SmallVector<OpOperand *> nested, loopInits, others;
     for (OpOperand &use : fill->getResult(0).getUses()) {
       if (!writesInto(use))
         continue;
@@ -68,10 +71,19 @@ struct PrivatizeSharedFill : public OpRewritePattern<linalg::FillOp> {
         nested.push_back(&use);
       else if (isa<LoopLikeOpInterface>(use.getOwner()))
         loopInits.push_back(&use);
+      else
+        others.push_back(&use);
     }
-    if (nested.empty())
-      return rewriter.notifyMatchFailure(fill, "no writer in a loop");
-    for (OpOperand *use : llvm::concat<OpOperand *>(nested, loopInits)) {
+    // Uses are listed last first: the earliest writer keeps the fill.
+    llvm::sort(others, [](OpOperand *a, OpOperand *b) {
+      return a->getOwner()->isBeforeInBlock(b->getOwner());
+    });
+    SmallVector<OpOperand *> laterWriters(
+        llvm::drop_begin(others, std::min<size_t>(others.size(), 1)));
+    if (nested.empty() && laterWriters.empty())
+      return rewriter.notifyMatchFailure(fill, "one writer, in its block");
+    for (OpOperand *use :
+         llvm::concat<OpOperand *>(nested, loopInits, laterWriters)) {
       Operation *user = use->getOwner();
       rewriter.setInsertionPoint(user);
       Operation *ownEmpty = rewriter.clone(*empty);

@@ -271,9 +271,12 @@ def SMapPrivatizeFillsPass : Pass<"smap-privatize-fills"> {
     every iteration: a buffer more in the block's shared memory and a copy
     per slice. This pass gives each op inside a loop (any region below the
     fill's block) that writes the fill (the init of a destination-style op
-    or of a loop) a fill of its own right before it. Writers and readers in
-    the fill's block keep it: bufferization copies at most once there. It
-    runs on the GPU path right before bufferization.
+    or of a loop) a fill of its own right before it, and so every writer in
+    the fill's block but the first: a fill shared by two results of a block
+    was placed by empty-tensor elimination in one result's tile, and the
+    other result, computed there, was copied out after that tile had been
+    overwritten. Readers keep the fill. It runs on the GPU path right
+    before bufferization.
 
     ```mlir
     // Before
