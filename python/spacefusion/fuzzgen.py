@@ -259,6 +259,10 @@ class Program:
         self.side = []  # computed values no op consumes yet: returned
         self.steps = []  # step descriptions, for the header
         self.features = set()
+        # Features added after seed FEATURES_SINCE draw from a generator of
+        # their own, so that the recorded seeds below keep their programs.
+        self.later_features = False
+        self.aux = random.Random(0)
 
     def new_input(self, shape, dtype=None):
         return self.fb.arg(shape, dtype)
@@ -586,6 +590,8 @@ def mask_values(prog, s, dim):
     prefix = prog.rng.randint(1, n) if style in ("prefix", "band") else 0
     width = prog.rng.randint(1, n) if style == "window" else 0
     negate = prog.rng.random() < 0.5
+    if prog.later_features and prog.aux.random() < 0.3:
+        style = "tensor"  # an i1 input, as torch's boolean attn_mask
     prog.features.add("mask-" + style)
 
     def compare(body, predicate, a, b):
@@ -605,6 +611,13 @@ def mask_values(prog, s, dim):
     def body_fn(body, in_args, out_args):
         v = body.extend(in_args[0], s.dtype)
         j = body.index(dim)
+        if style == "tensor":
+            # Kept where the mask input is 1, and in column 0 (no row is
+            # masked entirely).
+            first = compare(body, "eq", j, body.const(0, "index"))
+            keep = body.op("arith.ori %s, %s" % (in_args[1], first), "i1")
+            return [body.truncate(body.op("arith.select %s, %s, %s" % (keep, v, body.const(NEG_INF))),
+                                  s.dtype)]
         if style == "threshold":
             # Where v > 0.5, except in column 0: no row is masked entirely.
             large = prog.fb.fresh("c")
@@ -639,8 +652,11 @@ def mask_values(prog, s, dim):
                            "i1")
         return [body.truncate(masked(body, v, hide), s.dtype)]
 
+    inputs = [(s, identity(rank))]
+    if style == "tensor":
+        inputs.append((prog.new_input(s.shape, "i1"), identity(rank)))
     init = prog.fb.empty(s.shape, s.dtype)
-    (name,) = prog.fb.generic(rank, ["parallel"] * rank, [(s, identity(rank))],
+    (name,) = prog.fb.generic(rank, ["parallel"] * rank, inputs,
                               [(init, s.shape, s.dtype, identity(rank))], body_fn, "mask")
     return Tensor(name, s.shape, s.dtype, s.bound)
 
@@ -1112,6 +1128,9 @@ STEPS = [
     (step_multi_output_elementwise, 3),
 ]
 EXOTIC = [(integer_program, 1), (index_program, 1), (zero_dim_program, 1)]
+# Seeds from here on may use the features added after the recorded runs
+# (masks given as i1 tensors).
+FEATURES_SINCE = 2000
 EXOTIC_PROBABILITY = 0.04
 
 
@@ -1137,6 +1156,8 @@ def build(seed):
     """The Program for `seed` (deterministic)."""
     rng = random.Random(seed)
     prog = Program(rng, pick_dtype(rng))
+    prog.later_features = seed >= FEATURES_SINCE
+    prog.aux = random.Random("aux-%d" % seed)
     if rng.random() < EXOTIC_PROBABILITY:
         prog.dtype = prog.fb.dtype = "f32"
         rng.choices([f for f, _ in EXOTIC], [w for _, w in EXOTIC])[0](prog)
