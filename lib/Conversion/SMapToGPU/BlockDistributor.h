@@ -392,6 +392,11 @@ public:
   /// Loops whose staged tiles arrive by a cp.async pipeline of `stages`.
   unsigned asyncLoops = 0;
   int64_t stages = 1;
+  /// tanh on tanh.approx.f32 too (with approxMath): its error, about 2^-11
+  /// relative, is a 16-bit rounding, so only in blocks of 16-bit programs;
+  /// f32 programs keep tanhf (GPU fuzz seeds 1063, 2069 erred by up to
+  /// 3e-4 of max|ref| in f32).
+  bool approxTanh = true;
   /// Whether the last prefetchStagedOperands used cp.async (the step then
   /// needs no barrier at its end).
   bool asyncPrefetch = false;

@@ -1262,7 +1262,7 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
 Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
                                           IRMapping &mapping) const {
   if (auto tanh = dyn_cast<math::TanhOp>(payload);
-      tanh && approxMath &&
+      tanh && approxMath && approxTanh &&
       isa<Float32Type, Float16Type, BFloat16Type>(tanh.getType())) {
     // The hardware's tanh (MUFU.TANH, sm_75 and later): one instruction
     // instead of libdevice's tanhf (GELU's inner function); its relative
@@ -2138,6 +2138,21 @@ static void recordBlockKernel(gpu::LaunchOp launch, const BlockKernelPlan &plan,
       << ("lowered to one kernel: " + record.describe());
 }
 
+/// Whether the block reads 16-bit floats from global memory: a half
+/// model's block, whose results are rounded to 16 bits anyway.
+static bool readsHalfFloats(gpu::LaunchOp launch) {
+  auto isHalf = [](Value v) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    return type && isa<Float16Type, BFloat16Type>(type.getElementType()) &&
+           !isa_and_nonnull<memref::AllocOp>(v.getDefiningOp());
+  };
+  WalkResult found = launch.getBody().walk([&](Operation *op) {
+    return llvm::any_of(op->getOperands(), isHalf) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
                                                      BlockKernelPlan &plan) {
   Block &kernel = launch.getBody().front();
@@ -2167,6 +2182,7 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   bool tensorCores = plan.strategy != KernelStrategy::Simt;
   BlockDistributor distributor(launch.getThreadIds().x, plan.threads,
                                tensorCores, approxMath);
+  distributor.approxTanh = readsHalfFloats(launch);
   distributor.stages = placement->stages;
   distributor.alreadyDistributed.insert(wgmmaCode.begin(), wgmmaCode.end());
   if (failed(plan.rowFragmentPlan ? distributor.distributeRowFragments(
