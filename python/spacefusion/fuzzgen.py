@@ -251,7 +251,7 @@ def is_float(dtype):
 class Program:
     """The state steps share: the builder, the main value, unused values."""
 
-    def __init__(self, rng, dtype):
+    def __init__(self, rng, dtype, seed):
         self.rng = rng
         self.fb = FunctionBuilder(rng, dtype)
         self.dtype = dtype
@@ -261,8 +261,8 @@ class Program:
         self.features = set()
         # Features added after seed FEATURES_SINCE draw from a generator of
         # their own, so that the recorded seeds below keep their programs.
-        self.later_features = False
-        self.aux = random.Random(0)
+        self.later_features = seed >= FEATURES_SINCE
+        self.aux = random.Random("aux-%d" % seed)
 
     def new_input(self, shape, dtype=None):
         return self.fb.arg(shape, dtype)
@@ -1155,9 +1155,7 @@ def uses_cse(seed):
 def build(seed):
     """The Program for `seed` (deterministic)."""
     rng = random.Random(seed)
-    prog = Program(rng, pick_dtype(rng))
-    prog.later_features = seed >= FEATURES_SINCE
-    prog.aux = random.Random("aux-%d" % seed)
+    prog = Program(rng, pick_dtype(rng), seed)
     if rng.random() < EXOTIC_PROBABILITY:
         prog.dtype = prog.fb.dtype = "f32"
         rng.choices([f for f, _ in EXOTIC], [w for _, w in EXOTIC])[0](prog)

@@ -25,8 +25,9 @@
 
 namespace mlir::spacefusion::run {
 
-/// The element types a checked function may take and return: floats, and
-/// 32- and 64-bit integers (indices, lengths), held exactly as doubles.
+/// The element types a checked function may take and return: floats, i1
+/// (masks, a byte each), and 32- and 64-bit integers (indices, lengths),
+/// held exactly as doubles.
 enum class Dtype { F16, BF16, F32, F64, I1, I32, I64 };
 
 /// The dtype of `type`, or nothing when it is not one of those above.

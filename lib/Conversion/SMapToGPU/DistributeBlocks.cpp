@@ -55,6 +55,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/ScopeExit.h"
 
@@ -2141,16 +2142,12 @@ static void recordBlockKernel(gpu::LaunchOp launch, const BlockKernelPlan &plan,
 /// Whether the block reads 16-bit floats from global memory: a half
 /// model's block, whose results are rounded to 16 bits anyway.
 static bool readsHalfFloats(gpu::LaunchOp launch) {
-  auto isHalf = [](Value v) {
+  llvm::SetVector<Value> global;
+  getUsedValuesDefinedAbove(launch.getBody(), global);
+  return llvm::any_of(global, [](Value v) {
     auto type = dyn_cast<MemRefType>(v.getType());
-    return type && isa<Float16Type, BFloat16Type>(type.getElementType()) &&
-           !isa_and_nonnull<memref::AllocOp>(v.getDefiningOp());
-  };
-  WalkResult found = launch.getBody().walk([&](Operation *op) {
-    return llvm::any_of(op->getOperands(), isHalf) ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
+    return type && isa<Float16Type, BFloat16Type>(type.getElementType());
   });
-  return found.wasInterrupted();
 }
 
 LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,

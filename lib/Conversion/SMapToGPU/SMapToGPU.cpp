@@ -676,8 +676,6 @@ RowKernelBuilder::flattenArguments(OpBuilder &hb, Block *entry) {
                             flatArgs.end());
 }
 
-/// A block of `rowsPerBlock` rows of `threads` threads each per row; shared
-/// memory only carries partials across the warps of a row.
 /// The 32 f32 slots in shared memory the warps of a row combine through.
 static MemRefType getPartialsType(MLIRContext *ctx) {
   return MemRefType::get(
@@ -685,6 +683,8 @@ static MemRefType getPartialsType(MLIRContext *ctx) {
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
 }
 
+/// A block of `rowsPerBlock` rows of `threads` threads each per row; shared
+/// memory carries partials across the warps of a row, and the cached row.
 gpu::LaunchOp RowKernelBuilder::createLaunch(OpBuilder &hb) {
   MLIRContext *ctx = fn.getContext();
   Location loc = fn.getLoc();

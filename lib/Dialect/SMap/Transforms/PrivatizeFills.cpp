@@ -74,16 +74,15 @@ struct PrivatizeSharedFill : public OpRewritePattern<linalg::FillOp> {
       else
         others.push_back(&use);
     }
-    // Uses are listed last first: the earliest writer keeps the fill.
-    llvm::sort(others, [](OpOperand *a, OpOperand *b) {
-      return a->getOwner()->isBeforeInBlock(b->getOwner());
-    });
-    SmallVector<OpOperand *> laterWriters(
-        llvm::drop_begin(others, std::min<size_t>(others.size(), 1)));
-    if (nested.empty() && laterWriters.empty())
+    // The earliest writer keeps the fill (uses are not in program order).
+    if (!others.empty())
+      others.erase(llvm::min_element(others, [](OpOperand *a, OpOperand *b) {
+        return a->getOwner()->isBeforeInBlock(b->getOwner());
+      }));
+    if (nested.empty() && others.empty())
       return rewriter.notifyMatchFailure(fill, "one writer, in its block");
     for (OpOperand *use :
-         llvm::concat<OpOperand *>(nested, loopInits, laterWriters)) {
+         llvm::concat<OpOperand *>(nested, loopInits, others)) {
       Operation *user = use->getOwner();
       rewriter.setInsertionPoint(user);
       Operation *ownEmpty = rewriter.clone(*empty);
