@@ -64,3 +64,20 @@ def test_gpu_rejects_what_no_loop_kernel_runs_with_the_diagnostic_only(tmp_path)
 def test_missing_output_is_a_usage_error():
     result = run_cli("cpu", os.path.join(ROOT, "examples", "softmax_last.mlir"))
     assert result.returncode == 2 and "-o/--output" in result.stderr
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(CUDA_HOME, "bin", "ptxas")), reason="needs ptxas")
+def test_gpu_options_reach_the_pipeline(tmp_path):
+    source = os.path.join(ROOT, "examples", "softmax_last.mlir")
+    result = run_cli("gpu", source, "-o", str(tmp_path), "--options", "row-kernels=false")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tmp_path / "softmax_last.json").read_text())
+    assert [k["strategy"] for k in meta["kernels"]] != ["rows"]
+    result = run_cli("gpu", source, "-o", str(tmp_path), "--options", "no-such-option=1")
+    assert result.returncode == 1 and "no-such-option" in result.stderr
+
+
+def test_options_are_for_gpu_only():
+    result = run_cli("cpu", os.path.join(ROOT, "examples", "softmax_last.mlir"), "-o", "/tmp/x",
+                     "--options", "approx-math=false")
+    assert result.returncode == 2 and "--options applies to gpu only" in result.stderr
