@@ -1038,34 +1038,122 @@ static double sectorFactor(const CandidateView &view, Value value) {
   return 1.0;
 }
 
+namespace {
+/// The bytes blocks move to and from global memory, and the part of them
+/// DRAM serves (the rest are re-reads of data L2 still holds).
+struct GlobalTraffic {
+  double total = 0, dram = 0;
+};
+} // namespace
+
+/// The blocks of the candidate's grid along dim `d`.
+static uint64_t gridSize(const CandidateView &view, unsigned d) {
+  return llvm::divideCeil(view.smg.getDims()[d].extent,
+                          view.candidate.tiles[d]);
+}
+
+/// The dims the grid's blocks are numbered along (sliced, not temporal), in
+/// launch order's significance: the last varies fastest (row-major, as
+/// convert-smap-to-scf numbers them; its raster groups are not modelled).
+static SmallVector<unsigned> gridDims(const CandidateView &view) {
+  SmallVector<unsigned> dims;
+  for (unsigned d = 0; d < view.smg.getDims().size(); ++d)
+    if (view.candidate.temporalDim != d &&
+        view.candidate.tiles[d] < view.smg.getDims()[d].extent)
+      dims.push_back(d);
+  return dims;
+}
+
+/// How many consecutive blocks share a value along grid dim `d`: the
+/// blocks of the dims after it.
+static double launchStride(const CandidateView &view, ArrayRef<unsigned> grid,
+                           unsigned d) {
+  double stride = 1;
+  for (unsigned e : llvm::drop_begin(grid, llvm::find(grid, d) - grid.begin()))
+    if (e != d)
+      stride *= gridSize(view, e);
+  return stride;
+}
+
+/// The usable part of L2 for re-reads: on Hopper each of its two
+/// partitions holds its own copy of data SMs on both sides read.
+static constexpr double kL2UsableFraction = 0.5;
+
+/// Whether the blocks that read the same tile of `arg` find it in L2: the
+/// data every input's tiles take over the blocks launched between two such
+/// reads (and the wave running with them) fits in the usable L2. A tile is
+/// shared along the sliced dims `arg` lacks; the closest two readers are a
+/// stride of its fastest such dim apart.
+static bool rereadsHitL2(const CandidateView &view, BlockArgument arg,
+                         int64_t resident) {
+  TargetAttr target = view.target;
+  if (!view.options.l2Reuse || !target.isGPU() || !target.getL2Bytes() ||
+      !target.getL2Gbps())
+    return false;
+  SmallVector<unsigned> grid = gridDims(view);
+  SmallVector<unsigned> own = flatDims(view.smg, arg);
+  std::optional<double> closest;
+  for (unsigned d : grid)
+    if (!llvm::is_contained(own, d))
+      closest = std::min(closest.value_or(launchStride(view, grid, d)),
+                         launchStride(view, grid, d));
+  if (!closest)
+    return true;
+  double window = *closest + target.getSmCount() * resident;
+  double workingSet = 0;
+  for (BlockArgument input : view.smg.getGraph().getBody().getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    if (!type || input.use_empty())
+      continue;
+    SmallVector<unsigned> inputDims = flatDims(view.smg, input);
+    double tiles = 1, touched = 1;
+    for (unsigned d : grid) {
+      if (!llvm::is_contained(inputDims, d))
+        continue;
+      tiles *= gridSize(view, d);
+      touched *= std::min<double>(
+          gridSize(view, d), std::ceil(window / launchStride(view, grid, d)));
+    }
+    workingSet += type.getNumElements() * elementBytes(input) * touched / tiles;
+  }
+  return workingSet <= kL2UsableFraction * target.getL2Bytes();
+}
+
 /// Global traffic: inputs are re-read by every block along sliced dims
-/// they lack, and twice when a final pass streams them again; outputs are
-/// written once.
-static double globalTraffic(const CandidateView &view, bool finalPass) {
+/// they lack (from L2 when rereadsHitL2 says so), and twice when a final
+/// pass streams them again; outputs are written once.
+static GlobalTraffic globalTraffic(const CandidateView &view, bool finalPass,
+                                   int64_t resident) {
   const ScheduleCandidate &candidate = view.candidate;
   ArrayRef<GlobalDim> dims = view.smg.getDims();
   GraphOp graph = view.smg.getGraph();
-  double total = 0;
+  GlobalTraffic traffic;
   for (BlockArgument arg : graph.getBody().getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || arg.use_empty())
       continue;
     SmallVector<unsigned> own = flatDims(view.smg, arg);
-    double bytes = type.getNumElements() * elementBytes(arg);
-    for (unsigned d = 0; d < dims.size(); ++d)
-      if (candidate.tiles[d] < dims[d].extent && !llvm::is_contained(own, d))
-        bytes *= llvm::divideCeil(dims[d].extent, candidate.tiles[d]);
+    double bytes =
+        type.getNumElements() * elementBytes(arg) * sectorFactor(view, arg);
     if (finalPass && llvm::is_contained(own, *candidate.temporalDim))
       bytes *= 2;
     if (view.alongTemporal(own))
       bytes *= view.visitedSlices;
-    total += bytes * sectorFactor(view, arg);
+    double rereads = 1;
+    for (unsigned d = 0; d < dims.size(); ++d)
+      if (candidate.tiles[d] < dims[d].extent && !llvm::is_contained(own, d))
+        rereads *= llvm::divideCeil(dims[d].extent, candidate.tiles[d]);
+    traffic.total += bytes * rereads;
+    traffic.dram += rereadsHitL2(view, arg, resident) ? bytes : bytes * rereads;
   }
   for (Value out : graph.getYield().getValues())
-    if (auto type = dyn_cast<RankedTensorType>(out.getType()))
-      total +=
+    if (auto type = dyn_cast<RankedTensorType>(out.getType())) {
+      double bytes =
           type.getNumElements() * elementBytes(out) * sectorFactor(view, out);
-  return total;
+      traffic.total += bytes;
+      traffic.dram += bytes;
+    }
+  return traffic;
 }
 
 namespace {
@@ -1086,12 +1174,6 @@ static AllowedStrategies allowedStrategies(TargetAttr target,
                   target.hasFeature(TargetFeature::Tma);
   allowed.rowFragments = allowed.mmaSync && options.rowFragments;
   return allowed;
-}
-
-/// The blocks of the candidate's grid along dim `d`.
-static uint64_t gridSize(const CandidateView &view, unsigned d) {
-  return llvm::divideCeil(view.smg.getDims()[d].extent,
-                          view.candidate.tiles[d]);
 }
 
 /// Whether `space` runs on tensor cores with this candidate's tiles.
@@ -1376,7 +1458,10 @@ static void estimateTime(const CandidateView &view, bool cpu,
                          std::optional<int64_t> rankingRegisters,
                          ScheduleEstimate &est) {
   TargetAttr target = view.target;
-  est.memorySeconds = est.globalBytes / (target.getBandwidthGbps() * 1e9);
+  est.memorySeconds = est.dramBytes / (target.getBandwidthGbps() * 1e9);
+  if (view.options.l2Reuse && target.getL2Gbps())
+    est.memorySeconds = std::max(est.memorySeconds,
+                                 est.globalBytes / (target.getL2Gbps() * 1e9));
   est.computeSeconds = flops.tensor / (target.getF16Gflops() * 1e9) +
                        flops.mmaSync / (target.getMmaSyncRate() * 1e9) +
                        flops.scalarIssue / (target.getF32Gflops() * 1e9);
@@ -1463,7 +1548,11 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   std::optional<int64_t> rankingRegisters =
       priceBlock(view, allowed, gemm, finalPass, est);
   checkBudgets(target, est);
-  est.globalBytes = globalTraffic(view, finalPass);
+  GlobalTraffic traffic =
+      globalTraffic(view, finalPass,
+                    residentBlocks(view, !allowed.gpu, rankingRegisters, est));
+  est.globalBytes = traffic.total;
+  est.dramBytes = traffic.dram;
   FlopCounts flops = countFlops(view, allowed, gemm.space, finalPass);
   est.flops = flops.tensor + flops.mmaSync + flops.scalar;
   estimateTime(view, !allowed.gpu, flops, rankingRegisters, est);

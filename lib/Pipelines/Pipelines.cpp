@@ -293,6 +293,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.tensorCores = options.tensorCores;
   scheduleOptions.wgmma = options.wgmma;
   scheduleOptions.rowFragments = options.rowFragments;
+  scheduleOptions.l2Reuse = options.l2Reuse;
   scheduleOptions.warpSpecialize = options.warpSpecialize;
   scheduleOptions.producerWarps = options.producerWarps;
   scheduleOptions.asyncStages = options.asyncStages;

@@ -58,6 +58,12 @@ struct StrategyOptions {
   /// moving tile is shared with other blocks: the staged tiles' copies are
   /// issued by all of them. 1 (one warp) or kRowWarpReplicas.
   int64_t rowWarpReplicas = kRowWarpReplicas;
+  /// Price the re-reads of an input that L2 still holds at the target's
+  /// `l2_gbps` instead of DRAM bandwidth (rereadsHitL2 in CostModel.cpp).
+  /// Off by default: it ranks the measured candidates better, but without
+  /// a latency term it picks a decode GEMM's schedule measured 1.52x
+  /// slower (bench/results/model-check-h100).
+  bool l2Reuse = false;
 };
 
 /// What a candidate costs on a target.
@@ -85,7 +91,11 @@ struct ScheduleEstimate {
   int64_t rankingSmemBytes = 0;
   int64_t regsPerThread = 0;
   int64_t blocks = 1;
+  /// The bytes blocks read and write in global memory, and the part DRAM
+  /// serves (the rest are re-reads L2 still holds, at the target's
+  /// `l2_gbps`).
   double globalBytes = 0;
+  double dramBytes = 0;
   double flops = 0;
   double seconds = 0;
   /// What `seconds` is made of: max(memorySeconds, computeSeconds) /

@@ -187,6 +187,11 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("Allow the row-fragment strategies, which keep a "
                      "block's row tiles in registers (see smap-schedule)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> l2Reuse{
+      *this, "l2-reuse",
+      llvm::cl::desc("Price re-reads L2 holds at its rate (smap-schedule's "
+                     "option)"),
+      llvm::cl::init(false)};
   PassOptions::ListOption<std::string> spatial{
       *this, "spatial",
       llvm::cl::desc("Force the spatial tiles of every scheduled graph "

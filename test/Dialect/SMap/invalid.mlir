@@ -781,6 +781,11 @@ func.func @target_gpu_one_thread() attributes {t = #smap.target<name = "g", smem
 
 // -----
 
+// expected-error @below {{target 'g' l2_gbps must not be negative, got -1}}
+func.func @target_negative_l2_rate() attributes {t = #smap.target<name = "g", smem_per_block = 1, regs_per_thread = 1, regs_per_sm = 1, sm_count = 1, max_threads = 32, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90, l2_gbps = -1>} { return }
+
+// -----
+
 // expected-error @below {{expected one of [none, loops, simt, mma_sync, row_fragments, row_fragments_wgmma, wgmma_tma, wgmma_tma_ws, rows] for how the GPU lowering builds the kernel of a scheduled graph, got: tcgen05}}
 func.func @schedule_unknown_strategy() attributes {t = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0, strategy = tcgen05>} { return }
 

@@ -303,14 +303,13 @@ std::optional<int64_t> ScheduleAttr::getTemporalSize(StringRef dim) const {
 // TargetAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 StringRef name, int64_t smemPerBlock,
-                                 int64_t regsPerThread, int64_t regsPerSm,
-                                 int64_t smCount, int64_t maxThreads,
-                                 int64_t bandwidthGbps, int64_t f16Gflops,
-                                 int64_t f32Gflops, int64_t arch,
-                                 ArrayAttr features, int64_t smemPerSm,
-                                 int64_t l2Bytes, int64_t mmaSyncGflops) {
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                   int64_t smemPerBlock, int64_t regsPerThread,
+                   int64_t regsPerSm, int64_t smCount, int64_t maxThreads,
+                   int64_t bandwidthGbps, int64_t f16Gflops, int64_t f32Gflops,
+                   int64_t arch, ArrayAttr features, int64_t smemPerSm,
+                   int64_t l2Bytes, int64_t mmaSyncGflops, int64_t l2Gbps) {
   if (name.empty())
     return emitError() << "target name must not be empty";
   std::pair<StringRef, int64_t> quantities[] = {
@@ -322,11 +321,12 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (value <= 0)
       return emitError() << "target '" << name << "' " << key
                          << " must be positive, got " << value;
-  std::pair<StringRef, int64_t> optional[] = {{"arch", arch},
-                                              {"smem_per_sm", smemPerSm},
-                                              {"l2_bytes", l2Bytes},
-                                              {"mma_sync_gflops",
-                                               mmaSyncGflops}};
+  std::pair<StringRef, int64_t> optional[] = {
+      {"arch", arch},
+      {"smem_per_sm", smemPerSm},
+      {"l2_bytes", l2Bytes},
+      {"mma_sync_gflops", mmaSyncGflops},
+      {"l2_gbps", l2Gbps}};
   for (auto [key, value] : optional)
     if (value < 0)
       return emitError() << "target '" << name << "' " << key

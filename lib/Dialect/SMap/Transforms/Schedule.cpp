@@ -59,13 +59,18 @@ static std::string describe(const SpaceMappingGraph &smg,
                           est.visitedSlices * 100)
                 .str()
           : "";
+  // Re-reads L2 serves are the difference between the two traffic figures.
+  std::string dram =
+      est.dramBytes < est.globalBytes
+          ? llvm::formatv(" ({0:F1} MB from DRAM)", est.dramBytes / 1e6).str()
+          : "";
   return llvm::formatv("{0}, strategy {8}, {1} blocks x {2} threads, {3} B "
                        "shared memory, {4} registers/thread; predicted {5:F2} "
-                       "us ({6:F1} MB global, {7:F2} GFLOP{9})",
+                       "us ({6:F1} MB global{10}, {7:F2} GFLOP{9})",
                        formatCandidate(smg, candidate), est.blocks, est.threads,
                        est.smemBytes, est.regsPerThread, est.seconds * 1e6,
                        est.globalBytes / 1e6, est.flops / 1e9,
-                       stringifyKernelStrategy(est.strategy), skipped)
+                       stringifyKernelStrategy(est.strategy), skipped, dram)
       .str();
 }
 
@@ -119,6 +124,7 @@ static void remarkCandidates(const SpaceMappingGraph &smg,
     addScheduleArgs(remark, est);
     remark << Arg("rank", static_cast<int64_t>(i + 1))
            << Arg("memory_us", est.memorySeconds * 1e6)
+           << Arg("dram_mb", est.dramBytes / 1e6)
            << Arg("compute_us", est.computeSeconds * 1e6)
            << Arg("wave_utilization", est.waveUtilization)
            << Arg("steps_us", est.stepSeconds * 1e6);
@@ -242,6 +248,7 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
     options.producerWarps = producerWarps;
     options.maxStages = asyncStages;
     options.rowWarpReplicas = rowWarpReplicas;
+    options.l2Reuse = l2Reuse;
     return options;
   }
   void

@@ -242,6 +242,10 @@ def SMap_TargetAttr : SMap_Attr<"Target", "target"> {
       A strategy is considered only on a target that has its features.
     * `smem_per_sm`, `l2_bytes`: shared memory per SM and the L2 cache
       (0: unknown).
+    * `l2_gbps`: the rate blocks read data L2 holds (GB/s; 0: unknown, and
+      the cost model then prices every read of global memory at
+      `bandwidth_gbps`). A value measured on the hardware; bench/results
+      names the measurement.
     * `mma_sync_gflops`: the f16 rate mma.sync tiles reach, where it is
       below the tensor-core peak (0: the peak). A value measured on the
       hardware; bench/results names the measurement.
@@ -271,7 +275,8 @@ def SMap_TargetAttr : SMap_Attr<"Target", "target"> {
     OptionalParameter<"::mlir::ArrayAttr">:$features,
     DefaultValuedParameter<"int64_t", "0">:$smem_per_sm,
     DefaultValuedParameter<"int64_t", "0">:$l2_bytes,
-    DefaultValuedParameter<"int64_t", "0">:$mma_sync_gflops
+    DefaultValuedParameter<"int64_t", "0">:$mma_sync_gflops,
+    DefaultValuedParameter<"int64_t", "0">:$l2_gbps
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

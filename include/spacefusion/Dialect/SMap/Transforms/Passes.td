@@ -652,6 +652,12 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "Allow the wgmma strategies (on targets with wgmma and TMA)">,
     Option<"rowFragments", "row-fragments", "bool", /*default=*/"true",
            "Allow the row-fragment strategies (intermediates in registers)">,
+    Option<"l2Reuse", "l2-reuse", "bool", /*default=*/"false",
+           "Price an input's re-reads that L2 still holds (the data all "
+           "inputs' tiles take between two reads of a tile fits in half of "
+           "it) at the target's `l2_gbps`, not at DRAM bandwidth (off by "
+           "default: bench/results/model-check-h100 measured what it "
+           "changes)">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
            "Warp-specialize every wgmma GEMM block (a producer warp or "
            "warpgroup issues the TMA loads), not only the 128-row tiles "
