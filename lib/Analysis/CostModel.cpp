@@ -1006,13 +1006,20 @@ static double priceSharedMemoryBlock(const CandidateView &view,
   return finalPass ? 2 * bytes : bytes;
 }
 
-/// The bytes DRAM and L2 move per byte a block uses of `value`'s tile: they
-/// move whole 32-byte sectors, so a tile whose contiguous run (its last
-/// dims, as far as the tile spans them whole) is shorter than a sector, or
-/// not a multiple of one, moves more than it uses (a merge of split parts
-/// scheduled one column per block moved 8x its bytes).
-static double sectorFactor(const CandidateView &view, Value value) {
-  constexpr int64_t kSectorBytes = 32;
+/// L2 and the SMs move whole 32-byte sectors.
+static constexpr int64_t kSectorBytes = 32;
+/// L2 fills from DRAM in 64-byte units (two sectors): the 16- and 32-byte
+/// column runs of a decode step's narrow weight tiles ran 4x and 1.3-1.5x
+/// slower than 64-byte ones (bench/results/model-check-h100).
+static constexpr int64_t kL2FetchBytes = 64;
+
+/// The bytes moved per byte a block uses of `value`'s tile, in units of
+/// `granule` bytes: a tile whose contiguous run (its last dims, as far as
+/// the tile spans them whole) is shorter than a unit, or not a multiple of
+/// one, moves more than it uses (a merge of split parts scheduled one
+/// column per block moved 8x its bytes).
+static double sectorFactor(const CandidateView &view, Value value,
+                           int64_t granule = kSectorBytes) {
   // Measured on the H200 only; CPU caches move 64-byte lines, unmodelled.
   if (!view.target.isGPU())
     return 1.0;
@@ -1031,7 +1038,7 @@ static double sectorFactor(const CandidateView &view, Value value) {
     for (unsigned d : llvm::reverse(valueDims[i])) {
       run *= view.blockExtent(d);
       if (view.blockExtent(d) < dims[d].extent)
-        return static_cast<double>(llvm::alignTo(run, kSectorBytes)) /
+        return static_cast<double>(llvm::alignTo(run, granule)) /
                static_cast<double>(run);
     }
   }
@@ -1133,18 +1140,24 @@ static GlobalTraffic globalTraffic(const CandidateView &view, bool finalPass,
     if (!type || arg.use_empty())
       continue;
     SmallVector<unsigned> own = flatDims(view.smg, arg);
-    double bytes =
-        type.getNumElements() * elementBytes(arg) * sectorFactor(view, arg);
+    double used = type.getNumElements() * elementBytes(arg);
     if (finalPass && llvm::is_contained(own, *candidate.temporalDim))
-      bytes *= 2;
+      used *= 2;
     if (view.alongTemporal(own))
-      bytes *= view.visitedSlices;
+      used *= view.visitedSlices;
     double rereads = 1;
     for (unsigned d = 0; d < dims.size(); ++d)
       if (candidate.tiles[d] < dims[d].extent && !llvm::is_contained(own, d))
         rereads *= llvm::divideCeil(dims[d].extent, candidate.tiles[d]);
+    double bytes = used * sectorFactor(view, arg);
     traffic.total += bytes * rereads;
-    traffic.dram += rereadsHitL2(view, arg, resident) ? bytes : bytes * rereads;
+    if (!view.options.l2Reuse) {
+      traffic.dram += bytes * rereads;
+      continue;
+    }
+    double fetched = used * sectorFactor(view, arg, kL2FetchBytes);
+    traffic.dram +=
+        rereadsHitL2(view, arg, resident) ? fetched : fetched * rereads;
   }
   for (Value out : graph.getYield().getValues())
     if (auto type = dyn_cast<RankedTensorType>(out.getType())) {

@@ -1,0 +1,55 @@
+"""bench/model_check.py reads the schedule search from its remarks: the
+candidates it builds must be the ones the search ranked, and a candidate
+forced through the pipeline's options must be priced as the search priced
+it. A change to the remarks' wording that the tool no longer parses fails
+here, not silently on the GPU machine."""
+
+import os
+import sys
+
+import pytest
+
+import spacefusion as sf
+from spacefusion.compiler import find_tools
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import model_check  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def opt():
+    return find_tools(os.environ.get("SPACEFUSION_BUILD_DIR"))["spacefusion-opt"]
+
+
+def test_candidates_are_parsed_best_first(opt):
+    source = sf.workloads.attention(2, 4, 256, 64, dtype="f16")
+    found = model_check.candidates_of(opt, source, 3, "")
+    assert [c["rank"] for c in found] == [1, 2, 3]
+    assert all(c["strategy"] and c["blocks"] > 0 and c["predicted"] > 0 for c in found)
+    assert [c["predicted"] for c in found] == sorted(c["predicted"] for c in found)
+
+
+def test_forced_candidate_is_priced_as_searched(opt):
+    import subprocess
+    source = sf.workloads.gemm(512, 512, 256, dtype="f16")
+    second = model_check.candidates_of(opt, source, 2, "")[1]
+    options = model_check.forced_options(second["spatial"], second["temporal"])
+    run = subprocess.run([opt, "--spacefusion-lower-gpu=chip=sm_90a format=isa " + options,
+                          "--remarks-filter=smap", "--remark-format=emitRemark", "-o", "/dev/null", "-"],
+                         input=source, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert float(model_check.GIVEN.search(run.stderr).group("predicted")) == second["predicted"]
+
+
+def test_partitioned_workloads_are_skipped(opt):
+    # Forced tiles would apply to both parts of a partitioned graph.
+    source = sf.workloads.linear_layernorm(8192, 768, 3072, dtype="f16")
+    assert model_check.candidates_of(opt, source, 2, "") is None
+
+
+def test_forced_options_and_rank_correlation():
+    assert model_check.forced_options("b=1, m=128", "l=64") == "spatial=b:1,m:128 temporal=l:64"
+    assert model_check.forced_options("", "") == ""
+    assert model_check.spearman([1, 2, 3], [10, 20, 30]) == pytest.approx(1.0)
+    assert model_check.spearman([1, 2, 3], [30, 20, 10]) == pytest.approx(-1.0)
