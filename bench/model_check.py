@@ -163,18 +163,33 @@ def run(args):
         json.dump({"info": machine_info(args.bundle), "results": rows}, f, indent=1)
 
 
+def opt_path():
+    return os.path.join(os.environ.get("SPACEFUSION_BUILD_DIR", "build"), "bin", "spacefusion-opt")
+
+
+def workload_sources():
+    """The MLIR of every build_fused.py workload, by its bundle name."""
+    from build_fused import WORKLOADS, shape_tag, source_of
+    return {"%s_%s_%s" % (tag, shape_tag(shape), dtype): source_of(generator, shape, dtype)[0]
+            for tag, generator, shape, dtype, _ in WORKLOADS}
+
+
+def map_manifest(args, fn):
+    """fn over args.manifest's entries on args.jobs threads, into args.out."""
+    from concurrent.futures import ThreadPoolExecutor
+    with open(args.manifest) as f:
+        manifest = json.load(f)
+    with ThreadPoolExecutor(args.jobs) as pool:
+        rows = list(pool.map(fn, manifest))
+    with open(args.out, "w") as f:
+        json.dump(rows, f, indent=1)
+
+
 def repredict(args):
     """The current build's prediction for every candidate of a manifest
     (its tiles forced): how a cost-model change ranks what was measured,
     without the GPU."""
-    from concurrent.futures import ThreadPoolExecutor
-    from build_fused import WORKLOADS, shape_tag, source_of
-    opt = os.path.join(os.environ.get("SPACEFUSION_BUILD_DIR", "build"), "bin", "spacefusion-opt")
-    with open(args.manifest) as f:
-        manifest = json.load(f)
-    sources = {}
-    for tag, generator, shape, dtype, _ in WORKLOADS:
-        sources["%s_%s_%s" % (tag, shape_tag(shape), dtype)] = source_of(generator, shape, dtype)[0]
+    opt, sources = opt_path(), workload_sources()
 
     def predict(entry):
         command = [opt, "--mlir-print-op-on-diagnostic=false",
@@ -187,10 +202,55 @@ def repredict(args):
         if not match:
             return dict(kept, error="no prediction")
         return dict(kept, predicted=float(match.group("predicted")), repredicted_with=args.options)
-    with ThreadPoolExecutor(args.jobs) as pool:
-        updated = list(pool.map(predict, manifest))
-    with open(args.out, "w") as f:
-        json.dump(updated, f, indent=1)
+    map_manifest(args, predict)
+
+
+def ptx_of(module_text):
+    """The PTX of the first kernel binary in a `format=isa` module."""
+    start = module_text.index('assembly = "') + len('assembly = "')
+    out, i = [], start
+    while module_text[i] != '"':
+        if module_text[i] == "\\":
+            if module_text[i + 1] in "\\\"":
+                out.append(module_text[i + 1])
+                i += 2
+            else:
+                out.append(chr(int(module_text[i + 1:i + 3], 16)))
+                i += 3
+        else:
+            out.append(module_text[i])
+            i += 1
+    return "".join(out)
+
+
+PTXAS_USAGE = re.compile(r"Used (?P<regs>\d+) registers")
+PTXAS_SPILLS = re.compile(r"(?P<stores>\d+) bytes spill stores, (?P<loads>\d+) bytes spill loads")
+
+
+def registers(args):
+    """ptxas's register count of every candidate's kernel (sm_90a, -O3),
+    next to the count the cost model predicted: what residency the
+    hardware gives, without the GPU."""
+    import tempfile
+    opt, sources = opt_path(), workload_sources()
+    ptxas = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
+
+    def count(entry):
+        row = {k: entry[k] for k in ("name", "rank", "regs", "smem", "threads")}
+        run = subprocess.run([opt, "--spacefusion-lower-gpu=chip=sm_90a format=isa " + entry["options"],
+                              "-o", "-", "-"], input=sources[entry["name"]], capture_output=True, text=True)
+        if run.returncode:
+            return dict(row, error="not built")
+        with tempfile.NamedTemporaryFile("w", suffix=".ptx") as ptx:
+            ptx.write(ptx_of(run.stdout))
+            ptx.flush()
+            usage = subprocess.run([ptxas, "-arch=sm_90a", "-O3", "-v", ptx.name, "-o", os.devnull],
+                                   capture_output=True, text=True).stderr
+        used, spills = PTXAS_USAGE.search(usage), PTXAS_SPILLS.search(usage)
+        row["ptxas_regs"] = int(used.group("regs")) if used else None
+        row["spill_bytes"] = int(spills.group("stores")) + int(spills.group("loads")) if spills else None
+        return row
+    map_manifest(args, count)
 
 
 def spearman(xs, ys):
@@ -294,12 +354,17 @@ def main():
     q.add_argument("out")
     q.add_argument("--jobs", type=int, default=2)
     q.add_argument("--options", default="", help="more --spacefusion-lower-gpu options (a model's switch)")
+    g = sub.add_parser("registers")
+    g.add_argument("manifest")
+    g.add_argument("out")
+    g.add_argument("--jobs", type=int, default=2)
     p = sub.add_parser("report")
     p.add_argument("manifest")
     p.add_argument("measured")
     p.add_argument("--md", default="")
     args = parser.parse_args()
-    {"build": build, "run": run, "repredict": repredict, "report": report}[args.command](args)
+    {"build": build, "run": run, "repredict": repredict, "registers": registers,
+     "report": report}[args.command](args)
 
 
 if __name__ == "__main__":
