@@ -53,3 +53,14 @@ def test_forced_options_and_rank_correlation():
     assert model_check.forced_options("", "") == ""
     assert model_check.spearman([1, 2, 3], [10, 20, 30]) == pytest.approx(1.0)
     assert model_check.spearman([1, 2, 3], [30, 20, 10]) == pytest.approx(-1.0)
+
+
+def test_ptx_of_an_isa_module(opt):
+    import subprocess
+    source = sf.workloads.gemm(256, 256, 128, dtype="f16")
+    run = subprocess.run([opt, "--spacefusion-lower-gpu=chip=sm_90a format=isa", "-o", "-", "-"],
+                         input=source, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    ptx = model_check.ptx_of(run.stdout)
+    assert ptx.lstrip().startswith("//") and ".target sm_90a" in ptx and ".entry" in ptx
+    assert '\\22' not in ptx and '\\0A' not in ptx
