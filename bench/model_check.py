@@ -36,7 +36,7 @@ CANDIDATE = re.compile(
     r'candidate \| .*Remark="#(?P<rank>\d+): spatial \[(?P<spatial>[^\]]*)\] '
     r'temporal \[(?P<temporal>[^\]]*)\], strategy (?P<strategy>\w+), (?P<blocks>\d+) blocks x '
     r'(?P<threads>\d+) threads, (?P<smem>\d+) B shared memory, (?P<regs>\d+) registers/thread; '
-    r'predicted (?P<predicted>[\d.]+) us \((?P<mb>[\d.]+) MB global(?: \((?P<dram>[\d.]+) MB from DRAM\))?, (?P<gflop>[\d.]+) GFLOP[^)]*\); '
+    r'predicted (?P<predicted>[\d.]+) us \((?P<mb>[\d.]+) MB global(?: \((?P<dram>[\d.]+) MB from DRAM\))?, (?P<gflop>[\d.]+) GFLOP(?:, [^;]*)?\); '
     r'[\d.]+ us = max\(memory (?P<memory>[\d.]+), compute (?P<compute>[\d.]+)\) / wave utilization '
     r'(?P<wave>[\d.]+) \+ steps (?P<steps>[\d.]+)')
 CHOSEN = re.compile(r'chosen \| ')

@@ -30,6 +30,13 @@ def test_candidates_are_parsed_best_first(opt):
     assert [c["predicted"] for c in found] == sorted(c["predicted"] for c in found)
 
 
+def test_candidates_of_a_masked_graph(opt):
+    # The remark adds the fraction of slices a mask lets a block skip.
+    source = sf.workloads.attention(1, 2, 256, 64, dtype="f16", causal=True)
+    found = model_check.candidates_of(opt, source, 2, "")
+    assert [c["rank"] for c in found] == [1, 2]
+
+
 def test_forced_candidate_is_priced_as_searched(opt):
     import subprocess
     source = sf.workloads.gemm(512, 512, 256, dtype="f16")
