@@ -80,11 +80,11 @@ def candidates_of(opt, source, top, options):
 def build(args):
     import spacefusion as sf
     from spacefusion.gpu import compile_gpu
-    from build_fused import REFERENCE_OF, WORKLOADS, shape_tag, source_of
-    opt = os.path.join(os.environ.get("SPACEFUSION_BUILD_DIR", "build"), "bin", "spacefusion-opt")
+    from build_fused import REFERENCE_OF, WORKLOADS, source_of
+    opt = opt_path()
     manifest, seen = [], set()
     for tag, generator, shape, dtype, timed in WORKLOADS:
-        name = "%s_%s_%s" % (tag, shape_tag(shape), dtype)
+        name = bundle_name(tag, shape, dtype)
         if not timed or name in seen or (args.only and not re.search(args.only, name)):
             continue
         seen.add(name)
@@ -115,12 +115,9 @@ def build(args):
 
 
 def run(args):
-    import numpy as np
-    import torch
-    from spacefusion import workloads
     from spacefusion.gpu import GPUModule
-    from common import machine_info, median_ms, run_checked
-    from run_fused import DTYPES, padded_lengths
+    from common import machine_info, median_ms
+    from run_fused import check, prepare, reference
     with open(os.path.join(args.bundle, "manifest.json")) as f:
         manifest = json.load(f)
     rows, refs_of = [], {}
@@ -131,31 +128,13 @@ def run(args):
             rows.append(row)
             continue
         module = GPUModule(os.path.join(args.bundle, entry["dir"]), entry["function"])
-        dtype = DTYPES[entry["dtype"]]
-        rng = np.random.default_rng(0)
-        arrays = [rng.uniform(-1, 1, shape).astype(np.float32) for shape, _ in module.inputs]
-        inputs = [torch.from_numpy(a).to("cuda", dtype) for a in arrays]
-        for i, (shape, t) in enumerate(module.inputs):
-            if t == "i64":  # the per-batch lengths of a padded workload
-                inputs[i] = torch.tensor(padded_lengths(shape[0], entry["args"][2]), dtype=torch.int64,
-                                         device="cuda")
-        outputs = [torch.full(shape, float("nan"), device="cuda", dtype=DTYPES.get(t, dtype))
-                   for shape, t in module.outputs]
-        module.use_stream(torch.cuda.current_stream().cuda_stream)
+        inputs, outputs = prepare(module, entry["args"], entry["dtype"])
+        # The same inputs for every candidate: one reference per workload.
         if entry["name"] not in refs_of:
-            name, extra = entry["workload"], {}
-            if name in ("attention_window", "attention_prefix"):
-                extra = {name.split("_")[1]: entry["args"][4]}
-            refs_of[entry["name"]] = workloads.reference(
-                name, *[t.float().cpu().numpy() for t in inputs], **extra)
-        error = run_checked(module, *inputs, *outputs)
-        ok = error is None
-        for got, ref in zip(outputs, refs_of[entry["name"]]):
-            got = got.float().cpu().numpy()
-            bound = 1e-2 * np.abs(ref).max() + 1e-2 * np.abs(ref)
-            ok = ok and bool(np.isfinite(got).all() and (np.abs(got - ref) <= bound).all())
-        row["correct"] = ok
-        if ok:
+            refs_of[entry["name"]] = reference(entry["workload"], entry["args"], inputs)
+        row["correct"] = check(entry["workload"], entry["args"], module, inputs, outputs,
+                               refs_of[entry["name"]])[0]
+        if row["correct"]:
             row["measured_us"] = 1e3 * median_ms(module.bind(*inputs, *outputs, check=False))
         print(json.dumps(row), flush=True)
         rows.append(row)
@@ -167,10 +146,16 @@ def opt_path():
     return os.path.join(os.environ.get("SPACEFUSION_BUILD_DIR", "build"), "bin", "spacefusion-opt")
 
 
+def bundle_name(tag, shape, dtype):
+    """A build_fused.py workload's directory name (attention_4x32x2048x128_f16)."""
+    from build_fused import shape_tag
+    return "%s_%s_%s" % (tag, shape_tag(shape), dtype)
+
+
 def workload_sources():
     """The MLIR of every build_fused.py workload, by its bundle name."""
-    from build_fused import WORKLOADS, shape_tag, source_of
-    return {"%s_%s_%s" % (tag, shape_tag(shape), dtype): source_of(generator, shape, dtype)[0]
+    from build_fused import WORKLOADS, source_of
+    return {bundle_name(tag, shape, dtype): source_of(generator, shape, dtype)[0]
             for tag, generator, shape, dtype, _ in WORKLOADS}
 
 

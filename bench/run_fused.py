@@ -219,16 +219,41 @@ def baselines(name, args):
     return {}
 
 
-def check(name, args, module, inputs, outputs):
-    """Poisons the outputs, runs the kernel, compares with a float32 numpy
-    reference computed from the inputs as rounded to the kernel's dtype:
-    (correct, max abs error, runtime error or None)."""
+def prepare(module, args, dtype):
+    """Fixed random inputs (uniform in [-1, 1), rounded to `dtype`; a padded
+    workload's lengths) and NaN-poisoned outputs for `module`, on the GPU,
+    with the module on the current stream."""
+    torch_dtype = DTYPES[dtype]
+    rng = np.random.default_rng(0)
+    arrays = [rng.uniform(-1, 1, shape).astype(np.float32) for shape, _ in module.inputs]
+    inputs = [torch.from_numpy(a).to("cuda", torch_dtype) for a in arrays]
+    for i, (shape, t) in enumerate(module.inputs):
+        if t == "i64":  # the per-batch lengths of a padded workload
+            inputs[i] = torch.tensor(padded_lengths(shape[0], args[2]), dtype=torch.int64, device="cuda")
+    # An output may be wider than the inputs (a GEMM into f32).
+    outputs = [torch.full(shape, float("nan"), device="cuda", dtype=DTYPES.get(t, torch_dtype))
+               for shape, t in module.outputs]
+    module.use_stream(torch.cuda.current_stream().cuda_stream)
+    return inputs, outputs
+
+
+def reference(name, args, inputs):
+    """The float32 numpy reference of workload `name` on `inputs` as rounded
+    to the kernel's dtype."""
+    extra = ({"window": args[4]} if name == "attention_window" else
+             {"prefix": args[4]} if name == "attention_prefix" else {})
+    return workloads.reference(name, *[t.float().cpu().numpy() for t in inputs], **extra)
+
+
+def check(name, args, module, inputs, outputs, refs=None):
+    """Poisons the outputs, runs the kernel, compares with the float32
+    reference (`refs`, computed here when not given): (correct, max abs
+    error, runtime error or None)."""
     for out in outputs:
         out.fill_(float("nan"))
     error = run_checked(module, *inputs, *outputs)
-    extra = ({"window": args[4]} if name == "attention_window" else
-             {"prefix": args[4]} if name == "attention_prefix" else {})
-    refs = workloads.reference(name, *[t.float().cpu().numpy() for t in inputs], **extra)
+    if refs is None:
+        refs = reference(name, args, inputs)
     worst, ok = 0.0, error is None
     for got, ref in zip(outputs, refs):
         got = got.float().cpu().numpy()
@@ -267,17 +292,7 @@ def main():
         module = GPUModule(directory, entry["function"])
         with open(os.path.join(directory, entry["function"] + ".json")) as f:
             row["kernel"] = json.load(f).get("kernel")
-        torch_dtype = DTYPES[dtype]
-        rng = np.random.default_rng(0)
-        arrays = [rng.uniform(-1, 1, shape).astype(np.float32) for shape, _ in module.inputs]
-        inputs = [torch.from_numpy(a).to("cuda", torch_dtype) for a in arrays]
-        for i, (shape, t) in enumerate(module.inputs):
-            if t == "i64":  # the per-batch lengths of a padded workload
-                inputs[i] = torch.tensor(padded_lengths(shape[0], args[2]), dtype=torch.int64, device="cuda")
-        # An output may be wider than the inputs (a GEMM into f32).
-        outputs = [torch.full(shape, float("nan"), device="cuda", dtype=DTYPES.get(t, torch_dtype))
-                   for shape, t in module.outputs]
-        module.use_stream(torch.cuda.current_stream().cuda_stream)
+        inputs, outputs = prepare(module, args, dtype)
 
         # Correctness first.
         ok, worst, error = check(name, args, module, inputs, outputs)

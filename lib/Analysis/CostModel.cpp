@@ -1076,15 +1076,23 @@ static SmallVector<unsigned> gridDims(const CandidateView &view) {
 static double launchStride(const CandidateView &view, ArrayRef<unsigned> grid,
                            unsigned d) {
   double stride = 1;
-  for (unsigned e : llvm::drop_begin(grid, llvm::find(grid, d) - grid.begin()))
-    if (e != d)
-      stride *= gridSize(view, e);
+  for (unsigned e :
+       llvm::drop_begin(grid, llvm::find(grid, d) - grid.begin() + 1))
+    stride *= gridSize(view, e);
   return stride;
 }
 
 /// The usable part of L2 for re-reads: on Hopper each of its two
 /// partitions holds its own copy of data SMs on both sides read.
 static constexpr double kL2UsableFraction = 0.5;
+
+/// Whether re-reads are priced by what L2 holds (StrategyOptions::l2Reuse,
+/// on a GPU target that gives L2's size and rate).
+static bool pricesL2(const CandidateView &view) {
+  TargetAttr target = view.target;
+  return view.options.l2Reuse && target.isGPU() && target.getL2Bytes() &&
+         target.getL2Gbps();
+}
 
 /// Whether the blocks that read the same tile of `arg` find it in L2: the
 /// data every input's tiles take over the blocks launched between two such
@@ -1094,9 +1102,6 @@ static constexpr double kL2UsableFraction = 0.5;
 static bool rereadsHitL2(const CandidateView &view, BlockArgument arg,
                          int64_t resident) {
   TargetAttr target = view.target;
-  if (!view.options.l2Reuse || !target.isGPU() || !target.getL2Bytes() ||
-      !target.getL2Gbps())
-    return false;
   SmallVector<unsigned> grid = gridDims(view);
   SmallVector<unsigned> own = flatDims(view.smg, arg);
   std::optional<double> closest;
@@ -1132,8 +1137,8 @@ static bool rereadsHitL2(const CandidateView &view, BlockArgument arg,
 static GlobalTraffic globalTraffic(const CandidateView &view, bool finalPass,
                                    int64_t resident) {
   const ScheduleCandidate &candidate = view.candidate;
-  ArrayRef<GlobalDim> dims = view.smg.getDims();
   GraphOp graph = view.smg.getGraph();
+  SmallVector<unsigned> grid = gridDims(view);
   GlobalTraffic traffic;
   for (BlockArgument arg : graph.getBody().getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
@@ -1146,12 +1151,12 @@ static GlobalTraffic globalTraffic(const CandidateView &view, bool finalPass,
     if (view.alongTemporal(own))
       used *= view.visitedSlices;
     double rereads = 1;
-    for (unsigned d = 0; d < dims.size(); ++d)
-      if (candidate.tiles[d] < dims[d].extent && !llvm::is_contained(own, d))
-        rereads *= llvm::divideCeil(dims[d].extent, candidate.tiles[d]);
+    for (unsigned d : grid)
+      if (!llvm::is_contained(own, d))
+        rereads *= gridSize(view, d);
     double bytes = used * sectorFactor(view, arg);
     traffic.total += bytes * rereads;
-    if (!view.options.l2Reuse) {
+    if (!pricesL2(view)) {
       traffic.dram += bytes * rereads;
       continue;
     }
@@ -1472,7 +1477,7 @@ static void estimateTime(const CandidateView &view, bool cpu,
                          ScheduleEstimate &est) {
   TargetAttr target = view.target;
   est.memorySeconds = est.dramBytes / (target.getBandwidthGbps() * 1e9);
-  if (view.options.l2Reuse && target.getL2Gbps())
+  if (pricesL2(view))
     est.memorySeconds = std::max(est.memorySeconds,
                                  est.globalBytes / (target.getL2Gbps() * 1e9));
   est.computeSeconds = flops.tensor / (target.getF16Gflops() * 1e9) +
