@@ -22,6 +22,9 @@ using namespace mlir::smap;
 
 /// Registers every thread keeps for addresses, indices and temporaries.
 static constexpr int64_t kBaseRegisters = 32;
+/// The least share of the model's register count a row-fragment block is
+/// declared two blocks per SM with (chooseResidency).
+static constexpr double kDeclaredRegisterShare = 0.625;
 /// Fixed cost of one temporal step of one block (a barrier and the latency
 /// of its loads that the pipeline cannot hide), in seconds.
 static constexpr double kGpuStepLatency = 2e-7;
@@ -615,6 +618,13 @@ int64_t mlir::smap::chooseCpAsyncStages(int64_t totalBytes,
           std::max<int64_t>(1, std::min<int64_t>(2, resident(2))))
         return stages;
   return 1;
+}
+
+int64_t mlir::smap::registersForResidency(TargetAttr target, int64_t threads,
+                                          int64_t blocksPerSm) {
+  int64_t share =
+      target.getRegsPerSm() / std::max<int64_t>(1, threads * blocksPerSm);
+  return std::min(target.getRegsPerThread(), share / 8 * 8);
 }
 
 double mlir::smap::waveUtilization(int64_t blocks, int64_t sms,
@@ -1344,6 +1354,72 @@ static std::optional<int64_t> priceBlock(const CandidateView &view,
   return rankingRegisters;
 }
 
+/// Whether `blocks` blocks of `est` fit the SM's shared memory (each also
+/// takes the 1 KiB the driver reserves).
+static bool sharedMemoryFits(TargetAttr target, const ScheduleEstimate &est,
+                             int64_t blocks) {
+  int64_t smemPerSm = target.getSmemPerSm();
+  return !smemPerSm || blocks * (est.smemBytes + 1024) <= smemPerSm;
+}
+
+/// Whether the block's last temporal slice is partial (the slicer masks
+/// the elements earlier slices saw).
+static bool hasRaggedSlice(const CandidateView &view) {
+  std::optional<unsigned> t = view.candidate.temporalDim;
+  return t && view.smg.getDims()[*t].extent % view.candidate.sliceSize != 0;
+}
+
+/// The residency a block is built for: the one StrategyOptions::blocksPerSm
+/// declares, else two for a row-fragment block on wgmma with a ragged
+/// temporal slice whose grid fills more than one wave, when two fit in
+/// shared memory but not in the registers the model counts and their share
+/// is at least kDeclaredRegisterShare of that count; 0 (ptxas chooses)
+/// otherwise. The ragged slice's mask code is what takes ptxas past the
+/// share (64-dim attention at 128-key slices: 165 registers at 197 and
+/// 1000 keys, 128 at 1024; bench/results/model-check-h100). Asked for two
+/// blocks per SM, ptxas fit those in 128 with at most 120 bytes of spills
+/// and they ran 1.13x to 1.35x faster (bench/results/blocks-per-sm-h100).
+/// A grid of one wave would only look underused at two (the model has no
+/// per-block rate).
+static int64_t chooseResidency(const CandidateView &view,
+                               const ScheduleEstimate &est) {
+  if (view.options.blocksPerSm)
+    return view.options.blocksPerSm;
+  TargetAttr target = view.target;
+  if (est.strategy != KernelStrategy::RowFragmentsWgmma ||
+      !hasRaggedSlice(view) || est.blocks <= target.getSmCount() ||
+      !sharedMemoryFits(target, est, 2) ||
+      2 * est.regsPerThread * est.threads <= target.getRegsPerSm())
+    return 0;
+  int64_t share = registersForResidency(target, est.threads, 2);
+  return share >= kDeclaredRegisterShare * est.regsPerThread ? 2 : 0;
+}
+
+/// Builds the block for `blocks` blocks per SM: every thread starts with
+/// what they leave it (ptxas spills what does not fit), and residency is
+/// ranked at it. Returns why the block cannot be built for it, if it
+/// cannot.
+static std::string declareResidency(const CandidateView &view, int64_t blocks,
+                                    ScheduleEstimate &est) {
+  TargetAttr target = view.target;
+  if (est.strategy == KernelStrategy::WgmmaTmaWarpSpecialized)
+    return "moves registers between its warpgroups (setmaxnreg), which a "
+           "declared residency would cap";
+  if (!sharedMemoryFits(target, est, blocks))
+    return "needs " + std::to_string(est.smemBytes) +
+           " bytes of shared memory per block, " + std::to_string(blocks) +
+           " blocks per SM do not fit the SM's " +
+           std::to_string(target.getSmemPerSm());
+  int64_t registers = registersForResidency(target, est.threads, blocks);
+  if (registers < kBaseRegisters)
+    return std::to_string(blocks) + " blocks of " +
+           std::to_string(est.threads) + " threads leave each thread " +
+           std::to_string(registers) + " registers";
+  est.blocksPerSm = blocks;
+  est.regsPerThread = registers;
+  return "";
+}
+
 /// Says in est.overBudget which of the target's budgets the block exceeds
 /// first, if any. Both shared-memory figures must fit: the placed one is
 /// what the schedule records (and its verifier checks).
@@ -1440,6 +1516,8 @@ static int64_t residentBlocks(const CandidateView &view, bool cpu,
                               const ScheduleEstimate &est) {
   if (cpu)
     return 1;
+  if (est.blocksPerSm)
+    return est.blocksPerSm;
   TargetAttr target = view.target;
   int64_t bySmem =
       target.getSmemPerBlock() / std::max<int64_t>(1, est.rankingSmemBytes);
@@ -1447,7 +1525,7 @@ static int64_t residentBlocks(const CandidateView &view, bool cpu,
       target.getRegsPerSm() /
       std::max<int64_t>(1, rankingRegisters.value_or(est.regsPerThread) *
                                view.candidate.threads);
-  return std::clamp<int64_t>(std::min(bySmem, byRegs), 1, 32);
+  return std::clamp<int64_t>(std::min(bySmem, byRegs), 1, kMaxBlocksPerSm);
 }
 
 /// The fixed cost of the temporal steps of `waves` waves of blocks, of
@@ -1566,6 +1644,9 @@ mlir::smap::estimateSchedule(const SpaceMappingGraph &smg,
   std::optional<int64_t> rankingRegisters =
       priceBlock(view, allowed, gemm, finalPass, est);
   checkBudgets(target, est);
+  if (allowed.gpu && est.fits())
+    if (int64_t blocks = chooseResidency(view, est))
+      est.overBudget = declareResidency(view, blocks, est);
   GlobalTraffic traffic =
       globalTraffic(view, finalPass,
                     residentBlocks(view, !allowed.gpu, rankingRegisters, est));
@@ -1845,7 +1926,7 @@ ScheduleAttr mlir::smap::getScheduleAttr(const SpaceMappingGraph &smg,
   return ScheduleAttr::get(ctx, spatial, temporal, grid, estimate.threads,
                            estimate.smemBytes, estimate.regsPerThread,
                            estimate.strategy, estimate.stages,
-                           /*rowsPerBlock=*/0);
+                           /*rowsPerBlock=*/0, estimate.blocksPerSm);
 }
 
 /// The index of the dim named `name`, if the graph has one.

@@ -7,6 +7,7 @@
 
 #include "spacefusion/Pipelines/Pipelines.h"
 
+#include "spacefusion/Analysis/CostModel.h"
 #include "spacefusion/Analysis/Targets.h"
 #include "spacefusion/Conversion/Passes.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
@@ -294,6 +295,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.wgmma = options.wgmma;
   scheduleOptions.rowFragments = options.rowFragments;
   scheduleOptions.l2Reuse = options.l2Reuse;
+  scheduleOptions.blocksPerSm = options.blocksPerSm;
   scheduleOptions.warpSpecialize = options.warpSpecialize;
   scheduleOptions.producerWarps = options.producerWarps;
   scheduleOptions.asyncStages = options.asyncStages;
@@ -385,6 +387,10 @@ static std::string checkGPULoweringOptions(
   if (options.rowsPerBlock < 0)
     return "spacefusion-lower-gpu: rows-per-block=" +
            std::to_string(options.rowsPerBlock) + " is negative";
+  if (options.blocksPerSm < 0 || options.blocksPerSm > smap::kMaxBlocksPerSm)
+    return "spacefusion-lower-gpu: blocks-per-sm=" +
+           std::to_string(options.blocksPerSm) + " is not in [0, " +
+           std::to_string(smap::kMaxBlocksPerSm) + "] (0: not declared)";
   return "";
 }
 

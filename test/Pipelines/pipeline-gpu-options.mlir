@@ -71,4 +71,4 @@
 // RUN:   | FileCheck %s --check-prefix=SLICED
 // RUN: spacefusion-opt %S/Inputs/attention_vit_f16.mlir --spacefusion-lower-gpu="format=isa" -o /dev/null \
 // RUN:   --mlir-print-ir-before=smap-spatial-slice 2>&1 | FileCheck %s --check-prefix=SLICED
-// SLICED: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 128], temporal = [l = 128], grid = [64, 12, 2], threads = 256, smem = 93184, regs = 196, strategy = row_fragments_wgmma, stages = 2>
+// SLICED: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 128], temporal = [l = 128], grid = [64, 12, 2], threads = 256, smem = 93184, regs = 128, strategy = row_fragments_wgmma, stages = 2, blocks_per_sm = 2>

@@ -39,6 +39,9 @@ struct ScheduleCandidate {
 /// cannot be read as two warps of one slab, which two copies would be.
 constexpr int64_t kRowWarpReplicas = 4;
 
+/// The most blocks an SM holds at once (sm_80 and sm_90 alike).
+constexpr int64_t kMaxBlocksPerSm = 32;
+
 /// The strategies the scheduler may choose (the GPU pipeline's options);
 /// a strategy also needs the target's features.
 struct StrategyOptions {
@@ -64,6 +67,10 @@ struct StrategyOptions {
   /// a latency term it picks a decode GEMM's schedule measured 1.52x
   /// slower (bench/results/model-check-h100).
   bool l2Reuse = false;
+  /// The residency every GPU block kernel is built for (0: undeclared,
+  /// ptxas chooses the registers): the block's threads get
+  /// registersForResidency, and residency is priced at it.
+  int64_t blocksPerSm = 0;
 };
 
 /// What a candidate costs on a target.
@@ -111,6 +118,9 @@ struct ScheduleEstimate {
   /// traffic of the members along the temporal dim and the steps are
   /// counted at it.
   double visitedSlices = 1;
+  /// The declared residency (StrategyOptions::blocksPerSm; 0: none):
+  /// regsPerThread is then the count every thread starts with.
+  int64_t blocksPerSm = 0;
   /// Whether the block's wgmma tile needs two consumer warpgroups
   /// (wgmmaConsumerWarpgroups): the search leaves those to schedules a user
   /// gives, as they measured slower than the one-warpgroup tiles.
@@ -187,6 +197,12 @@ constexpr int64_t kRowFragmentRegisterBudget = 224;
 /// consumer warpgroup's f32 accumulators and the rest.
 int64_t wgmmaRegistersPerThread(int64_t bm, int64_t bn);
 
+/// The registers each of `threads` threads may start with so that
+/// `blocksPerSm` blocks fit `target`'s SM: the register file's share,
+/// rounded down to the allocation granule (8), at most the per-thread cap.
+int64_t registersForResidency(TargetAttr target, int64_t threads,
+                              int64_t blocksPerSm);
+
 /// The share of the SMs' block slots (`resident` blocks per SM) that
 /// `blocks` blocks keep busy over their waves.
 double waveUtilization(int64_t blocks, int64_t sms, int64_t resident);
@@ -221,7 +237,7 @@ struct ScheduleSearch {
   /// The cheapest candidate that did not fit, to explain a failure.
   std::optional<std::pair<ScheduleCandidate, ScheduleEstimate>> smallest;
   /// The best fitting candidates, best first (as many as asked for).
-  SmallVector<std::pair<ScheduleCandidate, ScheduleEstimate>> top;
+  SmallVector<std::pair<ScheduleCandidate, ScheduleEstimate>, 1> top;
   unsigned tried = 0;
 };
 

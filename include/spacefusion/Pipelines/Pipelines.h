@@ -192,6 +192,12 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("Price re-reads L2 holds at its rate (smap-schedule's "
                      "option)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> blocksPerSm{
+      *this, "blocks-per-sm",
+      llvm::cl::desc("Build every block kernel for this many blocks per SM, "
+                     "its register count capped to fit (smap-schedule's "
+                     "option; 0: ptxas chooses)"),
+      llvm::cl::init(0)};
   PassOptions::ListOption<std::string> spatial{
       *this, "spatial",
       llvm::cl::desc("Force the spatial tiles of every scheduled graph "

@@ -1971,6 +1971,12 @@ buildKernelAttr(MLIRContext *ctx, ScheduleAttr schedule,
     part("regs_producer", wgmmaPlan->producerRegisters);
     part("regs_consumer", wgmmaPlan->consumerRegisters);
   }
+  // A declared residency: every thread starts with the schedule's count
+  // (smap-set-kernel-register-counts makes it the kernel's nvvm.maxnreg).
+  if (schedule.getBlocksPerSm()) {
+    part("regs_entry", schedule.getRegsPerThread());
+    part("blocks_per_sm", schedule.getBlocksPerSm());
+  }
   part("wgmma", distributor.wgmmaContractions);
   part("mma_sync", distributor.mmaContractions);
   part("ldmatrix", distributor.ldmatrixOperands);
@@ -2044,6 +2050,13 @@ static LogicalResult planStrategyCode(scf::ForallOp forall, TargetAttr target,
     if (failed(wgmma))
       return failure();
     plan.wgmma = *wgmma;
+    if (wgmma->entryRegisters && plan.schedule.getBlocksPerSm()) {
+      why = "the schedule declares " +
+            std::to_string(plan.schedule.getBlocksPerSm()) +
+            " blocks per SM, but the warp-specialized block moves registers "
+            "between its warpgroups (setmaxnreg) from its own entry count";
+      return failure();
+    }
   }
   if (isRowFragmentStrategy(plan.strategy)) {
     FailureOr<RowFragmentPlan> rowFragmentPlan =

@@ -1076,6 +1076,9 @@ KernelAttr RowKernelBuilder::recordKernel() {
   if (int64_t registers = graph.getScheduleAttr().getRegsPerThread())
     parts.push_back(
         b.getNamedAttr("regs_entry", b.getI64IntegerAttr(registers)));
+  if (int64_t blocks = graph.getScheduleAttr().getBlocksPerSm())
+    parts.push_back(
+        b.getNamedAttr("blocks_per_sm", b.getI64IntegerAttr(blocks)));
   KernelAttr kernel = KernelAttr::get(
       ctx, KernelStrategy::Rows, plan.getBlocks(), plan.getBlockThreads(),
       plan.getSharedMemoryBytes(), /*scratch=*/0, b.getDictionaryAttr(parts),

@@ -147,7 +147,7 @@ func.func @schedule_rows_per_block_block_rows() attributes {s = #smap.schedule<s
 
 // -----
 
-// expected-error @below {{expected 'stages' or 'rows_per_block'}}
+// expected-error @below {{expected 'stages', 'rows_per_block' or 'blocks_per_sm'}}
 func.func @schedule_unknown_key() attributes {s = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0, strategy = simt, depth = 2>} { return }
 
 // -----
@@ -284,6 +284,39 @@ func.func @graph_over_register_budget(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @rows_over_register_file(%x: tensor<4x8192xf32>) -> tensor<4x8192xf32> {
   // expected-error @below {{'smap.graph' op schedule gives 512 threads 200 registers each but the SM of target 'sm_90a' has 65536}}
   %0 = smap.graph(%a = %x : tensor<4x8192xf32>) -> (tensor<4x8192xf32>) attributes {dims = [#smap.dim<"m", 4>, #smap.dim<"n", 8192>], schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [4], threads = 512, smem = 0, regs = 200, strategy = rows, rows_per_block = 1>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>} {
+    smap.yield %a : tensor<4x8192xf32>
+  }
+  return %0 : tensor<4x8192xf32>
+}
+
+// -----
+
+// A declared residency needs a GPU strategy and the count it gives.
+// expected-error @below {{schedule blocks_per_sm must be 0, or positive with a GPU strategy and the registers it gives each thread, got 2 with none and regs = 0}}
+func.func @schedule_blocks_per_sm_without_strategy() attributes {s = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0, strategy = none, blocks_per_sm = 2>} { return }
+
+// -----
+
+// expected-error @below {{schedule blocks_per_sm must be 0, or positive with a GPU strategy and the registers it gives each thread, got -1 with simt and regs = 64}}
+func.func @schedule_blocks_per_sm_negative() attributes {s = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 64, strategy = simt, blocks_per_sm = -1>} { return }
+
+// -----
+
+// Two blocks of 256 threads at 160 registers each take 81920 of the SM's 65536.
+func.func @residency_over_register_file(%x: tensor<4x8192xf32>) -> tensor<4x8192xf32> {
+  // expected-error @below {{'smap.graph' op schedule declares 2 blocks per SM of 256 threads with 160 registers each, but the SM of target 'sm_90a' has 65536}}
+  %0 = smap.graph(%a = %x : tensor<4x8192xf32>) -> (tensor<4x8192xf32>) attributes {dims = [#smap.dim<"m", 4>, #smap.dim<"n", 8192>], schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [4], threads = 256, smem = 0, regs = 160, strategy = simt, blocks_per_sm = 2>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>} {
+    smap.yield %a : tensor<4x8192xf32>
+  }
+  return %0 : tensor<4x8192xf32>
+}
+
+// -----
+
+// Two blocks of 120000 bytes (and 1 KiB reserved each) do not fit 233472.
+func.func @residency_over_shared_memory(%x: tensor<4x8192xf32>) -> tensor<4x8192xf32> {
+  // expected-error @below {{'smap.graph' op schedule declares 2 blocks per SM of 120000 bytes of shared memory, but the SM of target 'sm_90a' has 233472}}
+  %0 = smap.graph(%a = %x : tensor<4x8192xf32>) -> (tensor<4x8192xf32>) attributes {dims = [#smap.dim<"m", 4>, #smap.dim<"n", 8192>], schedule = #smap.schedule<spatial = [m = 1], temporal = [], grid = [4], threads = 256, smem = 120000, regs = 128, strategy = simt, blocks_per_sm = 2>, target = #smap.target<name = "sm_90a", smem_per_block = 232448, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 132, max_threads = 1024, bandwidth_gbps = 4800, f16_gflops = 989000, f32_gflops = 67000, arch = 90, features = ["mma_sync", "wgmma", "tma", "setmaxnreg", "cp_async", "clusters", "cache_hints"], smem_per_sm = 233472, l2_bytes = 52428800, mma_sync_gflops = 445000>} {
     smap.yield %a : tensor<4x8192xf32>
   }
   return %0 : tensor<4x8192xf32>

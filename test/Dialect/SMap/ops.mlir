@@ -136,6 +136,7 @@ func.func @temporal_slice_upto(%hi: index, %s0: tensor<64xf32>) -> tensor<64xf32
 // CHECK: smap.space = #smap.space<"QK", ["m", "l", "k"], {{\[}}[#smap.mapping<"l", o2a>], [#smap.mapping<"m", o2a>]], [#smap.mapping<"k", a2o, add>]>
 // CHECK-SAME: test.dims = [#smap.dim<"a", 1>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>, #smap.dim<"d", 4, temporal>, #smap.dim<"e", 5, not_sliceable>]
 // CHECK-SAME: test.mapping = [#smap.mapping<"m", o2o>, #smap.mapping<"l", o2a>, #smap.mapping<"k", a2o, add>, #smap.mapping<"l", a2o, max>, #smap.mapping<"l", a2o, min>, #smap.mapping<"l", a2o, mul>]
+// CHECK-SAME: test.residency = #smap.schedule<spatial = [m = 128], temporal = [l = 128], grid = [2], threads = 256, smem = 93184, regs = 128, strategy = row_fragments_wgmma, stages = 2, blocks_per_sm = 2>
 // CHECK-SAME: test.rows = #smap.schedule<spatial = [r = 1], temporal = [], grid = [16384], threads = 64, smem = 0, regs = 0, strategy = rows, rows_per_block = 2>
 // CHECK-SAME: test.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>
 // CHECK-SAME: test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma, stages = 3>
@@ -149,6 +150,7 @@ func.func @attributes() attributes {
     test.dims = [#smap.dim<"a", 1, unclassified>, #smap.dim<"b", 2, parallel>, #smap.dim<"c", 3, parallel_recompute>,
                  #smap.dim<"d", 4, temporal>, #smap.dim<"e", 5, not_sliceable>],
     test.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 1, smem = 0, regs = 0>,
+    test.residency = #smap.schedule<spatial = [m = 128], temporal = [l = 128], grid = [2], threads = 256, smem = 93184, regs = 128, strategy = row_fragments_wgmma, stages = 2, blocks_per_sm = 2>,
     test.strategy = #smap.schedule<spatial = [m = 64], temporal = [k = 64], grid = [2], threads = 128, smem = 1024, regs = 96, strategy = wgmma_tma, stages = 3>,
     test.rows = #smap.schedule<spatial = [r = 1], temporal = [], grid = [16384], threads = 64, smem = 0, regs = 0, strategy = rows, rows_per_block = 2>,
     test.target = #smap.target<name = "g", smem_per_block = 1024, regs_per_thread = 255, regs_per_sm = 65536, sm_count = 2, max_threads = 1024, bandwidth_gbps = 1, f16_gflops = 1, f32_gflops = 1, arch = 90, features = ["mma_sync", "wgmma"], l2_bytes = 4096>,

@@ -165,7 +165,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       parser.parseEqual() || parser.parseInteger(regs))
     return {};
   KernelStrategy strategy = KernelStrategy::None;
-  int64_t stages = 0, rowsPerBlock = 0;
+  int64_t stages = 0, rowsPerBlock = 0, blocksPerSm = 0;
   if (succeeded(parser.parseOptionalComma())) {
     FailureOr<KernelStrategy> parsed;
     if (parser.parseKeyword("strategy") || parser.parseEqual() ||
@@ -179,9 +179,11 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
         return {};
       int64_t *field = key == "stages"           ? &stages
                        : key == "rows_per_block" ? &rowsPerBlock
+                       : key == "blocks_per_sm"  ? &blocksPerSm
                                                  : nullptr;
       if (!field) {
-        parser.emitError(keyLoc, "expected 'stages' or 'rows_per_block'");
+        parser.emitError(keyLoc, "expected 'stages', 'rows_per_block' or "
+                                 "'blocks_per_sm'");
         return {};
       }
       if (parser.parseInteger(*field))
@@ -190,9 +192,9 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<ScheduleAttr>(loc, parser.getContext(), spatial,
-                                         temporal, grid, threads, smem, regs,
-                                         strategy, stages, rowsPerBlock);
+  return parser.getChecked<ScheduleAttr>(
+      loc, parser.getContext(), spatial, temporal, grid, threads, smem, regs,
+      strategy, stages, rowsPerBlock, blocksPerSm);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -210,6 +212,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", stages = " << getStages();
   if (getRowsPerBlock())
     printer << ", rows_per_block = " << getRowsPerBlock();
+  if (getBlocksPerSm())
+    printer << ", blocks_per_sm = " << getBlocksPerSm();
   printer << ">";
 }
 
@@ -240,12 +244,13 @@ verifyRowsPerBlock(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult
-ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     ArrayRef<SliceSize> spatial, ArrayRef<SliceSize> temporal,
-                     ArrayRef<int64_t> grid, int64_t threads, int64_t smemBytes,
-                     int64_t regsPerThread, KernelStrategy strategy,
-                     int64_t stages, int64_t rowsPerBlock) {
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<SliceSize> spatial,
+                                   ArrayRef<SliceSize> temporal,
+                                   ArrayRef<int64_t> grid, int64_t threads,
+                                   int64_t smemBytes, int64_t regsPerThread,
+                                   KernelStrategy strategy, int64_t stages,
+                                   int64_t rowsPerBlock, int64_t blocksPerSm) {
   llvm::StringSet<> seen;
   for (const SliceSize &s : llvm::concat<const SliceSize>(spatial, temporal)) {
     if (s.size <= 0)
@@ -280,6 +285,16 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "3 for simt and mma_sync and absent otherwise, got "
                        << stages << " for "
                        << stringifyKernelStrategy(strategy);
+  if (blocksPerSm < 0 ||
+      (blocksPerSm > 0 &&
+       (strategy == KernelStrategy::None || strategy == KernelStrategy::Loops ||
+        regsPerThread == 0)))
+    return emitError() << "schedule blocks_per_sm must be 0, or positive "
+                          "with a GPU strategy and the registers it gives "
+                          "each thread, got "
+                       << blocksPerSm << " with "
+                       << stringifyKernelStrategy(strategy)
+                       << " and regs = " << regsPerThread;
   return verifyRowsPerBlock(emitError, grid, threads, strategy, rowsPerBlock);
 }
 
@@ -373,7 +388,7 @@ ArrayRef<StringRef> KernelAttr::getPartKeys() {
       "warp_rows",      "row_replicas",   "register_tiles", "register_acc",
       "prefetch",       "cp_async",       "fma",            "fma_lanes",
       "rows",           "rows_per_block", "vector",         "chunks",
-      "ragged",         "tiles"};
+      "ragged",         "tiles",          "blocks_per_sm"};
   // clang-format on
   return keys;
 }

@@ -138,6 +138,32 @@ void GraphOp::print(OpAsmPrinter &p) {
                 /*printBlockTerminators=*/true);
 }
 
+/// A declared residency (`blocks_per_sm`) must fit the SM: the registers
+/// the schedule gives every thread of that many blocks, and their shared
+/// memory (each block also takes the 1 KiB the driver reserves).
+static LogicalResult verifyResidency(GraphOp graph, ScheduleAttr schedule,
+                                     TargetAttr target) {
+  int64_t blocks = schedule.getBlocksPerSm();
+  if (!blocks)
+    return success();
+  int64_t registers =
+      blocks * schedule.getThreads() * schedule.getRegsPerThread();
+  if (registers > target.getRegsPerSm())
+    return graph.emitOpError()
+           << "schedule declares " << blocks << " blocks per SM of "
+           << schedule.getThreads() << " threads with "
+           << schedule.getRegsPerThread() << " registers each, but the SM of "
+           << "target '" << target.getName() << "' has "
+           << target.getRegsPerSm();
+  int64_t smemPerSm = target.getSmemPerSm();
+  if (smemPerSm && blocks * (schedule.getSmemBytes() + 1024) > smemPerSm)
+    return graph.emitOpError()
+           << "schedule declares " << blocks << " blocks per SM of "
+           << schedule.getSmemBytes() << " bytes of shared memory, but the "
+           << "SM of target '" << target.getName() << "' has " << smemPerSm;
+  return success();
+}
+
 LogicalResult GraphOp::verify() {
   SmallVector<DimAttr> dims = getDimList(getDimsAttr());
   llvm::StringMap<DimAttr> byName;
@@ -203,6 +229,8 @@ LogicalResult GraphOp::verify() {
                            << " registers each but the SM of target '"
                            << target.getName() << "' has "
                            << target.getRegsPerSm();
+    if (failed(verifyResidency(*this, schedule, target)))
+      return failure();
   }
   return success();
 }

@@ -64,13 +64,19 @@ static std::string describe(const SpaceMappingGraph &smg,
       est.dramBytes < est.globalBytes
           ? llvm::formatv(" ({0:F1} MB from DRAM)", est.dramBytes / 1e6).str()
           : "";
+  std::string residency =
+      est.blocksPerSm
+          ? llvm::formatv(" (declared: {0} blocks per SM)", est.blocksPerSm)
+                .str()
+          : "";
   return llvm::formatv("{0}, strategy {8}, {1} blocks x {2} threads, {3} B "
-                       "shared memory, {4} registers/thread; predicted {5:F2} "
-                       "us ({6:F1} MB global{10}, {7:F2} GFLOP{9})",
+                       "shared memory, {4} registers/thread{11}; predicted "
+                       "{5:F2} us ({6:F1} MB global{10}, {7:F2} GFLOP{9})",
                        formatCandidate(smg, candidate), est.blocks, est.threads,
                        est.smemBytes, est.regsPerThread, est.seconds * 1e6,
                        est.globalBytes / 1e6, est.flops / 1e9,
-                       stringifyKernelStrategy(est.strategy), skipped, dram)
+                       stringifyKernelStrategy(est.strategy), skipped, dram,
+                       residency)
       .str();
 }
 
@@ -84,6 +90,8 @@ static void addScheduleArgs(remark::detail::InFlightRemark &remark,
          << Arg("smem", est.smemBytes) << Arg("registers", est.regsPerThread)
          << Arg("predicted_us", est.seconds * 1e6)
          << Arg("visited_slices", est.visitedSlices);
+  if (est.blocksPerSm)
+    remark << Arg("blocks_per_sm", est.blocksPerSm);
 }
 
 /// Why `est` ranks before `next` (isBetterEstimate): its time, or on a tie
@@ -178,6 +186,12 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
           << " is neither 1 (one warp) nor " << kRowWarpReplicas;
       return signalPassFailure();
     }
+    if (blocksPerSm < 0 || blocksPerSm > kMaxBlocksPerSm) {
+      getOperation()->emitError("smap-schedule: blocks-per-sm=")
+          << static_cast<int64_t>(blocksPerSm) << " is not in [0, "
+          << kMaxBlocksPerSm << "] (0: not declared)";
+      return signalPassFailure();
+    }
     SmallVector<GraphOp> graphs;
     getOperation()->walk([&](GraphOp graph) { graphs.push_back(graph); });
     for (GraphOp graph : graphs)
@@ -231,6 +245,10 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
   /// Splits as `choice` says and schedules both graphs.
   LogicalResult applySplit(const SpaceMappingGraph &smg, TargetAttr target,
                            const SplitChoice &choice, const std::string &why);
+  /// Fails when `blocks-per-sm` blocks of the row kernel `plan` with
+  /// `registers` each do not fit an SM.
+  LogicalResult checkRowResidency(GraphOp graph, const RowKernelPlan &plan,
+                                  TargetAttr target, int64_t registers) const;
   /// Schedules `smg` as a row kernel when it is one (success, `scheduled`
   /// set); fails only when the graph is one but the requested layout is
   /// impossible.
@@ -249,6 +267,7 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
     options.maxStages = asyncStages;
     options.rowWarpReplicas = rowWarpReplicas;
     options.l2Reuse = l2Reuse;
+    options.blocksPerSm = blocksPerSm;
     return options;
   }
   void
@@ -350,7 +369,8 @@ SchedulePass::getScheduleFromOptions(GraphOp graph) const {
   if (failed(ScheduleAttr::verify(
           [&] { return graph.emitError("smap-schedule: "); }, *s, *t, grid,
           /*threads=*/1, /*smemBytes=*/0, /*regsPerThread=*/0,
-          KernelStrategy::None, /*stages=*/0, /*rowsPerBlock=*/0)))
+          KernelStrategy::None, /*stages=*/0, /*rowsPerBlock=*/0,
+          /*blocksPerSm=*/0)))
     return failure();
   return ScheduleAttr::get(graph.getContext(), *s, *t, grid, 1, 0, 0);
 }
@@ -368,8 +388,11 @@ LogicalResult SchedulePass::applyGivenSchedule(const SpaceMappingGraph &smg,
   // the tiles.
   if (fromOptions || !target.isGPU())
     candidate->threads = chooseThreads(smg, *candidate, target);
-  ScheduleEstimate est =
-      estimateSchedule(smg, *candidate, target, strategyOptions());
+  // A residency the given schedule declares is priced and built as asked.
+  StrategyOptions options = strategyOptions();
+  if (given.getBlocksPerSm())
+    options.blocksPerSm = given.getBlocksPerSm();
+  ScheduleEstimate est = estimateSchedule(smg, *candidate, target, options);
   KernelStrategy asked = given.getStrategy();
   if (asked != KernelStrategy::None &&
       (asked != est.strategy ||
@@ -504,7 +527,7 @@ LogicalResult SchedulePass::partitionUnfitting(const SpaceMappingGraph &smg,
 /// ptxas's choice): every row dim sliced by 1.
 static ScheduleAttr getRowsSchedule(const SpaceMappingGraph &smg,
                                     const RowKernelPlan &plan,
-                                    int64_t registers) {
+                                    int64_t registers, int64_t blocksPerSm) {
   MLIRContext *ctx = smg.getGraph().getContext();
   SmallVector<SliceSize> spatial;
   SmallVector<int64_t> grid;
@@ -515,7 +538,7 @@ static ScheduleAttr getRowsSchedule(const SpaceMappingGraph &smg,
   return ScheduleAttr::get(ctx, spatial, {}, grid, plan.getBlockThreads(),
                            plan.getSharedMemoryBytes(), registers,
                            KernelStrategy::Rows, /*stages=*/0,
-                           plan.layout.rowsPerBlock);
+                           plan.layout.rowsPerBlock, blocksPerSm);
 }
 
 static std::string describeRows(const SpaceMappingGraph &smg,
@@ -550,6 +573,22 @@ static std::string describeRows(const SpaceMappingGraph &smg,
   return text;
 }
 
+LogicalResult SchedulePass::checkRowResidency(GraphOp graph,
+                                              const RowKernelPlan &plan,
+                                              TargetAttr target,
+                                              int64_t registers) const {
+  int64_t smemPerSm = target.getSmemPerSm();
+  if (registers >= 24 &&
+      (!smemPerSm ||
+       blocksPerSm * (plan.getSharedMemoryBytes() + 1024) <= smemPerSm))
+    return success();
+  return graph.emitError("smap-schedule: blocks-per-sm=")
+         << blocksPerSm << " does not fit the row kernel's blocks of "
+         << plan.getBlockThreads() << " threads and "
+         << plan.getSharedMemoryBytes() << " bytes of shared memory on "
+         << target.getName() << " (" << registers << " registers per thread)";
+}
+
 LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
                                          TargetAttr target, bool &scheduled) {
   GraphOp graph = smg.getGraph();
@@ -575,7 +614,13 @@ LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
   if (rowCache)
     chooseRowCache(*plan, target);
   int64_t registers = chooseRowRegisters(*plan, target);
-  graph.setScheduleAttr(getRowsSchedule(smg, *plan, registers));
+  if (blocksPerSm) {
+    registers =
+        registersForResidency(target, plan->getBlockThreads(), blocksPerSm);
+    if (failed(checkRowResidency(graph, *plan, target, registers)))
+      return failure();
+  }
+  graph.setScheduleAttr(getRowsSchedule(smg, *plan, registers, blocksPerSm));
   ++numGraphsScheduled;
   using Arg = remark::detail::Remark::Arg;
   remark::passed(graph.getLoc(), remarkOpts("schedule", "rows", graph))
@@ -613,7 +658,8 @@ LogicalResult SchedulePass::checkGivenRows(const SpaceMappingGraph &smg,
   if (failed(plan))
     return graph.emitError("invalid schedule: strategy rows: ") << whyNot;
   // The graph's verifier bounds the given register count by the target.
-  ScheduleAttr recorded = getRowsSchedule(smg, *plan, given.getRegsPerThread());
+  ScheduleAttr recorded = getRowsSchedule(smg, *plan, given.getRegsPerThread(),
+                                          given.getBlocksPerSm());
   if (recorded.getSpatial() != given.getSpatial() ||
       !given.getTemporal().empty())
     return graph.emitError("invalid schedule: strategy rows slices every row "

@@ -418,7 +418,8 @@ static LogicalResult annotateNestedGraph(GraphOp graph, GraphOp nested,
       schedule.getSmemBytes(), schedule.getRegsPerThread(),
       schedule.getStrategy(), schedule.getStages(),
       // A block of a row kernel is one row.
-      schedule.getStrategy() == KernelStrategy::Rows ? 1 : 0));
+      schedule.getStrategy() == KernelStrategy::Rows ? 1 : 0,
+      schedule.getBlocksPerSm()));
   return success();
 }
 

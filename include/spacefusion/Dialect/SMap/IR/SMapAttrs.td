@@ -186,6 +186,21 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
     `rows`, divides the grid's blocks and, above 1, comes with a warp per
     row (`threads = 32 * rows_per_block`).
 
+    `blocks_per_sm` (0, not printed, when not declared) is the residency
+    the block kernel is built for: its threads start with `regs` registers
+    (`nvvm.maxnreg`), at most what that many blocks of `threads` leave each
+    thread of the SM's register file (rounded down to 8, the allocation
+    granule), so ptxas fits them, spilling if it must. The search prices the
+    candidate with that residency; `smap-schedule`'s `blocks-per-sm` asks
+    for it.
+
+    ```mlir
+    #smap.schedule<spatial = [b = 1, h = 1, m = 128], temporal = [l = 128],
+                   grid = [64, 12, 2], threads = 256, smem = 93184,
+                   regs = 128, strategy = row_fragments_wgmma, stages = 2,
+                   blocks_per_sm = 2>
+    ```
+
     Sizes must be positive, a dim may appear once, and the grid has one
     positive entry per spatial dim. `smap.graph` checks the sizes against
     its dims and its target.
@@ -200,7 +215,8 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
     DefaultValuedParameter<"::mlir::smap::KernelStrategy",
                            "::mlir::smap::KernelStrategy::None">:$strategy,
     DefaultValuedParameter<"int64_t", "0">:$stages,
-    DefaultValuedParameter<"int64_t", "0">:$rowsPerBlock
+    DefaultValuedParameter<"int64_t", "0">:$rowsPerBlock,
+    DefaultValuedParameter<"int64_t", "0">:$blocksPerSm
   );
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<::mlir::smap::SliceSize>":$spatial,
@@ -208,7 +224,8 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
                      "::llvm::ArrayRef<int64_t>":$grid, "int64_t":$threads,
                      "int64_t":$smemBytes, "int64_t":$regsPerThread), [{
       return $_get($_ctxt, spatial, temporal, grid, threads, smemBytes,
-                   regsPerThread, ::mlir::smap::KernelStrategy::None, 0, 0);
+                   regsPerThread, ::mlir::smap::KernelStrategy::None, 0, 0,
+                   0);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
@@ -314,7 +331,8 @@ def SMap_KernelAttr : SMap_Attr<"Kernel", "kernel"> {
       when it reallocates registers (`setmaxnreg`). `regs_entry` is the
       count every thread starts with, for any strategy that sets one
       (`smap-set-kernel-register-counts` gives it to the outlined kernel as
-      `nvvm.maxnreg`).
+      `nvvm.maxnreg`). `blocks_per_sm`: the residency the schedule
+      declares (its `regs` is then `regs_entry`).
     * `wgmma`, `mma_sync`, `fma`: contractions on wgmma, on mma.sync and on
       CUDA cores; `fma_lanes`: the most results one thread of a CUDA-core
       contraction accumulates in registers (its micro-tile, rows x

@@ -658,6 +658,12 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "it) at the target's `l2_gbps`, not at DRAM bandwidth (off by "
            "default: bench/results/model-check-h100 measured what it "
            "changes)">,
+    Option<"blocksPerSm", "blocks-per-sm", "int64_t", /*default=*/"0",
+           "Build every GPU block kernel for this many blocks per SM (0: "
+           "leave its register count to ptxas): each thread starts with "
+           "what that residency leaves it of the register file "
+           "(`nvvm.maxnreg`), and the search prices that residency; a "
+           "candidate whose shared memory does not fit it is refused">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
            "Warp-specialize every wgmma GEMM block (a producer warp or "
            "warpgroup issues the TMA loads), not only the 128-row tiles "
