@@ -84,6 +84,8 @@ WORKLOADS = {
 # buffer), which smap-distribute-blocks enforces.
 EXACT_SMEM = {"wgmma_tma", "wgmma_tma_ws", "row_fragments", "row_fragments_wgmma", "rows", "mma_sync"}
 SHARED_MEMORY = {"simt", "mma_sync"}
+# sm_90a's SM: the register file and the shared memory of its blocks.
+REGS_PER_SM, SMEM_PER_SM = 65536, 233472
 
 
 def built_kernels(source, tmp_path):
@@ -118,7 +120,19 @@ def check_agreement(source, tmp_path):
             assert p["smem"] == b["smem"]
         else:
             assert p["smem"] >= b["smem"]
+        check_residency(p, b)
     return [b["predicted"] for b in built], built
+
+
+def check_residency(p, b):
+    """A declared residency is built as predicted: every thread starts
+    with the schedule's registers, and that many blocks fit the SM."""
+    blocks = b["parts"].get("blocks_per_sm", 0)
+    if not blocks:
+        return
+    assert b["parts"]["regs_entry"] == p["regs"]
+    assert blocks * b["threads"] * p["regs"] <= REGS_PER_SM
+    assert blocks * (b["smem"] + 1024) <= SMEM_PER_SM
 
 
 @pytest.mark.parametrize("path", EXAMPLES + INPUTS, ids=os.path.basename)
@@ -138,6 +152,22 @@ def test_benchmark_shapes_build_what_was_scheduled(name, tmp_path):
     if name == "rmsnorm_16384x1024_f16":
         # One reduction over 1024 f16: a block of 4 warps per row.
         assert (built[0]["threads"], built[0]["smem"]) == (128, 128)
+
+
+def test_vit_declares_two_blocks_per_sm(tmp_path):
+    """ViT's 128-key slices are ragged: the schedule declares two blocks
+    per SM and the kernel is built for them (128 registers each)."""
+    _, built = check_agreement(WORKLOADS["attention_b64_h12_s197_d64_f16"](), tmp_path)
+    assert built[0]["parts"]["blocks_per_sm"] == 2
+    assert built[0]["parts"]["regs_entry"] == built[0]["predicted"]["regs"] == 128
+
+
+def test_residency_check_can_fail():
+    built = {"threads": 256, "smem": 93184, "parts": {"blocks_per_sm": 2, "regs_entry": 128}}
+    with pytest.raises(AssertionError):
+        check_residency({"regs": 160}, built)
+    with pytest.raises(AssertionError):
+        check_residency({"regs": 128}, dict(built, smem=120000))
 
 
 def test_agreement_check_can_fail(tmp_path):

@@ -190,9 +190,11 @@ def SMap_ScheduleAttr : SMap_Attr<"Schedule", "schedule"> {
     the block kernel is built for: its threads start with `regs` registers
     (`nvvm.maxnreg`), at most what that many blocks of `threads` leave each
     thread of the SM's register file (rounded down to 8, the allocation
-    granule), so ptxas fits them, spilling if it must. The search prices the
-    candidate with that residency; `smap-schedule`'s `blocks-per-sm` asks
-    for it.
+    granule), so ptxas fits them, spilling if it must. `smap-schedule`
+    prices the candidate at that residency; it declares two for a
+    row-fragment block on wgmma whose ragged last slice would take ptxas
+    past two blocks' share (docs/Rationale.md), and any residency its
+    `blocks-per-sm` option asks for.
 
     ```mlir
     #smap.schedule<spatial = [b = 1, h = 1, m = 128], temporal = [l = 128],

@@ -659,11 +659,12 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "default: bench/results/model-check-h100 measured what it "
            "changes)">,
     Option<"blocksPerSm", "blocks-per-sm", "int64_t", /*default=*/"0",
-           "Build every GPU block kernel for this many blocks per SM (0: "
-           "leave its register count to ptxas): each thread starts with "
-           "what that residency leaves it of the register file "
-           "(`nvvm.maxnreg`), and the search prices that residency; a "
-           "candidate whose shared memory does not fit it is refused">,
+           "Build every GPU block kernel for this many blocks per SM: each "
+           "thread starts with what that residency leaves it of the "
+           "register file (`nvvm.maxnreg`), and the search prices that "
+           "residency; a candidate whose shared memory does not fit it is "
+           "refused (0: the search declares two for row-fragment blocks on "
+           "wgmma with a ragged last slice where two fit, else nothing)">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
            "Warp-specialize every wgmma GEMM block (a producer warp or "
            "warpgroup issues the TMA loads), not only the 128-row tiles "
