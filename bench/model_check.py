@@ -35,7 +35,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "python"))
 CANDIDATE = re.compile(
     r'candidate \| .*Remark="#(?P<rank>\d+): spatial \[(?P<spatial>[^\]]*)\] '
     r'temporal \[(?P<temporal>[^\]]*)\], strategy (?P<strategy>\w+), (?P<blocks>\d+) blocks x '
-    r'(?P<threads>\d+) threads, (?P<smem>\d+) B shared memory, (?P<regs>\d+) registers/thread; '
+    r'(?P<threads>\d+) threads, (?P<smem>\d+) B shared memory, (?P<regs>\d+) registers/thread'
+    r'(?: \(declared: (?P<blocks_per_sm>\d+) blocks per SM\))?; '
     r'predicted (?P<predicted>[\d.]+) us \((?P<mb>[\d.]+) MB global(?: \((?P<dram>[\d.]+) MB from DRAM\))?, (?P<gflop>[\d.]+) GFLOP(?:, [^;]*)?\); '
     r'[\d.]+ us = max\(memory (?P<memory>[\d.]+), compute (?P<compute>[\d.]+)\) / wave utilization '
     r'(?P<wave>[\d.]+) \+ steps (?P<steps>[\d.]+)')
@@ -71,6 +72,7 @@ def candidates_of(opt, source, top, options):
         entry = {k: match.group(k) for k in ("spatial", "temporal", "strategy")}
         for k in ("rank", "blocks", "threads", "smem", "regs"):
             entry[k] = int(match.group(k))
+        entry["blocks_per_sm"] = int(match.group("blocks_per_sm") or 0)
         for k in ("predicted", "mb", "gflop", "memory", "compute", "wave", "steps"):
             entry[k] = float(match.group(k))
         found.append(entry)

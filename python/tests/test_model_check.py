@@ -37,6 +37,25 @@ def test_candidates_of_a_masked_graph(opt):
     assert [c["rank"] for c in found] == [1, 2]
 
 
+def test_candidates_with_a_declared_residency(opt):
+    # ViT's ragged 128-key slices: the schedule declares two blocks per SM.
+    source = sf.workloads.attention(64, 12, 197, 64, dtype="f16")
+    found = model_check.candidates_of(opt, source, 3, "")
+    assert [c["rank"] for c in found] == [1, 2, 3]
+    assert (found[0]["temporal"], found[0]["blocks_per_sm"], found[0]["regs"]) == ("l=128", 2, 128)
+    assert found[0]["predicted"] == pytest.approx(forced_prediction(opt, source, found[0]))
+
+
+def forced_prediction(opt, source, candidate):
+    import subprocess
+    options = model_check.forced_options(candidate["spatial"], candidate["temporal"])
+    run = subprocess.run([opt, "--spacefusion-lower-gpu=chip=sm_90a format=isa " + options,
+                          "--remarks-filter=smap", "--remark-format=emitRemark", "-o", "/dev/null", "-"],
+                         input=source, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return float(model_check.GIVEN.search(run.stderr).group("predicted"))
+
+
 def test_forced_candidate_is_priced_as_searched(opt):
     import subprocess
     source = sf.workloads.gemm(512, 512, 256, dtype="f16")
