@@ -627,6 +627,20 @@ int64_t mlir::smap::registersForResidency(TargetAttr target, int64_t threads,
   return std::min(target.getRegsPerThread(), share / 8 * 8);
 }
 
+std::string mlir::smap::residencyRefusal(TargetAttr target, int64_t blocksPerSm,
+                                         int64_t threads, int64_t smemBytes) {
+  if (residentBySharedMemory(smemBytes, target.getSmemPerBlock()) < blocksPerSm)
+    return "needs " + std::to_string(smemBytes) +
+           " bytes of shared memory per block: " + std::to_string(blocksPerSm) +
+           " such blocks do not fit an SM";
+  int64_t registers = registersForResidency(target, threads, blocksPerSm);
+  if (registers < kBaseRegisters)
+    return std::to_string(blocksPerSm) + " blocks of " +
+           std::to_string(threads) + " threads leave each thread " +
+           std::to_string(registers) + " registers";
+  return "";
+}
+
 double mlir::smap::waveUtilization(int64_t blocks, int64_t sms,
                                    int64_t resident) {
   int64_t slots = sms * std::max<int64_t>(1, resident);
@@ -1354,14 +1368,6 @@ static std::optional<int64_t> priceBlock(const CandidateView &view,
   return rankingRegisters;
 }
 
-/// Whether `blocks` blocks of `est` fit the SM's shared memory (each also
-/// takes the 1 KiB the driver reserves).
-static bool sharedMemoryFits(TargetAttr target, const ScheduleEstimate &est,
-                             int64_t blocks) {
-  int64_t smemPerSm = target.getSmemPerSm();
-  return !smemPerSm || blocks * (est.smemBytes + 1024) <= smemPerSm;
-}
-
 /// Whether the block's last temporal slice is partial (the slicer masks
 /// the elements earlier slices saw).
 static bool hasRaggedSlice(const CandidateView &view) {
@@ -1388,7 +1394,7 @@ static int64_t chooseResidency(const CandidateView &view,
   TargetAttr target = view.target;
   if (est.strategy != KernelStrategy::RowFragmentsWgmma ||
       !hasRaggedSlice(view) || est.blocks <= target.getSmCount() ||
-      !sharedMemoryFits(target, est, 2) ||
+      residentBySharedMemory(est.smemBytes, target.getSmemPerBlock()) < 2 ||
       2 * est.regsPerThread * est.threads <= target.getRegsPerSm())
     return 0;
   int64_t share = registersForResidency(target, est.threads, 2);
@@ -1401,23 +1407,16 @@ static int64_t chooseResidency(const CandidateView &view,
 /// cannot.
 static std::string declareResidency(const CandidateView &view, int64_t blocks,
                                     ScheduleEstimate &est) {
-  TargetAttr target = view.target;
   if (est.strategy == KernelStrategy::WgmmaTmaWarpSpecialized)
     return "moves registers between its warpgroups (setmaxnreg), which a "
            "declared residency would cap";
-  if (!sharedMemoryFits(target, est, blocks))
-    return "needs " + std::to_string(est.smemBytes) +
-           " bytes of shared memory per block, " + std::to_string(blocks) +
-           " blocks per SM do not fit the SM's " +
-           std::to_string(target.getSmemPerSm());
-  int64_t registers = registersForResidency(target, est.threads, blocks);
-  if (registers < kBaseRegisters)
-    return std::to_string(blocks) + " blocks of " +
-           std::to_string(est.threads) + " threads leave each thread " +
-           std::to_string(registers) + " registers";
-  est.blocksPerSm = blocks;
-  est.regsPerThread = registers;
-  return "";
+  std::string why =
+      residencyRefusal(view.target, blocks, est.threads, est.smemBytes);
+  if (why.empty()) {
+    est.blocksPerSm = blocks;
+    est.regsPerThread = registersForResidency(view.target, est.threads, blocks);
+  }
+  return why;
 }
 
 /// Says in est.overBudget which of the target's budgets the block exceeds

@@ -23,6 +23,8 @@
 // RUN: not spacefusion-opt %S/Inputs/gemm_f16.mlir \
 // RUN:   '--spacefusion-lower-gpu=spatial=m:128,n:128 temporal=k:64 warp-specialize=1 blocks-per-sm=1' \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WS
+// RUN: not spacefusion-opt %examples/rmsnorm.mlir '--spacefusion-lower-gpu=blocks-per-sm=32' \
+// RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ROWREGS
 // RUN: not spacefusion-opt %S/Inputs/attention_vit_f16.mlir '--spacefusion-lower-gpu=blocks-per-sm=33' \
 // RUN:   2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: not spacefusion-opt %S/Inputs/attention_vit_f16.mlir --smap-form-graphs --smap-set-target \
@@ -55,7 +57,8 @@
 // ROWS-SAME:   strategy = "rows", threads = 64 : i64}]
 // ROWS:      .maxnreg 255
 
-// SMEM: error: schedule spatial [b=1, h=1, m=128] temporal [l=128] does not fit target 'sm_90a': it needs 93184 bytes of shared memory per block, 3 blocks per SM do not fit the SM's 233472
+// SMEM: error: schedule spatial [b=1, h=1, m=128] temporal [l=128] does not fit target 'sm_90a': it needs 93184 bytes of shared memory per block: 3 such blocks do not fit an SM
 // WS: error: schedule spatial [m=128, n=128] temporal [k=64] does not fit target 'sm_90a': it moves registers between its warpgroups (setmaxnreg), which a declared residency would cap
+// ROWREGS: error: smap-schedule: blocks-per-sm=32: the row kernel 32 blocks of 128 threads leave each thread 16 registers
 // RANGE: error: spacefusion-lower-gpu: blocks-per-sm=33 is not in [0, 32] (0: not declared)
 // RANGE-PASS: error: smap-schedule: blocks-per-sm=-1 is not in [0, 32] (0: not declared)

@@ -203,6 +203,13 @@ int64_t wgmmaRegistersPerThread(int64_t bm, int64_t bn);
 int64_t registersForResidency(TargetAttr target, int64_t threads,
                               int64_t blocksPerSm);
 
+/// Why `blocksPerSm` blocks of `threads` threads and `smemBytes` of shared
+/// memory cannot be declared resident on `target`'s SM (their shared memory
+/// does not fit, or their register share is below the base count), or
+/// empty when they can.
+std::string residencyRefusal(TargetAttr target, int64_t blocksPerSm,
+                             int64_t threads, int64_t smemBytes);
+
 /// The share of the SMs' block slots (`resident` blocks per SM) that
 /// `blocks` blocks keep busy over their waves.
 double waveUtilization(int64_t blocks, int64_t sms, int64_t resident);

@@ -245,10 +245,6 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
   /// Splits as `choice` says and schedules both graphs.
   LogicalResult applySplit(const SpaceMappingGraph &smg, TargetAttr target,
                            const SplitChoice &choice, const std::string &why);
-  /// Fails when `blocks-per-sm` blocks of the row kernel `plan` with
-  /// `registers` each do not fit an SM.
-  LogicalResult checkRowResidency(GraphOp graph, const RowKernelPlan &plan,
-                                  TargetAttr target, int64_t registers) const;
   /// Schedules `smg` as a row kernel when it is one (success, `scheduled`
   /// set); fails only when the graph is one but the requested layout is
   /// impossible.
@@ -573,22 +569,6 @@ static std::string describeRows(const SpaceMappingGraph &smg,
   return text;
 }
 
-LogicalResult SchedulePass::checkRowResidency(GraphOp graph,
-                                              const RowKernelPlan &plan,
-                                              TargetAttr target,
-                                              int64_t registers) const {
-  int64_t smemPerSm = target.getSmemPerSm();
-  if (registers >= 24 &&
-      (!smemPerSm ||
-       blocksPerSm * (plan.getSharedMemoryBytes() + 1024) <= smemPerSm))
-    return success();
-  return graph.emitError("smap-schedule: blocks-per-sm=")
-         << blocksPerSm << " does not fit the row kernel's blocks of "
-         << plan.getBlockThreads() << " threads and "
-         << plan.getSharedMemoryBytes() << " bytes of shared memory on "
-         << target.getName() << " (" << registers << " registers per thread)";
-}
-
 LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
                                          TargetAttr target, bool &scheduled) {
   GraphOp graph = smg.getGraph();
@@ -615,10 +595,14 @@ LogicalResult SchedulePass::scheduleRows(const SpaceMappingGraph &smg,
     chooseRowCache(*plan, target);
   int64_t registers = chooseRowRegisters(*plan, target);
   if (blocksPerSm) {
+    std::string why =
+        residencyRefusal(target, blocksPerSm, plan->getBlockThreads(),
+                         plan->getSharedMemoryBytes());
+    if (!why.empty())
+      return graph.emitError("smap-schedule: blocks-per-sm=")
+             << static_cast<int64_t>(blocksPerSm) << ": the row kernel " << why;
     registers =
         registersForResidency(target, plan->getBlockThreads(), blocksPerSm);
-    if (failed(checkRowResidency(graph, *plan, target, registers)))
-      return failure();
   }
   graph.setScheduleAttr(getRowsSchedule(smg, *plan, registers, blocksPerSm));
   ++numGraphsScheduled;
