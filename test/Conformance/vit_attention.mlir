@@ -1,0 +1,115 @@
+// Conformance: attention as ViT-B runs it (b64 h12 s197 d64), no mask,
+// O = softmax(Q K^T / 8) V, P rounded to the storage type before P.V.
+// 197 tokens (196 patches + the class token) is no multiple of the 128-key
+// slice: the last key slice is ragged.
+//
+// Forms (Inputs/vit_attention_<form>.mlir, see README.md; each is
+// Inputs/attention_<form>.mlir at this shape, function @vit_attention):
+//   mixed_f16    linalg.generic, f16 storage, f32 math, arith.extf / truncf in
+//                the bodies (the reference: the other forms are held to its
+//                kernels)
+//   mixed_bf16   the same in bf16
+//   convert_f16  linalg.generic, f32 math, the conversions as generics of
+//                their own (P rounded by a truncf generic and read back by
+//                an extf generic)
+//   generic_f16  linalg.generic, f16 storage and compute (a half model;
+//                the pipeline widens contraction accumulators)
+//   named        collapse_shape of the heads into the batch, linalg.transpose
+//                of K, linalg.batch_matmul, linalg.map, linalg.softmax,
+//                linalg.map truncf, expand_shape
+//   named_3d     the named ops with the heads folded in the signature
+//                (768 x 197 x 64, no reshapes)
+// and mixed_f16 / generic_f16 after mlir-opt --cse and after
+// --linalg-fuse-elementwise-ops --cse, the named form(s) after
+// --linalg-generalize-named-ops.
+//
+// Strategy agreement on sm_90a: these forms get the kernels of the
+// mixed-precision form (prefix VIT): BERT's kernel with twice the blocks
+// (64 x 12 x 2 row tiles of 128 queries), and for this shape the schedule
+// declares two blocks per SM (blocks_per_sm = 2, 128 registers a thread).
+// RUN: spacefusion-opt %S/Inputs/vit_attention_mixed_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=VIT
+// RUN: mlir-opt %S/Inputs/vit_attention_mixed_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=VIT
+// RUN: mlir-opt %S/Inputs/vit_attention_mixed_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=VIT
+// RUN: spacefusion-opt %S/Inputs/vit_attention_mixed_bf16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=VIT
+// RUN: spacefusion-opt %S/Inputs/vit_attention_convert_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=VIT
+// RUN: spacefusion-opt %S/Inputs/vit_attention_named.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=VIT
+// RUN: mlir-opt %S/Inputs/vit_attention_named.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=VIT
+// RUN: spacefusion-opt %S/Inputs/vit_attention_named_3d.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=VIT
+// RUN: mlir-opt %S/Inputs/vit_attention_named_3d.mlir --linalg-generalize-named-ops | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=VIT
+//
+// VIT-LABEL: llvm.func @vit_attention(
+// VIT-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {blocks_per_sm = 2 : i64, cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, regs_entry = 128 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
+// VIT: gpu.binary @vit_attention_row_fragments_wgmma_128x128_{{b?f16}} [
+// VIT-NOT: gpu.binary
+
+// GAP: f16 storage and compute (what a half model lowers to) gets the mixed
+// form's kernel, strategy, blocks, threads, blocks per SM and register count,
+// but keeps one more tile in registers (10 against 9), with the same
+// predicted registers and shared memory: the f32 accumulator of the widened
+// Q.K^T and the f16 tile of the scores the form rounds before its f16 scale,
+// where the mixed form scales the f32 accumulator in place (README.md,
+// gap 2, as attention.mlir). The same after --cse and after
+// --linalg-fuse-elementwise-ops.
+// RUN: spacefusion-opt %S/Inputs/vit_attention_generic_f16.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
+// RUN: mlir-opt %S/Inputs/vit_attention_generic_f16.mlir --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
+// RUN: mlir-opt %S/Inputs/vit_attention_generic_f16.mlir --linalg-fuse-elementwise-ops --cse | spacefusion-opt --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=GAP-F16
+// GAP-F16-LABEL: llvm.func @vit_attention(
+// GAP-F16-SAME: smap.kernels = [{blocks = 1536 : i64, parts = {blocks_per_sm = 2 : i64, cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 10 : i64, regs_entry = 128 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
+// GAP-F16: gpu.binary @vit_attention_row_fragments_wgmma_128x128_f16 [
+// GAP-F16-NOT: gpu.binary
+
+// CPU differential, fused against the f64 reference, at b1 h2 s197 d64 (the
+// ragged 197 kept; forced slicing cuts the keys into 64, 64, 64 and 5): the
+// schedule the CPU target picks (prefix VIT-CPU), and one forced to slice
+// the keys (l) temporally (VIT-SLICED). In the ViT inputs the batch and the
+// head dim are both 64, which scripts/scale-shapes.py cannot tell apart, so
+// the scaled programs come from the attention inputs (16=1 12=2 512=197
+// 192=2); the first RUN lines check that each ViT input is its attention
+// input rescaled (16=64 512=197 192=768), the function renamed, the first
+// comment line aside.
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_mixed_f16.mlir 16=64 512=197 192=768 | sed 's/@attention(/@vit_attention(/' | diff -I '^// Attention as' - %S/Inputs/vit_attention_mixed_f16.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_mixed_bf16.mlir 16=64 512=197 192=768 | sed 's/@attention(/@vit_attention(/' | diff -I '^// Attention as' - %S/Inputs/vit_attention_mixed_bf16.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_convert_f16.mlir 16=64 512=197 192=768 | sed 's/@attention(/@vit_attention(/' | diff -I '^// Attention as' - %S/Inputs/vit_attention_convert_f16.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_generic_f16.mlir 16=64 512=197 192=768 | sed 's/@attention(/@vit_attention(/' | diff -I '^// Attention as' - %S/Inputs/vit_attention_generic_f16.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_named.mlir 16=64 512=197 192=768 | sed 's/@attention(/@vit_attention(/' | diff -I '^// Attention as' - %S/Inputs/vit_attention_named.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_named_3d.mlir 16=64 512=197 192=768 | sed 's/@attention(/@vit_attention(/' | diff -I '^// Attention as' - %S/Inputs/vit_attention_named_3d.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_mixed_f16.mlir 16=1 12=2 512=197 192=2 > %t.mixed_f16.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_mixed_bf16.mlir 16=1 12=2 512=197 192=2 > %t.mixed_bf16.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_convert_f16.mlir 16=1 12=2 512=197 192=2 > %t.convert_f16.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_generic_f16.mlir 16=1 12=2 512=197 192=2 > %t.generic_f16.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_named.mlir 16=1 12=2 512=197 192=2 > %t.named.mlir
+// RUN: python3 %scripts/scale-shapes.py %S/Inputs/attention_named_3d.mlir 16=1 12=2 512=197 192=2 > %t.named_3d.mlir
+// RUN: mlir-opt %t.mixed_f16.mlir --cse -o %t.mixed_f16.cse.mlir
+// RUN: mlir-opt %t.mixed_f16.mlir --linalg-fuse-elementwise-ops --cse -o %t.mixed_f16.fuse.mlir
+// RUN: mlir-opt %t.generic_f16.mlir --cse -o %t.generic_f16.cse.mlir
+// RUN: mlir-opt %t.generic_f16.mlir --linalg-fuse-elementwise-ops --cse -o %t.generic_f16.fuse.mlir
+// RUN: spacefusion-run %t.mixed_f16.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.mixed_f16.mlir --reps=1 --spatial=h:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=VIT-SLICED
+// RUN: spacefusion-run %t.mixed_bf16.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.mixed_bf16.mlir --reps=1 --spatial=h:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=VIT-SLICED
+// RUN: spacefusion-run %t.convert_f16.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.convert_f16.mlir --reps=1 --spatial=h:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=VIT-SLICED
+// RUN: spacefusion-run %t.named.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.named.mlir --reps=1 --spatial=h:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=VIT-SLICED
+// RUN: spacefusion-run %t.named_3d.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.named_3d.mlir --reps=1 --spatial=b:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=VIT-SLICED
+// RUN: spacefusion-run %t.mixed_f16.cse.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.mixed_f16.fuse.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+//
+// VIT-CPU: @attention on cpu, 1 fusion graph(s):
+// VIT-CPU: out of tolerance: #0 0 of 25216: PASS
+// VIT-SLICED: @attention on cpu, 1 fusion graph(s):
+// VIT-SLICED-NEXT: graph 0: #smap.schedule<{{.*}}temporal = [l = 64]{{.*}}>, temporally sliced
+// VIT-SLICED: out of tolerance: #0 0 of 25216: PASS
+
+// f16 storage and compute: the fused program accumulates Q.K^T, P.V and the
+// softmax's row sum in f32 (smap-widen-accumulators, what the pipelines do),
+// the unfused one in f16; both schedules pass, and so does the program left
+// in f16 (--widen-accumulators=false).
+// RUN: spacefusion-run %t.generic_f16.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.generic_f16.cse.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.generic_f16.fuse.mlir --reps=1 | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.generic_f16.mlir --reps=1 --widen-accumulators=false | FileCheck %s --check-prefix=VIT-CPU
+// RUN: spacefusion-run %t.generic_f16.mlir --reps=1 --spatial=h:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=VIT-SLICED
+// RUN: spacefusion-run %t.generic_f16.cse.mlir --reps=1 --spatial=h:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=VIT-SLICED
+// RUN: spacefusion-run %t.generic_f16.fuse.mlir --reps=1 --spatial=h:1,m:64 --temporal=l:64 | FileCheck %s --check-prefix=VIT-SLICED
