@@ -413,9 +413,12 @@ def SMapDistributeBlocksPass : Pass<"smap-distribute-blocks", "::mlir::ModuleOp"
   }];
   let options = [
     Option<"approxMath", "approx-math", "bool", /*default=*/"true",
-           "f32 exp and tanh on the hardware's approximate instructions "
-           "(as the row kernels and FlashAttention do; exp(x - c) as "
-           "ex2.approx of one fma, tanh as tanh.approx.f32)">
+           "exp and tanh on the hardware's approximate instructions "
+           "(as the row kernels and FlashAttention do; f32 exp(x - c) as "
+           "ex2.approx of one fma; a 16-bit exp as ex2.approx of its "
+           "extended operand, rounded back, in blocks whose residency the "
+           "registers cannot change (declared, or one per SM by shared "
+           "memory); tanh as tanh.approx.f32)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",

@@ -397,6 +397,13 @@ public:
   /// f32 programs keep tanhf (GPU fuzz seeds 1063, 2069 erred by up to
   /// 3e-4 of max|ref| in f32).
   bool approxTanh = true;
+  /// A 16-bit exp on ex2.approx too (with approxMath): only where the
+  /// registers it costs cannot cost residency, a block whose residency is
+  /// declared or whose shared memory lets one run per SM. 450 fewer
+  /// instructions a step made half-model attention 3-5% faster there, and
+  /// 19% slower at head dim 64, where 6 more registers lost the second
+  /// block per SM (bench/results/half-exp-h200).
+  bool approxHalfExp = false;
   /// Whether the last prefetchStagedOperands used cp.async (the step then
   /// needs no barrier at its end).
   bool asyncPrefetch = false;

@@ -1260,6 +1260,29 @@ scf::ForOp BlockDistributor::distributeElementwiseGroup(
       });
 }
 
+/// A 16-bit exp (a half model's softmax) on the hardware exp2 of the
+/// extended operand, rounded back: ex2.approx errs by about 2^-22 relative,
+/// far below the result's 16-bit rounding, where libdevice's expf, which
+/// the extended exp otherwise becomes, spends seven more instructions on
+/// range reduction. The operand is the program's (a rounded x - c stays
+/// rounded: no fma folds the subtraction in, as for f32). Only where
+/// `approxHalfExp` allows it: the shorter code can take more registers.
+static Operation *cloneHalfExp(OpBuilder &b, math::ExpOp exp,
+                               IRMapping &mapping) {
+  Location loc = exp.getLoc();
+  auto flags = arith::FastMathFlagsAttr::get(
+      b.getContext(), exp.getFastmath() | arith::FastMathFlags::afn);
+  Value x = arith::ExtFOp::create(b, loc, b.getF32Type(),
+                                  mapping.lookupOrDefault(exp.getOperand()));
+  Value log2e = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(static_cast<float>(M_LOG2E)));
+  auto exp2 = math::Exp2Op::create(
+      b, loc, arith::MulFOp::create(b, loc, x, log2e), flags);
+  auto result = arith::TruncFOp::create(b, loc, exp.getType(), exp2);
+  mapping.map(exp.getResult(), result.getResult());
+  return result;
+}
+
 Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
                                           IRMapping &mapping) const {
   if (auto tanh = dyn_cast<math::TanhOp>(payload);
@@ -1286,8 +1309,14 @@ Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
     return result;
   }
   auto exp = dyn_cast<math::ExpOp>(payload);
-  if (!exp || !approxMath || !exp.getType().isF32())
+  if (!exp || !approxMath ||
+      !isa<Float32Type, Float16Type, BFloat16Type>(exp.getType()))
     return b.clone(payload, mapping);
+  if (!exp.getType().isF32()) {
+    if (!approxHalfExp)
+      return b.clone(payload, mapping);
+    return cloneHalfExp(b, exp, mapping);
+  }
   // f32 exp on the hardware exp2 (ex2.approx), as in the row kernels; the
   // common exp(x - c) becomes exp2(fma(x, log2 e, -c log2 e)): one
   // instruction per element before ex2 instead of two, with -c log2 e
@@ -2193,6 +2222,9 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
   BlockDistributor distributor(launch.getThreadIds().x, plan.threads,
                                tensorCores, approxMath);
   distributor.approxTanh = readsHalfFloats(launch);
+  distributor.approxHalfExp =
+      schedule.getBlocksPerSm() > 0 ||
+      residentBySharedMemory(placement->sharedBytes, plan.smemLimit) <= 1;
   distributor.stages = placement->stages;
   distributor.alreadyDistributed.insert(wgmmaCode.begin(), wgmmaCode.end());
   if (failed(plan.rowFragmentPlan ? distributor.distributeRowFragments(

@@ -1,9 +1,10 @@
 // RUN: spacefusion-opt --smap-distribute-blocks %s | FileCheck %s
 // RUN: spacefusion-opt --smap-distribute-blocks=approx-math=false %s | FileCheck %s --check-prefix=EXACT
 
-// approx-math (the default) evaluates f32 exp in blocks on the hardware:
+// approx-math (the default) evaluates exp in blocks on the hardware: f32
 // exp(x - c) as exp2(fma(x, log2 e, -c log2 e)) (ex2.approx, relative error
-// about 2^-21). tanh.approx.f32 errs by about 2^-11 relative, a 16-bit
+// about 2^-21), a 16-bit exp on its extended operand where the registers
+// that costs cannot cost residency. tanh.approx.f32 errs by about 2^-11 relative, a 16-bit
 // rounding: a block of a 16-bit program (one that reads f16 or bf16 from
 // global memory, a half model's GELU) runs tanh on it, a block of an f32
 // program keeps math.tanh (libdevice), as GPU fuzz seeds 1063 and 2069
@@ -30,6 +31,52 @@ func.func @exp_and_tanh_f32(%x: memref<256xf32>, %c: f32, %out: memref<256xf32>)
       %e = math.exp %d : f32
       %t = math.tanh %e : f32
       linalg.yield %t : f32
+    }
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt>}
+  return
+}
+
+// A half model's exp (f16 in, f16 out) in a block whose residency is
+// declared: ex2.approx of the extended operand, rounded back, instead of
+// libdevice's expf of it; the operand is the program's rounded x - c (no
+// fma folds the subtraction in).
+// CHECK-LABEL: func.func @exp_f16
+// CHECK:         %[[D:.*]] = arith.subf %{{.*}}, %{{.*}} : f16
+// CHECK:         %[[X:.*]] = arith.extf %[[D]] : f16 to f32
+// CHECK:         %[[ARG:.*]] = arith.mulf %[[X]], %{{.*}} : f32
+// CHECK:         %[[E:.*]] = math.exp2 %[[ARG]] fastmath<afn> : f32
+// CHECK:         %[[R:.*]] = arith.truncf %[[E]] : f32 to f16
+// CHECK:         memref.store %[[R]]
+// CHECK-NOT:     math.exp
+// EXACT-LABEL: func.func @exp_f16
+// EXACT:         math.exp %{{.*}} : f16
+func.func @exp_f16(%x: memref<256xf16>, %c: f16, %out: memref<256xf16>) {
+  scf.forall (%blk) in (1) {
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%x : memref<256xf16>) outs(%out : memref<256xf16>) {
+    ^bb0(%a: f16, %o: f16):
+      %d = arith.subf %a, %c : f16
+      %e = math.exp %d : f16
+      linalg.yield %e : f16
+    }
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 64, strategy = simt, blocks_per_sm = 2>}
+  return
+}
+
+// Where more registers could cost a block per SM (nothing declared, room
+// for many blocks in shared memory), the 16-bit exp stays libdevice's.
+// CHECK-LABEL: func.func @exp_f16_undeclared
+// CHECK:         math.exp %{{.*}} : f16
+// CHECK-NOT:     math.exp2
+// CHECK:         return
+func.func @exp_f16_undeclared(%x: memref<256xf16>, %c: f16, %out: memref<256xf16>) {
+  scf.forall (%blk) in (1) {
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%x : memref<256xf16>) outs(%out : memref<256xf16>) {
+    ^bb0(%a: f16, %o: f16):
+      %d = arith.subf %a, %c : f16
+      %e = math.exp %d : f16
+      linalg.yield %e : f16
     }
   } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 0, regs = 0, strategy = simt>}
   return
