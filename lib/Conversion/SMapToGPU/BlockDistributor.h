@@ -398,11 +398,9 @@ public:
   /// 3e-4 of max|ref| in f32).
   bool approxTanh = true;
   /// A 16-bit exp on ex2.approx too (with approxMath): only where the
-  /// registers it costs cannot cost residency, a block whose residency is
-  /// declared or whose shared memory lets one run per SM. 450 fewer
-  /// instructions a step made half-model attention 3-5% faster there, and
-  /// 19% slower at head dim 64, where 6 more registers lost the second
-  /// block per SM (bench/results/half-exp-h200).
+  /// registers its shorter code may take cannot cost residency, a block
+  /// whose residency is declared or whose shared memory lets one run per
+  /// SM (elsewhere it lost a block per SM: bench/results/half-exp-h200).
   bool approxHalfExp = false;
   /// Whether the last prefetchStagedOperands used cp.async (the step then
   /// needs no barrier at its end).

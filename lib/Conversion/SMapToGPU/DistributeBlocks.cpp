@@ -1309,14 +1309,11 @@ Operation *BlockDistributor::clonePayload(OpBuilder &b, Operation &payload,
     return result;
   }
   auto exp = dyn_cast<math::ExpOp>(payload);
-  if (!exp || !approxMath ||
-      !isa<Float32Type, Float16Type, BFloat16Type>(exp.getType()))
-    return b.clone(payload, mapping);
-  if (!exp.getType().isF32()) {
-    if (!approxHalfExp)
-      return b.clone(payload, mapping);
+  if (exp && approxMath && approxHalfExp &&
+      isa<Float16Type, BFloat16Type>(exp.getType()))
     return cloneHalfExp(b, exp, mapping);
-  }
+  if (!exp || !approxMath || !exp.getType().isF32())
+    return b.clone(payload, mapping);
   // f32 exp on the hardware exp2 (ex2.approx), as in the row kernels; the
   // common exp(x - c) becomes exp2(fma(x, log2 e, -c log2 e)): one
   // instruction per element before ex2 instead of two, with -c log2 e

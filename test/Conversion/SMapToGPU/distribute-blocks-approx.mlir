@@ -82,6 +82,36 @@ func.func @exp_f16_undeclared(%x: memref<256xf16>, %c: f16, %out: memref<256xf16
   return
 }
 
+// Nor can it where the block's shared memory lets one run per SM (120000
+// bytes placed): the 16-bit exp is on ex2.approx again.
+// CHECK-LABEL: func.func @exp_f16_one_block_per_sm
+// CHECK:         %[[X:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK:         %[[E:.*]] = math.exp2 %{{.*}} fastmath<afn> : f32
+// CHECK:         arith.truncf %[[E]] : f32 to f16
+// CHECK-NOT:     math.exp %
+// CHECK:         smap.kernel = #smap.kernel<strategy = simt, blocks = 1, threads = 128, smem = 120000
+// EXACT-LABEL: func.func @exp_f16_one_block_per_sm
+// EXACT:         math.exp %{{.*}} : f16
+func.func @exp_f16_one_block_per_sm(%x: memref<60000xf16>, %c: f16, %out: memref<60000xf16>) {
+  scf.forall (%blk) in (1) {
+    %tmp = memref.alloc() : memref<60000xf16>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%x : memref<60000xf16>) outs(%tmp : memref<60000xf16>) {
+    ^bb0(%a: f16, %o: f16):
+      %d = arith.subf %a, %c : f16
+      %e = math.exp %d : f16
+      linalg.yield %e : f16
+    }
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%tmp : memref<60000xf16>) outs(%out : memref<60000xf16>) {
+    ^bb0(%a: f16, %o: f16):
+      %m = arith.mulf %a, %a : f16
+      linalg.yield %m : f16
+    }
+  } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [], temporal = [], grid = [], threads = 128, smem = 130000, regs = 0, strategy = simt>}
+  return
+}
+
 // CHECK-LABEL: func.func @gelu_tanh_f16
 // CHECK:         %[[X:.*]] = arith.extf %{{.*}} : f16 to f32
 // CHECK:         %[[T:.*]] = llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %[[X]] : (f32) -> f32
