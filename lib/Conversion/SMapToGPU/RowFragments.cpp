@@ -39,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockDistributor.h"
+#include "PackedPairs.h"
 #include "WarpShuffle.h"
 
 #include "spacefusion/Analysis/CostModel.h"
@@ -857,6 +858,15 @@ private:
   /// The payload at slot `s` with `outs` as the output arguments.
   SmallVector<Value> evaluateSlot(OpBuilder &b, RowOpSlots &row, int64_t s,
                                   ArrayRef<Value> outs);
+  /// The payload at slots `s` and `s + 1` (neighbouring columns of one
+  /// row), its 16-bit math on both as packed instructions (PackedPairs.h).
+  /// `outs`: the two slots' single output argument, else their slotOuts.
+  std::array<SmallVector<Value>, 2> evaluateSlotPair(OpBuilder &b,
+                                                     RowOpSlots &row, int64_t s,
+                                                     ArrayRef<Value> outs = {});
+  /// The results of slot `s` and, when `paired`, of slot `s + 1`.
+  SmallVector<SmallVector<Value>, 2>
+  evaluateSlots(OpBuilder &b, RowOpSlots &row, int64_t s, bool paired);
   /// The output arguments of slot `s`: the old values the payload reads.
   SmallVector<Value> slotOuts(OpBuilder &b, RowOpSlots &row, int64_t s);
   /// A row op reducing along the columns.
@@ -1344,6 +1354,27 @@ Value RowFragmentLowering::slotValue(OpBuilder &b, RowOpSlots &row,
   return vector::ExtractOp::create(b, loc, pair, ArrayRef<int64_t>{s % 2});
 }
 
+/// What a select on the mask's cut test takes when the test is known
+/// (row.cutTaken), else null.
+static Value cutSelectChoice(const RowOpSlots &row, Operation &payload) {
+  auto select = dyn_cast<arith::SelectOp>(payload);
+  if (!row.cutTaken || !select || select.getCondition() != row.cut)
+    return Value();
+  return *row.cutTaken ? select.getTrueValue() : select.getFalseValue();
+}
+
+/// Whether a row op's slots are evaluated in pairs: a tile's (a pair of
+/// slots is two neighbouring columns of one row) with 16-bit arithmetic.
+/// (A rounding alone, as of an f32 softmax's probabilities, already pairs
+/// in NVPTX when nothing else reads the rounded values.)
+static bool pairsSlots(RowOpSlots &row) {
+  return row.cols > 0 && row.slots % 2 == 0 &&
+         llvm::any_of(row.op.getBlock()->without_terminator(),
+                      [](Operation &op) {
+                        return isPackedHalfOp(op) && !isa<arith::TruncFOp>(op);
+                      });
+}
+
 /// The payload at slot `s` with `outs` as the output arguments (and the
 /// cut test known to be `row.cutTaken`, when set: its selects are
 /// resolved).
@@ -1365,17 +1396,61 @@ SmallVector<Value> RowFragmentLowering::evaluateSlot(OpBuilder &b,
       mapping.map(indexOp.getResult(), row.indices[s][indexOp.getDim()]);
       continue;
     }
-    auto select = dyn_cast<arith::SelectOp>(payload);
-    if (row.cutTaken && select && select.getCondition() == row.cut) {
-      mapping.map(select.getResult(),
-                  mapping.lookupOrDefault(*row.cutTaken
-                                              ? select.getTrueValue()
-                                              : select.getFalseValue()));
+    if (Value taken = cutSelectChoice(row, payload)) {
+      mapping.map(payload.getResult(0), mapping.lookupOrDefault(taken));
       continue;
     }
     distributor.clonePayload(b, payload, mapping);
   }
   return mappedYield(body, mapping);
+}
+
+std::array<SmallVector<Value>, 2>
+RowFragmentLowering::evaluateSlotPair(OpBuilder &b, RowOpSlots &row, int64_t s,
+                                      ArrayRef<Value> outs) {
+  linalg::LinalgOp op = row.op;
+  Block *body = op.getBlock();
+  PayloadPair pair(loc,
+                   [&](OpBuilder &cb, Operation &payload, IRMapping &mapping) {
+                     distributor.clonePayload(cb, payload, mapping);
+                   });
+  for (OpOperand *input : op.getDpsInputOperands())
+    pair.map(body->getArgument(input->getOperandNumber()),
+             slotValue(b, row, *input, s), slotValue(b, row, *input, s + 1));
+  SmallVector<Value> first =
+      outs.empty() ? slotOuts(b, row, s) : SmallVector<Value>{outs[0]};
+  SmallVector<Value> second =
+      outs.empty() ? slotOuts(b, row, s + 1) : SmallVector<Value>{outs[1]};
+  for (auto [i, out] : llvm::enumerate(first))
+    if (out)
+      pair.map(body->getArgument(op.getNumDpsInputs() + i), out, second[i]);
+  for (Operation &payload : body->without_terminator()) {
+    if (auto indexOp = dyn_cast<linalg::IndexOp>(payload)) {
+      pair.map(indexOp.getResult(), row.indices[s][indexOp.getDim()],
+               row.indices[s + 1][indexOp.getDim()]);
+      continue;
+    }
+    if (Value taken = cutSelectChoice(row, payload)) {
+      pair.map(payload.getResult(0), pair.element(taken, 0),
+               pair.element(taken, 1));
+      continue;
+    }
+    pair.clone(b, payload);
+  }
+  std::array<SmallVector<Value>, 2> results;
+  for (Value v : body->getTerminator()->getOperands())
+    for (unsigned e : {0u, 1u})
+      results[e].push_back(pair.element(v, e));
+  return results;
+}
+
+SmallVector<SmallVector<Value>, 2>
+RowFragmentLowering::evaluateSlots(OpBuilder &b, RowOpSlots &row, int64_t s,
+                                   bool paired) {
+  if (!paired)
+    return {evaluateSlot(b, row, s, slotOuts(b, row, s))};
+  auto [first, second] = evaluateSlotPair(b, row, s);
+  return {first, second};
 }
 
 SmallVector<Value> RowFragmentLowering::slotOuts(OpBuilder &b, RowOpSlots &row,
@@ -1402,14 +1477,28 @@ LogicalResult RowFragmentLowering::lowerRowReduction(OpBuilder &b,
   auto type =
       cast<FloatType>(cast<MemRefType>(init->get().getType()).getElementType());
   ArrayRef<Value> previous = valuesOf(b, init->get());
+  // A max or min is exact in any order: 16-bit slots fold in pairs of
+  // columns (packed), the two halves at the end.
+  bool paired = pairsSlots(row) &&
+                (combiner == Combiner::Max || combiner == Combiner::Min);
   SmallVector<Value> results;
   for (int64_t r = 0; r < 2 * plan.slabs; ++r) {
     // Vector slot `r`: slab r / 2, half r % 2.
-    Value acc = arith::ConstantOp::create(
+    Value identity = arith::ConstantOp::create(
         b, loc, getCombineOpIdentity(b, combineOp, combiner, type));
-    for (int64_t s = 0; s < row.slots; ++s)
-      if (s / row.perSlab == r / 2 && (s % row.perSlab / 2) % 2 == r % 2)
-        acc = evaluateSlot(b, row, s, {acc})[0];
+    SmallVector<Value, 2> accs(paired ? 2 : 1, identity);
+    for (int64_t s = 0; s < row.slots; s += accs.size()) {
+      if (s / row.perSlab != r / 2 || (s % row.perSlab / 2) % 2 != r % 2)
+        continue;
+      if (!paired) {
+        accs[0] = evaluateSlot(b, row, s, {accs[0]})[0];
+        continue;
+      }
+      auto [first, second] = evaluateSlotPair(b, row, s, accs);
+      accs = {first[0], second[0]};
+    }
+    Value acc = paired ? buildCombineLike(b, loc, combineOp, accs[0], accs[1])
+                       : accs[0];
     for (int32_t offset : {1, 2})
       acc = buildCombineLike(b, loc, combineOp, acc,
                              shuffleXor(b, loc, acc, offset));
@@ -1429,10 +1518,11 @@ void RowFragmentLowering::buildCutBranch(OpBuilder &b, RowOpSlots &row,
   row.cutTaken = taken;
   // Init i's slot s is result i x slots + s.
   SmallVector<Value> yielded(numResults);
-  for (int64_t s = 0; s < row.slots; ++s)
-    for (auto [i, result] :
-         llvm::enumerate(evaluateSlot(b, row, s, slotOuts(b, row, s))))
-      yielded[i * row.slots + s] = result;
+  bool paired = pairsSlots(row);
+  for (int64_t s = 0; s < row.slots; s += paired ? 2 : 1)
+    for (auto [k, results] : llvm::enumerate(evaluateSlots(b, row, s, paired)))
+      for (auto [i, result] : llvm::enumerate(results))
+        yielded[i * row.slots + s + k] = result;
   scf::YieldOp::create(b, loc, yielded);
   // The mask's compares, unused where the cut test is false.
   for (Operation &dead : llvm::make_early_inc_range(llvm::reverse(*branch)))
@@ -1485,9 +1575,7 @@ void RowFragmentLowering::storeSlot(OpBuilder &b, RowOpSlots &row,
   pending.push_back(result);
   if (s % 2 == 0)
     return;
-  Value pair = vector::FromElementsOp::create(
-      b, loc, VectorType::get({2}, result.getType()),
-      ArrayRef<Value>(pending).take_back(2));
+  Value pair = packPair(b, loc, pending[pending.size() - 2], result);
   storeOnce(b, init.get(), [&](OpBuilder &sb) {
     vector::StoreOp::create(
         sb, loc, pair, init.get(), applyMap(sb, loc, map, row.indices[s - 1]),
@@ -1501,14 +1589,17 @@ LogicalResult RowFragmentLowering::lowerElementwiseRowOp(OpBuilder &b,
                                                          RowOpSlots &row) {
   linalg::LinalgOp op = row.op;
   SmallVector<SmallVector<Value>> newValues(op.getNumDpsInits());
-  for (int64_t s = 0; s < row.slots; ++s) {
-    SmallVector<Value> results = evaluateSlot(b, row, s, slotOuts(b, row, s));
-    for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
-      if (plan.promoted.contains(init.get())) {
-        newValues[i].push_back(results[i]);
-        continue;
+  bool paired = pairsSlots(row);
+  for (int64_t s = 0; s < row.slots; s += paired ? 2 : 1) {
+    for (auto [k, results] :
+         llvm::enumerate(evaluateSlots(b, row, s, paired))) {
+      for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+        if (plan.promoted.contains(init.get())) {
+          newValues[i].push_back(results[i]);
+          continue;
+        }
+        storeSlot(b, row, init, s + k, results[i], newValues[i]);
       }
-      storeSlot(b, row, init, s, results[i], newValues[i]);
     }
   }
   for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
