@@ -400,7 +400,9 @@ public:
   /// A 16-bit exp on ex2.approx too (with approxMath): only where the
   /// registers its shorter code may take cannot cost residency, a block
   /// whose residency is declared or whose shared memory lets one run per
-  /// SM (elsewhere it lost a block per SM: bench/results/half-exp-h200).
+  /// SM (elsewhere it lost a block per SM: bench/results/half-exp-h200),
+  /// and in row fragments, whose 16-bit math runs on packed pairs and
+  /// fits (bench/results/packed-pairs-h100).
   bool approxHalfExp = false;
   /// Whether the last prefetchStagedOperands used cp.async (the step then
   /// needs no barrier at its end).

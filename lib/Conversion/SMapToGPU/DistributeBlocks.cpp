@@ -2220,7 +2220,7 @@ LogicalResult DistributeBlocksPass::buildBlockKernel(gpu::LaunchOp launch,
                                tensorCores, approxMath);
   distributor.approxTanh = readsHalfFloats(launch);
   distributor.approxHalfExp =
-      schedule.getBlocksPerSm() > 0 ||
+      plan.rowFragmentPlan.has_value() || schedule.getBlocksPerSm() > 0 ||
       residentBySharedMemory(placement->sharedBytes, plan.smemLimit) <= 1;
   distributor.stages = placement->stages;
   distributor.alreadyDistributed.insert(wgmmaCode.begin(), wgmmaCode.end());

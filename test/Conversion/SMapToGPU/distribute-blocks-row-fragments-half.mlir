@@ -1,4 +1,6 @@
 // RUN: spacefusion-opt --smap-distribute-blocks %s | FileCheck %s
+// RUN: sed -e 's/regs = 255, strategy = row_fragments, stages = 1, blocks_per_sm = 1>/regs = 0, strategy = row_fragments, stages = 1>/' %s \
+// RUN:   | spacefusion-opt --smap-distribute-blocks | FileCheck %s --check-prefix=UNDECLARED
 
 // A half model's softmax in row fragments (f16 storage and compute, as
 // torch-mlir lowers one): the scores accumulate in f32 (widened), are
@@ -9,8 +11,19 @@
 // cvt.rn.f16x2.f32 (nvvm.convert.f32x2.to.f16x2, the first column in the
 // low half), the scale and subtraction are f16x2, the row max folds pairs
 // (exact in any order) and combines the halves before the quad shuffles,
-// and the exp, computed per element in f32 (declared residency: ex2), is
-// rounded as a pair and stored as one.
+// and the exp, computed per element in f32 on ex2, is rounded as a pair
+// and stored as one.
+//
+// In row fragments the 16-bit exp is on ex2 whether or not the residency
+// is declared (here 2304 B of shared memory would let many blocks share an
+// SM): with the math on pairs the shorter code fits BERT's block in 126
+// registers (bench/results/packed-pairs-h100).
+// UNDECLARED-LABEL: func.func @half_softmax_block
+// UNDECLARED-NOT: blocks_per_sm
+// UNDECLARED: %[[E0:.*]] = math.exp2 %{{.*}} fastmath<afn> : f32
+// UNDECLARED: %[[E1:.*]] = math.exp2 %{{.*}} fastmath<afn> : f32
+// UNDECLARED: nvvm.convert.f32x2.to.f16x2 %[[E1]], %[[E0]]
+// UNDECLARED-NOT: math.exp %
 
 #q = affine_map<(m, l, k) -> (m, k)>
 #k = affine_map<(m, l, k) -> (l, k)>
