@@ -188,11 +188,11 @@ static void buildLowerToNVVM(OpPassManager &pm,
 }
 
 /// The normalizations before grouping that both pipelines run: named ops
-/// generalized, softmax decomposed, ops over empty domains folded,
-/// broadcasts folded into their readers, fills specialized, contraction
-/// operands split from their producers, 16-bit accumulators widened,
-/// relayouts folded into contractions, fills specialized again; the ops the
-/// user excludes from fusion are left as they are.
+/// generalized, softmax decomposed, ops over empty domains folded, index
+/// intermediates stored as i64, broadcasts folded into their readers, fills
+/// specialized, contraction operands split from their producers, 16-bit
+/// accumulators widened, relayouts folded into contractions, fills specialized
+/// again; the ops the user excludes from fusion are left as they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
                              ArrayRef<std::string> exclude) {
   // Named ops as the generics they stand for, so that what follows (and
@@ -208,6 +208,8 @@ static void addNormalization(OpPassManager &pm, bool widenAccumulators,
   // Ops over zero-size tensors as their inits: they compute nothing, and
   // no graph (so no kernel) takes them.
   pm.addPass(smap::createSMapFoldEmptyDomainsPass());
+  // Index intermediates stored as i64, which the SMG and the GPU describe.
+  pm.addPass(smap::createSMapStoreIndicesAsI64Pass());
   // Broadcast copies (linalg.broadcast, generalized) as the maps of their
   // readers, as generic frontends write them.
   smap::SMapFoldBroadcastsPassOptions broadcasts;

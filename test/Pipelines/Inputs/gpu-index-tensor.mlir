@@ -1,5 +1,5 @@
 #map0 = affine_map<(d0, d1) -> (d0, d1)>
-func.func @index_tensor(%x: tensor<16x4xf32>) -> tensor<16x4xf32> {
+func.func @index_tensor(%x: tensor<16x4xf32>) -> (tensor<16x4xf32>, tensor<16x4xindex>) {
   %ei = tensor.empty() : tensor<16x4xindex>
   %iota = linalg.generic {indexing_maps = [#map0], iterator_types = ["parallel", "parallel"]}
       outs(%ei : tensor<16x4xindex>) {
@@ -18,5 +18,5 @@ func.func @index_tensor(%x: tensor<16x4xf32>) -> tensor<16x4xf32> {
     %m = arith.mulf %v, %f : f32
     linalg.yield %m : f32
   } -> tensor<16x4xf32>
-  return %y : tensor<16x4xf32>
+  return %y, %iota : tensor<16x4xf32>, tensor<16x4xindex>
 }

@@ -232,6 +232,56 @@ def SMapFoldEmptyDomainsPass : Pass<"smap-fold-empty-domains"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SMapStoreIndicesAsI64Pass : Pass<"smap-store-indices-as-i64"> {
+  let summary = "Store index-typed intermediate tensors as i64";
+  let description = [{
+    A `tensor<...xindex>` has no storage size of its own (the target's index
+    width decides it), so the Space-Mapping Graph describes no such tensor
+    and the GPU has no loop kernel for an op writing one: a function that
+    computes an iota from `linalg.index` and reads it in a float op (the
+    differential fuzzer's `index-element-type` programs) failed on the GPU
+    ("element type index"). Between generics the values can be stored as
+    i64, the index width of every target here, so no value changes: this
+    pass rewrites a linalg.generic's index result that only generics read,
+    whose init's values its body does not read, into an i64 result (an
+    `arith.index_cast` before the yield, a fresh `tensor.empty` as the init)
+    and casts each reader's argument back to index. Index tensors at the
+    function's boundary, or read by any other op, are left as written (and
+    keep their diagnostic). Both pipelines run it after empty domains are
+    folded.
+
+    ```mlir
+    // Before
+    %iota = linalg.generic {...} outs(%e : tensor<8x16xindex>) {
+      ^bb0(%o: index):
+        %i = linalg.index 1 : index
+        linalg.yield %i : index
+    } -> tensor<8x16xindex>
+    %y = linalg.generic {...} ins(%x, %iota : tensor<8x16xf32>, tensor<8x16xindex>) ... {
+      ^bb0(%a: f32, %i: index, %o: f32):
+        %n = arith.index_cast %i : index to i32
+        ...
+    }
+    // After
+    %e64 = tensor.empty() : tensor<8x16xi64>
+    %iota = linalg.generic {...} outs(%e64 : tensor<8x16xi64>) {
+      ^bb0(%o: i64):
+        %i = linalg.index 1 : index
+        %w = arith.index_cast %i : index to i64
+        linalg.yield %w : i64
+    } -> tensor<8x16xi64>
+    %y = linalg.generic {...} ins(%x, %iota : tensor<8x16xf32>, tensor<8x16xi64>) ... {
+      ^bb0(%a: f32, %w: i64, %o: f32):
+        %i = arith.index_cast %w : i64 to index
+        %n = arith.index_cast %i : index to i32
+        ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SMapSpecializeFillsPass : Pass<"smap-specialize-fills"> {
   let summary = "Turn fill-like linalg.generic ops back into linalg.fill";
   let description = [{
