@@ -15,7 +15,7 @@
 // REMARK: remark: [Passed] chosen | Category:smap:schedule | Function=flat | Remark="scheduled for sm_90a: spatial [] temporal [], strategy simt, 1 blocks x 256 threads
 // REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function=flat | Remark="lowered to one kernel: strategy=simt blocks=1 threads=256
 
-// An op the SMG cannot describe (an index tensor the function returns,
+// An op the SMG cannot describe (an index tensor read through a slice,
 // which smap-store-indices-as-i64 leaves as written; one that only generics
 // read is stored as i64: gpu-index-intermediate.mlir) stays outside every
 // graph; on the GPU path it would run as a loop kernel, which has no fixed
