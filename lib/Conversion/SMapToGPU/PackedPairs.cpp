@@ -92,8 +92,9 @@ void PayloadPair::packRoundings(OpBuilder &b, Operation &payload) {
   Value result = payload.getResult(0);
   Operation *first = element(result, 0).getDefiningOp();
   Operation *second = element(result, 1).getDefiningOp();
+  // Only roundings the clones made for this op (nothing else reads them).
   if (first == second || !isNearestRounding(first) ||
-      !isNearestRounding(second))
+      !isNearestRounding(second) || !first->use_empty() || !second->use_empty())
     return;
   mapPacked(b, result,
             roundPair(b, loc, first->getOperand(0), second->getOperand(0),
