@@ -142,6 +142,13 @@ static bool runsOnTensorCores(const Space &space,
                         .has_value();
 }
 
+/// Whether `space` is a contraction the tensor cores read as TF32.
+static bool readsTF32(const Space &space) {
+  auto op = dyn_cast<linalg::LinalgOp>(space.op);
+  std::optional<Type> type = op ? getMmaOperandType(op) : std::nullopt;
+  return type && type->isTF32();
+}
+
 bool mlir::smap::fitsWgmmaTile(int64_t m, int64_t n, int64_t k) {
   return k == kWgmmaTileK && (m == 64 || m == 128) && n % 64 == 0 && n <= 256;
 }
@@ -451,7 +458,8 @@ rowFragmentRegisters(const SpaceMappingGraph &smg,
                      function_ref<int64_t(unsigned)> blockExtent,
                      std::optional<unsigned> temporalDim) {
   std::optional<unsigned> rowDim = tensorCoreRowDim(smg, blockExtent);
-  if (!rowDim)
+  // The row-fragment lowering takes 16-bit operands, not TF32 ones.
+  if (!rowDim || llvm::any_of(smg.getSpaces(), readsTF32))
     return std::nullopt;
   int64_t rows = blockExtent(*rowDim);
   if (rows % 16 || rows > 128 || !fusesInRegisters(smg, blockExtent) ||
@@ -591,8 +599,9 @@ static bool writesInPlace(Operation *op,
   });
 }
 
-bool mlir::smap::fitsMmaSyncTile(int64_t m, int64_t n, int64_t k) {
-  return m % 16 == 0 && n % 8 == 0 && k % 16 == 0;
+bool mlir::smap::fitsMmaSyncTile(int64_t m, int64_t n, int64_t k,
+                                 int64_t tileK) {
+  return m % 16 == 0 && n % 8 == 0 && k % tileK == 0;
 }
 
 int64_t mlir::smap::wgmmaRegistersPerThread(int64_t bm, int64_t bn) {
@@ -1495,6 +1504,12 @@ static FlopCounts countFlops(const CandidateView &view,
       // other graphs have only mma.sync, whose rate then ranks nothing.
       bool onMmaSync = &space != wgmmaSpace && allowed.wgmma &&
                        wgmmaDims(view.smg, space).has_value();
+      // TF32 runs on mma.sync only, at half the 16-bit rate (the Hopper
+      // tensor cores' dense TF32 peak is half their f16 one).
+      if (readsTF32(space)) {
+        flops.mmaSync += 2 * points;
+        continue;
+      }
       (onMmaSync ? flops.mmaSync : flops.tensor) += points;
     } else {
       flops.scalar += points;

@@ -8,6 +8,7 @@
 #include "spacefusion/Analysis/TensorCoreLegality.h"
 
 #include "spacefusion/Analysis/CostModel.h"
+#include "spacefusion/Analysis/TF32.h"
 
 using namespace mlir;
 using namespace mlir::smap;
@@ -34,7 +35,8 @@ bool mlir::smap::isMultiplyAccumulate(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;
   Block *body = op.getBlock();
-  if (std::distance(body->begin(), body->end()) > 5)
+  // acc + x * y, each factor extended, rounded to TF32, or both (3 ops).
+  if (std::distance(body->begin(), body->end()) > 9)
     return false;
   auto add =
       body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
@@ -47,7 +49,11 @@ bool mlir::smap::isMultiplyAccumulate(linalg::LinalgOp op) {
   auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
   if (!mul)
     return false;
+  // A TF32 rounding of a 16-bit extension (a separate conversion fused in
+  // after smap-round-contractions-to-tf32) is exact, so it strips too.
   auto strip = [](Value v) {
+    if (Value source = getTF32RoundedSource(v))
+      v = source;
     if (auto ext = v.getDefiningOp<arith::ExtFOp>())
       return ext.getIn();
     return v;
@@ -55,6 +61,22 @@ bool mlir::smap::isMultiplyAccumulate(linalg::LinalgOp op) {
   Value x = strip(mul.getLhs()), y = strip(mul.getRhs());
   Value arg0 = body->getArgument(0), arg1 = body->getArgument(1);
   return (x == arg0 && y == arg1) || (x == arg1 && y == arg0);
+}
+
+/// Whether both factors of multiply-accumulate `op`'s product are its f32
+/// inputs rounded to TF32 (smap-round-contractions-to-tf32).
+static bool roundsFactorsToTF32(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  Value acc = body->getArgument(2);
+  auto mul = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
+                 .getDefiningOp<arith::MulFOp>();
+  return llvm::all_of(mul->getOperands(), [&](Value factor) {
+    Value source = getTF32RoundedSource(factor);
+    return source && isa<BlockArgument>(source) &&
+           cast<BlockArgument>(source).getArgNumber() < 2;
+  });
 }
 
 std::optional<Type> mlir::smap::getMmaOperandType(linalg::LinalgOp op) {
@@ -65,6 +87,9 @@ std::optional<Type> mlir::smap::getMmaOperandType(linalg::LinalgOp op) {
   Type tb = elementType(op.getDpsInputs()[1]);
   if (!elementType(op.getDpsInits()[0]).isF32())
     return std::nullopt;
+  if (ta.isF32() && tb.isF32() && isMultiplyAccumulate(op) &&
+      roundsFactorsToTF32(op))
+    return Type(FloatTF32Type::get(op.getContext()));
   Type half = ta.isF32() ? tb : ta;
   if (!(half.isF16() || half.isBF16()) || !(ta == half || ta.isF32()) ||
       !(tb == half || tb.isF32()))
@@ -110,8 +135,9 @@ mlir::smap::matchMmaSyncShape(linalg::LinalgOp op,
   shape.extentN = loopExtents[shape.n];
   shape.extentK = loopExtents[shape.k];
   std::optional<Type> operandType = getMmaOperandType(op);
-  if (!fitsMmaSyncTile(shape.extentM, shape.extentN, shape.extentK) ||
-      !operandType || !isMultiplyAccumulate(op))
+  if (!operandType || !isMultiplyAccumulate(op) ||
+      !fitsMmaSyncTile(shape.extentM, shape.extentN, shape.extentK,
+                       getMmaSyncTileK(*operandType)))
     return std::nullopt;
   shape.operandType = *operandType;
   return shape;
@@ -150,7 +176,16 @@ std::optional<Type> mlir::smap::getStagedTileType(linalg::LinalgOp op,
   std::optional<MmaShape> shape = matchMmaSyncShape(op, loopExtents);
   if (!shape)
     return std::nullopt;
-  return shape->operandType;
+  // TF32 operands stay f32 in memory; they are rounded as they are loaded.
+  return shape->operandType.isTF32() ? element : shape->operandType;
+}
+
+int64_t mlir::smap::getMmaSyncTileK(Type operandType) {
+  return operandType.isTF32() ? 8 : 16;
+}
+
+int64_t mlir::smap::getMmaRegisterElements(Type operandType) {
+  return operandType.isTF32() ? 1 : 2;
 }
 
 int64_t mlir::smap::getStagedRowPadding(Type stagedType) {

@@ -192,9 +192,10 @@ static void buildLowerToNVVM(OpPassManager &pm,
 /// intermediates stored as i64, broadcasts folded into their readers, fills
 /// specialized, contraction operands split from their producers, 16-bit
 /// accumulators widened, relayouts folded into contractions, fills specialized
-/// again; the ops the user excludes from fusion are left as they are.
+/// again, and with `tf32` the f32 contractions' factors rounded to TF32; the
+/// ops the user excludes from fusion are left as they are.
 static void addNormalization(OpPassManager &pm, bool widenAccumulators,
-                             ArrayRef<std::string> exclude) {
+                             bool tf32, ArrayRef<std::string> exclude) {
   // Named ops as the generics they stand for, so that what follows (and
   // the fusion decision) does not depend on how the frontend spelled them.
   smap::SMapGeneralizeNamedOpsPassOptions generalize;
@@ -235,6 +236,10 @@ static void addNormalization(OpPassManager &pm, bool widenAccumulators,
   // a fill as a generic again (torch-mlir's 3-D linear after upstream
   // fuse-elementwise).
   pm.addPass(smap::createSMapSpecializeFillsPass());
+  // Last, on the contractions in their final form (a relayout folded in
+  // leaves the same body).
+  if (tf32)
+    pm.addPass(smap::createSMapRoundContractionsToTF32Pass());
 }
 
 std::string mlir::spacefusion::SpaceFusionPipelineOptions::getTarget() const {
@@ -264,7 +269,8 @@ static void addGroupingAndScheduling(OpPassManager &pm,
                                      bool compilesForGPU) {
   std::string target = options.getTarget();
   bool gpu = smap::isBuiltinGPUTarget(target);
-  addNormalization(pm, options.widenAccumulators, options.exclude);
+  addNormalization(pm, options.widenAccumulators, options.tf32,
+                   options.exclude);
   smap::SMapFormGraphsPassOptions formOptions;
   formOptions.maxGroupSize = options.maxGroupSize;
   formOptions.excludeOps.assign(options.exclude.begin(), options.exclude.end());
@@ -332,7 +338,7 @@ void mlir::spacefusion::buildCPULoweringPipeline(OpPassManager &pm) {
   // Textual, because every pass but two small ones of ours is upstream's and
   // this spelling is the one users can copy into spacefusion-opt.
   const char *pipeline =
-      "smap-decompose-aggregates,"
+      "smap-decompose-aggregates,smap-expand-tf32-rounding,"
       "func.func(llvm-request-c-wrappers,smap-read-only-arguments),"
       "one-shot-bufferize{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map "
@@ -468,6 +474,8 @@ static void addBlockDistribution(OpPassManager &pm,
   smap::SMapDistributeBlocksPassOptions distributeOptions;
   distributeOptions.approxMath = options.approxMath;
   pm.addPass(smap::createSMapDistributeBlocksPass(distributeOptions));
+  // TF32 roundings no tensor core consumed, as integer arithmetic.
+  pm.addPass(smap::createSMapExpandTF32RoundingPass());
   // Entry points reject descriptors of other sizes before launching.
   pm.addPass(smap::createSMapCheckEntryShapesPass());
   // Constants the blocks use stay constants in the kernels (loop bounds,

@@ -140,12 +140,20 @@ def _run(cmd, stdin=None, env=None, with_stderr=False):
     return (result.stdout, result.stderr) if with_stderr else result.stdout
 
 
-def _fusion_pipeline(target, spatial, temporal):
+# How a function's shared object is linked. -Bsymbolic: the function's own
+# name binds to its own definition, not to a library's of the same name (a
+# function @select called libc's select and crashed).
+SHARED_OBJECT_FLAGS = ["-O2", "-shared", "-fPIC", "-Wno-override-module", "-Wl,-Bsymbolic"]
+
+
+def _fusion_pipeline(target, spatial, temporal, tf32=False):
     """spacefusion-opt's own pipeline up to the sliced graphs as loops (the
     normalizations, fusion, schedule and slicing spacefusion-run and
     --spacefusion-pipeline run), so that the package compiles what the
     tools compile."""
     options = ["target=" + target, "lower-to-loops=true"]
+    if tf32:
+        options.append("tf32=true")
     if spatial:
         options.append("spatial=" + ",".join("%s:%d" % kv for kv in spatial.items()))
     if temporal:
@@ -244,16 +252,20 @@ class Module:
 
 
 def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal=None,
-            cache_dir=None, build_dir=None):
+            cache_dir=None, build_dir=None, tf32=False):
     """Compiles `source` (MLIR text, linalg on tensors) into a shared object.
 
     spatial / temporal force a schedule, e.g. spatial={"m": 16}, temporal={"n": 128}.
+    tf32=True rounds the f32 contractions' factors to TF32 (the pipelines'
+    tf32 option), fused or not, so that the CPU computes the products a
+    TF32 tensor core would.
     Returns a Module; raises CompileError with the tools' diagnostics.
     """
     tools = find_tools(build_dir)
     name, inputs, outputs = _signature(source, entry, tools)
-    pipeline = _fusion_pipeline(target, spatial, temporal)
-    key = hashlib.sha256(("%s|%s|%s|%s|%s" % (source, name, fused, pipeline, compiler_identity(tools)))
+    pipeline = _fusion_pipeline(target, spatial, temporal, tf32)
+    key = hashlib.sha256(("%s|%s|%s|%s|%s|%s" % (source, name, fused, pipeline, compiler_identity(tools),
+                                                  " ".join(SHARED_OBJECT_FLAGS)))
                          .encode()).hexdigest()[:16]
     if not cache_dir:
         cache_dir = default_cache_dir()
@@ -275,6 +287,9 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
         for decision in decisions:
             _log.debug("@%s: %s", name, decision)
         source = fused_ir
+    elif tf32:
+        source = _run([tools["spacefusion-opt"], "--smap-generalize-named-ops",
+                       "--smap-round-contractions-to-tf32", "-"], stdin=source)
     if os.path.exists(so):
         _log.info("@%s: cached %s", name, so)
     else:
@@ -284,8 +299,8 @@ def compile(source, entry=None, target="cpu", fused=True, spatial=None, temporal
             f.write(llvm_ir)
         try:
             lib = os.path.abspath(tools["lib"])
-            _run([tools["clang"], "-O2", "-shared", "-fPIC", "-Wno-override-module", f.name, "-o", so + ".tmp",
-                  "-L" + lib, "-lmlir_c_runner_utils", "-Wl,-rpath," + lib, "-lm",
+            _run([tools["clang"]] + SHARED_OBJECT_FLAGS +
+                 [f.name, "-o", so + ".tmp", "-L" + lib, "-lmlir_c_runner_utils", "-Wl,-rpath," + lib, "-lm",
                   # f32 -> bf16 truncation calls __truncsfbf2, which libgcc
                   # before GCC 13 lacks: MLIR's float16 utils define it.
                   "-lmlir_float16_utils"])

@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 
-from .compiler import CompileError, _run, _signature, find_tools
+from .compiler import SHARED_OBJECT_FLAGS, CompileError, _run, _signature, find_tools
 from .memref import is_torch_tensor, torch_dtype
 
 
@@ -79,8 +79,8 @@ def compile_gpu(source, out_dir, chip="sm_90a", entry=None, build_dir=None, opti
     with open(ll, "w") as f:
         f.write(llvm_ir)
     so = os.path.join(out_dir, "lib%s.so" % name)
-    _run([tools["clang"], "-O2", "-shared", "-fPIC", "-Wno-override-module", ll, "-o", so,
-          "-L" + out_dir, "-lspacefusion_cuda_runtime", "-Wl,-rpath,$ORIGIN"])
+    _run([tools["clang"]] + SHARED_OBJECT_FLAGS +
+         [ll, "-o", so, "-L" + out_dir, "-lspacefusion_cuda_runtime", "-Wl,-rpath,$ORIGIN"])
     kernels = read_kernel_manifest(manifest).get(name, [])
     with open(os.path.join(out_dir, name + ".json"), "w") as f:
         json.dump({"name": name, "inputs": inputs, "outputs": outputs, "library": os.path.basename(so),

@@ -215,3 +215,23 @@ def test_i1_tensors_in_and_out():
     row_max, positive = module(x, keep)
     np.testing.assert_array_equal(row_max, np.where(keep, x, -np.inf).max(axis=1))
     np.testing.assert_array_equal(positive, (x > 0) & keep)
+
+
+def test_function_named_like_a_libc_symbol(tmp_path):
+    # The shared object binds @select to its own definition (-Bsymbolic):
+    # linked plainly, the call went to libc's select and crashed.
+    source = """
+func.func @select(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+    import numpy as np
+    (out,) = sf.compile(source, cache_dir=str(tmp_path))(np.arange(4, dtype=np.float32))
+    assert out.tolist() == [0.0, 2.0, 4.0, 6.0]

@@ -24,11 +24,14 @@
 
 using namespace mlir;
 
-/// `type` with every float narrower than f64 made f64.
+/// `type` with every float narrower than f64 made f64, except tf32: a
+/// rounding to TF32 is part of the program (smap-round-contractions-to-tf32,
+/// `--tf32`), which the reference computes too, on f64 values.
 static Type promote(Type type) {
   if (auto floatType = dyn_cast<FloatType>(type))
-    return floatType.getWidth() < 64 ? Float64Type::get(type.getContext())
-                                     : type;
+    return floatType.getWidth() < 64 && !floatType.isTF32()
+               ? Float64Type::get(type.getContext())
+               : type;
   if (auto shaped = dyn_cast<ShapedType>(type))
     return shaped.clone(promote(shaped.getElementType()));
   if (auto function = dyn_cast<FunctionType>(type)) {

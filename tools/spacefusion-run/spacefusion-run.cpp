@@ -110,6 +110,13 @@ static cl::opt<bool>
                                "(smap-widen-accumulators), "
                                "as the compiler pipelines do"),
                       cl::init(true));
+static cl::opt<bool>
+    tf32(cl::cat(runOptions), "tf32",
+         cl::desc("Round the f32 contractions' factors to TF32 "
+                  "(smap-round-contractions-to-tf32, the pipelines' tf32 "
+                  "option) in every version, the f64 reference included, "
+                  "so that the fused products are checked exactly"),
+         cl::init(false));
 static cl::opt<double> baselineSlack(
     cl::cat(runOptions), "baseline-slack",
     cl::desc("Against the f64 reference, let an element err by this many "
@@ -931,6 +938,11 @@ int main(int argc, char **argv) {
       failed(checkSize(function, *signature, f64Reference)))
     return 2;
   unfused.signature = fused.signature = *signature;
+  // The rounding is the program's, for every version.
+  if (tf32 &&
+      failed(runPipeline(*unfused.module, "smap-generalize-named-ops,"
+                                          "smap-round-contractions-to-tf32")))
+    return 2;
   fused.module = unfused.module->clone();
   // The f64 reference is a third version; the unfused program in the
   // function's dtypes is still compiled, for its time.

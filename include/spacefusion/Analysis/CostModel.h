@@ -171,8 +171,9 @@ ScheduleEstimate estimateSchedule(const SpaceMappingGraph &smg,
                                   const TemporalSliceFacts *facts);
 
 /// Whether an m x n x k contraction tile is made of whole tiles of the
-/// tensor-core instruction the GPU lowering uses (mma.sync m16n8k16).
-bool fitsMmaSyncTile(int64_t m, int64_t n, int64_t k);
+/// tensor-core instruction the GPU lowering uses: mma.sync m16n8k16, or
+/// m16n8k8 (`tileK` 8) for TF32 operands.
+bool fitsMmaSyncTile(int64_t m, int64_t n, int64_t k, int64_t tileK = 16);
 
 /// The k of every wgmma tile: one 128-byte swizzle row of 16-bit elements.
 constexpr int64_t kWgmmaTileK = 64;

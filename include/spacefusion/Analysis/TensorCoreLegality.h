@@ -22,15 +22,24 @@
 namespace mlir {
 namespace smap {
 
-/// The loops of an mma.sync m16n8k16 contraction: m is the parallel loop
-/// only A (input 0) uses, n the one only B (input 1) uses, k the single
-/// reduction; unit loops are ignored.
+/// The loops of an mma.sync contraction (m16n8k16; m16n8k8 for TF32): m is
+/// the parallel loop only A (input 0) uses, n the one only B (input 1)
+/// uses, k the single reduction; unit loops are ignored.
 struct MmaShape {
   unsigned m, n, k;
   int64_t extentM, extentN, extentK;
-  /// The operands' 16-bit type on the tensor cores: f16 or bf16.
+  /// The operands' type on the tensor cores: f16, bf16, or tf32 (f32
+  /// operands the body rounds, see TF32.h).
   Type operandType;
 };
+
+/// The k of one mma.sync instruction for `operandType`: 16 for 16-bit
+/// operands, 8 for TF32.
+int64_t getMmaSyncTileK(Type operandType);
+
+/// The operand elements one 32-bit fragment register holds: 2 of a 16-bit
+/// type, 1 of TF32.
+int64_t getMmaRegisterElements(Type operandType);
 
 /// Whether `op` is a contraction: it reduces, reads two or more inputs, and
 /// one of them spans a reduced loop while missing a parallel one, so that
@@ -43,18 +52,19 @@ struct MmaShape {
 bool isContraction(linalg::LinalgOp op);
 
 /// Whether the body of two-input `op` is `acc + x * y`, x and y the two
-/// inputs, each optionally extended.
+/// inputs, each optionally extended or rounded to TF32.
 bool isMultiplyAccumulate(linalg::LinalgOp op);
 
-/// The 16-bit type (f16 or bf16) the tensor cores read `op`'s two inputs
-/// as: each input is of that type or f32 (an intermediate the lowering
-/// rounds), at least one is of that type, and the init is f32.
+/// The type the tensor cores read `op`'s two inputs as, the init being f32:
+/// a 16-bit type (f16 or bf16) when each input is of that type or f32 (an
+/// intermediate the lowering rounds) and at least one is of that type; tf32
+/// when both inputs are f32 and the body rounds both factors to TF32.
 std::optional<Type> getMmaOperandType(linalg::LinalgOp op);
 
 /// Whether `op`, with loop extents `loopExtents` (the block's, or the op's
 /// static ranges), is `acc + x * y` (x, y optionally extended) into f32 from
-/// operands of one 16-bit type (getMmaOperandType), with extents that are
-/// whole m16n8k16 tiles.
+/// operands of one tensor-core type (getMmaOperandType), with extents that
+/// are whole instruction tiles (getMmaSyncTileK).
 std::optional<MmaShape> matchMmaSyncShape(linalg::LinalgOp op,
                                           ArrayRef<int64_t> loopExtents);
 

@@ -63,6 +63,13 @@ struct SpaceFusionPipelineOptions
                      "(smap-widen-accumulators), as cuBLAS and PyTorch do; "
                      "false keeps the program's 16-bit accumulation"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("Let f32 contractions read their operands rounded to "
+                     "TF32, on tensor cores (smap-round-contractions-to-tf32), "
+                     "as PyTorch's allow_tf32 does; false (the default) keeps "
+                     "f32 products, on CUDA cores"),
+      llvm::cl::init(false)};
 
   PassOptions::Option<std::string> chip{
       *this, "chip",

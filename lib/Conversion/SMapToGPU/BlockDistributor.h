@@ -173,18 +173,30 @@ struct MmaContraction {
   unsigned m, n, k;
   int64_t extentM, extentN, extentK;
   OpOperand *a, *b;
-  /// f16 or bf16: the type the fragments hold.
+  /// f16, bf16 or tf32: the type the tensor cores read.
   Type operandType;
   /// A warp tile is 16 x (8 nTiles); `warpTiles` of them cover the output.
   int64_t nTiles, warpTiles;
+  /// The k of one instruction: 16, or 8 for TF32 (getMmaSyncTileK).
+  int64_t kStep = 16;
+  /// Operand elements per fragment register: 2, or 1 for TF32.
+  int64_t registerElements = 2;
+
+  bool isTF32() const { return operandType.isTF32(); }
+  /// The element type operand tiles are stored in (f32 for TF32).
+  Type storageType() const;
+  /// The element type of the fragments: the operand type, or i32 (the
+  /// rounded bits) for TF32.
+  Type fragmentType() const;
 };
 
 /// Matches a contraction for `nvgpu.mma.sync` m16n8k16 (see the pass
 /// description).
 std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
 
-/// One m16n8k16 mma.sync of A (vector<4x2xT>) and B (vector<2x2xT>)
-/// fragments, T f16 or bf16, into the f32 accumulator (vector<2x2xf32>).
+/// One mma.sync into the f32 accumulator (vector<2x2xf32>): m16n8k16 of A
+/// (vector<4x2xT>) and B (vector<2x2xT>) fragments, T f16 or bf16; m16n8k8
+/// of TF32 fragments (vector<4x1xi32>, vector<2x1xi32>).
 Value createMmaSync(OpBuilder &b, Location loc, Value a, Value bFragment,
                     Value acc);
 
@@ -192,19 +204,19 @@ Value createMmaSync(OpBuilder &b, Location loc, Value a, Value bFragment,
 SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
                             ArrayRef<Value> loopIndices);
 
-/// Loads the operand fragments of one m16n8k16 contraction in one lane:
+/// Loads the operand fragments of one mma.sync contraction in one lane:
 /// with `ldmatrix` from shared-memory tiles, element by element otherwise.
-/// The lane's constants are built once, where the builder given to the
-/// constructor points.
+/// TF32 operands are rounded as they are loaded. The lane's constants are
+/// built once, where the builder given to the constructor points.
 class MmaFragmentLoader {
 public:
   MmaFragmentLoader(OpBuilder &b, linalg::LinalgOp op,
                     const MmaContraction &mma, Value lane);
   /// The A fragment (vector<4x2xf16>) of rows [row0, row0 + 16) and
-  /// k in [k0, k0 + 16).
+  /// k in [k0, k0 + kStep).
   Value loadA(OpBuilder &b, Value row0, Value k0);
   /// The B fragments (vector<2x2xf16>) of the n-tiles starting at
-  /// col0 + 8 j, j < nTiles, and k in [k0, k0 + 16).
+  /// col0 + 8 j, j < nTiles, and k in [k0, k0 + kStep).
   SmallVector<Value> loadB(OpBuilder &b, Value col0, Value k0, int64_t nTiles);
   /// Operands read with ldmatrix (0, 1 or 2).
   unsigned ldmatrixOperands() const {
@@ -216,6 +228,8 @@ public:
 private:
   SmallVector<Value> indicesAt(OpBuilder &b, Value m, Value n, Value k);
   Value loadHalf(OpBuilder &b, OpOperand *operand, ArrayRef<Value> indices);
+  /// An ldmatrix result as fragment registers (TF32: rounded).
+  Value toFragment(OpBuilder &b, Value loaded);
   std::pair<Value, Value> laneRowAndK(OpBuilder &b, Value rowBase,
                                       Value rowMatrix, Value kBase,
                                       Value kMatrix, bool transpose);

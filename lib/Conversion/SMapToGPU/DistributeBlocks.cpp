@@ -48,6 +48,7 @@
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SimtPlan.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
+#include "spacefusion/Analysis/TF32.h"
 #include "spacefusion/Analysis/Targets.h"
 #include "spacefusion/Analysis/TensorCoreLegality.h"
 
@@ -167,11 +168,22 @@ mlir::smap::matchMmaContraction(linalg::LinalgOp op) {
   mma.a = op.getDpsInputOperand(0);
   mma.b = op.getDpsInputOperand(1);
   mma.operandType = shape->operandType;
+  mma.kStep = getMmaSyncTileK(mma.operandType);
+  mma.registerElements = getMmaRegisterElements(mma.operandType);
   mma.nTiles = (mma.extentN / 8) % 4 == 0   ? 4
                : (mma.extentN / 8) % 2 == 0 ? 2
                                             : 1;
   mma.warpTiles = (mma.extentM / 16) * (mma.extentN / (8 * mma.nTiles));
   return mma;
+}
+
+Type MmaContraction::storageType() const {
+  return isTF32() ? Float32Type::get(operandType.getContext()) : operandType;
+}
+
+Type MmaContraction::fragmentType() const {
+  return isTF32() ? IntegerType::get(operandType.getContext(), 32)
+                  : operandType;
 }
 
 /// The shared-memory buffer behind `operand` when ldmatrix can read its
@@ -200,12 +212,15 @@ static Value ldmatrixSource(linalg::LinalgOp op, OpOperand *operand,
   auto type = cast<MemRefType>(value.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
+  // Rows of a multiple of 16 bytes.
+  int64_t rowElements = 128 / fragmentType.getIntOrFloatBitWidth();
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
       type.getElementType() != fragmentType ||
       failed(type.getStridesAndOffset(strides, offset)) ||
       strides.back() != 1 ||
-      llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
-                   [](int64_t s) { return ShapedType::isDynamic(s) || s % 8; }))
+      llvm::any_of(ArrayRef<int64_t>(strides).drop_back(), [&](int64_t s) {
+        return ShapedType::isDynamic(s) || s % rowElements;
+      }))
     return nullptr;
   if (!subview)
     return spaceCast.getSource();
@@ -231,15 +246,29 @@ static SmallVector<Value> packFragmentRows(OpBuilder &b, Location loc,
   return registers;
 }
 
+/// The fragment's rows of one 32-bit TF32 register each.
+static SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
+                                            Value fragment) {
+  SmallVector<Value> registers;
+  for (int64_t r = 0; r < cast<VectorType>(fragment.getType()).getDimSize(0);
+       ++r)
+    registers.push_back(
+        vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{r, 0}));
+  return registers;
+}
+
 /// f16 fragments go through nvgpu.mma.sync. The NVGPU lowering of LLVM 22
 /// cannot type bf16 fragments ("failed to deduce operand PTX types"), so
 /// bf16 goes to nvvm.mma.sync directly, its fragments packed in i32
-/// registers as PTX wants them.
+/// registers as PTX wants them; TF32 fragments are such registers already.
 Value mlir::smap::createMmaSync(OpBuilder &b, Location loc, Value a,
                                 Value bFragment, Value acc) {
-  if (!cast<VectorType>(a.getType()).getElementType().isBF16())
+  Type element = cast<VectorType>(a.getType()).getElementType();
+  if (element.isF16())
     return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
                                     ArrayRef<int64_t>{16, 8, 16});
+  bool tf32 = element.isInteger(32);
+  NVVM::MMATypes type = tf32 ? NVVM::MMATypes::tf32 : NVVM::MMATypes::bf16;
   SmallVector<Value> c;
   for (int64_t r = 0; r < 2; ++r)
     for (int64_t e = 0; e < 2; ++e)
@@ -249,10 +278,12 @@ Value mlir::smap::createMmaSync(OpBuilder &b, Location loc, Value a,
   auto resultType =
       LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
   auto mma = NVVM::MmaOp::create(
-      b, loc, resultType, packFragmentRows(b, loc, a),
-      packFragmentRows(b, loc, bFragment), c, ArrayRef<int64_t>{16, 8, 16},
-      std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      b, loc, resultType,
+      tf32 ? fragmentRegisters(b, loc, a) : packFragmentRows(b, loc, a),
+      tf32 ? fragmentRegisters(b, loc, bFragment)
+           : packFragmentRows(b, loc, bFragment),
+      c, ArrayRef<int64_t>{16, 8, tf32 ? 8 : 16}, std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{type, type},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                      NVVM::MMALayout::col});
   SmallVector<Value> d;
@@ -275,16 +306,21 @@ MmaFragmentLoader::MmaFragmentLoader(OpBuilder &b, linalg::LinalgOp op,
     : op(op), mma(mma), loc(op.getLoc()) {
   group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
   inGroup = arith::RemUIOp::create(b, loc, lane, index(b, 4));
-  pairCol = arith::MulIOp::create(b, loc, inGroup, index(b, 2));
-  // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8. Without
-  // .trans the matrix rows are the operand's rows (m for A, n for B) with k
-  // contiguous; with .trans they are k rows with m (n) contiguous.
-  Type half = mma.operandType;
-  aRows = ldmatrixSource(op, mma.a, mma.k, half);
-  if (!aRows && (aRows = ldmatrixSource(op, mma.a, mma.m, half)))
+  pairCol =
+      arith::MulIOp::create(b, loc, inGroup, index(b, mma.registerElements));
+  // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8 (of 16-bit
+  // elements; 8 x 4 of 32-bit ones). Without .trans the matrix rows are the
+  // operand's rows (m for A, n for B) with k contiguous; with .trans (16-bit
+  // only) they are k rows with m (n) contiguous.
+  Type stored = mma.storageType();
+  bool transposable = !mma.isTF32();
+  aRows = ldmatrixSource(op, mma.a, mma.k, stored);
+  if (!aRows && transposable &&
+      (aRows = ldmatrixSource(op, mma.a, mma.m, stored)))
     aTrans = true;
-  bRows = ldmatrixSource(op, mma.b, mma.k, half);
-  if (!bRows && (bRows = ldmatrixSource(op, mma.b, mma.n, half)))
+  bRows = ldmatrixSource(op, mma.b, mma.k, stored);
+  if (!bRows && transposable &&
+      (bRows = ldmatrixSource(op, mma.b, mma.n, stored)))
     bTrans = true;
   Value matrix = arith::DivUIOp::create(b, loc, lane, index(b, 8));
   matrixRow = arith::RemUIOp::create(b, loc, lane, index(b, 8));
@@ -307,21 +343,38 @@ Value MmaFragmentLoader::loadHalf(OpBuilder &b, OpOperand *operand,
   Value v = memref::LoadOp::create(
       b, loc, operand->get(),
       applyMap(b, loc, op.getMatchingIndexingMap(operand), loopIndices));
+  if (mma.isTF32())
+    return buildTF32OperandBits(b, loc, v);
   return v.getType() == mma.operandType
              ? v
              : arith::TruncFOp::create(b, loc, mma.operandType, v);
 }
 
+Value MmaFragmentLoader::toFragment(OpBuilder &b, Value loaded) {
+  if (!mma.isTF32())
+    return loaded;
+  auto type = cast<VectorType>(loaded.getType());
+  SmallVector<Value> bits;
+  for (int64_t r = 0; r < type.getDimSize(0); ++r)
+    bits.push_back(buildTF32OperandBits(
+        b, loc,
+        vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{r, 0})));
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get(type.getShape(), mma.fragmentType()), bits);
+}
+
 /// The (row, k) whose address lane l gives: matrix rows start at
-/// rowBase + 8 rowMatrix and k at kBase + 8 kMatrix, and the lane's row of
-/// its matrix advances the rows, or k with .trans.
+/// rowBase + 8 rowMatrix and k at kBase + kStep / 2 kMatrix (a matrix row
+/// is 16 bytes), and the lane's row of its matrix advances the rows, or k
+/// with .trans.
 std::pair<Value, Value>
 MmaFragmentLoader::laneRowAndK(OpBuilder &b, Value rowBase, Value rowMatrix,
                                Value kBase, Value kMatrix, bool transpose) {
   Value rowAt =
       add(b, rowBase, arith::MulIOp::create(b, loc, rowMatrix, index(b, 8)));
   Value kAt =
-      add(b, kBase, arith::MulIOp::create(b, loc, kMatrix, index(b, 8)));
+      add(b, kBase,
+          arith::MulIOp::create(b, loc, kMatrix, index(b, mma.kStep / 2)));
   if (transpose)
     kAt = add(b, kAt, matrixRow);
   else
@@ -333,40 +386,46 @@ Value MmaFragmentLoader::ldmatrix(OpBuilder &b, Value source,
                                   OpOperand *operand,
                                   ArrayRef<Value> loopIndices, bool transpose,
                                   int64_t tiles) {
-  return nvgpu::LdMatrixOp::create(
-      b, loc, VectorType::get({tiles, 2}, mma.operandType), source,
-      applyMap(b, loc, op.getMatchingIndexingMap(operand), loopIndices),
-      b.getBoolAttr(transpose), b.getI32IntegerAttr(tiles));
+  return toFragment(
+      b, nvgpu::LdMatrixOp::create(
+             b, loc,
+             VectorType::get({tiles, mma.registerElements}, mma.storageType()),
+             source,
+             applyMap(b, loc, op.getMatchingIndexingMap(operand), loopIndices),
+             b.getBoolAttr(transpose), b.getI32IntegerAttr(tiles)));
 }
 
 Value MmaFragmentLoader::loadA(OpBuilder &b, Value row0, Value k0) {
   Value zero = index(b, 0);
   if (aRows) {
-    // Matrix q holds rows 8 (q % 2) and k 8 (q / 2) of the tile.
+    // Matrix q holds rows 8 (q % 2) and k kStep / 2 (q / 2) of the tile.
     auto [mAt, kAt] = laneRowAndK(b, row0, matrixLow, k0, matrixHigh, aTrans);
     return ldmatrix(b, aRows, mma.a, indicesAt(b, mAt, zero, kAt), aTrans, 4);
   }
-  // A register r: row group + 8 (r % 2), k 2 * inGroup + 8 (r / 2) + e.
+  // A register r: row group + 8 (r % 2), k pairCol + kStep / 2 (r / 2) + e.
   SmallVector<Value> elements;
+  int64_t perRegister = mma.registerElements;
   for (int64_t r = 0; r < 4; ++r)
-    for (int64_t e = 0; e < 2; ++e) {
+    for (int64_t e = 0; e < perRegister; ++e) {
       Value m = add(b, row0, add(b, group, index(b, 8 * (r % 2))));
-      Value k = add(b, k0, add(b, pairCol, index(b, 8 * (r / 2) + e)));
+      Value k =
+          add(b, k0, add(b, pairCol, index(b, mma.kStep / 2 * (r / 2) + e)));
       elements.push_back(loadHalf(b, mma.a, indicesAt(b, m, zero, k)));
     }
   return vector::FromElementsOp::create(
-      b, loc, VectorType::get({4, 2}, mma.operandType), elements);
+      b, loc, VectorType::get({4, perRegister}, mma.fragmentType()), elements);
 }
 
 SmallVector<Value> MmaFragmentLoader::loadB(OpBuilder &b, Value col0, Value k0,
                                             int64_t nTiles) {
   Value zero = index(b, 0);
-  auto bType = VectorType::get({2, 2}, mma.operandType);
+  int64_t perRegister = mma.registerElements;
+  auto bType = VectorType::get({2, perRegister}, mma.fragmentType());
   SmallVector<Value> fragments;
   for (int64_t j = 0; j < nTiles; ++j) {
     if (bRows && j % 2 == 0) {
       // Two n-tiles per ldmatrix.x4 (one, with .x2, for a last odd one):
-      // matrix q holds k 8 (q % 2) of n-tile j + q / 2.
+      // matrix q holds k kStep / 2 (q % 2) of n-tile j + q / 2.
       int64_t tiles = j + 1 < nTiles ? 4 : 2;
       auto [nAt, kAt] = laneRowAndK(b, add(b, col0, index(b, 8 * j)),
                                     matrixHigh, k0, matrixLow, bTrans);
@@ -375,7 +434,7 @@ SmallVector<Value> MmaFragmentLoader::loadB(OpBuilder &b, Value col0, Value k0,
       for (int64_t t = 0; t < tiles / 2; ++t) {
         SmallVector<Value> elements;
         for (int64_t r = 0; r < 2; ++r)
-          for (int64_t e = 0; e < 2; ++e)
+          for (int64_t e = 0; e < perRegister; ++e)
             elements.push_back(vector::ExtractOp::create(
                 b, loc, pair, ArrayRef<int64_t>{2 * t + r, e}));
         fragments.push_back(
@@ -385,12 +444,12 @@ SmallVector<Value> MmaFragmentLoader::loadB(OpBuilder &b, Value col0, Value k0,
     }
     if (bRows)
       continue;
-    // B register r: k 2 * inGroup + 8 r + e, column group.
+    // B register r: k pairCol + kStep / 2 r + e, column group.
     SmallVector<Value> elements;
     Value n = add(b, col0, add(b, group, index(b, 8 * j)));
     for (int64_t r = 0; r < 2; ++r)
-      for (int64_t e = 0; e < 2; ++e) {
-        Value k = add(b, k0, add(b, pairCol, index(b, 8 * r + e)));
+      for (int64_t e = 0; e < perRegister; ++e) {
+        Value k = add(b, k0, add(b, pairCol, index(b, mma.kStep / 2 * r + e)));
         elements.push_back(loadHalf(b, mma.b, indicesAt(b, zero, n, k)));
       }
     fragments.push_back(
@@ -449,7 +508,7 @@ private:
   /// 2 * inGroup + e.
   SmallVector<Value> cIndices(OpBuilder &b, Value row0, Value col0, int64_t j,
                               int64_t i, int64_t e);
-  /// One k-step of 16 at `k0`.
+  /// One k-step (of mma.kStep) at `k0`.
   SmallVector<Value> step(OpBuilder &b, Value k0, ArrayRef<Value> rows,
                           ArrayRef<Value> cols, ValueRange accs);
 
@@ -530,14 +589,14 @@ SmallVector<Value> MmaSyncTiles::step(OpBuilder &b, Value k0,
 SmallVector<Value> MmaSyncTiles::accumulate(OpBuilder &b, ArrayRef<Value> rows,
                                             ArrayRef<Value> cols,
                                             ValueRange accs) {
-  if (mma.extentK / 16 <= kUnrolledKSteps) {
+  if (mma.extentK / mma.kStep <= kUnrolledKSteps) {
     SmallVector<Value> current(accs);
-    for (int64_t k0 = 0; k0 < mma.extentK; k0 += 16)
+    for (int64_t k0 = 0; k0 < mma.extentK; k0 += mma.kStep)
       current = step(b, index(b, k0), rows, cols, current);
     return current;
   }
   auto kLoop = scf::ForOp::create(
-      b, loc, index(b, 0), index(b, mma.extentK), index(b, 16), accs,
+      b, loc, index(b, 0), index(b, mma.extentK), index(b, mma.kStep), accs,
       [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
         scf::YieldOp::create(kb, loc, step(kb, k0, rows, cols, iterAccs));
       });

@@ -605,6 +605,8 @@ LogicalResult RowFragmentPlanner::checkContraction(linalg::LinalgOp op,
     return fail(op, "accumulates into a buffer that is not a row tile");
   if (mma.extentK > 256)
     return fail(op, "reduces over more than 256 elements");
+  if (mma.isTF32())
+    return fail(op, "reads TF32 operands (row fragments take 16-bit ones)");
   auto dimsAre = [&](OpOperand *operand, unsigned row, unsigned col) {
     RowLayout layout = *rowLayoutOf(operand->get().getType());
     AffineMap map = op.getMatchingIndexingMap(operand);

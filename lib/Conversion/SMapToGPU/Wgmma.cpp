@@ -281,6 +281,10 @@ static std::optional<MmaContraction> matchWgmmaContraction(WgmmaPlan &plan,
     why = "the contraction is not a tensor-core one";
     return std::nullopt;
   }
+  if (mma->isTF32()) {
+    why = "the contraction reads TF32 operands, which run on mma.sync";
+    return std::nullopt;
+  }
   if (!matchOperandLayouts(op, *mma, plan)) {
     why = "the contraction is not A[m, k] times B[k, n] or B[n, k] into "
           "C[m, n] (with A and C batched, B batched or not, one batch per "

@@ -425,6 +425,71 @@ def SMapWidenAccumulatorsPass : Pass<"smap-widen-accumulators"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def SMapRoundContractionsToTF32Pass : Pass<"smap-round-contractions-to-tf32"> {
+  let summary = "Let f32 contractions read their operands as TF32 (tensor cores)";
+  let description = [{
+    Tensor cores multiply f32 operands only as TF32 (a 10-bit mantissa), so
+    an f32 contraction runs on CUDA cores unless the user allows the
+    rounding, as PyTorch's `allow_tf32` does: the pipelines run this pass
+    when given `tf32=true`. It writes the rounding into the body of every
+    linalg.generic that is a contraction `acc + x * y` of two f32 inputs
+    into f32: each factor becomes `arith.extf(arith.truncf(x : f32 to
+    tf32))`. The decision is then in the IR, where every later stage reads
+    it: the tensor-core legality takes such a contraction as a TF32 one
+    (`mma.sync` m16n8k8, the operands rounded as they are loaded), and any other path computes the same rounded products
+    (smap-expand-tf32-rounding). Named ops are generalized first; other
+    contractions are left as they are: 16-bit operands, extended in the
+    body or by a separate conversion generic (the tensor cores take those
+    as 16-bit ones), and factors already rounded.
+
+    The rounding is to nearest, ties away from zero (`to_nearest_away`, as
+    CUTLASS and `cvt.rna.tf32.f32` round): each factor errs by at most
+    2^-11 relative, each product by at most about 2^-10, and the products
+    are accumulated in f32 (docs/Rationale.md, "TF32").
+
+    ```mlir
+    // Before
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+    // After
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %xt = arith.truncf %x to_nearest_away : f32 to tf32
+      %xr = arith.extf %xt : tf32 to f32
+      %yt = arith.truncf %y to_nearest_away : f32 to tf32
+      %yr = arith.extf %yt : tf32 to f32
+      %p = arith.mulf %xr, %yr : f32
+      %s = arith.addf %acc, %p : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def SMapExpandTF32RoundingPass : Pass<"smap-expand-tf32-rounding"> {
+  let summary = "Compute TF32 roundings no tensor core consumed on f32 bits";
+  let description = [{
+    LLVM has no TF32 type. A rounding `arith.extf(arith.truncf(x : f32 to
+    tf32))` that no tensor-core lowering consumed (a TF32 contraction on
+    CUDA cores, or on the CPU, where the same program then computes the
+    GPU's products) becomes integer arithmetic on x's bits: the 13 mantissa
+    bits TF32 drops rounded off, to nearest with ties away from zero; NaN
+    stays NaN and a value past TF32's largest rounds to infinity. Both pipelines
+    run it before the LLVM conversions. A TF32 value used any other way
+    (stored, or rounded in another mode) is an error naming its user.
+
+    ```mlir
+    // Before
+    %t = arith.truncf %x to_nearest_away : f32 to tf32
+    %r = arith.extf %t : tf32 to f32
+    // After
+    %bits = arith.bitcast %x : f32 to i32
+    ... (%bits + 0x1000) & 0xFFFFE000, as f32 ...
+    %r = arith.select %isNaN, %x, %rounded : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def SMapFoldContractionRelayoutsPass : Pass<"smap-fold-contraction-relayouts"> {
   let summary = "Fold reshapes and transposed copies into contractions' indexing maps";
   let description = [{
