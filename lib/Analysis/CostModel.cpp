@@ -931,7 +931,8 @@ static StagedInputs stagedBlockTiles(const CandidateView &view,
         columns *= view.blockExtent(d);
       tile.rows = static_cast<int64_t>(view.stepBytes(input->get())) /
                   (elementBytes(input->get()) * columns);
-      tile.bufferColumns = columns + getStagedRowPadding(*type);
+      tile.bufferColumns =
+          columns + getStagedRowPadding(linalgOp, input, *type);
       // Each copy placed 16-byte aligned.
       int64_t stagedBytes = type->getIntOrFloatBitWidth() / 8;
       tile.bytes = static_cast<double>(

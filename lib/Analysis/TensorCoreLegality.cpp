@@ -192,6 +192,20 @@ int64_t mlir::smap::getStagedRowPadding(Type stagedType) {
   return 16 / std::max<int64_t>(1, stagedType.getIntOrFloatBitWidth() / 8);
 }
 
+int64_t mlir::smap::getStagedRowPadding(linalg::LinalgOp op, OpOperand *input,
+                                        Type stagedType) {
+  std::optional<Type> operandType = getMmaOperandType(op);
+  if (!operandType || !operandType->isTF32() || op.getNumReductionLoops() != 1)
+    return getStagedRowPadding(stagedType);
+  AffineMap map = op.getMatchingIndexingMap(input);
+  auto last = map.getNumResults()
+                  ? dyn_cast<AffineDimExpr>(map.getResults().back())
+                  : nullptr;
+  bool kInnermost = last && op.getIteratorTypesArray()[last.getPosition()] ==
+                                utils::IteratorType::reduction;
+  return kInnermost ? getStagedRowPadding(stagedType) : 8;
+}
+
 bool mlir::smap::splitsEvenly(int64_t chunks, int64_t threads,
                               int64_t maxPerThread) {
   return threads > 0 && chunks > 0 && chunks % threads == 0 &&

@@ -16,6 +16,9 @@ Each seed's module (spacefusion.fuzzgen) goes, for half of the seeds after
   split      spacefusion-run with a forced split of a temporal dim into parts
              run side by side and a merge (split-K / split-KV)
   gpu-split  the gpu stage with the same split
+  tf32       spacefusion-run --tf32, for modules with an f32 contraction: its
+             factors rounded to TF32 in every version, the f64 reference too
+  gpu-tf32   the gpu stage with tf32=true (TF32 tensor cores)
 
 (and `cse` / `analyze`, the preparatory steps, which are classified too).
 Each stage's outcome is one of OUTCOMES; see classify() and docs/Fuzzing.md.
@@ -53,7 +56,8 @@ MISPREDICTED = re.compile(r"the schedule's strategy \w+ cannot be built|"
                           r"more than the \d+ its schedule predicted|"
                           r"cp\.async stages cannot be built|"
                           r"failed after its plan accepted it")
-STAGES = ["cse", "analyze", "run", "forced-1", "forced-2", "gpu", "split", "gpu-split"]
+STAGES = ["cse", "analyze", "run", "forced-1", "forced-2", "gpu", "split", "gpu-split", "tf32",
+          "gpu-tf32"]
 GPU_PIPELINE = "--spacefusion-pipeline=target=sm_90a"
 ANALYZE = ["--smap-form-graphs", "--smap-set-target=target=cpu", "--smap-analyze"]
 
@@ -381,25 +385,27 @@ def opt_stage(tools, name, argv, timeout):
     return Stage(name, outcome, reason, argv, result.seconds, result.output), result
 
 
-def fusion_replica(tools, path, schedule):
+def fusion_replica(tools, path, schedule, tf32=False):
     """spacefusion-run's fused pipeline as a spacefusion-opt command."""
     sched = schedule_options(schedule or {})
-    return [tools.opt, path] + ANALYZE + [
+    rounding = ["--smap-generalize-named-ops", "--smap-round-contractions-to-tf32"] if tf32 else []
+    return [tools.opt, path] + rounding + ANALYZE + [
         "--smap-schedule=%s" % sched if sched else "--smap-schedule",
         "--smap-spatial-slice", "--smap-temporal-slice", "--convert-smap-to-scf",
         "--spacefusion-lower-cpu", "-o", "/dev/null"]
 
 
-def run_stage(tools, name, path, schedule, timeout):
-    """spacefusion-run, searched or with a forced schedule. When it fails in
-    the fusion pipeline, the same passes run in spacefusion-opt tell a
-    deliberate diagnostic from invalid IR."""
-    argv = [tools.run, path, "--reps=1"] + schedule_flags(schedule or {})
+def run_stage(tools, name, path, schedule, timeout, tf32=False):
+    """spacefusion-run, searched or with a forced schedule (and with
+    `tf32`, its --tf32). When it fails in the fusion pipeline, the same
+    passes run in spacefusion-opt tell a deliberate diagnostic from invalid
+    IR."""
+    argv = [tools.run, path, "--reps=1"] + schedule_flags(schedule or {}) + (["--tf32"] if tf32 else [])
     result = run_tool(argv, timeout)
     verified = None
     if result.returncode == 2 and not is_crash(result) and \
             not first_error(result.output).startswith("spacefusion-run:"):
-        replica = fusion_replica(tools, path, schedule)
+        replica = fusion_replica(tools, path, schedule, tf32)
         first = run_tool(replica, timeout)
         if first.returncode not in (0, None) and not is_crash(first):
             verified = verify_each_off(tools, replica, first, timeout)
@@ -436,7 +442,19 @@ def fuzz_seed(seed, tools, timeout, workdir):
         stage, _ = opt_stage(tools, "gpu-split", [tools.opt, pipeline, path, "-o", "/dev/null"],
                              timeout)
         stages.append(stage)
+    if rounds_to_tf32(tools, path, timeout):
+        stages.append(run_stage(tools, "tf32", path, None, timeout, tf32=True))
+        stage, _ = opt_stage(tools, "gpu-tf32", [tools.opt, GPU_PIPELINE + " tf32=true", path, "-o",
+                                                 "/dev/null"], timeout)
+        stages.append(stage)
     return record(seed, text, stages)
+
+
+def rounds_to_tf32(tools, path, timeout):
+    """Whether the module has an f32 contraction that tf32=true rounds."""
+    result = run_tool([tools.opt, path, "--smap-generalize-named-ops",
+                       "--smap-round-contractions-to-tf32"], timeout)
+    return result.returncode == 0 and "to tf32" in result.output
 
 
 def record(seed, text, stages):

@@ -13,6 +13,10 @@
 // RUN:   --linalg-fuse-elementwise-ops --cse \
 // RUN: | spacefusion-opt -split-input-file \
 // RUN:   --spacefusion-lower-gpu="tf32=true format=isa" | FileCheck %s
+// RUN: spacefusion-opt %s -split-input-file \
+// RUN:   --spacefusion-lower-gpu="tf32=true format=isa" \
+// RUN:   --mlir-print-ir-before=smap-distribute-blocks -o /dev/null 2>&1 \
+// RUN: | FileCheck %s --check-prefix=PAD
 // RUN: spacefusion-opt %S/Inputs/attention_f16.mlir \
 // RUN:   --spacefusion-pipeline="tf32=true lower-to-gpu=false" \
 // RUN: | FileCheck %s --check-prefix=HALF
@@ -40,6 +44,13 @@ func.func @linear_f32(%x: tensor<1024x512xf32>, %w: tensor<512x768xf32>, %bias: 
   } -> tensor<1024x768xf32>
   return %r : tensor<1024x768xf32>
 }
+
+// The staged tiles: A [m, k] rows padded by 16 bytes, for ldmatrix; B
+// [k, n], read element by element (4 k rows x 8 columns a load), by 8
+// elements, so that its rows start 8 banks apart.
+// PAD-LABEL: func.func @linear_f32(
+// PAD-DAG: memref.alloc() {{.*}} : memref<128x132xf32>
+// PAD-DAG: memref.alloc() {{.*}} : memref<128x72xf32>
 
 // HALF: strategy = row_fragments_wgmma
 // HALF-NOT: strategy = simt

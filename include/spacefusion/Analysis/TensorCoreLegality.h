@@ -86,6 +86,14 @@ std::optional<Type> getStagedTileType(linalg::LinalgOp op, OpOperand *input,
 /// fall in distinct shared-memory banks.
 int64_t getStagedRowPadding(Type stagedType);
 
+/// The elements the staged tile of `input` (an operand of `op`) pads its
+/// rows by: 16 bytes (getStagedRowPadding), except for a TF32 operand whose
+/// rows are not k (B as [k, n], A as [k, m]). Its fragments are loaded
+/// element by element, 4 rows by 8 columns per warp instruction, and rows
+/// 8 elements apart modulo the 32 banks put those in distinct banks.
+int64_t getStagedRowPadding(linalg::LinalgOp op, OpOperand *input,
+                            Type stagedType);
+
 /// The most 16-byte chunks of a staged tile one thread copies in
 /// straight-line code: through registers (a prefetch of the next step holds
 /// them there) and by cp.async (which holds none, one instruction each).

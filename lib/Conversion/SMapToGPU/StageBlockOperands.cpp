@@ -44,13 +44,13 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
         continue;
       bool round = *stagedType != type.getElementType();
       // Right after the slice: a tile invariant in the temporal loop is
-      // staged once, before it. Rows are padded by 16 bytes so that the 8
-      // rows an ldmatrix phase reads fall in distinct shared-memory banks
+      // staged once, before it. Rows are padded (by 16 bytes) so that the
+      // 8 rows an ldmatrix phase reads fall in distinct shared-memory banks
       // (rows of a multiple of 128 bytes would all hit the same ones).
       OpBuilder b(slice->getContext());
       b.setInsertionPointAfter(slice);
       SmallVector<int64_t> padded(type.getShape());
-      padded.back() += getStagedRowPadding(*stagedType);
+      padded.back() += getStagedRowPadding(op, input, *stagedType);
       auto buffer =
           tensor::EmptyOp::create(b, op.getLoc(), padded, *stagedType);
       // Distinct, so that cse does not merge two staged tiles into one
