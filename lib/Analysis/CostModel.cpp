@@ -1506,9 +1506,11 @@ static FlopCounts countFlops(const CandidateView &view,
       bool onMmaSync = &space != wgmmaSpace && allowed.wgmma &&
                        wgmmaDims(view.smg, space).has_value();
       // TF32 runs on mma.sync only, at half the 16-bit rate (the Hopper
-      // tensor cores' dense TF32 peak is half their f16 one).
+      // tensor cores' dense TF32 peak is half their f16 one): a multiply
+      // and an add per point, twice as long; the body's roundings are no
+      // arithmetic of the tensor cores.
       if (readsTF32(space)) {
-        flops.mmaSync += 2 * points;
+        flops.mmaSync += 2 * 2 * points / opsPerPoint(space.op);
         continue;
       }
       (onMmaSync ? flops.mmaSync : flops.tensor) += points;

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/TF32.h"
 #include "spacefusion/Analysis/TensorCoreLegality.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
@@ -72,12 +73,17 @@ static bool isF32Contraction(linalg::GenericOp op) {
          });
 }
 
-/// Rounds both factors of `op`'s product to TF32 in its body.
+/// Rounds both factors of `op`'s product to TF32 in its body, and says so
+/// at the op.
 static void roundFactors(linalg::GenericOp op) {
   arith::MulFOp mul = getProduct(op);
   OpBuilder b(mul);
   for (OpOperand &factor : mul->getOpOperands())
     factor.set(smap::createTF32RoundingOps(b, mul.getLoc(), factor.get()));
+  remark::passed(op.getLoc(), smap::remarkOpts("round-contractions-to-tf32",
+                                               "tf32", op.getOperation()))
+      << "f32 contraction: its factors are rounded to TF32 (tf32=true; to "
+         "nearest, ties away), which tensor cores multiply";
 }
 
 namespace {

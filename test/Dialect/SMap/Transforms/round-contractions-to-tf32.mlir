@@ -8,6 +8,9 @@
 // RUN: spacefusion-opt %s -split-input-file --smap-generalize-named-ops \
 // RUN:   --smap-round-contractions-to-tf32 --smap-round-contractions-to-tf32 \
 // RUN:   | FileCheck %s
+// RUN: spacefusion-opt %s -split-input-file --smap-generalize-named-ops \
+// RUN:   --smap-round-contractions-to-tf32 --remarks-filter=smap \
+// RUN:   --remark-format=emitRemark -verify-diagnostics -o /dev/null
 
 // A named linalg.matmul of f32 (torch-mlir's aten.mm).
 // CHECK-LABEL: func.func @matmul_f32(
@@ -25,6 +28,7 @@ func.func @matmul_f32(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x16xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x16xf32>) -> tensor<64x16xf32>
+  // expected-remark @below {{f32 contraction: its factors are rounded to TF32 (tf32=true; to nearest, ties away), which tensor cores multiply}}
   %c = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x16xf32>) outs(%f : tensor<64x16xf32>) -> tensor<64x16xf32>
   return %c : tensor<64x16xf32>
 }
@@ -41,6 +45,7 @@ func.func @matmul_f32(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64
 // CHECK-DAG: %[[YR:.+]] = arith.extf %[[YT]] : tf32 to f32
 // CHECK: arith.mulf %[[YR]], %[[XR]] : f32
 func.func @batch_swapped(%a: tensor<4x64x32xf32>, %b: tensor<4x32x16xf32>, %init: tensor<4x64x16xf32>) -> tensor<4x64x16xf32> {
+  // expected-remark @below {{factors are rounded to TF32}}
   %c = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<4x64x32xf32>, tensor<4x32x16xf32>) outs(%init : tensor<4x64x16xf32>) {
