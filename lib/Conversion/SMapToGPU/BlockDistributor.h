@@ -223,7 +223,10 @@ public:
     return (aRows ? 1 : 0) + (bRows ? 1 : 0);
   }
 
-  Value group, inGroup, pairCol;
+  /// The lane's group (lane / 4) and place in it; pairCol = 2 inGroup,
+  /// the first of its accumulator columns; kInGroup, the first k of its
+  /// operand registers (2 inGroup for 16-bit operands, inGroup for TF32).
+  Value group, inGroup, pairCol, kInGroup;
 
 private:
   SmallVector<Value> indicesAt(OpBuilder &b, Value m, Value n, Value k);

@@ -306,8 +306,8 @@ MmaFragmentLoader::MmaFragmentLoader(OpBuilder &b, linalg::LinalgOp op,
     : op(op), mma(mma), loc(op.getLoc()) {
   group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
   inGroup = arith::RemUIOp::create(b, loc, lane, index(b, 4));
-  pairCol =
-      arith::MulIOp::create(b, loc, inGroup, index(b, mma.registerElements));
+  pairCol = arith::MulIOp::create(b, loc, inGroup, index(b, 2));
+  kInGroup = mma.registerElements == 2 ? pairCol : inGroup;
   // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8 (of 16-bit
   // elements; 8 x 4 of 32-bit ones). Without .trans the matrix rows are the
   // operand's rows (m for A, n for B) with k contiguous; with .trans (16-bit
@@ -402,14 +402,14 @@ Value MmaFragmentLoader::loadA(OpBuilder &b, Value row0, Value k0) {
     auto [mAt, kAt] = laneRowAndK(b, row0, matrixLow, k0, matrixHigh, aTrans);
     return ldmatrix(b, aRows, mma.a, indicesAt(b, mAt, zero, kAt), aTrans, 4);
   }
-  // A register r: row group + 8 (r % 2), k pairCol + kStep / 2 (r / 2) + e.
+  // A register r: row group + 8 (r % 2), k kInGroup + kStep / 2 (r / 2) + e.
   SmallVector<Value> elements;
   int64_t perRegister = mma.registerElements;
   for (int64_t r = 0; r < 4; ++r)
     for (int64_t e = 0; e < perRegister; ++e) {
       Value m = add(b, row0, add(b, group, index(b, 8 * (r % 2))));
       Value k =
-          add(b, k0, add(b, pairCol, index(b, mma.kStep / 2 * (r / 2) + e)));
+          add(b, k0, add(b, kInGroup, index(b, mma.kStep / 2 * (r / 2) + e)));
       elements.push_back(loadHalf(b, mma.a, indicesAt(b, m, zero, k)));
     }
   return vector::FromElementsOp::create(
@@ -444,12 +444,12 @@ SmallVector<Value> MmaFragmentLoader::loadB(OpBuilder &b, Value col0, Value k0,
     }
     if (bRows)
       continue;
-    // B register r: k pairCol + kStep / 2 r + e, column group.
+    // B register r: k kInGroup + kStep / 2 r + e, column group.
     SmallVector<Value> elements;
     Value n = add(b, col0, add(b, group, index(b, 8 * j)));
     for (int64_t r = 0; r < 2; ++r)
       for (int64_t e = 0; e < perRegister; ++e) {
-        Value k = add(b, k0, add(b, pairCol, index(b, mma.kStep / 2 * r + e)));
+        Value k = add(b, k0, add(b, kInGroup, index(b, mma.kStep / 2 * r + e)));
         elements.push_back(loadHalf(b, mma.b, indicesAt(b, zero, n, k)));
       }
     fragments.push_back(

@@ -857,15 +857,14 @@ private:
   bool isColumnPair(const RowOpSlots &row, OpOperand &operand) const;
   /// Operand `operand`'s value at slot `s`.
   Value slotValue(OpBuilder &b, RowOpSlots &row, OpOperand &operand, int64_t s);
-  /// The payload at slot `s` with `outs` as the output arguments.
-  SmallVector<Value> evaluateSlot(OpBuilder &b, RowOpSlots &row, int64_t s,
-                                  ArrayRef<Value> outs);
-  /// The payload at slots `s` and `s + 1` (neighbouring columns of one
-  /// row), its 16-bit math on both as packed instructions (PackedPairs.h).
-  /// `outs`: the two slots' single output argument, else their slotOuts.
-  std::array<SmallVector<Value>, 2> evaluateSlotPair(OpBuilder &b,
-                                                     RowOpSlots &row, int64_t s,
-                                                     ArrayRef<Value> outs = {});
+  /// The payload at slot `s`, or at slots `s` and `s + 1` when `paired`
+  /// (neighbouring columns of one row, their 16-bit math as packed
+  /// instructions, PackedPairs.h): each slot's results. `outs(e)` gives
+  /// slot `s + e`'s output arguments (null where unread); it is asked after
+  /// the inputs are read.
+  SmallVector<SmallVector<Value>, 2>
+  evaluatePayload(OpBuilder &b, RowOpSlots &row, int64_t s, bool paired,
+                  function_ref<SmallVector<Value>(unsigned)> outs);
   /// The results of slot `s` and, when `paired`, of slot `s + 1`.
   SmallVector<SmallVector<Value>, 2>
   evaluateSlots(OpBuilder &b, RowOpSlots &row, int64_t s, bool paired);
@@ -1377,82 +1376,118 @@ static bool pairsSlots(RowOpSlots &row) {
                       });
 }
 
-/// The payload at slot `s` with `outs` as the output arguments (and the
-/// cut test known to be `row.cutTaken`, when set: its selects are
-/// resolved).
-SmallVector<Value> RowFragmentLowering::evaluateSlot(OpBuilder &b,
-                                                     RowOpSlots &row, int64_t s,
-                                                     ArrayRef<Value> outs) {
-  linalg::LinalgOp op = row.op;
-  Block *body = op.getBlock();
-  unsigned numInputs = op.getNumDpsInputs();
-  IRMapping mapping;
-  for (OpOperand *input : op.getDpsInputOperands())
-    mapping.map(body->getArgument(input->getOperandNumber()),
-                slotValue(b, row, *input, s));
-  for (auto [i, out] : llvm::enumerate(outs))
-    if (out)
-      mapping.map(body->getArgument(numInputs + i), out);
-  for (Operation &payload : body->without_terminator()) {
-    if (auto indexOp = dyn_cast<linalg::IndexOp>(payload)) {
-      mapping.map(indexOp.getResult(), row.indices[s][indexOp.getDim()]);
-      continue;
-    }
-    if (Value taken = cutSelectChoice(row, payload)) {
-      mapping.map(payload.getResult(0), mapping.lookupOrDefault(taken));
-      continue;
-    }
+namespace {
+/// A row op's payload cloned for one slot, or for two neighbouring slots
+/// (PayloadPair): the values of each slot by the payload's values.
+class SlotPayload {
+public:
+  virtual ~SlotPayload() = default;
+  /// Maps `v` to its value in each slot.
+  virtual void map(Value v, ArrayRef<Value> perSlot) = 0;
+  virtual void clone(OpBuilder &b, Operation &payload) = 0;
+  /// `v`'s value in slot `e` after the payload was cloned.
+  virtual Value element(Value v, unsigned e) const = 0;
+};
+
+class SingleSlotPayload : public SlotPayload {
+public:
+  explicit SingleSlotPayload(BlockDistributor &distributor)
+      : distributor(distributor) {}
+  void map(Value v, ArrayRef<Value> perSlot) override {
+    mapping.map(v, perSlot[0]);
+  }
+  void clone(OpBuilder &b, Operation &payload) override {
     distributor.clonePayload(b, payload, mapping);
   }
-  return mappedYield(body, mapping);
-}
+  Value element(Value v, unsigned) const override {
+    return mapping.lookupOrDefault(v);
+  }
 
-std::array<SmallVector<Value>, 2>
-RowFragmentLowering::evaluateSlotPair(OpBuilder &b, RowOpSlots &row, int64_t s,
-                                      ArrayRef<Value> outs) {
-  linalg::LinalgOp op = row.op;
-  Block *body = op.getBlock();
-  PayloadPair pair(loc,
-                   [&](OpBuilder &cb, Operation &payload, IRMapping &mapping) {
-                     distributor.clonePayload(cb, payload, mapping);
-                   });
-  for (OpOperand *input : op.getDpsInputOperands())
-    pair.map(body->getArgument(input->getOperandNumber()),
-             slotValue(b, row, *input, s), slotValue(b, row, *input, s + 1));
-  SmallVector<Value> first =
-      outs.empty() ? slotOuts(b, row, s) : SmallVector<Value>{outs[0]};
-  SmallVector<Value> second =
-      outs.empty() ? slotOuts(b, row, s + 1) : SmallVector<Value>{outs[1]};
-  for (auto [i, out] : llvm::enumerate(first))
-    if (out)
-      pair.map(body->getArgument(op.getNumDpsInputs() + i), out, second[i]);
-  for (Operation &payload : body->without_terminator()) {
-    if (auto indexOp = dyn_cast<linalg::IndexOp>(payload)) {
-      pair.map(indexOp.getResult(), row.indices[s][indexOp.getDim()],
-               row.indices[s + 1][indexOp.getDim()]);
-      continue;
-    }
-    if (Value taken = cutSelectChoice(row, payload)) {
-      pair.map(payload.getResult(0), pair.element(taken, 0),
-               pair.element(taken, 1));
-      continue;
-    }
+private:
+  BlockDistributor &distributor;
+  IRMapping mapping;
+};
+
+class PairedSlotPayload : public SlotPayload {
+public:
+  PairedSlotPayload(Location loc, BlockDistributor &distributor)
+      : pair(loc, [&distributor](OpBuilder &b, Operation &payload,
+                                 IRMapping &mapping) {
+          distributor.clonePayload(b, payload, mapping);
+        }) {}
+  void map(Value v, ArrayRef<Value> perSlot) override {
+    pair.map(v, perSlot[0], perSlot[1]);
+  }
+  void clone(OpBuilder &b, Operation &payload) override {
     pair.clone(b, payload);
   }
-  std::array<SmallVector<Value>, 2> results;
+  Value element(Value v, unsigned e) const override {
+    return pair.element(v, e);
+  }
+
+private:
+  PayloadPair pair;
+};
+} // namespace
+
+SmallVector<SmallVector<Value>, 2> RowFragmentLowering::evaluatePayload(
+    OpBuilder &b, RowOpSlots &row, int64_t s, bool paired,
+    function_ref<SmallVector<Value>(unsigned)> outs) {
+  linalg::LinalgOp op = row.op;
+  Block *body = op.getBlock();
+  SingleSlotPayload single(distributor);
+  PairedSlotPayload pair(loc, distributor);
+  SlotPayload &payload = paired ? static_cast<SlotPayload &>(pair)
+                                : static_cast<SlotPayload &>(single);
+  unsigned slots = paired ? 2 : 1;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    SmallVector<Value, 2> perSlot;
+    for (unsigned e = 0; e < slots; ++e)
+      perSlot.push_back(slotValue(b, row, *input, s + e));
+    payload.map(body->getArgument(input->getOperandNumber()), perSlot);
+  }
+  SmallVector<SmallVector<Value>, 2> slotOutputs;
+  for (unsigned e = 0; e < slots; ++e)
+    slotOutputs.push_back(outs(e));
+  for (auto [i, out] : llvm::enumerate(slotOutputs[0])) {
+    if (!out)
+      continue;
+    SmallVector<Value, 2> perSlot;
+    for (unsigned e = 0; e < slots; ++e)
+      perSlot.push_back(slotOutputs[e][i]);
+    payload.map(body->getArgument(op.getNumDpsInputs() + i), perSlot);
+  }
+  for (Operation &payloadOp : body->without_terminator()) {
+    SmallVector<Value, 2> perSlot;
+    if (auto indexOp = dyn_cast<linalg::IndexOp>(payloadOp)) {
+      for (unsigned e = 0; e < slots; ++e)
+        perSlot.push_back(row.indices[s + e][indexOp.getDim()]);
+    } else if (Value taken = cutSelectChoice(row, payloadOp)) {
+      // The cut test's select, resolved: the choice it is known to take.
+      for (unsigned e = 0; e < slots; ++e)
+        perSlot.push_back(payload.element(taken, e));
+    } else {
+      payload.clone(b, payloadOp);
+      continue;
+    }
+    payload.map(payloadOp.getResult(0), perSlot);
+  }
+  SmallVector<SmallVector<Value>, 2> results(slots);
   for (Value v : body->getTerminator()->getOperands())
-    for (unsigned e : {0u, 1u})
-      results[e].push_back(pair.element(v, e));
+    for (unsigned e = 0; e < slots; ++e)
+      results[e].push_back(payload.element(v, e));
   return results;
 }
 
 SmallVector<SmallVector<Value>, 2>
 RowFragmentLowering::evaluateSlots(OpBuilder &b, RowOpSlots &row, int64_t s,
                                    bool paired) {
-  if (!paired)
-    return {evaluateSlot(b, row, s, slotOuts(b, row, s))};
-  auto [first, second] = evaluateSlotPair(b, row, s);
-  return {first, second};
+  if (paired)
+    return evaluatePayload(b, row, s, /*paired=*/true,
+                           [&](unsigned e) { return slotOuts(b, row, s + e); });
+  SmallVector<Value> outs = slotOuts(b, row, s);
+  return evaluatePayload(b, row, s, /*paired=*/false,
+                         [&](unsigned) { return outs; });
 }
 
 SmallVector<Value> RowFragmentLowering::slotOuts(OpBuilder &b, RowOpSlots &row,
@@ -1492,12 +1527,12 @@ LogicalResult RowFragmentLowering::lowerRowReduction(OpBuilder &b,
     for (int64_t s = 0; s < row.slots; s += accs.size()) {
       if (s / row.perSlab != r / 2 || (s % row.perSlab / 2) % 2 != r % 2)
         continue;
-      if (!paired) {
-        accs[0] = evaluateSlot(b, row, s, {accs[0]})[0];
-        continue;
-      }
-      auto [first, second] = evaluateSlotPair(b, row, s, accs);
-      accs = {first[0], second[0]};
+      SmallVector<SmallVector<Value>, 2> results =
+          evaluatePayload(b, row, s, paired, [&](unsigned e) {
+            return SmallVector<Value>{accs[e]};
+          });
+      for (auto [acc, slotResults] : llvm::zip(accs, results))
+        acc = slotResults[0];
     }
     Value acc = paired ? buildCombineLike(b, loc, combineOp, accs[0], accs[1])
                        : accs[0];
