@@ -4,7 +4,9 @@
 #   scripts/gpu-tests.sh build        compile test/Integration/GPU into build/gpu-tests
 #   bash build/gpu-tests/run.sh       (on the GPU machine) run them, outputs in $OUT or ./out
 #   scripts/gpu-tests.sh check DIR    FileCheck the outputs in DIR against the tests
-# A test may also declare variants, built and run besides its default build:
+# A test's `// GPU-OPTIONS: OPTIONS` are added to its default build's
+# --spacefusion-lower-gpu options. It may also declare variants, built and
+# run besides its default build:
 #   // GPU-VARIANT: NAME PREFIX [-DMACRO...] [@function...] -- OPTIONS
 # compiles the test (only the @functions, when given) with
 # --spacefusion-lower-gpu="format=bin OPTIONS", its main with the macros, and
@@ -37,8 +39,10 @@ build)
   for test in "$root"/test/Integration/GPU/*.mlir; do
     name="$(basename "$test" .mlir)"
     if grep -q -- '--spacefusion-lower-gpu' "$test"; then
-      # Linalg input: the project's GPU pipeline.
-      "$build/bin/spacefusion-opt" "$test" --spacefusion-lower-gpu=format=bin \
+      # Linalg input: the project's GPU pipeline, with the test's
+      # `// GPU-OPTIONS:` when it has some.
+      options="$(sed -n 's|^// GPU-OPTIONS: ||p' "$test" | head -1)"
+      "$build/bin/spacefusion-opt" "$test" "--spacefusion-lower-gpu=format=bin $options" \
         | "$tools/mlir-translate" --mlir-to-llvmir -o "$bundle/$name.ll"
     else
       pipeline="$(sed -n 's/.*--gpu-lower-to-nvvm-pipeline="\([^"]*\)".*/\1/p' "$test" | head -1)"
