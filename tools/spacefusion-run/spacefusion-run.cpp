@@ -186,6 +186,7 @@ static std::string fusionPipeline() {
   // The front of buildSpaceFusionPipeline: what the compiler fuses
   // (addNormalization's passes, in its order).
   std::string normalize = "smap-generalize-named-ops,smap-decompose-aggregates,"
+                          "smap-fold-empty-domains,smap-store-indices-as-i64,"
                           "smap-fold-broadcasts,smap-specialize-fills,"
                           "smap-split-contraction-operands,";
   if (widenAccumulators)
