@@ -31,23 +31,26 @@ bool mlir::smap::isContraction(linalg::LinalgOp op) {
   });
 }
 
-bool mlir::smap::isMultiplyAccumulate(linalg::LinalgOp op) {
+arith::MulFOp mlir::smap::getAccumulatedProduct(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
-    return false;
+    return nullptr;
   Block *body = op.getBlock();
-  // acc + x * y, each factor extended, rounded to TF32, or both (3 ops).
-  if (std::distance(body->begin(), body->end()) > 9)
-    return false;
   auto add =
       body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
-    return false;
+    return nullptr;
   Value acc = body->getArgument(2);
   Value product = add.getLhs() == acc   ? add.getRhs()
                   : add.getRhs() == acc ? add.getLhs()
                                         : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
+  return product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+}
+
+bool mlir::smap::isMultiplyAccumulate(linalg::LinalgOp op) {
+  arith::MulFOp mul = getAccumulatedProduct(op);
+  Block *body = op.getBlock();
+  // acc + x * y, each factor extended, rounded to TF32, or both (3 ops).
+  if (!mul || std::distance(body->begin(), body->end()) > 9)
     return false;
   // A TF32 rounding of a 16-bit extension (a separate conversion fused in
   // after smap-round-contractions-to-tf32) is exact, so it strips too.
@@ -66,17 +69,12 @@ bool mlir::smap::isMultiplyAccumulate(linalg::LinalgOp op) {
 /// Whether both factors of multiply-accumulate `op`'s product are its f32
 /// inputs rounded to TF32 (smap-round-contractions-to-tf32).
 static bool roundsFactorsToTF32(linalg::LinalgOp op) {
-  Block *body = op.getBlock();
-  auto add =
-      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  Value acc = body->getArgument(2);
-  auto mul = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
-                 .getDefiningOp<arith::MulFOp>();
-  return llvm::all_of(mul->getOperands(), [&](Value factor) {
-    Value source = getTF32RoundedSource(factor);
-    return source && isa<BlockArgument>(source) &&
-           cast<BlockArgument>(source).getArgNumber() < 2;
-  });
+  return llvm::all_of(getAccumulatedProduct(op)->getOperands(),
+                      [&](Value factor) {
+                        Value source = getTF32RoundedSource(factor);
+                        return source && isa<BlockArgument>(source) &&
+                               cast<BlockArgument>(source).getArgNumber() < 2;
+                      });
 }
 
 std::optional<Type> mlir::smap::getMmaOperandType(linalg::LinalgOp op) {
@@ -143,18 +141,21 @@ mlir::smap::matchMmaSyncShape(linalg::LinalgOp op,
   return shape;
 }
 
+/// Whether `input`'s innermost dim is a reduced loop of `op` (k-major).
+static bool readsKMajor(linalg::LinalgOp op, OpOperand *input) {
+  AffineMap map = op.getMatchingIndexingMap(input);
+  if (map.getNumResults() == 0)
+    return false;
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  return last && op.getIteratorTypesArray()[last.getPosition()] ==
+                     utils::IteratorType::reduction;
+}
+
 bool mlir::smap::readsBothOperandsKMajor(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumReductionLoops() != 1)
     return false;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (map.getNumResults() == 0)
-      return false;
-    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-    return last &&
-           iterators[last.getPosition()] == utils::IteratorType::reduction;
-  });
+  return llvm::all_of(op.getDpsInputOperands(),
+                      [&](OpOperand *input) { return readsKMajor(op, input); });
 }
 
 std::optional<Type> mlir::smap::getStagedTileType(linalg::LinalgOp op,
@@ -195,15 +196,10 @@ int64_t mlir::smap::getStagedRowPadding(Type stagedType) {
 int64_t mlir::smap::getStagedRowPadding(linalg::LinalgOp op, OpOperand *input,
                                         Type stagedType) {
   std::optional<Type> operandType = getMmaOperandType(op);
-  if (!operandType || !operandType->isTF32() || op.getNumReductionLoops() != 1)
-    return getStagedRowPadding(stagedType);
-  AffineMap map = op.getMatchingIndexingMap(input);
-  auto last = map.getNumResults()
-                  ? dyn_cast<AffineDimExpr>(map.getResults().back())
-                  : nullptr;
-  bool kInnermost = last && op.getIteratorTypesArray()[last.getPosition()] ==
-                                utils::IteratorType::reduction;
-  return kInnermost ? getStagedRowPadding(stagedType) : 8;
+  bool tf32ElementByElement = operandType && operandType->isTF32() &&
+                              op.getNumReductionLoops() == 1 &&
+                              !readsKMajor(op, input);
+  return tf32ElementByElement ? 8 : getStagedRowPadding(stagedType);
 }
 
 bool mlir::smap::splitsEvenly(int64_t chunks, int64_t threads,

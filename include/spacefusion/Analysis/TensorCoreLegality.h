@@ -51,6 +51,10 @@ int64_t getMmaRegisterElements(Type operandType);
 /// legality use.
 bool isContraction(linalg::LinalgOp op);
 
+/// The multiply of `op`'s body when it is `acc + product` (two inputs, one
+/// init, acc the init's argument), else null.
+arith::MulFOp getAccumulatedProduct(linalg::LinalgOp op);
+
 /// Whether the body of two-input `op` is `acc + x * y`, x and y the two
 /// inputs, each optionally extended or rounded to TF32.
 bool isMultiplyAccumulate(linalg::LinalgOp op);

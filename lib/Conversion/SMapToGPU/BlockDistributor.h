@@ -15,8 +15,9 @@
 #ifndef SPACEFUSION_LIB_CONVERSION_SMAPTOGPU_BLOCKDISTRIBUTOR_H
 #define SPACEFUSION_LIB_CONVERSION_SMAPTOGPU_BLOCKDISTRIBUTOR_H
 
-#include "spacefusion/Analysis/WgmmaPipeline.h"
 #include "../PassDetail.h"
+#include "spacefusion/Analysis/TensorCoreLegality.h"
+#include "spacefusion/Analysis/WgmmaPipeline.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
@@ -177,12 +178,13 @@ struct MmaContraction {
   Type operandType;
   /// A warp tile is 16 x (8 nTiles); `warpTiles` of them cover the output.
   int64_t nTiles, warpTiles;
-  /// The k of one instruction: 16, or 8 for TF32 (getMmaSyncTileK).
-  int64_t kStep = 16;
-  /// Operand elements per fragment register: 2, or 1 for TF32.
-  int64_t registerElements = 2;
-
   bool isTF32() const { return operandType.isTF32(); }
+  /// The k of one instruction: 16, or 8 for TF32.
+  int64_t kStep() const { return getMmaSyncTileK(operandType); }
+  /// Operand elements per fragment register: 2, or 1 for TF32.
+  int64_t registerElements() const {
+    return getMmaRegisterElements(operandType);
+  }
   /// The element type operand tiles are stored in (f32 for TF32).
   Type storageType() const;
   /// The element type of the fragments: the operand type, or i32 (the

@@ -168,8 +168,6 @@ mlir::smap::matchMmaContraction(linalg::LinalgOp op) {
   mma.a = op.getDpsInputOperand(0);
   mma.b = op.getDpsInputOperand(1);
   mma.operandType = shape->operandType;
-  mma.kStep = getMmaSyncTileK(mma.operandType);
-  mma.registerElements = getMmaRegisterElements(mma.operandType);
   mma.nTiles = (mma.extentN / 8) % 4 == 0   ? 4
                : (mma.extentN / 8) % 2 == 0 ? 2
                                             : 1;
@@ -307,7 +305,7 @@ MmaFragmentLoader::MmaFragmentLoader(OpBuilder &b, linalg::LinalgOp op,
   group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
   inGroup = arith::RemUIOp::create(b, loc, lane, index(b, 4));
   pairCol = arith::MulIOp::create(b, loc, inGroup, index(b, 2));
-  kInGroup = mma.registerElements == 2 ? pairCol : inGroup;
+  kInGroup = mma.registerElements() == 2 ? pairCol : inGroup;
   // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8 (of 16-bit
   // elements; 8 x 4 of 32-bit ones). Without .trans the matrix rows are the
   // operand's rows (m for A, n for B) with k contiguous; with .trans (16-bit
@@ -374,7 +372,7 @@ MmaFragmentLoader::laneRowAndK(OpBuilder &b, Value rowBase, Value rowMatrix,
       add(b, rowBase, arith::MulIOp::create(b, loc, rowMatrix, index(b, 8)));
   Value kAt =
       add(b, kBase,
-          arith::MulIOp::create(b, loc, kMatrix, index(b, mma.kStep / 2)));
+          arith::MulIOp::create(b, loc, kMatrix, index(b, mma.kStep() / 2)));
   if (transpose)
     kAt = add(b, kAt, matrixRow);
   else
@@ -387,12 +385,13 @@ Value MmaFragmentLoader::ldmatrix(OpBuilder &b, Value source,
                                   ArrayRef<Value> loopIndices, bool transpose,
                                   int64_t tiles) {
   return toFragment(
-      b, nvgpu::LdMatrixOp::create(
-             b, loc,
-             VectorType::get({tiles, mma.registerElements}, mma.storageType()),
-             source,
-             applyMap(b, loc, op.getMatchingIndexingMap(operand), loopIndices),
-             b.getBoolAttr(transpose), b.getI32IntegerAttr(tiles)));
+      b,
+      nvgpu::LdMatrixOp::create(
+          b, loc,
+          VectorType::get({tiles, mma.registerElements()}, mma.storageType()),
+          source,
+          applyMap(b, loc, op.getMatchingIndexingMap(operand), loopIndices),
+          b.getBoolAttr(transpose), b.getI32IntegerAttr(tiles)));
 }
 
 Value MmaFragmentLoader::loadA(OpBuilder &b, Value row0, Value k0) {
@@ -404,12 +403,12 @@ Value MmaFragmentLoader::loadA(OpBuilder &b, Value row0, Value k0) {
   }
   // A register r: row group + 8 (r % 2), k kInGroup + kStep / 2 (r / 2) + e.
   SmallVector<Value> elements;
-  int64_t perRegister = mma.registerElements;
+  int64_t perRegister = mma.registerElements();
   for (int64_t r = 0; r < 4; ++r)
     for (int64_t e = 0; e < perRegister; ++e) {
       Value m = add(b, row0, add(b, group, index(b, 8 * (r % 2))));
       Value k =
-          add(b, k0, add(b, kInGroup, index(b, mma.kStep / 2 * (r / 2) + e)));
+          add(b, k0, add(b, kInGroup, index(b, mma.kStep() / 2 * (r / 2) + e)));
       elements.push_back(loadHalf(b, mma.a, indicesAt(b, m, zero, k)));
     }
   return vector::FromElementsOp::create(
@@ -419,7 +418,7 @@ Value MmaFragmentLoader::loadA(OpBuilder &b, Value row0, Value k0) {
 SmallVector<Value> MmaFragmentLoader::loadB(OpBuilder &b, Value col0, Value k0,
                                             int64_t nTiles) {
   Value zero = index(b, 0);
-  int64_t perRegister = mma.registerElements;
+  int64_t perRegister = mma.registerElements();
   auto bType = VectorType::get({2, perRegister}, mma.fragmentType());
   SmallVector<Value> fragments;
   for (int64_t j = 0; j < nTiles; ++j) {
@@ -449,7 +448,8 @@ SmallVector<Value> MmaFragmentLoader::loadB(OpBuilder &b, Value col0, Value k0,
     Value n = add(b, col0, add(b, group, index(b, 8 * j)));
     for (int64_t r = 0; r < 2; ++r)
       for (int64_t e = 0; e < perRegister; ++e) {
-        Value k = add(b, k0, add(b, kInGroup, index(b, mma.kStep / 2 * r + e)));
+        Value k =
+            add(b, k0, add(b, kInGroup, index(b, mma.kStep() / 2 * r + e)));
         elements.push_back(loadHalf(b, mma.b, indicesAt(b, zero, n, k)));
       }
     fragments.push_back(
@@ -508,7 +508,7 @@ private:
   /// 2 * inGroup + e.
   SmallVector<Value> cIndices(OpBuilder &b, Value row0, Value col0, int64_t j,
                               int64_t i, int64_t e);
-  /// One k-step (of mma.kStep) at `k0`.
+  /// One k-step (mma.kStep()) at `k0`.
   SmallVector<Value> step(OpBuilder &b, Value k0, ArrayRef<Value> rows,
                           ArrayRef<Value> cols, ValueRange accs);
 
@@ -589,14 +589,14 @@ SmallVector<Value> MmaSyncTiles::step(OpBuilder &b, Value k0,
 SmallVector<Value> MmaSyncTiles::accumulate(OpBuilder &b, ArrayRef<Value> rows,
                                             ArrayRef<Value> cols,
                                             ValueRange accs) {
-  if (mma.extentK / mma.kStep <= kUnrolledKSteps) {
+  if (mma.extentK / mma.kStep() <= kUnrolledKSteps) {
     SmallVector<Value> current(accs);
-    for (int64_t k0 = 0; k0 < mma.extentK; k0 += mma.kStep)
+    for (int64_t k0 = 0; k0 < mma.extentK; k0 += mma.kStep())
       current = step(b, index(b, k0), rows, cols, current);
     return current;
   }
   auto kLoop = scf::ForOp::create(
-      b, loc, index(b, 0), index(b, mma.extentK), index(b, mma.kStep), accs,
+      b, loc, index(b, 0), index(b, mma.extentK), index(b, mma.kStep()), accs,
       [&](OpBuilder &kb, Location, Value k0, ValueRange iterAccs) {
         scf::YieldOp::create(kb, loc, step(kb, k0, rows, cols, iterAccs));
       });

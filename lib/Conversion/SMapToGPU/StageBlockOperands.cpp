@@ -44,8 +44,8 @@ static void stageContractionOperands(scf::ForallOp forall, bool tensorCores) {
         continue;
       bool round = *stagedType != type.getElementType();
       // Right after the slice: a tile invariant in the temporal loop is
-      // staged once, before it. Rows are padded (by 16 bytes) so that the
-      // 8 rows an ldmatrix phase reads fall in distinct shared-memory banks
+      // staged once, before it. Rows are padded (getStagedRowPadding) so
+      // that the 8 rows an ldmatrix phase reads fall in distinct banks
       // (rows of a multiple of 128 bytes would all hit the same ones).
       OpBuilder b(slice->getContext());
       b.setInsertionPointAfter(slice);

@@ -28,17 +28,6 @@ namespace smap {
 
 using namespace mlir;
 
-/// The multiply of `op`'s body `acc + x * y`.
-static arith::MulFOp getProduct(linalg::GenericOp op) {
-  auto add = op.getBlock()
-                 ->getTerminator()
-                 ->getOperand(0)
-                 .getDefiningOp<arith::AddFOp>();
-  Value acc = op.getBlock()->getArgument(2);
-  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
-  return product.getDefiningOp<arith::MulFOp>();
-}
-
 /// Whether `v` is a 16-bit float tensor extended to f32 by a generic of
 /// its own (a frontend's separate conversion): a contraction reading it is
 /// a 16-bit one, which the tensor cores take as such.
@@ -66,17 +55,19 @@ static bool isF32Contraction(linalg::GenericOp op) {
   auto isF32 = [](Value v) {
     return getElementTypeOrSelf(v.getType()).isF32() && !isExtendedHalf(v);
   };
-  return llvm::all_of(op.getDpsInputs(), isF32) && isF32(op.getDpsInits()[0]) &&
-         llvm::all_of(getProduct(op)->getOperands(), [&](Value v) {
-           return llvm::is_contained(
-               op.getBlock()->getArguments().take_front(2), v);
-         });
+  return llvm::all_of(op.getDpsInputs(), isF32) &&
+         getElementTypeOrSelf(op.getDpsInits()[0].getType()).isF32() &&
+         llvm::all_of(smap::getAccumulatedProduct(op)->getOperands(),
+                      [&](Value v) {
+                        return llvm::is_contained(
+                            op.getBlock()->getArguments().take_front(2), v);
+                      });
 }
 
 /// Rounds both factors of `op`'s product to TF32 in its body, and says so
 /// at the op.
 static void roundFactors(linalg::GenericOp op) {
-  arith::MulFOp mul = getProduct(op);
+  arith::MulFOp mul = smap::getAccumulatedProduct(op);
   OpBuilder b(mul);
   for (OpOperand &factor : mul->getOpOperands())
     factor.set(smap::createTF32RoundingOps(b, mul.getLoc(), factor.get()));
