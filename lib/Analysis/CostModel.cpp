@@ -320,29 +320,43 @@ isLoneContractionWithPrologue(const SpaceMappingGraph &smg,
   return a && smg.lookupSpace(a);
 }
 
-/// Whether a ragged temporal slice along `t` masks a graph input's tile: its
-/// last slice repeats elements that earlier slices combined, and the slicer
-/// zeroes them in one operand of each contraction along t
-/// (TemporalSlicer::maskRepeated): an intermediate when the contraction has
-/// one (a row tile), else an input's tile, which no row-fragment op writes
-/// (fuzz seed 867: Q.K^T reduced along a ragged head dim).
-static bool masksInputTile(const SpaceMappingGraph &smg,
-                           function_ref<int64_t(unsigned)> blockExtent,
-                           unsigned t) {
+/// The operands a ragged temporal slice along `t` masks: its last slice
+/// repeats elements that earlier slices combined, and the slicer zeroes them
+/// in a copy of one operand of each contraction along t
+/// (TemporalSlicer::maskContractionOperand): an intermediate when the
+/// contraction has one (a row tile), else its last input tile indexed by t.
+/// Empty when t's slices divide it.
+static SmallVector<Value>
+raggedSliceMaskedOperands(const SpaceMappingGraph &smg,
+                          function_ref<int64_t(unsigned)> blockExtent,
+                          unsigned t) {
+  SmallVector<Value> masked;
   if (smg.getDims()[t].extent % blockExtent(t) == 0)
-    return false;
+    return masked;
   for (const Space &space : smg.getSpaces()) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
     bool alongT =
         llvm::any_of(space.reductions, [&](auto r) { return r.first == t; });
     if (!linalgOp || !alongT || !isMultiplyAccumulate(linalgOp))
       continue;
-    if (llvm::none_of(linalgOp.getDpsInputs(), [&](Value input) {
-          return !isa<BlockArgument>(input) && smg.isIndexedBy(input, t);
-        }))
-      return true;
+    Value chosen;
+    for (Value input : linalgOp.getDpsInputs())
+      if (smg.isIndexedBy(input, t) && (!chosen || isa<BlockArgument>(chosen)))
+        chosen = input;
+    if (chosen)
+      masked.push_back(chosen);
   }
-  return false;
+  return masked;
+}
+
+/// Whether a ragged temporal slice along `t` masks a graph input's tile,
+/// which no row-fragment op writes (fuzz seed 867: Q.K^T reduced along a
+/// ragged head dim).
+static bool masksInputTile(const SpaceMappingGraph &smg,
+                           function_ref<int64_t(unsigned)> blockExtent,
+                           unsigned t) {
+  return llvm::any_of(raggedSliceMaskedOperands(smg, blockExtent, t),
+                      [](Value v) { return isa<BlockArgument>(v); });
 }
 
 /// Whether `space`'s other dim `col` (besides the rows) is a column of a
@@ -1021,9 +1035,16 @@ static double priceSharedMemoryBlock(const CandidateView &view,
           (ragged && !isWrittenOnceIntoEmpty(r)))
         intermediates += buffer(r);
   }
-  // The temporal slicer's own buffers: each shift's new value and guard,
-  // and the finished value of a reduction whose factors wait for the end
-  // (before its computed init is added, if it has one).
+  // The temporal slicer's own buffers: a ragged last slice's masked
+  // intermediates (a masked input tile is the copy that stages it), each
+  // shift's new value and guard, and the finished value of a reduction whose
+  // factors wait for the end (before its computed init is added, if it has
+  // one).
+  if (std::optional<unsigned> t = view.candidate.temporalDim)
+    for (Value masked :
+         raggedSliceMaskedOperands(view.smg, view.blockExtent, *t))
+      if (!isa<BlockArgument>(masked))
+        intermediates += buffer(masked);
   if (view.facts) {
     for (Value shift : view.facts->shifts)
       intermediates += 2 * buffer(shift);

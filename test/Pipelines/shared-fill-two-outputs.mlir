@@ -10,6 +10,17 @@
 //
 // RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa \
 // RUN:   --mlir-print-ir-before=smap-distribute-blocks -o /dev/null 2>&1 | FileCheck %s
+//
+// Sliced along n (temporal=n:1), the block computes %mm7 (output #1, along n)
+// again in a final pass over n, with staged tiles of its own; the bound left
+// that pass out ("17712 bytes of shared memory, more than the 15072 its
+// schedule predicted"): the SMG now says a dim needs a final pass whenever an
+// output is indexed by it, as the temporal slicer builds one.
+// RUN: spacefusion-opt %s --spacefusion-lower-gpu="format=isa spatial=b:4 temporal=n:1" \
+// RUN:   | FileCheck %s --check-prefix=FINAL
+// RUN: spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a \
+// RUN:   --smap-analyze --remarks-filter=smap -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DIM
 
 // CHECK-LABEL: func.func @fuzz(
 // CHECK-SAME:    %[[OUT0:[a-z0-9]+]]: memref<128x1x3xf32>, %[[OUT1:[a-z0-9]+]]: memref<128x1x3xf32>)
@@ -23,6 +34,10 @@
 // CHECK:         memref.copy %[[T1]], %[[T1]]
 // CHECK-NEXT:    memref.copy %[[T0]], %[[T0]]
 // CHECK-NEXT:  } {mapping = [#gpu.block<x>]
+// FINAL-LABEL: llvm.func @fuzz(
+// FINAL-SAME: predicted = {blocks = 32 : i64, regs = {{[0-9]+}} : i64, smem = 30144 : i64, stages = 0 : i64, strategy = "simt", threads = 256 : i64}, smem = 17712 : i64, strategy = "simt"
+
+// DIM: dim 'n'{{.*}}written in a final pass
 // fuzz: seed=1934 dtype=f32 cse=0 steps=gemm(generic-transposed-b,128x1x3x128);reduce(maxnumf-nan,dims=1)+broadcast;gemm-chain(named-batch,128x1x257x3);gemm(generic-transposed-b,128x1x3x257) features=multi-output
 #map0 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
