@@ -1510,7 +1510,8 @@ void SMGBuilder::keepEarlierNotSliceableDims() {
   ArrayAttr annotated = smg.graph.getDimsAttr();
   if (!annotated)
     return;
-  auto reasons = smg.graph->getAttrOfType<DictionaryAttr>("smap.not_sliceable");
+  auto reasons = smg.graph->getAttrOfType<DictionaryAttr>(
+      SMapDialect::NotSliceableAttrHelper::getNameStr());
   for (Attribute attr : annotated) {
     auto dimAttr = cast<DimAttr>(attr);
     if (dimAttr.getDimClass() != DimClass::NotSliceable)

@@ -129,14 +129,14 @@ static SmallVector<DimInfo> getRecordedDims(GraphOp graph) {
   for (auto dim : graph.getDimsAttr().getAsRange<DimAttr>()) {
     DimInfo info{
         dim.getName().str(), dim.getExtent(), dim.getDimClass(), "", {}};
-    if (auto chain =
-            dyn_cast_or_null<StringAttr>(lookup("smap.chains", info.name)))
+    if (auto chain = dyn_cast_or_null<StringAttr>(
+            lookup(SMapDialect::ChainsAttrHelper::getNameStr(), info.name)))
       info.reason = chain.str();
-    if (auto why = dyn_cast_or_null<StringAttr>(
-            lookup("smap.not_sliceable", info.name)))
+    if (auto why = dyn_cast_or_null<StringAttr>(lookup(
+            SMapDialect::NotSliceableAttrHelper::getNameStr(), info.name)))
       info.reason = why.str();
-    if (auto ops =
-            dyn_cast_or_null<ArrayAttr>(lookup("smap.recompute", info.name))) {
+    if (auto ops = dyn_cast_or_null<ArrayAttr>(lookup(
+            SMapDialect::RecomputeAttrHelper::getNameStr(), info.name))) {
       info.reason = "every block recomputes";
       for (auto [i, op] : llvm::enumerate(ops.getAsRange<StringAttr>()))
         info.reason += (i ? ", " : " ") + op.str();

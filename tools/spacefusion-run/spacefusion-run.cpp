@@ -649,7 +649,8 @@ static std::string describeDecisions(ModuleOp fused, unsigned &graphCount) {
       os << "no schedule";
     unsigned temporal = 0;
     graph->walk([&](smap::TemporalSliceOp op) {
-      temporal += !op->hasAttr("smap.final_pass");
+      temporal +=
+          !op->hasAttr(smap::SMapDialect::FinalPassAttrHelper::getNameStr());
     });
     os << (temporal ? ", temporally sliced" : "") << "\n";
   });

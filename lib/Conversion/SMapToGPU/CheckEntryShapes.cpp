@@ -176,7 +176,8 @@ static void checkEntryShapes(OpBuilder &builder, ModuleOp module,
   buildMismatchReports(builder, module, fn, body, mismatch, checks);
 
   fn.setFunctionType(builder.getFunctionType(newTypes, fn.getResultTypes()));
-  fn->setAttr("smap.checked_entry", builder.getUnitAttr());
+  fn->setAttr(smap::SMapDialect::CheckedEntryAttrHelper::getNameStr(),
+              builder.getUnitAttr());
 }
 
 namespace {

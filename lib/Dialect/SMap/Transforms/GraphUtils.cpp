@@ -293,7 +293,7 @@ void mlir::smap::annotateGraph(const SpaceMappingGraph &smg, bool explain) {
     else
       graph->setAttr(attrName, b.getDictionaryAttr(attrs));
   };
-  setOrRemove("smap.chains", chains);
-  setOrRemove("smap.recompute", recompute);
-  setOrRemove("smap.not_sliceable", reasons);
+  setOrRemove(SMapDialect::ChainsAttrHelper::getNameStr(), chains);
+  setOrRemove(SMapDialect::RecomputeAttrHelper::getNameStr(), recompute);
+  setOrRemove(SMapDialect::NotSliceableAttrHelper::getNameStr(), reasons);
 }

@@ -405,8 +405,9 @@ static LogicalResult annotateNestedGraph(GraphOp graph, GraphOp nested,
   if (noUta.isAttrPresent(graph))
     noUta.setAttr(nested, UnitAttr::get(graph->getContext()));
   nested.setDimsAttr(graph.getDimsAttr());
-  if (Attribute reasons = graph->getAttr("smap.not_sliceable"))
-    nested->setAttr("smap.not_sliceable", reasons);
+  if (Attribute reasons =
+          graph->getAttr(SMapDialect::NotSliceableAttrHelper::getNameStr()))
+    nested->setAttr(SMapDialect::NotSliceableAttrHelper::getNameStr(), reasons);
   FailureOr<SpaceMappingGraph> nestedSmg = buildSMG(nested);
   if (failed(nestedSmg))
     return failure();

@@ -1419,7 +1419,8 @@ TemporalSlicer::buildFinalPass(OpBuilder &b, DimAttr dim, IRMapping &finals,
       TemporalSliceOp::create(b, loc, TypeRange(ValueRange(outInits)), dim,
                               b.getI64IntegerAttr(step), /*lower=*/Value(),
                               /*upper=*/Value(), outInits);
-  pass->setAttr("smap.final_pass", b.getUnitAttr());
+  pass->setAttr(SMapDialect::FinalPassAttrHelper::getNameStr(),
+                b.getUnitAttr());
   FailureOr<SmallVector<Value>> passYield =
       buildFinalPassSlice(pass, outputs, streamedOutputs, outInits, finals);
   if (failed(passYield))
