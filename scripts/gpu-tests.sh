@@ -28,7 +28,9 @@ link_test() {
   "$tools/clang" -O2 "$@" "$main" -I"$root/include" \
     "$bundle/lib$name.so" -L"$bundle" -lspacefusion_cuda_runtime -lm \
     -Wl,-rpath,'$ORIGIN' -o "$bundle/$name"
-  echo "./$name > \"\$out/$name.out\" 2>&1; echo \"$name: exit \$?\"; cat \"\$out/$name.out\"" >> "$bundle/run.sh"
+  # Each test under its own limit: a hung kernel (exit 124) must not keep
+  # the tests after it from running.
+  echo "timeout 60 ./$name > \"\$out/$name.out\" 2>&1; echo \"$name: exit \$?\"; cat \"\$out/$name.out\"" >> "$bundle/run.sh"
 }
 
 case "${1:-}" in

@@ -506,13 +506,16 @@ LogicalResult SchedulePass::partitionUnfitting(const SpaceMappingGraph &smg,
            search.smallest->second.overBudget;
   if (partition && computeOps >= 2)
     return partitionGraph(smg, target, why);
-  if (!partition || !target.isGPU() || !runsAsLoopKernels(smg.getGraph()))
+  if (!partition || (target.isGPU() && !runsAsLoopKernels(smg.getGraph())))
     return smg.getGraph().emitError(why);
-  // A graph no block can hold still runs, unfused: its ops become loop
-  // kernels of their own (smap-distribute-blocks), like those no graph took.
+  // A graph no block can hold still runs, unfused: on a GPU its ops become
+  // loop kernels of their own (smap-distribute-blocks), on a CPU loops, like
+  // those no graph took (a reshape that merges every dim leaves no dim to
+  // tile).
   GraphOp graph = smg.getGraph();
   remark::missed(graph.getLoc(), remarkOpts("schedule", "unfused", graph))
-      << (why + "; not fused: its ops run as loop kernels");
+      << (why + "; not fused: its ops run as " +
+          (target.isGPU() ? "loop kernels" : "loops"));
   forgetSMG(graph, getAnalysisManager());
   partitioned = true;
   inlineGraph(graph);

@@ -695,9 +695,11 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
     cut between two of its ops where the cut intermediate costs the least
     global traffic, each part becomes its own `smap.graph`, and each is
     scheduled in turn; a remark says why and where. A single op that does
-    not fit is, on a GPU target, left out of every graph with a remark
-    (`unfused`) and runs as a loop kernel of its own, when a loop kernel
-    can run it; otherwise, and with `partition=false`, it is an error. A graph whose best fused schedule is predicted more
+    not fit (or a graph no dim of which can be cut: a reshape merging every
+    dim) is left out of every graph with a remark (`unfused`): on a GPU
+    target it runs as a loop kernel of its own, when a loop kernel can run
+    it, on a CPU as loops; otherwise, and with `partition=false`, it is an
+    error. A graph whose best fused schedule is predicted more
     than 10x slower than its ideal time (its FLOPs at peak, or its inputs
     and outputs moved once) is also compared with its best partition, and
     partitioned when the parts are predicted at least twice as fast (a wide
