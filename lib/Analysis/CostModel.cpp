@@ -321,11 +321,9 @@ isLoneContractionWithPrologue(const SpaceMappingGraph &smg,
 }
 
 /// The operands a ragged temporal slice along `t` masks: its last slice
-/// repeats elements that earlier slices combined, and the slicer zeroes them
-/// in a copy of one operand of each contraction along t
-/// (TemporalSlicer::maskContractionOperand): an intermediate when the
-/// contraction has one (a row tile), else its last input tile indexed by t.
-/// Empty when t's slices divide it.
+/// repeats elements that earlier slices combined, and the slicer zeroes
+/// them in a copy of one operand of each contraction along t
+/// (getRaggedSliceMaskedOperand). Empty when t's slices divide it.
 static SmallVector<Value>
 raggedSliceMaskedOperands(const SpaceMappingGraph &smg,
                           function_ref<int64_t(unsigned)> blockExtent,
@@ -339,12 +337,11 @@ raggedSliceMaskedOperands(const SpaceMappingGraph &smg,
         llvm::any_of(space.reductions, [&](auto r) { return r.first == t; });
     if (!linalgOp || !alongT || !isMultiplyAccumulate(linalgOp))
       continue;
-    Value chosen;
-    for (Value input : linalgOp.getDpsInputs())
-      if (smg.isIndexedBy(input, t) && (!chosen || isa<BlockArgument>(chosen)))
-        chosen = input;
-    if (chosen)
-      masked.push_back(chosen);
+    if (OpOperand *chosen =
+            getRaggedSliceMaskedOperand(linalgOp, [&](OpOperand *input) {
+              return smg.isIndexedBy(input->get(), t);
+            }))
+      masked.push_back(chosen->get());
   }
   return masked;
 }

@@ -36,6 +36,15 @@ std::optional<APFloat> mlir::smap::getFillConstant(Value value) {
   return scalar.getValue();
 }
 
+OpOperand *mlir::smap::getRaggedSliceMaskedOperand(
+    linalg::LinalgOp op, function_ref<bool(OpOperand *)> indexedByT) {
+  OpOperand *chosen = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (indexedByT(input) && (!chosen || isa<BlockArgument>(chosen->get())))
+      chosen = input;
+  return chosen;
+}
+
 bool mlir::smap::addsInitAfterLoop(const ReductionPlan &r) {
   if (r.update != ReductionUpdate::Rescaled)
     return false;

@@ -24,6 +24,7 @@
 
 #include "spacefusion/Dialect/SMap/IR/SMap.h"
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -128,6 +129,16 @@ std::optional<APFloat> getFillConstant(Value value);
 /// starts the state from 0 and adds the init after the corrections, so a
 /// corrected value is a buffer of its own before the sum.
 bool addsInitAfterLoop(const ReductionPlan &r);
+
+/// The operand of contraction `op` that a ragged last slice along t zeroes
+/// where it repeats elements earlier slices combined, in a copy of its own:
+/// the first one indexed by t that the graph computes (a row tile), else
+/// the last graph input indexed by t; null when no operand is. `indexedByT`
+/// says which inputs t indexes. The slicer masks it and the cost model
+/// prices its copy, both through this rule.
+OpOperand *
+getRaggedSliceMaskedOperand(linalg::LinalgOp op,
+                            llvm::function_ref<bool(OpOperand *)> indexedByT);
 
 /// The block arguments a scalar body value depends on (the plan's factors
 /// and the slicer's corrections are functions of them).

@@ -400,14 +400,14 @@ static LogicalResult checkBlockKeepsTemporalDims(GraphOp graph,
 static LogicalResult annotateNestedGraph(GraphOp graph, GraphOp nested,
                                          ScheduleAttr schedule) {
   nested.setTargetAttr(graph.getTargetAttr());
-  auto noUta =
-      graph->getContext()->getOrLoadDialect<SMapDialect>()->getNoUtaAttrHelper();
+  auto *dialect = graph->getContext()->getOrLoadDialect<SMapDialect>();
+  auto noUta = dialect->getNoUtaAttrHelper();
   if (noUta.isAttrPresent(graph))
     noUta.setAttr(nested, UnitAttr::get(graph->getContext()));
   nested.setDimsAttr(graph.getDimsAttr());
-  if (Attribute reasons =
-          graph->getAttr(SMapDialect::NotSliceableAttrHelper::getNameStr()))
-    nested->setAttr(SMapDialect::NotSliceableAttrHelper::getNameStr(), reasons);
+  auto notSliceable = dialect->getNotSliceableAttrHelper();
+  if (DictionaryAttr reasons = notSliceable.getAttr(graph))
+    notSliceable.setAttr(nested, reasons);
   FailureOr<SpaceMappingGraph> nestedSmg = buildSMG(nested);
   if (failed(nestedSmg))
     return failure();

@@ -611,14 +611,9 @@ void TemporalSlicer::maskContractionOperand(OpBuilder &b, linalg::LinalgOp orig,
                                             linalg::LinalgOp partial,
                                             unsigned tLoop, Value firstValid) {
   Location loc = partial.getLoc();
-  OpOperand *chosen = nullptr;
-  for (OpOperand *input : orig.getDpsInputOperands()) {
-    AffineMap map = orig.getMatchingIndexingMap(input);
-    if (!map.isFunctionOfDim(tLoop))
-      continue;
-    if (!chosen || isa<BlockArgument>(chosen->get()))
-      chosen = input;
-  }
+  OpOperand *chosen = getRaggedSliceMaskedOperand(orig, [&](OpOperand *input) {
+    return orig.getMatchingIndexingMap(input).isFunctionOfDim(tLoop);
+  });
   OpOperand &operand = partial->getOpOperand(chosen->getOperandNumber());
   auto type = cast<RankedTensorType>(operand.get().getType());
   AffineMap map = orig.getMatchingIndexingMap(chosen);
