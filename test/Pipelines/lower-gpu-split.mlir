@@ -14,11 +14,21 @@
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa split=l:8' \
 // RUN:   --mlir-print-ir-after=smap-distribute-blocks -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=STATE
+// Tiles given with a split tile the partial graph (they replaced the split
+// silently before); the merge graph is still searched.
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa split=l:8 spatial=b:1,m:1 temporal=l:64' \
+// RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=GIVEN
 
 // CHECK: split | Category:smap:schedule | Function=attention | Remark="split dim 'l' (4096) into 8 parts
 // CHECK: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy=row_fragments blocks=256 threads=32
 // CHECK-SAME: register_tiles=9 prefetch=1 cp_async=3
 // CHECK: block-kernel | Category:smap:distribute-blocks | Function=attention | Remark="lowered to one kernel: strategy=simt
+
+// GIVEN: given | Category:smap:schedule | Function=attention | Remark="uses the given schedule on sm_90a: spatial [b=1, m=1] temporal [l=64], strategy row_fragments, 256 blocks
+// GIVEN: chosen | Category:smap:schedule | Function=attention | Remark="scheduled for sm_90a: spatial [h=1, m=1, n=16] temporal [], strategy simt
+// GIVEN: split | Category:smap:schedule | Function=attention | Remark="split dim 'l' (4096) into 8 parts
+// GIVEN: block-kernel | {{.*}} Remark="lowered to one kernel: strategy=row_fragments blocks=256 threads=32 smem=108800
+// GIVEN: block-kernel | {{.*}} Remark="lowered to one kernel: strategy=simt blocks=4096
 
 // The per-part max and sum (memref<1x1x1x16xf32> views of the partial
 // outputs) are written after the temporal loop only, from its results.

@@ -217,7 +217,8 @@ struct SpaceFusionPipelineOptions
       *this, "split",
       llvm::cl::desc("Split a temporal dim of every graph that has it "
                      "into parts run side by side (smap-schedule's "
-                     "option, e.g. l:4)")};
+                     "option, e.g. l:4); spatial and temporal then tile "
+                     "the partial graph")};
   PassOptions::Option<bool> splitReductions{
       *this, "split-reductions",
       llvm::cl::desc("Let smap-schedule split a temporal dim across blocks "

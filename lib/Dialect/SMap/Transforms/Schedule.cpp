@@ -205,8 +205,11 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
   /// Whether a graph was partitioned or split (and so erased).
   bool partitioned = false;
 
-  /// Schedules `graph`; `maySplit` is false for the graphs a split made.
-  LogicalResult scheduleGraph(GraphOp graph, bool maySplit = true);
+  /// Which graph of a split a graph is: the given tiles (`spatial`,
+  /// `temporal`) apply to the partial graph, and the merge is searched.
+  enum class SplitPart { None, Partial, Merge };
+  /// Schedules `graph`; a graph a split made (`part`) is not split again.
+  LogicalResult scheduleGraph(GraphOp graph, SplitPart part = SplitPart::None);
   /// The schedule the `spatial` and `temporal` options give `graph`
   /// (failure, with an error, when they are malformed).
   FailureOr<ScheduleAttr> getScheduleFromOptions(GraphOp graph) const;
@@ -311,7 +314,8 @@ static unsigned countComputeOps(const SpaceMappingGraph &smg) {
   });
 }
 
-LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
+LogicalResult SchedulePass::scheduleGraph(GraphOp graph, SplitPart part) {
+  bool maySplit = part == SplitPart::None;
   TargetAttr target = getOrSetTarget(graph);
   const SpaceMappingGraph *smg = getSMG(graph, getAnalysisManager());
   if (!smg)
@@ -329,8 +333,18 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
       return success();
   }
 
+  // A split the user asks for comes first: the tiles the user gives are
+  // the partial graph's (they would otherwise replace the split silently).
+  if (maySplit && !given && !split.empty()) {
+    bool done = false;
+    if (failed(applyForcedSplit(*smg, target, done)))
+      return failure();
+    if (done)
+      return success();
+  }
   // A schedule the user gives replaces the search.
-  bool fromOptions = !spatial.empty() || !temporal.empty();
+  bool fromOptions =
+      part != SplitPart::Merge && (!spatial.empty() || !temporal.empty());
   if (fromOptions) {
     FailureOr<ScheduleAttr> optionSchedule = getScheduleFromOptions(graph);
     if (failed(optionSchedule))
@@ -339,14 +353,6 @@ LogicalResult SchedulePass::scheduleGraph(GraphOp graph, bool maySplit) {
   }
   if (given)
     return applyGivenSchedule(*smg, target, given, fromOptions);
-
-  if (maySplit && !split.empty()) {
-    bool done = false;
-    if (failed(applyForcedSplit(*smg, target, done)))
-      return failure();
-    if (done)
-      return success();
-  }
   return scheduleBySearch(*smg, target, maySplit);
 }
 
@@ -1137,8 +1143,8 @@ LogicalResult SchedulePass::applySplit(const SpaceMappingGraph &smg,
   FailureOr<TemporalSlicePlan> plan =
       planTemporalSlice(copy, choice.dim, unused);
   ReductionSplit split = splitReduction(copy, *plan, choice.parts);
-  if (failed(scheduleGraph(split.partial, /*maySplit=*/false)) ||
-      failed(scheduleGraph(split.merge, /*maySplit=*/false)))
+  if (failed(scheduleGraph(split.partial, SplitPart::Partial)) ||
+      failed(scheduleGraph(split.merge, SplitPart::Merge)))
     return failure();
   return success();
 }

@@ -747,7 +747,8 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
                "Force the temporal slice, as a dim:size entry (e.g. l:64)">,
     ListOption<"split", "split", "std::string",
                "Split a temporal dim into parts run side by side, as a "
-               "dim:parts entry (e.g. l:4), in every graph that has the dim">,
+               "dim:parts entry (e.g. l:4), in every graph that has the dim; "
+               "`spatial` and `temporal` then tile the partial graph">,
     Option<"splitReductions", "split-reductions", "bool", /*default=*/"false",
            "On GPU targets, split a temporal dim across blocks when the "
            "graph's blocks do not fill the SMs and the partial and merge "
