@@ -39,9 +39,10 @@ def sources():
         yield "%s_%s_%s" % (tag, build_fused.shape_tag(shape), dtype), source
 
 
-def fingerprint(opt, source):
+def fingerprint(opt, source, options=""):
     result = subprocess.run([opt, "-", "--mlir-print-op-on-diagnostic=false",
-                             "--spacefusion-lower-gpu=chip=sm_90a format=isa reproducible=true"],
+                             "--spacefusion-lower-gpu=chip=sm_90a format=isa reproducible=true " +
+                             options],
                             input=source, capture_output=True, text=True)
     if result.returncode != 0:
         # A rejected input is fingerprinted by its diagnostic.
@@ -49,11 +50,11 @@ def fingerprint(opt, source):
     return hashlib.sha256(result.stdout.encode()).hexdigest()[:16]
 
 
-def fingerprints(jobs):
+def fingerprints(jobs, options=""):
     opt = find_tools(os.environ.get("SPACEFUSION_BUILD_DIR"))["spacefusion-opt"]
     named = list(sources())
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        hashes = pool.map(lambda item: fingerprint(opt, item[1]), named)
+        hashes = pool.map(lambda item: fingerprint(opt, item[1], options), named)
         return dict(zip((name for name, _ in named), hashes))
 
 
@@ -62,8 +63,11 @@ def main():
     parser.add_argument("mode", choices=["record", "compare"])
     parser.add_argument("file")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--options", default="",
+                        help="more --spacefusion-lower-gpu options (e.g. to turn a new pass "
+                             "off and show that nothing else changed)")
     args = parser.parse_args()
-    now = fingerprints(args.jobs)
+    now = fingerprints(args.jobs, args.options)
     if args.mode == "record":
         with open(args.file, "w") as f:
             json.dump(now, f, indent=1, sort_keys=True)

@@ -56,6 +56,8 @@ struct Driver {
   SPACEFUSION_DRIVER_FN(cuFuncGetName)
   SPACEFUSION_DRIVER_FN(cuFuncSetAttribute)
   SPACEFUSION_DRIVER_FN(cuLaunchKernel)
+  SPACEFUSION_DRIVER_FN(cuLaunchKernelEx)
+  SPACEFUSION_DRIVER_FN(cuModuleGetGlobal)
   SPACEFUSION_DRIVER_FN(cuStreamCreate)
   SPACEFUSION_DRIVER_FN(cuStreamDestroy)
   SPACEFUSION_DRIVER_FN(cuStreamSynchronize)
@@ -91,6 +93,16 @@ std::atomic<bool> useExternalStream{false};
 std::atomic<int> lastError{0};
 std::mutex messageMutex;
 std::string lastMessage;
+/// The kernels looked up so far, with their module and whether the module
+/// declares that they wait for the grid before them
+/// (SPACEFUSION_DEPENDENT_LAUNCH_PREFIX): those are launched with
+/// programmatic stream serialization.
+struct KernelLaunchKind {
+  CUmodule module;
+  bool early;
+};
+std::mutex dependentMutex;
+std::unordered_map<CUfunction, KernelLaunchKind> kernelLaunchKinds;
 
 /// With SPACEFUSION_RUNTIME_TRACE set, each entry point compiled code calls
 /// reports its host time on stderr: where a call's host time goes when the
@@ -135,14 +147,21 @@ void loadDriver() {
   }
   bool complete = true;
   // Entry points as of CUDA 12.3 (cuFuncGetName's first version); a missing
-  // cuFuncGetName only makes messages name no kernel.
+  // cuFuncGetName only makes messages name no kernel, a missing
+  // cuLaunchKernelEx or cuModuleGetGlobal only launches every kernel after
+  // the one before it has finished.
+  auto optional = [](const char *name) {
+    return std::strcmp(name, "cuFuncGetName") == 0 ||
+           std::strcmp(name, "cuLaunchKernelEx") == 0 ||
+           std::strcmp(name, "cuModuleGetGlobal") == 0;
+  };
   auto resolve = [&](const char *name, auto &fn) {
     void *pfn = nullptr;
     CUdriverProcAddressQueryResult status;
     if (getProc(name, &pfn, 12030, CU_GET_PROC_ADDRESS_DEFAULT, &status) !=
             CUDA_SUCCESS ||
         !pfn) {
-      if (std::strcmp(name, "cuFuncGetName") == 0)
+      if (optional(name))
         return;
       complete = false;
       driver.whyNot += std::string(driver.whyNot.empty() ? "" : ", ") + name;
@@ -165,6 +184,8 @@ void loadDriver() {
   SPACEFUSION_RESOLVE(cuFuncGetName)
   SPACEFUSION_RESOLVE(cuFuncSetAttribute)
   SPACEFUSION_RESOLVE(cuLaunchKernel)
+  SPACEFUSION_RESOLVE(cuLaunchKernelEx)
+  SPACEFUSION_RESOLVE(cuModuleGetGlobal)
   SPACEFUSION_RESOLVE(cuStreamCreate)
   SPACEFUSION_RESOLVE(cuStreamDestroy)
   SPACEFUSION_RESOLVE(cuStreamSynchronize)
@@ -328,14 +349,58 @@ extern "C" CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
   return module;
 }
 
+static void forgetDependentLaunch(CUmodule module);
+
 extern "C" void mgpuModuleUnload(CUmodule module) {
   if (!module || !ready())
     return;
+  forgetDependentLaunch(module);
   // Compiled code unloads its module from a global destructor, which may run
   // after the driver shut down at process exit: nothing is left to free.
   CUresult result = driver.cuModuleUnload(module);
   if (result != CUDA_ERROR_DEINITIALIZED)
     CHECK(result);
+}
+
+/// Whether `function` (`name` in `module`) waits for the grid before it:
+/// its module defines SPACEFUSION_DEPENDENT_LAUNCH_PREFIX + `name` (a
+/// missing global is no error).
+static bool waitsOnPredecessor(CUmodule module, const char *name) {
+  static const bool enabled = [] {
+    const char *value = std::getenv("SPACEFUSION_DEPENDENT_LAUNCH");
+    return !value || std::strcmp(value, "0") != 0;
+  }();
+  if (!enabled || !driver.cuModuleGetGlobal || !driver.cuLaunchKernelEx)
+    return false;
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  std::string global = std::string(SPACEFUSION_DEPENDENT_LAUNCH_PREFIX) + name;
+  return driver.cuModuleGetGlobal(&address, &bytes, module, global.c_str()) ==
+         CUDA_SUCCESS;
+}
+
+/// Records how `function` (`name` in `module`) is launched, once.
+static void noteLaunchKind(CUmodule module, CUfunction function,
+                           const char *name) {
+  std::lock_guard<std::mutex> lock(dependentMutex);
+  auto found = kernelLaunchKinds.find(function);
+  if (found != kernelLaunchKinds.end() && found->second.module == module)
+    return;
+  kernelLaunchKinds[function] = {module, waitsOnPredecessor(module, name)};
+}
+
+/// Forgets the kernels of `module` (a later module may get its handles).
+static void forgetDependentLaunch(CUmodule module) {
+  std::lock_guard<std::mutex> lock(dependentMutex);
+  for (auto it = kernelLaunchKinds.begin(); it != kernelLaunchKinds.end();)
+    it = it->second.module == module ? kernelLaunchKinds.erase(it)
+                                     : std::next(it);
+}
+
+static bool launchesEarly(CUfunction function) {
+  std::lock_guard<std::mutex> lock(dependentMutex);
+  auto found = kernelLaunchKinds.find(function);
+  return found != kernelLaunchKinds.end() && found->second.early;
 }
 
 extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
@@ -349,6 +414,7 @@ extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   if (!ready() || CHECK(driver.cuModuleGetFunction(&function, module, name),
                         std::string("looking up kernel '") + name + "'"))
     return nullptr;
+  noteLaunchKind(module, function, name);
   return function;
 }
 
@@ -374,6 +440,27 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
           context + " with " + std::to_string(smem) +
               " bytes of dynamic shared memory"))
     return;
+  if (launchesEarly(function)) {
+    // It waits for the grid before it (griddepcontrol.wait) before touching
+    // memory: it may be launched as soon as that grid lets it.
+    CUlaunchAttribute early{};
+    early.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    early.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = gridX;
+    config.gridDimY = gridY;
+    config.gridDimZ = gridZ;
+    config.blockDimX = blockX;
+    config.blockDimY = blockY;
+    config.blockDimZ = blockZ;
+    config.sharedMemBytes = smem;
+    config.hStream = stream;
+    config.attrs = &early;
+    config.numAttrs = 1;
+    CHECK(driver.cuLaunchKernelEx(&config, function, params, extra),
+          context + " early");
+    return;
+  }
   CHECK(driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                               blockZ, smem, stream, params, extra),
         context + " (grid " + std::to_string(gridX) + "x" +

@@ -61,6 +61,14 @@ void spacefusionRuntimeResetStream(void);
 /// call. This frees them (after the work already on their stream).
 void spacefusionRuntimeReleaseCachedMemory(void);
 
+/// A kernel module defines a global of this prefix and a kernel's name when
+/// the kernel waits for the grid before it before touching memory
+/// (smap-overlap-kernel-launches): the runtime then launches it with
+/// programmatic stream serialization, so that it may start while the one
+/// before it finishes. Set SPACEFUSION_DEPENDENT_LAUNCH=0 in the
+/// environment to launch it as any other kernel.
+#define SPACEFUSION_DEPENDENT_LAUNCH_PREFIX "spacefusion_dependent_launch_"
+
 /// Set SPACEFUSION_RUNTIME_TRACE in the environment to have every runtime
 /// entry point compiled code calls print its host time on stderr.
 

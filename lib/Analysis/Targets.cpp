@@ -22,9 +22,10 @@ struct TargetDescription {
 } // namespace
 
 static const TargetFeature kHopperFeatures[] = {
-    TargetFeature::MmaSync,    TargetFeature::Wgmma,   TargetFeature::Tma,
-    TargetFeature::Setmaxnreg, TargetFeature::CpAsync, TargetFeature::Clusters,
-    TargetFeature::CacheHints};
+    TargetFeature::MmaSync,    TargetFeature::Wgmma,
+    TargetFeature::Tma,        TargetFeature::Setmaxnreg,
+    TargetFeature::CpAsync,    TargetFeature::Clusters,
+    TargetFeature::CacheHints, TargetFeature::DependentLaunch};
 static const TargetFeature kAmpereFeatures[] = {
     TargetFeature::MmaSync, TargetFeature::CpAsync, TargetFeature::CacheHints};
 
@@ -56,6 +57,13 @@ ArrayRef<StringRef> mlir::smap::getBuiltinTargetNames() {
 bool mlir::smap::isBuiltinGPUTarget(StringRef name) {
   return llvm::any_of(kTargets, [&](const TargetDescription &t) {
     return t.name == name && t.arch > 0;
+  });
+}
+
+bool mlir::smap::builtinTargetHasFeature(StringRef name,
+                                         TargetFeature feature) {
+  return llvm::any_of(kTargets, [&](const TargetDescription &t) {
+    return t.name == name && llvm::is_contained(t.features, feature);
   });
 }
 

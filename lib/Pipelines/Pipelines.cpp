@@ -94,12 +94,15 @@ struct CheckGPUDependenciesPass
 /// buildLowerToNVVM).
 static void
 addLowerHostAndKernelsToLLVM(OpPassManager &pm,
-                             const gpu::GPUToNVVMPipelineOptions &options) {
+                             const gpu::GPUToNVVMPipelineOptions &options,
+                             bool dependentLaunch) {
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Outlining drops the launches' attributes; the host functions' records
   // carry the register counts to the kernels.
   pm.addPass(smap::createSMapSetKernelRegisterCountsPass());
+  if (dependentLaunch)
+    pm.addPass(smap::createSMapOverlapKernelLaunchesPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -172,7 +175,8 @@ addLowerLaunchesAndBinaries(OpPassManager &pm,
 
 /// Upstream's gpu-lower-to-nvvm-pipeline (GPUToNVVMPipeline.cpp), pass for
 /// pass, plus smap-set-kernel-register-counts after outlining (the kernel
-/// records' register counts), with two hooks it lacks: `lineInfo` keeps
+/// records' register counts) and, with `dependentLaunch`,
+/// smap-overlap-kernel-launches, with two hooks it lacks: `lineInfo` keeps
 /// the GPU modules' locations (upstream strips them) as a debug scope of
 /// directives only per function (ensure-debug-info-scope-on-llvm-func),
 /// which the NVPTX back end emits as `.file` / `.loc` and ptxas -lineinfo
@@ -181,8 +185,9 @@ addLowerLaunchesAndBinaries(OpPassManager &pm,
 /// stage=llvm).
 static void buildLowerToNVVM(OpPassManager &pm,
                              const gpu::GPUToNVVMPipelineOptions &options,
-                             bool lineInfo, StringRef dumpTo) {
-  addLowerHostAndKernelsToLLVM(pm, options);
+                             bool lineInfo, StringRef dumpTo,
+                             bool dependentLaunch) {
+  addLowerHostAndKernelsToLLVM(pm, options, dependentLaunch);
   addLowerGPUModulesToNVVM(pm, options, lineInfo);
   addLowerLaunchesAndBinaries(pm, options, lineInfo, dumpTo);
 }
@@ -370,6 +375,15 @@ std::string mlir::spacefusion::resolveGPUBinaryFormat(llvm::StringRef format) {
   return "isa";
 }
 
+/// The compute capability times ten of `chip` (sm_XY, sm_XYa), 0 if it is
+/// not one.
+static unsigned getChipVersion(StringRef chip) {
+  unsigned smVersion = 0;
+  if (!chip.consume_front("sm_") || chip.consumeInteger(10, smVersion))
+    return 0;
+  return smVersion;
+}
+
 /// Why `options` cannot be honored, or empty: values no pass would reject
 /// before producing output (gpu-module-to-binary reports an unknown format
 /// and still exits 0; a row-threads no kernel can use fell back silently).
@@ -392,6 +406,13 @@ static std::string checkGPULoweringOptions(
       (!llvm::isPowerOf2_64(threads) || threads < 32 || threads > 512))
     return "spacefusion-lower-gpu: row-threads=" + std::to_string(threads) +
            " is neither 0 (automatic) nor a power of two from 32 to 512";
+  // The tensor-core strategies emit mma.sync m16n8k16 at least, which
+  // ptxas and the NVPTX back end refuse before sm_80 (a crash in LLVM).
+  unsigned chipVersion = getChipVersion(options.getChip());
+  if (options.tensorCores && chipVersion > 0 && chipVersion < 80)
+    return "spacefusion-lower-gpu: chip=" + options.getChip() +
+           " has no mma.sync m16n8k16, which the tensor-core strategies "
+           "emit: compile for sm_80 or later, or pass tensor-cores=false";
   if (options.rowsPerBlock < 0)
     return "spacefusion-lower-gpu: rows-per-block=" +
            std::to_string(options.rowsPerBlock) + " is negative";
@@ -404,11 +425,7 @@ static std::string checkGPULoweringOptions(
 
 /// Whether `chip` (sm_XY) is sm_80 or later, which createpolicy and
 /// L2::cache_hint need.
-static bool isSm80OrLater(StringRef chip) {
-  unsigned smVersion = 0;
-  return chip.consume_front("sm_") && !chip.consumeInteger(10, smVersion) &&
-         smVersion >= 80;
-}
+static bool isSm80OrLater(StringRef chip) { return getChipVersion(chip) >= 80; }
 
 /// The row kernels, from their unsliced graphs, outlined at once.
 static void addRowKernels(OpPassManager &pm,
@@ -496,7 +513,15 @@ static void addBinaries(OpPassManager &pm,
   nvvm.cubinFeatures = "+ptx80";
   nvvm.cubinFormat = resolveGPUBinaryFormat(options.format);
   nvvm.optLevel = options.optLevel;
-  buildLowerToNVVM(pm, nvvm, options.lineInfo, options.dumpKernelsTo);
+  // The scheduled target has the feature, and the chip compiled for has
+  // griddepcontrol (sm_90): a chip=sm_75 build scheduled for sm_90a has not.
+  bool dependentLaunch =
+      options.dependentLaunch &&
+      smap::builtinTargetHasFeature(options.getTarget(),
+                                    smap::TargetFeature::DependentLaunch) &&
+      getChipVersion(options.getChip()) >= 90;
+  buildLowerToNVVM(pm, nvvm, options.lineInfo, options.dumpKernelsTo,
+                   dependentLaunch);
   if (options.reproducible)
     pm.addPass(smap::createSMapDropBinaryTimingsPass());
   if (!options.dumpKernelsTo.empty())

@@ -24,6 +24,10 @@ ArrayRef<StringRef> getBuiltinTargetNames();
 /// Whether `name` is a built-in target that runs GPU kernels (arch > 0).
 bool isBuiltinGPUTarget(StringRef name);
 
+/// Whether the built-in target `name` has `feature` (false for a name that
+/// is not built in), for pipelines that choose passes before any IR exists.
+bool builtinTargetHasFeature(StringRef name, TargetFeature feature);
+
 /// The built-in description of `name` ("sm_90a": H100/H200, "sm_80": A100,
 /// "cpu"), or null if there is none.
 TargetAttr getBuiltinTarget(MLIRContext *ctx, StringRef name);

@@ -164,6 +164,13 @@ struct SpaceFusionPipelineOptions
                      "each #gpu.object (smap-drop-binary-timings), so that the "
                      "same input gives byte-identical output"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> dependentLaunch{
+      *this, "dependent-launch",
+      llvm::cl::desc("On targets with dependent_launch (Hopper), a kernel "
+                     "launched after another of its function waits for it "
+                     "at its start, so that the runtime may launch it while "
+                     "that one finishes (see smap-overlap-kernel-launches)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> lineInfo{
       *this, "line-info",
       llvm::cl::desc("Keep the input's locations in the kernels as line "

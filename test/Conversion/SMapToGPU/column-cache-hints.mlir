@@ -3,7 +3,7 @@
 // RUN:   | FileCheck %s --check-prefix=PLAIN
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=chip=sm_90a format=isa' \
 // RUN:   | FileCheck %s --check-prefix=PTX
-// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=chip=sm_75 format=isa' \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=chip=sm_75 tensor-cores=false format=isa' \
 // RUN:   | FileCheck %s --check-prefix=OLDCHIP
 
 // Every row reads the per-column parameters (gamma, beta) while the rows

@@ -40,6 +40,15 @@ static inline half *randomHalves(size_t count, float scale) {
   return x;
 }
 
+/* `count` halves as doubles, for host references whose inner loops should
+   not convert. */
+static inline double *toDoubles(const half *x, size_t count) {
+  double *y = malloc(count * sizeof(double));
+  for (size_t i = 0; i < count; ++i)
+    y[i] = (double)x[i];
+  return y;
+}
+
 /* A copy of `host` ([b, h, r, c], row-major) in device memory. */
 static inline Memref4D onDevice4D(void *stream, const half *host, int64_t b,
                                   int64_t h, int64_t r, int64_t c) {

@@ -257,8 +257,10 @@ def SMap_TargetAttr : SMap_Attr<"Target", "target"> {
     * `arch`: the compute capability times ten (90 for sm_90a, 80 for
       sm_80); 0 for a CPU, which has no GPU kernels (one thread per block).
     * `features`: the capabilities the GPU strategies need (`mma_sync`,
-      `wgmma`, `tma`, `setmaxnreg`, `cp_async`, `clusters`, `cache_hints`).
-      A strategy is considered only on a target that has its features.
+      `wgmma`, `tma`, `setmaxnreg`, `cp_async`, `clusters`, `cache_hints`),
+      and `dependent_launch` (a kernel may start while the one before it
+      in the stream finishes, `griddepcontrol`). A strategy is considered
+      only on a target that has its features.
     * `smem_per_sm`, `l2_bytes`: shared memory per SM and the L2 cache
       (0: unknown).
     * `l2_gbps`: the rate blocks read data L2 holds (GB/s; 0: unknown, and

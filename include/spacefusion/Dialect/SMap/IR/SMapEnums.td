@@ -68,7 +68,8 @@ def SMap_TargetFeature : I32EnumAttr<"TargetFeature",
       I32EnumAttrCase<"Setmaxnreg", 3, "setmaxnreg">,
       I32EnumAttrCase<"CpAsync", 4, "cp_async">,
       I32EnumAttrCase<"Clusters", 5, "clusters">,
-      I32EnumAttrCase<"CacheHints", 6, "cache_hints">
+      I32EnumAttrCase<"CacheHints", 6, "cache_hints">,
+      I32EnumAttrCase<"DependentLaunch", 7, "dependent_launch">
     ]> {
   let cppNamespace = "::mlir::smap";
   let genSpecializedAttr = 0;
