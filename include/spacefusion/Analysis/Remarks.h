@@ -37,6 +37,25 @@ inline remark::RemarkOpts remarkOpts(llvm::StringLiteral pass,
   return opts;
 }
 
+/// `op`'s location marked with its name, given before a normalization
+/// rewrites `op` into other ops (a named op into a generic, a softmax into
+/// its generics and fills), which inherit it: a diagnostic at one of them
+/// can then name the op the user wrote (describeOrigin).
+inline Location getOriginLoc(Operation *op) {
+  if (isa<NameLoc>(op->getLoc()))
+    return op->getLoc();
+  return NameLoc::get(op->getName().getIdentifier(), op->getLoc());
+}
+
+/// " (from 'linalg.softmax')" for an op made from an op of another name
+/// (getOriginLoc), "" otherwise.
+inline std::string describeOrigin(Operation *op) {
+  auto origin = dyn_cast<NameLoc>(op->getLoc());
+  if (!origin || origin.getName() == op->getName().getIdentifier())
+    return "";
+  return (" (from '" + origin.getName().getValue() + "')").str();
+}
+
 } // namespace smap
 } // namespace mlir
 

@@ -1769,12 +1769,13 @@ static LogicalResult emitOutsideGraphsError(ArrayRef<Operation *> left,
     std::string why;
     if (failed(getMemberRole(op, why)) && !why.empty())
       return op->emitError("smap-distribute-blocks: '")
-             << op->getName() << "' in @" << fn.getName()
-             << " cannot be compiled for the GPU: " << why
+             << op->getName() << "'" << describeOrigin(op) << " in @"
+             << fn.getName() << " cannot be compiled for the GPU: " << why
              << "; the GPU path compiles fusion graphs only";
   }
   return left.front()->emitError("smap-distribute-blocks: '")
-         << left.front()->getName() << "' in @" << fn.getName()
+         << left.front()->getName() << "'" << describeOrigin(left.front())
+         << " in @" << fn.getName()
          << " is outside every fusion graph (see the smap-form-graphs "
             "remarks); the GPU path compiles fusion graphs only";
 }

@@ -7,6 +7,8 @@
 
 #include "../PassDetail.h"
 
+#include "spacefusion/Analysis/Remarks.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
@@ -28,6 +30,8 @@ struct DecomposeAggregatesPass
         [&](linalg::AggregatedOpInterface op) { ops.push_back(op); });
     for (linalg::AggregatedOpInterface op : ops) {
       OpBuilder builder(op);
+      // The ops it becomes name it in their diagnostics.
+      op->setLoc(smap::getOriginLoc(op));
       FailureOr<SmallVector<Value>> results = op.decomposeOperation(builder);
       if (failed(results)) {
         op->emitOpError("could not be decomposed");

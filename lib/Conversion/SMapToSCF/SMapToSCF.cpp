@@ -7,6 +7,7 @@
 
 #include "../PassDetail.h"
 #include "spacefusion/Analysis/LoopKernelLegality.h"
+#include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
 #include "spacefusion/Dialect/SMap/Transforms/GraphUtils.h"
 
@@ -622,8 +623,8 @@ struct ConvertSMapToSCFPass
       if (op->getParentOfType<GraphOp>() || !op.hasPureTensorSemantics())
         return WalkResult::advance();
       if (std::string why = getLoopKernelRefusal(op); !why.empty()) {
-        op->emitError("'") << op->getName()
-                           << "' cannot be compiled for the GPU: it is "
+        op->emitError("'") << op->getName() << "'" << describeOrigin(op)
+                           << " cannot be compiled for the GPU: it is "
                               "outside every fusion graph and cannot run as "
                               "a loop kernel: "
                            << why;

@@ -169,8 +169,8 @@ bool BlockGrouper::admit(Operation &op) {
   if (failed(role)) {
     if (!whyNot.empty())
       remark::missed(op.getLoc(), remarkOpts("form-graphs", "unsupported", &op))
-          << ("'" + op.getName().getStringRef().str() +
-              "' left outside any smap.graph: " + whyNot);
+          << ("'" + op.getName().getStringRef().str() + "'" +
+              describeOrigin(&op) + " left outside any smap.graph: " + whyNot);
     return false;
   }
   return !isFree(&op);
@@ -407,8 +407,9 @@ struct FormGraphsPass
       leftOut.insert(inlinedCulprit);
       remark::missed(inlinedCulprit->getLoc(),
                      remarkOpts("form-graphs", "undescribable", inlinedCulprit))
-          << ("'" + inlinedCulprit->getName().getStringRef().str() +
-              "' left outside any smap.graph: " + message);
+          << ("'" + inlinedCulprit->getName().getStringRef().str() + "'" +
+              describeOrigin(inlinedCulprit) +
+              " left outside any smap.graph: " + message);
     }
   }
 

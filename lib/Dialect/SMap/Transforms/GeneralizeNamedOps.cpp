@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Dialect/SMap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -58,6 +59,8 @@ struct GeneralizeNamedOp : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(op, "kept as written");
     if (llvm::is_contained(excludedOps, op->getName().getStringRef()))
       return rewriter.notifyMatchFailure(op, "excluded");
+    // The generic names the op in its diagnostics.
+    rewriter.modifyOpInPlace(op, [&] { op->setLoc(smap::getOriginLoc(op)); });
     if (failed(linalg::generalizeNamedOp(rewriter, op)))
       return rewriter.notifyMatchFailure(op, "cannot be generalized");
     return success();
