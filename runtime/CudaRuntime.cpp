@@ -383,8 +383,9 @@ static bool waitsOnPredecessor(CUmodule module, const char *name) {
 static void noteLaunchKind(CUmodule module, CUfunction function,
                            const char *name) {
   std::lock_guard<std::mutex> lock(dependentMutex);
-  auto found = kernelLaunchKinds.find(function);
-  if (found != kernelLaunchKinds.end() && found->second.module == module)
+  // Unloading a module forgets its kernels (forgetDependentLaunch), so a
+  // handle found here is this module's.
+  if (kernelLaunchKinds.count(function))
     return;
   kernelLaunchKinds[function] = {module, waitsOnPredecessor(module, name)};
 }
@@ -418,6 +419,32 @@ extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   return function;
 }
 
+/// The launch of a kernel that waits for the grid before it
+/// (griddepcontrol.wait) before touching memory: programmatic stream
+/// serialization lets it start as soon as that grid allows. `attribute`
+/// holds the setting the configuration points to.
+static CUlaunchConfig getEarlyLaunchConfig(intptr_t gridX, intptr_t gridY,
+                                           intptr_t gridZ, intptr_t blockX,
+                                           intptr_t blockY, intptr_t blockZ,
+                                           int32_t smem, CUstream stream,
+                                           CUlaunchAttribute &attribute) {
+  attribute = {};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attribute.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = gridX;
+  config.gridDimY = gridY;
+  config.gridDimZ = gridZ;
+  config.blockDimX = blockX;
+  config.blockDimY = blockY;
+  config.blockDimZ = blockZ;
+  config.sharedMemBytes = smem;
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
 extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                  intptr_t gridY, intptr_t gridZ,
                                  intptr_t blockX, intptr_t blockY,
@@ -440,34 +467,22 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
           context + " with " + std::to_string(smem) +
               " bytes of dynamic shared memory"))
     return;
+  std::string shape = " (grid " + std::to_string(gridX) + "x" +
+                      std::to_string(gridY) + "x" + std::to_string(gridZ) +
+                      ", block " + std::to_string(blockX) + "x" +
+                      std::to_string(blockY) + "x" + std::to_string(blockZ) +
+                      ", " + std::to_string(smem) + " bytes of shared memory)";
   if (launchesEarly(function)) {
-    // It waits for the grid before it (griddepcontrol.wait) before touching
-    // memory: it may be launched as soon as that grid lets it.
-    CUlaunchAttribute early{};
-    early.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    early.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig config{};
-    config.gridDimX = gridX;
-    config.gridDimY = gridY;
-    config.gridDimZ = gridZ;
-    config.blockDimX = blockX;
-    config.blockDimY = blockY;
-    config.blockDimZ = blockZ;
-    config.sharedMemBytes = smem;
-    config.hStream = stream;
-    config.attrs = &early;
-    config.numAttrs = 1;
+    CUlaunchAttribute early;
+    CUlaunchConfig config = getEarlyLaunchConfig(
+        gridX, gridY, gridZ, blockX, blockY, blockZ, smem, stream, early);
     CHECK(driver.cuLaunchKernelEx(&config, function, params, extra),
-          context + " early");
+          context + " early" + shape);
     return;
   }
   CHECK(driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                               blockZ, smem, stream, params, extra),
-        context + " (grid " + std::to_string(gridX) + "x" +
-            std::to_string(gridY) + "x" + std::to_string(gridZ) + ", block " +
-            std::to_string(blockX) + "x" + std::to_string(blockY) + "x" +
-            std::to_string(blockZ) + ", " + std::to_string(smem) +
-            " bytes of shared memory)");
+        context + shape);
 }
 
 extern "C" void spacefusionRuntimeSetStream(void *stream) {

@@ -59,10 +59,13 @@ struct GeneralizeNamedOp : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(op, "kept as written");
     if (llvm::is_contained(excludedOps, op->getName().getStringRef()))
       return rewriter.notifyMatchFailure(op, "excluded");
-    // The generic names the op in its diagnostics.
-    rewriter.modifyOpInPlace(op, [&] { op->setLoc(smap::getOriginLoc(op)); });
-    if (failed(linalg::generalizeNamedOp(rewriter, op)))
+    Location origin = smap::getOriginLoc(op);
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic))
       return rewriter.notifyMatchFailure(op, "cannot be generalized");
+    // The generic names the op in its diagnostics.
+    rewriter.modifyOpInPlace(*generic, [&] { (*generic)->setLoc(origin); });
     return success();
   }
 
