@@ -116,6 +116,7 @@ WORKLOADS = [
     # A decode-time projection (16 tokens): 32 blocks of n unless k is
     # split across blocks (split-reductions).
     ("gemm", "gemm", (16, 4096, 4096), "bf16", True),
+    ("linear", "linear", (16, 4096, 4096), "bf16", True),
     # Issue 19: sequence lengths no tile divides, on tensor cores (the
     # last tile and slice overlap their neighbours; repeated keys masked).
     ("attention", "attention", (1, 2, 197, 128), "f16", False),
