@@ -1602,6 +1602,10 @@ static void estimateTime(const CandidateView &view, bool cpu,
   int64_t waves = llvm::divideCeil(est.blocks, target.getSmCount() * resident);
   est.waveUtilization =
       waveUtilization(est.blocks, target.getSmCount(), resident);
+  bool memoryBound = est.memorySeconds >= est.computeSeconds;
+  if (!cpu && waves == 1 &&
+      (view.options.oneWave == 2 || (view.options.oneWave == 1 && memoryBound)))
+    est.waveUtilization = waveUtilization(est.blocks, target.getSmCount(), 1);
   if (view.candidate.temporalDim)
     est.stepSeconds = temporalStepSeconds(view, cpu, est, waves, resident);
   est.seconds = seconds / est.waveUtilization + est.stepSeconds;

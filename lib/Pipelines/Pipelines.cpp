@@ -308,6 +308,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.wgmma = options.wgmma;
   scheduleOptions.rowFragments = options.rowFragments;
   scheduleOptions.l2Reuse = options.l2Reuse;
+  scheduleOptions.oneWave = options.oneWave;
   scheduleOptions.blocksPerSm = options.blocksPerSm;
   scheduleOptions.warpSpecialize = options.warpSpecialize;
   scheduleOptions.producerWarps = options.producerWarps;

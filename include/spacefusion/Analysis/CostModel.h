@@ -67,6 +67,10 @@ struct StrategyOptions {
   /// a latency term it picks a decode GEMM's schedule measured 1.52x
   /// slower (bench/results/model-check-h100).
   bool l2Reuse = false;
+  /// How a grid of one wave or less is priced: 0 by the share of all block
+  /// slots it fills (SMs x resident blocks), 1 by the share of SMs it keeps
+  /// busy when memory-bound, 2 by the share of SMs it keeps busy always.
+  int64_t oneWave = 0;
   /// The residency every GPU block kernel is built for (0: undeclared,
   /// ptxas chooses the registers): the block's threads get
   /// registersForResidency, and residency is priced at it.

@@ -206,6 +206,11 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("Price re-reads L2 holds at its rate (smap-schedule's "
                      "option)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> oneWave{
+      *this, "one-wave",
+      llvm::cl::desc("How a grid of one wave or less is priced "
+                     "(smap-schedule's option)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> blocksPerSm{
       *this, "blocks-per-sm",
       llvm::cl::desc("Build every block kernel for this many blocks per SM, "

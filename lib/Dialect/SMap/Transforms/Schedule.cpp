@@ -192,6 +192,13 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
           << kMaxBlocksPerSm << "] (0: not declared)";
       return signalPassFailure();
     }
+    if (oneWave < 0 || oneWave > 2) {
+      getOperation()->emitError("smap-schedule: one-wave=")
+          << static_cast<int64_t>(oneWave)
+          << " is not 0 (the block slots), 1 (the busy SMs when "
+             "memory-bound) or 2 (the busy SMs)";
+      return signalPassFailure();
+    }
     SmallVector<GraphOp> graphs;
     getOperation()->walk([&](GraphOp graph) { graphs.push_back(graph); });
     for (GraphOp graph : graphs)
@@ -266,6 +273,7 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
     options.maxStages = asyncStages;
     options.rowWarpReplicas = rowWarpReplicas;
     options.l2Reuse = l2Reuse;
+    options.oneWave = oneWave;
     options.blocksPerSm = blocksPerSm;
     return options;
   }
