@@ -1582,6 +1582,20 @@ static double temporalStepSeconds(const CandidateView &view, bool cpu,
          (cpu ? kCpuStepLatency : kGpuStepLatency);
 }
 
+/// Whether a grid of one wave is priced by the share of the SMs it keeps
+/// busy (StrategyOptions::oneWave) rather than of their block slots: a
+/// lone block is not 1/resident as fast as a full SM (a grid of 384 small
+/// blocks was priced at 0.36 of the machine, and 96 larger ones that move
+/// half the bytes measured faster: bench/results/one-wave-h100).
+static bool pricesOneWaveBySms(const CandidateView &view, bool cpu,
+                               const ScheduleEstimate &est, int64_t waves) {
+  if (cpu || waves != 1)
+    return false;
+  bool memoryBound = est.memorySeconds >= est.computeSeconds;
+  return view.options.oneWave == 2 ||
+         (view.options.oneWave == 1 && memoryBound);
+}
+
 /// Estimates the time of the blocks: the slower of memory and compute,
 /// over the utilization of the waves, plus the temporal steps' fixed cost.
 static void estimateTime(const CandidateView &view, bool cpu,
@@ -1601,11 +1615,9 @@ static void estimateTime(const CandidateView &view, bool cpu,
   int64_t resident = residentBlocks(view, cpu, rankingRegisters, est);
   int64_t waves = llvm::divideCeil(est.blocks, target.getSmCount() * resident);
   est.waveUtilization =
-      waveUtilization(est.blocks, target.getSmCount(), resident);
-  bool memoryBound = est.memorySeconds >= est.computeSeconds;
-  if (!cpu && waves == 1 &&
-      (view.options.oneWave == 2 || (view.options.oneWave == 1 && memoryBound)))
-    est.waveUtilization = waveUtilization(est.blocks, target.getSmCount(), 1);
+      pricesOneWaveBySms(view, cpu, est, waves)
+          ? waveUtilization(est.blocks, target.getSmCount(), /*resident=*/1)
+          : waveUtilization(est.blocks, target.getSmCount(), resident);
   if (view.candidate.temporalDim)
     est.stepSeconds = temporalStepSeconds(view, cpu, est, waves, resident);
   est.seconds = seconds / est.waveUtilization + est.stepSeconds;

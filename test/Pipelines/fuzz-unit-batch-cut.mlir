@@ -5,7 +5,7 @@
 // (schedule-wgmma-unit-batch.mlir has the root cause). Now it compiles:
 // the elementwise op as a row kernel, the attention as one mma.sync block.
 //
-// RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=one-wave=0 format=isa' \
 // RUN:   --mlir-print-ir-after=smap-distribute-blocks -o /dev/null 2>&1 | FileCheck %s
 
 // CHECK-LABEL: func.func @fuzz(

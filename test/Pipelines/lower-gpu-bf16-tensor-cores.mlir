@@ -2,7 +2,7 @@
 // GEMM and for attention's row fragments, and mma.sync m16n8k16 .bf16 where
 // wgmma does not apply (upstream's nvgpu.mma.sync lowering cannot type
 // bf16 fragments in LLVM 22, so those go to nvvm.mma.sync directly).
-// RUN: spacefusion-opt %s -split-input-file --spacefusion-lower-gpu=format=isa | FileCheck %s
+// RUN: spacefusion-opt %s -split-input-file '--spacefusion-lower-gpu=one-wave=0 format=isa' | FileCheck %s
 
 // A named linalg.matmul of bf16 operands into f32, rounded to bf16.
 // CHECK-LABEL: llvm.func @linear_bf16(

@@ -6,7 +6,7 @@
 // refused the kernel it had been scheduled for ("writes a block buffer
 // that is not a row tile"): the function did not compile.
 //
-// RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa | FileCheck %s
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=one-wave=0 format=isa' | FileCheck %s
 //
 // CHECK-LABEL: llvm.func @attention(
 // CHECK-SAME: smap.kernels = [{blocks = 16 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, register_tiles = 1 : i64, row_replicas = 4 : i64, warp_rows = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 39168 : i64, strategy = "row_fragments", threads = 128 : i64},

@@ -9,7 +9,7 @@
 // memory, which the schedule counts (smem 3696), and each element of the
 // tile is stored to the output once, after the loop.
 //
-// RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=one-wave=0 format=isa' \
 // RUN:   --mlir-print-ir-after=smap-distribute-blocks -o /dev/null 2>&1 | FileCheck %s
 
 // CHECK-LABEL: func.func @fuzz(

@@ -1,4 +1,4 @@
-// RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=one-wave=0 format=isa' \
 // RUN:   --mlir-print-ir-after=smap-distribute-blocks -o /dev/null 2>&1 | FileCheck %s
 
 // Attention over 16 keys in one block (no temporal slice), with

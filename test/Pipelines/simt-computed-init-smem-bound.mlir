@@ -6,7 +6,7 @@
 // buffer (16448 B) the bound left out when the graph yields the sum, and
 // smap-distribute-blocks refused the block ("the block's buffers take 90512
 // bytes of shared memory, more than the 80272 its schedule predicted").
-// RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa | FileCheck %s
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=one-wave=0 format=isa' | FileCheck %s
 // CHECK-LABEL: llvm.func @fuzz(
 // CHECK-SAME: {blocks = 1 : i64, parts = {fma = 2 : i64, fma_lanes = 4 : i64}, predicted = {blocks = 1 : i64, regs = {{[0-9]+}} : i64, smem = 96720 : i64, stages = 0 : i64, strategy = "simt", threads = 256 : i64}, smem = 90512 : i64, strategy = "simt", threads = 256 : i64}
 // fuzz: seed=571 dtype=f32 cse=0 steps=reduce(max,dims=0);attention(1x16x128x16x257,softmax=nan-max,pv=named,kt,masked);reduce(sum,dims=2)+broadcast;reduce(maxnumf-nan,dims=1)+broadcast features=computed-init,mask-prefix,multi-output

@@ -3,7 +3,7 @@
 // pads that dimension too (1x16x1 -> 1x16x9), and the schedule's footprint
 // counts it so, 16-byte aligned; the block lowering would refuse a block
 // whose buffers take more shared memory than its schedule predicted.
-// RUN: spacefusion-opt %s --spacefusion-pipeline=target=sm_90a --mlir-print-ir-before=smap-distribute-blocks -o %t 2>&1 \
+// RUN: spacefusion-opt %s '--spacefusion-pipeline=one-wave=0 target=sm_90a' --mlir-print-ir-before=smap-distribute-blocks -o %t 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SCHEDULE
 // RUN: FileCheck %s --check-prefix=BUILT < %t
 

@@ -210,7 +210,7 @@ struct SpaceFusionPipelineOptions
       *this, "one-wave",
       llvm::cl::desc("How a grid of one wave or less is priced "
                      "(smap-schedule's option)"),
-      llvm::cl::init(0)};
+      llvm::cl::init(2)};
   PassOptions::Option<int64_t> blocksPerSm{
       *this, "blocks-per-sm",
       llvm::cl::desc("Build every block kernel for this many blocks per SM, "

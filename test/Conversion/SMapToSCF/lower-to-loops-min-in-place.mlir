@@ -1,6 +1,6 @@
-// RUN: spacefusion-opt "--spacefusion-pipeline=target=sm_90a lower-to-gpu=false" %s \
+// RUN: spacefusion-opt "--spacefusion-pipeline=one-wave=0 target=sm_90a lower-to-gpu=false" %s \
 // RUN:   | spacefusion-opt --convert-smap-to-scf=blocks-as-forall | FileCheck %s
-// RUN: spacefusion-opt --spacefusion-pipeline=target=sm_90a %s -o /dev/null
+// RUN: spacefusion-opt '--spacefusion-pipeline=one-wave=0 target=sm_90a' %s -o /dev/null
 
 // Found by the fuzzer (seeds 994 and 621): the block lowering refused both
 // with more shared memory placed than scheduled. Now each builds in the

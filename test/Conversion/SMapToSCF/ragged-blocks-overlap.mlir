@@ -1,6 +1,6 @@
-// RUN: spacefusion-opt %s "--spacefusion-pipeline=target=sm_90a lower-to-gpu=false" \
+// RUN: spacefusion-opt %s "--spacefusion-pipeline=one-wave=0 target=sm_90a lower-to-gpu=false" \
 // RUN:   | spacefusion-opt --convert-smap-to-scf=blocks-as-forall | FileCheck %s
-// RUN: spacefusion-opt %s --spacefusion-lower-gpu=format=isa \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=one-wave=0 format=isa' \
 // RUN:   --mlir-print-ir-after=smap-distribute-blocks -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BLOCKS
 

@@ -4,10 +4,13 @@
 // looks mostly idle (384 blocks of 11 KB, 8 resident per SM: 0.36). 1: a
 // memory-bound one: by the share of the SMs it keeps busy (the same grid:
 // 3 blocks on the busiest SM, 0.97), so the search prefers the 32 x 32
-// tiles that move half the bytes. 2: every one-wave grid so.
+// tiles that move half the bytes. 2 (the default): every one-wave grid so
+// (bench/results/one-wave-h100 measured the three).
 //
-// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=candidates=1' --remarks-filter=smap \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=candidates=1 one-wave=0' --remarks-filter=smap \
 // RUN:   --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=SLOTS
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=candidates=1' --remarks-filter=smap \
+// RUN:   --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMS
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=candidates=1 one-wave=1' --remarks-filter=smap \
 // RUN:   --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMS
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=candidates=1 one-wave=2' --remarks-filter=smap \

@@ -1,8 +1,8 @@
 // RUN: spacefusion-opt %s --smap-form-graphs \
-// RUN:   --smap-set-target=target=cpu --smap-analyze '--smap-schedule=split=l:4' \
+// RUN:   --smap-set-target=target=cpu --smap-analyze '--smap-schedule=one-wave=0 split=l:4' \
 // RUN:   | FileCheck %s
 // RUN: spacefusion-opt %s --smap-form-graphs \
-// RUN:   --smap-set-target=target=sm_90a --smap-analyze '--smap-schedule=split-reductions=true' \
+// RUN:   --smap-set-target=target=sm_90a --smap-analyze '--smap-schedule=one-wave=0 split-reductions=true' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
 
 // Split-KV (smap-schedule's split option): attention over 256 keys becomes

@@ -7,15 +7,15 @@
 // Measured on the H200: 0.059 ms against 0.121 ms for the mma_sync kernel
 // (bench/results/decode-row-fragments.md).
 //
-// RUN: spacefusion-opt %s '--spacefusion-pipeline=target=sm_90a lower-to-gpu=false candidates=3' \
+// RUN: spacefusion-opt %s '--spacefusion-pipeline=target=sm_90a lower-to-gpu=false candidates=4' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s
 // RUN: spacefusion-opt %s --cse --linalg-fuse-elementwise-ops \
-// RUN:   | spacefusion-opt '--spacefusion-pipeline=target=sm_90a lower-to-gpu=false candidates=3' \
+// RUN:   | spacefusion-opt '--spacefusion-pipeline=target=sm_90a lower-to-gpu=false candidates=4' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s
 
 // CHECK: candidate | Category:smap:schedule | Function=attention | Remark="#1: spatial [h=1, n=32] temporal [l=128], strategy row_fragments, 128 blocks x 32 threads
 // CHECK-SAME: + steps 6.40;
-// CHECK: candidate | Category:smap:schedule | Function=attention | Remark="#3: spatial [h=1, n=32] temporal [l=256], strategy mma_sync, 128 blocks x 256 threads
+// CHECK: candidate | Category:smap:schedule | Function=attention | Remark="#4: spatial [h=1, n=32] temporal [l=256], strategy mma_sync, 128 blocks x 256 threads
 // CHECK-SAME: + steps 16.00;
 // CHECK: chosen | Category:smap:schedule | Function=attention | Remark="scheduled for sm_90a: spatial [h=1, n=32] temporal [l=128], strategy row_fragments
 func.func @attention(%q: tensor<1x32x16x128xbf16>, %k: tensor<1x32x4096x128xbf16>, %v: tensor<1x32x4096x128xbf16>) -> tensor<1x32x16x128xbf16> {

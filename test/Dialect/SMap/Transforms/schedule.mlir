@@ -1,4 +1,4 @@
-// RUN: spacefusion-opt %s -split-input-file --smap-schedule=rows=false --remarks-filter=smap --remark-format=emitRemark \
+// RUN: spacefusion-opt %s -split-input-file '--smap-schedule=one-wave=0 rows=false' --remarks-filter=smap --remark-format=emitRemark \
 // RUN:   -verify-diagnostics | FileCheck %s
 
 // The search: for the H200, one row per block; on the CPU target the same

@@ -776,10 +776,11 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "it) at the target's `l2_gbps`, not at DRAM bandwidth (off by "
            "default: bench/results/model-check-h100 measured what it "
            "changes)">,
-    Option<"oneWave", "one-wave", "int64_t", /*default=*/"0",
+    Option<"oneWave", "one-wave", "int64_t", /*default=*/"2",
            "How a grid of one wave or less is priced: 0 by the block slots "
            "it fills (SMs x resident blocks), 1 by the SMs it keeps busy when "
-           "memory-bound, 2 by the SMs it keeps busy">,
+           "memory-bound, 2 by the SMs it keeps busy (the default: "
+           "bench/results/one-wave-h100 measured the three)">,
     Option<"blocksPerSm", "blocks-per-sm", "int64_t", /*default=*/"0",
            "Build every GPU block kernel for this many blocks per SM: each "
            "thread starts with what that residency leaves it of the "
