@@ -882,16 +882,18 @@ static double priceWgmmaBlock(const CandidateView &view, const Space &gemm,
 /// The 16-byte chunks of the 16-bit staged tile of graph input `input`
 /// ([rows, columns]), when the copy can move it in such chunks: its rows
 /// and the input's rows are whole chunks (isVectorAligned in the lowering),
-/// and a ragged temporal slice does not move the tile along its last
-/// dimension (its last slice would start at an offset not provably
-/// aligned). 0 otherwise.
+/// and a ragged temporal slice moves the tile along its last dimension only
+/// when that dimension is the temporal dim alone: the last slice is then
+/// read at extent - slice, a whole number of chunks too (the offset of a
+/// flattened group of dims is not provably aligned). 0 otherwise.
 static int64_t sixteenByteChunks(const CandidateView &view, Value input,
                                  Type stagedType, int64_t rows,
                                  int64_t columns) {
   auto type = cast<RankedTensorType>(input.getType());
   std::optional<unsigned> t = view.candidate.temporalDim;
+  SmallVector<unsigned> lastDims = view.smg.getValueDims(input).back();
   bool raggedAlongLastDim =
-      t && llvm::is_contained(view.smg.getValueDims(input).back(), *t) &&
+      t && llvm::is_contained(lastDims, *t) && lastDims.size() > 1 &&
       view.smg.getDims()[*t].extent % view.candidate.sliceSize != 0;
   // A chunk is 16 bytes, as much as a staged row's padding.
   int64_t perChunk = getStagedRowPadding(stagedType);

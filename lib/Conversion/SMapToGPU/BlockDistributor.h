@@ -87,15 +87,17 @@ struct CopyPlan {
   /// operand staged as f16) rounds each chunk between its load and store.
   Type elementType, sourceElementType;
 
-  CopyPlan(Value source, Value target) : source(source), target(target) {
+  /// Chunks of `chunkBytes` (16 unless a narrower chunk is asked for) of
+  /// the source, or single elements where those are not aligned.
+  CopyPlan(Value source, Value target, int64_t chunkBytes = 16)
+      : source(source), target(target) {
     auto type = cast<MemRefType>(target.getType());
     elementType = type.getElementType();
     sourceElementType = cast<MemRefType>(source.getType()).getElementType();
-    // Chunks of 16 bytes of the source.
     int64_t bytes =
         llvm::divideCeil(sourceElementType.getIntOrFloatBitWidth(), 8);
-    vector = 16 / bytes;
-    if (16 % bytes || !isVectorAligned(source, vector) ||
+    vector = std::max<int64_t>(1, chunkBytes / bytes);
+    if (chunkBytes % bytes || !isVectorAligned(source, vector) ||
         !isVectorAligned(target, vector))
       vector = 1;
     extents.assign(type.getShape().begin(), type.getShape().end());
@@ -114,6 +116,11 @@ struct CopyPlan {
     return indices;
   }
   bool converts() const { return elementType != sourceElementType; }
+  /// The bytes of a chunk of `type`'s elements (its alignment, at most 16).
+  int64_t chunkBytes(Type type) const {
+    return std::min<int64_t>(
+        16, vector * llvm::divideCeil(type.getIntOrFloatBitWidth(), 8));
+  }
   /// A chunk of `from`, in the target's element type.
   Value load(OpBuilder &b, Location loc, Value from,
              ArrayRef<Value> indices) const {
@@ -123,7 +130,7 @@ struct CopyPlan {
     else
       v = vector::LoadOp::create(
           b, loc, VectorType::get({vector}, sourceElementType), from, indices,
-          /*nontemporal=*/false, llvm::Align(16));
+          /*nontemporal=*/false, llvm::Align(chunkBytes(sourceElementType)));
     if (!converts())
       return v;
     Type to = vector == 1 ? elementType
@@ -150,10 +157,8 @@ struct CopyPlan {
       memref::StoreOp::create(b, loc, v, to, indices);
       return;
     }
-    int64_t bytes =
-        vector * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
     vector::StoreOp::create(b, loc, v, to, indices, /*nontemporal=*/false,
-                            llvm::Align(std::min<int64_t>(bytes, 16)));
+                            llvm::Align(chunkBytes(elementType)));
   }
 };
 

@@ -22,17 +22,27 @@
 using namespace mlir;
 using namespace mlir::smap;
 
+/// Whether both operands of `op` are multiples of `factor`.
+static bool isMultipleOf(Value v, int64_t factor);
+static bool bothMultiplesOf(Operation *op, int64_t factor) {
+  return isMultipleOf(op->getOperand(0), factor) &&
+         isMultipleOf(op->getOperand(1), factor);
+}
+
 /// Whether `v` is a multiple of `factor` by construction (constants,
-/// products with one, sums of them, loop indices stepping by one).
+/// products with one, sums, differences, minima and maxima of them (the
+/// clamped offset of a ragged last slice, min(iv, extent - step)), loop
+/// indices stepping by one).
 static bool isMultipleOf(Value v, int64_t factor) {
   if (std::optional<int64_t> c = getConstantIntValue(v))
     return *c % factor == 0;
   if (auto mul = v.getDefiningOp<arith::MulIOp>())
     return isMultipleOf(mul.getLhs(), factor) ||
            isMultipleOf(mul.getRhs(), factor);
-  if (auto add = v.getDefiningOp<arith::AddIOp>())
-    return isMultipleOf(add.getLhs(), factor) &&
-           isMultipleOf(add.getRhs(), factor);
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MinUIOp,
+                      arith::MinSIOp, arith::MaxUIOp, arith::MaxSIOp>(def))
+    return bothMultiplesOf(def, factor);
   if (auto arg = dyn_cast<BlockArgument>(v))
     if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
       return arg == loop.getInductionVar() &&
@@ -500,15 +510,30 @@ bool BlockDistributor::prefetchAsync(
 
 /// The copy plans of the staging `copies`, each with every thread's chunk
 /// indices (unrolledChunks, at most `maxPerThread`, built at `pre`); false
-/// when a copy does not split evenly over the threads.
+/// when a copy does not split evenly over the threads. A copy through
+/// registers (`narrowing`) whose 16-byte chunks do not split evenly takes
+/// the widest narrower chunk that does (a 16 x 64 tile over 256 threads:
+/// one 8-byte chunk each); cp.async and swizzled tiles keep 16-byte
+/// chunks.
 static bool
 planStagingCopies(OpBuilder &pre, Location loc,
                   ArrayRef<linalg::LinalgOp> copies, Value tid, int64_t threads,
-                  int64_t maxPerThread, SmallVector<CopyPlan> &plans,
+                  int64_t maxPerThread, bool narrowing,
+                  SmallVector<CopyPlan> &plans,
                   SmallVector<SmallVector<SmallVector<Value>>> &chunkIndices) {
   for (linalg::LinalgOp copy : copies) {
-    plans.emplace_back(copy.getDpsInputOperand(0)->get(),
-                       copy.getDpsInitOperand(0)->get());
+    Value source = copy.getDpsInputOperand(0)->get();
+    Value target = copy.getDpsInitOperand(0)->get();
+    for (int64_t bytes = 16; bytes >= 4; bytes /= 2) {
+      CopyPlan plan(source, target, bytes);
+      if (splitsEvenly(plan.chunks, threads, maxPerThread) || !narrowing ||
+          plan.vector == 1 || plan.swizzled()) {
+        plans.push_back(plan);
+        break;
+      }
+    }
+    if (plans.size() < chunkIndices.size() + 1)
+      return false;
     chunkIndices.push_back(
         unrolledChunks(pre, loc, plans.back(), tid, threads, maxPerThread));
     if (chunkIndices.back().empty())
@@ -603,8 +628,8 @@ BlockDistributor::prefetchStagedOperands(scf::ForOp loop) {
   SmallVector<SmallVector<SmallVector<Value>>> chunkIndices;
   int64_t maxPerThread =
       stages > 1 ? kMaxAsyncCopyChunks : kMaxRegisterCopyChunks;
-  if (!planStagingCopies(pre, loc, copies, tid, threads, maxPerThread, plans,
-                         chunkIndices))
+  if (!planStagingCopies(pre, loc, copies, tid, threads, maxPerThread,
+                         /*narrowing=*/stages <= 1, plans, chunkIndices))
     return nullptr;
 
   if (stages > 1 && prefetchAsync(loop, copies, plans, chunkIndices))

@@ -32,12 +32,17 @@
 
 // The schedule's threads fix the slabs: on 64 threads each of the two warps
 // holds one 16-row slab. Its 16x16 K and V tiles are 32 16-byte chunks,
-// which 64 threads do not split evenly: no copy ahead, and cp.async stages
-// cannot be built (the cost model gives such a block none).
+// which 64 threads do not split evenly: cp.async stages cannot be built
+// (the cost model gives such a block none), and the copy ahead through
+// registers moves them in 8-byte chunks, one per thread.
 // ONESLAB-LABEL: func.func @attention_block
-// ONESLAB-SAME: smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 3 : i64, mma_sync = 2 : i64, register_tiles = 6 : i64, warp_rows = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 3072 : i64, strategy = "row_fragments", threads = 64 : i64}]
+// ONESLAB-SAME: smap.kernels = [{blocks = 2 : i64, parts = {ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 6 : i64, warp_rows = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 3072 : i64, strategy = "row_fragments", threads = 64 : i64}]
 // ONESLAB: gpu.launch
 // ONESLAB-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64
+// ONESLAB: vector.load %{{.*}} {alignment = 8 : i64} : memref<16x16xf16, strided<[16, 1], offset: ?>>, vector<4xf16>
+// ONESLAB: scf.for
+// ONESLAB: %[[NEXT:.*]] = vector.load %{{.*}} {alignment = 8 : i64} : memref<16x16xf16, strided<[16, 1], offset: ?>>, vector<4xf16>
+// ONESLAB: vector.store %[[NEXT]], %{{.*}} {alignment = 8 : i64} : memref<16x16xf16, strided<[24, 1]>>, vector<4xf16>
 // UNEVEN: error: smap-distribute-blocks: the schedule's 3 cp.async stages cannot be built: the staged tiles that move with the temporal loop are not copied in 16-byte chunks that its threads split evenly
 
 // CHECK-LABEL: func.func @attention_block

@@ -33,6 +33,26 @@
 // RUN: clang -O2 -shared -fPIC %t-256.ll -o %t-256.so %spacefusion_runtime_link
 // RUN: clang -O2 -DTILED_ONLY %S/gemm-wgmma-main.c -I%spacefusion_include %t-256.so %spacefusion_runtime_link -lm -o %t-256.exe
 // RUN: %t-256.exe | FileCheck %s --check-prefix=WS256
+//
+// The ragged GEMM with k sliced by 32 (72 = 2 x 32 + 8: the last slice is
+// read at 40, its repeated elements zeroed): the slices move along A's
+// rows, and the clamped offset min(k, 40) is a whole number of 16-byte
+// chunks, so A's tiles arrive by cp.async in 16-byte chunks (a
+// three-stage pipeline); in 32 x 64 blocks the 32 x 32 tile of A does
+// not split into 16-byte chunks over 256 threads, and the register
+// prefetch moves it in 8-byte chunks, one per thread.
+// GPU-VARIANT: gemm-wgmma-ragged-k RAGGEDK -DRAGGED_ONLY @gemm_ragged -- spatial=m:64,n:64 temporal=k:32
+// GPU-VARIANT: gemm-wgmma-ragged-k-reg RAGGEDK -DRAGGED_ONLY @gemm_ragged -- spatial=m:32,n:64 temporal=k:32
+// RUN: sed -n -e '/^func.func @gemm_ragged(/,/^}/p' %s > %t-ragged.mlir
+// RUN: spacefusion-opt %t-ragged.mlir '--spacefusion-lower-gpu=format=isa spatial=m:64,n:64 temporal=k:32' \
+// RUN:   | FileCheck %s --check-prefix=RAGGEDK-ASYNC
+// RUN: spacefusion-opt %t-ragged.mlir '--spacefusion-lower-gpu=format=isa spatial=m:32,n:64 temporal=k:32' \
+// RUN:   | FileCheck %s --check-prefix=RAGGEDK-REG
+// RUN: spacefusion-opt %t-ragged.mlir '--spacefusion-lower-gpu=format=bin spatial=m:64,n:64 temporal=k:32' \
+// RUN:   | mlir-translate --mlir-to-llvmir -o %t-ragged.ll
+// RUN: clang -O2 -shared -fPIC %t-ragged.ll -o %t-ragged.so %spacefusion_runtime_link
+// RUN: clang -O2 -DRAGGED_ONLY %S/gemm-wgmma-main.c -I%spacefusion_include %t-ragged.so %spacefusion_runtime_link -lm -o %t-ragged.exe
+// RUN: %t-ragged.exe | FileCheck %s --check-prefix=RAGGEDK
 
 // WS-KERNELS: smap.kernels = [{blocks = 128 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = {{[0-9]}} : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 128 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
 // WS256-KERNELS: smap.kernels = [{blocks = 64 : i64, parts = {consumers = 2 : i64, producer_warps = 4 : i64, regs_consumer = 232 : i64, regs_entry = 168 : i64, regs_producer = 40 : i64, stages = {{[0-9]}} : i64, tile_k = 64 : i64, tile_m = 128 : i64, tile_n = 256 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "wgmma_tma_ws", threads = 384 : i64}]
@@ -45,6 +65,18 @@
 // WS256: gemm_wgmma 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes
 // WS256: linear_gelu 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes
 // WS256: runtime error code 0
+
+// RAGGEDK-ASYNC: smap.kernels = [{blocks = 8 : i64, parts = {cp_async = 3 : i64, ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64, register_acc = 1 : i64}
+// RAGGEDK-ASYNC: gpu.binary @gemm_ragged_mma_sync_64x64x32_f16
+// RAGGEDK-ASYNC-SAME: min.u64 {{[^;]*}}, 40;
+// RAGGEDK-ASYNC-SAME: cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16;
+// RAGGEDK-REG: smap.kernels = [{blocks = 14 : i64, parts = {ldmatrix = 2 : i64, mma_sync = 1 : i64, prefetch = 1 : i64}
+// RAGGEDK-REG: gpu.binary @gemm_ragged_mma_sync_32x64x32_f16
+// RAGGEDK-REG-SAME: ld.global.v2.b32
+// RAGGEDK: device found: yes
+// RAGGEDK-NOT: gemm_wgmma
+// RAGGEDK: gemm_ragged 200x120x72: max abs error {{[0-9.e-]+}}, within tolerance: yes
+// RAGGEDK: runtime error code 0
 
 // CHECK: device found: yes
 // CHECK: gemm_wgmma 2048x1024x512: max abs error {{[0-9.e-]+}}, within tolerance: yes
