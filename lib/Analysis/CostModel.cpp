@@ -28,6 +28,12 @@ static constexpr double kDeclaredRegisterShare = 0.625;
 /// Fixed cost of one temporal step of one block (a barrier and the latency
 /// of its loads that the pipeline cannot hide), in seconds.
 static constexpr double kGpuStepLatency = 2e-7;
+/// The latency of a group of loads a thread waits for before a step can
+/// start, when nothing loaded them ahead (ScheduleEstimate::
+/// waitedCopyGroups). Fitted on an H100 (bench/results/one-wave-h100,
+/// mc-skinny): the 16-row GEMM's 64 steps of two such groups took 100 us
+/// against 31 us with cp.async stages.
+static constexpr double kGpuWaitedLoadLatency = 5e-7;
 static constexpr double kCpuStepLatency = 1e-8;
 /// Largest number of candidates searched; beyond it each dim keeps only its
 /// largest tile options.
@@ -714,7 +720,11 @@ struct StagedInputs {
     /// The 16-byte chunks its copy moves, 0 when it cannot be copied in
     /// 16-byte chunks.
     int64_t chunks = 0;
+    /// Its elements (copied one at a time when there are no chunks).
+    int64_t elements = 0;
     bool moves = false;
+    /// Laid out for wgmma: copied in 16-byte chunks only.
+    bool swizzled = false;
   };
   SmallVector<Tile> tiles;
   double once = 0, moving = 0;
@@ -728,8 +738,10 @@ struct StagedInputs {
   StagedInputs swizzle(const llvm::SmallSetVector<Value, 4> &swizzled) const {
     StagedInputs out;
     for (Tile tile : tiles) {
-      if (swizzled.contains(tile.input) && tile.rows)
+      if (swizzled.contains(tile.input) && tile.rows) {
         tile.bytes = swizzledTileBytes(tile.rows, tile.bufferColumns);
+        tile.swizzled = true;
+      }
       out.add(tile);
     }
     return out;
@@ -768,6 +780,44 @@ static std::optional<int64_t> cpAsyncDepth(const CandidateView &view,
   if (stages == 1 && !fitsRegisters)
     return std::nullopt;
   return stages;
+}
+
+/// Whether the copy through registers (Staging.cpp,
+/// prefetchStagedOperands) loads every moving tile of `staged` one step
+/// ahead: each splits evenly over the `threads` into at most
+/// kMaxRegisterCopyChunks chunks of 16 bytes, or (but a swizzled tile) of 8
+/// or 4 bytes, or of single elements where it has no 16-byte chunks.
+static bool prefetchesThroughRegisters(const StagedInputs &staged,
+                                       int64_t threads) {
+  return llvm::all_of(staged.tiles, [&](const StagedInputs::Tile &tile) {
+    if (!tile.moves)
+      return true;
+    if (!tile.chunks)
+      return splitsEvenly(tile.elements, threads, kMaxRegisterCopyChunks);
+    for (int64_t split = 1; split <= (tile.swizzled ? 1 : 4); split *= 2)
+      if (splitsEvenly(tile.chunks * split, threads, kMaxRegisterCopyChunks))
+        return true;
+    return false;
+  });
+}
+
+/// The copy groups a thread waits for in each step of a block whose moving
+/// tiles nothing loads ahead (`stages` of at most one, no copy through
+/// registers): a staging copy moves up to kMaxRegisterCopyChunks chunks
+/// (single elements without 16-byte ones) per thread at a time, tile after
+/// tile (Staging.cpp, distributeCopy). 0 when something loads them ahead.
+static int64_t waitedCopyGroups(const StagedInputs &staged, int64_t threads,
+                                int64_t stages) {
+  if (!staged.moving || stages > 1 ||
+      prefetchesThroughRegisters(staged, threads))
+    return 0;
+  int64_t groups = 0;
+  for (const StagedInputs::Tile &tile : staged.tiles)
+    if (tile.moves)
+      groups += llvm::divideCeil(
+          llvm::divideCeil(tile.chunks ? tile.chunks : tile.elements, threads),
+          kMaxRegisterCopyChunks);
+  return groups;
 }
 
 /// Whether a block of one row warp gets rowWarpReplicas copies of it
@@ -825,6 +875,7 @@ static double priceRowFragments(const CandidateView &view,
                             slack + static_cast<int64_t>(staged.once),
                             est.threads)
                    .value_or(1);
+  est.waitedCopyGroups = waitedCopyGroups(staged, est.threads, est.stages);
   return slack + staged.once + (est.stages - 1) * staged.moving;
 }
 
@@ -954,6 +1005,7 @@ static StagedInputs stagedBlockTiles(const CandidateView &view,
                    llvm::is_contained(dims, *view.candidate.temporalDim);
       tile.chunks =
           sixteenByteChunks(view, input->get(), *type, tile.rows, columns);
+      tile.elements = tile.rows * columns;
       roundedMoves |=
           tile.moves && *type != getElementTypeOrSelf(input->get().getType());
       staged.add(tile);
@@ -1056,6 +1108,7 @@ static double priceSharedMemoryBlock(const CandidateView &view,
   est.stages = staged.moving
                    ? cpAsyncDepth(view, staged, once, est.threads).value_or(0)
                    : 0;
+  est.waitedCopyGroups = waitedCopyGroups(staged, est.threads, est.stages);
   double bytes = once + (std::max<int64_t>(est.stages, 1) - 1) * staged.moving;
   return finalPass ? 2 * bytes : bytes;
 }
@@ -1580,8 +1633,13 @@ static double temporalStepSeconds(const CandidateView &view, bool cpu,
       est.strategy == KernelStrategy::MmaSync)
     phases = llvm::divideCeil(stepPhases(view.smg, *candidate.temporalDim),
                               resident);
-  return static_cast<double>(waves * phases) * steps *
-         (cpu ? kCpuStepLatency : kGpuStepLatency);
+  if (cpu)
+    return static_cast<double>(waves * phases) * steps * kCpuStepLatency;
+  double waited = view.options.waitedLoads
+                      ? est.waitedCopyGroups * kGpuWaitedLoadLatency
+                      : 0;
+  return static_cast<double>(waves) * steps *
+         (phases * kGpuStepLatency + waited);
 }
 
 /// Whether a grid of one wave is priced by the share of the SMs it keeps

@@ -309,6 +309,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.rowFragments = options.rowFragments;
   scheduleOptions.l2Reuse = options.l2Reuse;
   scheduleOptions.oneWave = options.oneWave;
+  scheduleOptions.waitedLoads = options.waitedLoads;
   scheduleOptions.blocksPerSm = options.blocksPerSm;
   scheduleOptions.warpSpecialize = options.warpSpecialize;
   scheduleOptions.producerWarps = options.producerWarps;

@@ -37,13 +37,21 @@
 // LSTM-NOT: gpu.binary
 
 // f32 form, for reference: f32 has no tensor-core path, so it
-// gets CUDA-core kernels of its own.
+// gets CUDA-core kernels of its own: its GEMMs with k sliced by 256, the
+// tiles in two cp.async stages. Without pricing the steps that wait for
+// their tiles (`waited-loads=false`) the search took slices of 512 that
+// no stage holds twice, loaded at the start of each step.
 // RUN: spacefusion-opt %S/Inputs/lstm_cell_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=LSTM-F32
+// RUN: spacefusion-opt %S/Inputs/lstm_cell_generic_f32.mlir '--spacefusion-lower-gpu=format=isa waited-loads=false' \
+// RUN:   | FileCheck %s --check-prefix=LSTM-F32-WAITS
 // LSTM-F32-LABEL: llvm.func @lstm_cell(
-// LSTM-F32-SAME: smap.kernels = [{blocks = 128 : i64, parts = {fma = 1 : i64, fma_lanes = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 128 : i64, parts = {fma = 1 : i64, fma_lanes = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 64 : i64, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
-// LSTM-F32: gpu.binary @lstm_cell_0_simt_32x512_f32 [
-// LSTM-F32: gpu.binary @lstm_cell_1_simt_32x512_f32 [
+// LSTM-F32-SAME: smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, fma = 1 : i64, fma_lanes = 8 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 128 : i64, parts = {cp_async = 2 : i64, fma = 1 : i64, fma_lanes = 8 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 64 : i64, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// LSTM-F32: gpu.binary @lstm_cell_0_simt_32x256_f32 [
+// LSTM-F32: gpu.binary @lstm_cell_1_simt_32x256_f32 [
 // LSTM-F32: gpu.binary @lstm_cell_2_simt_f32 [
+// LSTM-F32-WAITS-LABEL: llvm.func @lstm_cell(
+// LSTM-F32-WAITS-SAME: smap.kernels = [{blocks = 128 : i64, parts = {fma = 1 : i64, fma_lanes = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 128 : i64, parts = {fma = 1 : i64, fma_lanes = 8 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}, {blocks = 64 : i64, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// LSTM-F32-WAITS: gpu.binary @lstm_cell_0_simt_32x512_f32 [
 // LSTM-F32-NOT: gpu.binary
 
 // The named form, as written and after --linalg-generalize-named-ops (the

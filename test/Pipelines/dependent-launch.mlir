@@ -8,17 +8,17 @@
 //
 // RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=one-wave=0 format=isa split=k:2' \
 // RUN:   | FileCheck %s --check-prefix=HOPPER
-// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=one-wave=0 format=isa split=k:2' \
+// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa split=k:2' \
 // RUN:   --mlir-print-ir-after=smap-overlap-kernel-launches -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=KERNEL
-// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=one-wave=0 format=isa split=k:2 dependent-launch=false' \
+// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa split=k:2 dependent-launch=false' \
 // RUN:   | FileCheck %s --check-prefix=OFF
-// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=one-wave=0 format=isa split=k:2 chip=sm_80' \
+// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa split=k:2 chip=sm_80' \
 // RUN:   | FileCheck %s --check-prefix=OFF
-// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-pipeline=one-wave=0 target=sm_80 split=k:2' \
+// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-pipeline=target=sm_80 split=k:2' \
 // RUN:   | FileCheck %s --check-prefix=OFF
 // An sm_75 chip scheduled as sm_90a has no griddepcontrol either.
-// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=one-wave=0 format=isa split=k:2 chip=sm_75 tensor-cores=false' \
+// RUN: spacefusion-opt %S/Inputs/gemm_f16.mlir '--spacefusion-lower-gpu=format=isa split=k:2 chip=sm_75 tensor-cores=false' \
 // RUN:   | FileCheck %s --check-prefix=OFF
 
 // HOPPER: gpu.binary @gemm_0_mma_sync_16x16_f16

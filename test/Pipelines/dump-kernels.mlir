@@ -7,15 +7,15 @@
 // RUN: FileCheck %s --check-prefix=LLVM < %t/lstm_cell_0_simt_8_f32.ll
 // RUN: FileCheck %s --check-prefix=SMAP < %t/lstm_cell_0_simt_8_f32.smap.mlir
 // RUN: rm -rf %t.attn && spacefusion-opt %examples/attention.mlir -o /dev/null \
-// RUN:   "--spacefusion-pipeline=one-wave=0 target=sm_90a format=isa dump-kernels-to=%t.attn"
+// RUN:   "--spacefusion-pipeline=target=sm_90a format=isa dump-kernels-to=%t.attn"
 // RUN: ls %t.attn | FileCheck %s --check-prefix=ATTN-FILES
 // RUN: FileCheck %s --check-prefix=ATTN-SMAP < %t.attn/attention_simt_64x64_f32.smap.mlir
 // RUN: rm -rf %t.rows && spacefusion-opt %examples/layernorm.mlir -o /dev/null \
-// RUN:   "--spacefusion-pipeline=one-wave=0 target=sm_90a dump-kernels-to=%t.rows"
+// RUN:   "--spacefusion-pipeline=target=sm_90a dump-kernels-to=%t.rows"
 // RUN: ls %t.rows | FileCheck %s --check-prefix=ROWS
 // RUN: FileCheck %s --check-prefix=ROWS-RECORD < %t.rows/layernorm_rows_f32.json
 // RUN: not spacefusion-opt %examples/layernorm.mlir -o /dev/null \
-// RUN:   "--spacefusion-pipeline=one-wave=0 target=sm_90a dump-kernels-to=/proc/spacefusion-no-such-dir" 2>&1 \
+// RUN:   "--spacefusion-pipeline=target=sm_90a dump-kernels-to=/proc/spacefusion-no-such-dir" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NODIR
 // RUN: not spacefusion-opt %s --smap-dump-kernels 2>&1 | FileCheck %s --check-prefix=NOARG
 // RUN: not spacefusion-opt %s "--smap-dump-kernels=dir=%t.stage stage=ptx" 2>&1 \

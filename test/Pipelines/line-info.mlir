@@ -13,7 +13,7 @@
 // RUN: rm -rf %t.bin && spacefusion-opt %s -o /dev/null \
 // RUN:   "--spacefusion-pipeline=one-wave=0 target=sm_90a format=bin line-info=true dump-kernels-to=%t.bin"
 // RUN: ls %t.bin | FileCheck %s --check-prefix=CUBIN
-// RUN: spacefusion-opt %s "--spacefusion-pipeline=one-wave=0 target=sm_90a format=isa line-info=true" \
+// RUN: spacefusion-opt %s "--spacefusion-pipeline=target=sm_90a format=isa line-info=true" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
 
 // PTX:     .target sm_90a{{$}}

@@ -11,9 +11,9 @@
 //
 // RUN: split-file %s %t
 // RUN: spacefusion-opt --cse %t/sum-of-squares.mlir | spacefusion-opt \
-// RUN:   '--spacefusion-lower-gpu=one-wave=0 format=isa' --remarks-filter=smap \
+// RUN:   '--spacefusion-lower-gpu=format=isa' --remarks-filter=smap \
 // RUN:   --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s
-// RUN: spacefusion-opt %t/softmax-input.mlir '--spacefusion-lower-gpu=one-wave=0 format=isa' \
+// RUN: spacefusion-opt %t/softmax-input.mlir '--spacefusion-lower-gpu=format=isa' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s
 // RUN: spacefusion-opt %t/ragged-head-dim.mlir '--spacefusion-lower-gpu=one-wave=0 format=isa' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 \

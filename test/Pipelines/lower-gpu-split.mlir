@@ -9,9 +9,9 @@
 // stores them once after it. Timed on the H200 in
 // bench/results/decode-row-fragments.md.
 //
-// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=one-wave=0 format=isa split=l:8' \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa split=l:8' \
 // RUN:   --remarks-filter=smap --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s
-// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=one-wave=0 format=isa split=l:8' \
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa split=l:8' \
 // RUN:   --mlir-print-ir-after=smap-distribute-blocks -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=STATE
 // Tiles given with a split tile the partial graph (they replaced the split

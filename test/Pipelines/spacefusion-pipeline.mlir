@@ -1,9 +1,9 @@
 // The pipeline forms the groups, attaches the target, classifies dims,
 // schedules and slices; its options reach the passes.
-// RUN: spacefusion-opt '--spacefusion-pipeline=one-wave=0 lower-to-gpu=false' %examples/attention_paper.mlir | FileCheck %s --check-prefix=DEFAULT
-// RUN: spacefusion-opt --spacefusion-pipeline="one-wave=0 target=sm_80 allow-uta=false lower-to-gpu=false" %examples/attention_paper.mlir \
+// RUN: spacefusion-opt '--spacefusion-pipeline=lower-to-gpu=false' %examples/attention_paper.mlir | FileCheck %s --check-prefix=DEFAULT
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-uta=false lower-to-gpu=false" %examples/attention_paper.mlir \
 // RUN:   | FileCheck %s --check-prefix=NOUTA
-// RUN: spacefusion-opt --spacefusion-pipeline="one-wave=0 max-group-size=2 exclude=linalg.fill lower-to-gpu=false" %examples/softmax_last.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline="max-group-size=2 exclude=linalg.fill lower-to-gpu=false" %examples/softmax_last.mlir \
 // RUN:   | FileCheck %s --check-prefix=SPLIT
 // The same pipeline, spelled as passes.
 // RUN: spacefusion-opt --pass-pipeline="builtin.module(smap-form-graphs,smap-set-target{target=sm_90a},smap-analyze)" \
@@ -27,7 +27,7 @@
 // SPLIT-NOT: smap.graph(%{{[^ ]*}} = %{{[^ ]*}} : tensor<4096x1024xf32>
 
 // With UTA disabled, the SMG blocks keep l unsliced too.
-// RUN: spacefusion-opt --spacefusion-pipeline="one-wave=0 target=sm_80 allow-uta=false lower-to-gpu=false" %examples/attention_paper.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline="target=sm_80 allow-uta=false lower-to-gpu=false" %examples/attention_paper.mlir \
 // RUN:   | FileCheck %s --check-prefix=NOUTA-BLOCK
 // NOUTA-BLOCK: smap.spatial_slice
 // NOUTA-BLOCK: smap.graph
@@ -35,7 +35,7 @@
 // NOUTA-BLOCK-NOT: smap.temporal_slice #smap.dim<"l"
 
 // The CPU path ends in loops on tensors.
-// RUN: spacefusion-opt --spacefusion-pipeline="one-wave=0 target=cpu lower-to-loops=true" %examples/softmax_last.mlir \
+// RUN: spacefusion-opt --spacefusion-pipeline="target=cpu lower-to-loops=true" %examples/softmax_last.mlir \
 // RUN:   | FileCheck %s --check-prefix=LOOPS
 // LOOPS-LABEL: func.func @softmax_last
 // LOOPS: scf.for
@@ -52,7 +52,7 @@
 // A dim named after another (l1) keeps its name inside unit-row blocks,
 // where its temporal slice is materialized.
 // RUN: spacefusion-opt --smap-form-graphs --smap-set-target=target=cpu --smap-analyze \
-// RUN:   '--smap-schedule=one-wave=0 spatial=m:1 temporal=l1:32' --smap-spatial-slice --smap-temporal-slice \
+// RUN:   '--smap-schedule=spatial=m:1 temporal=l1:32' --smap-spatial-slice --smap-temporal-slice \
 // RUN:   %examples/gemm_chain.mlir | FileCheck %s --check-prefix=UNITROWS
 // UNITROWS: smap.spatial_slice [#smap.dim<"m", 1024, parallel>] tiles [1]
 // UNITROWS: smap.temporal_slice #smap.dim<"l1", 256, temporal> step 32

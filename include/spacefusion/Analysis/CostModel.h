@@ -73,6 +73,10 @@ struct StrategyOptions {
   /// (bench/results/one-wave-h100: 2 made the grids it changes 1.36x
   /// faster on geometric mean, 1 1.32x).
   int64_t oneWave = 2;
+  /// Whether a temporal step whose moving tiles nothing loads ahead pays
+  /// their load latency (ScheduleEstimate::waitedCopyGroups); false prices
+  /// its barriers only, as the model did before.
+  bool waitedLoads = true;
   /// The residency every GPU block kernel is built for (0: undeclared,
   /// ptxas chooses the registers): the block's threads get
   /// registersForResidency, and residency is priced at it.
@@ -118,6 +122,11 @@ struct ScheduleEstimate {
   double computeSeconds = 0;
   double waveUtilization = 1;
   double stepSeconds = 0;
+  /// The copy groups each thread waits for in every temporal step when
+  /// nothing loads the step's moving tiles ahead (no cp.async stages and no
+  /// copy through registers); 0 when something does. Their latency is part
+  /// of stepSeconds.
+  int64_t waitedCopyGroups = 0;
   /// The fraction of its temporal slices a block visits, averaged over the
   /// blocks: below 1 when a mask from index arithmetic lets the temporal
   /// slicer skip slices (causal attention about half); the work and

@@ -211,6 +211,11 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("How a grid of one wave or less is priced "
                      "(smap-schedule's option)"),
       llvm::cl::init(2)};
+  PassOptions::Option<bool> waitedLoads{
+      *this, "waited-loads",
+      llvm::cl::desc("Price the load latency of steps whose tiles nothing "
+                     "loads ahead (smap-schedule's option)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> blocksPerSm{
       *this, "blocks-per-sm",
       llvm::cl::desc("Build every block kernel for this many blocks per SM, "

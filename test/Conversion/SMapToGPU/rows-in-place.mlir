@@ -1,11 +1,11 @@
 // RUN: spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a --smap-schedule=one-wave=0 \
 // RUN:   --convert-smap-to-gpu=other-graphs | FileCheck %s
-// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=one-wave=0 format=isa' | FileCheck %s --check-prefix=GPU
+// RUN: spacefusion-opt %s '--spacefusion-lower-gpu=format=isa' | FileCheck %s --check-prefix=GPU
 // RUN: spacefusion-opt %s "--spacefusion-lower-gpu=one-wave=0 format=isa row-kernels=false" | FileCheck %s --check-prefix=NOROWS
 // RUN: rm -rf %t && spacefusion-opt %s -o /dev/null "--spacefusion-lower-gpu=one-wave=0 format=isa dump-kernels-to=%t"
 // RUN: FileCheck %s --check-prefix=DUMP < %t/gemm_then_rows_1_rows_f32.json
 // RUN: ls %t | FileCheck %s --check-prefix=DUMP-FILES
-// RUN: not spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a --smap-schedule=one-wave=0 \
+// RUN: not spacefusion-opt %s --smap-form-graphs --smap-set-target=target=sm_90a --smap-schedule \
 // RUN:   --convert-smap-to-gpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRICT
 
 // A row graph that is not the whole of its function (one of two graphs,

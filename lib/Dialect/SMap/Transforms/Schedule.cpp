@@ -92,6 +92,9 @@ static void addScheduleArgs(remark::detail::InFlightRemark &remark,
          << Arg("visited_slices", est.visitedSlices);
   if (est.blocksPerSm)
     remark << Arg("blocks_per_sm", est.blocksPerSm);
+  // Steps that wait for their own tiles: the cost that stages would hide.
+  if (est.waitedCopyGroups)
+    remark << Arg("waited_copy_groups", est.waitedCopyGroups);
 }
 
 /// Why `est` ranks before `next` (isBetterEstimate): its time, or on a tie
@@ -274,6 +277,7 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
     options.rowWarpReplicas = rowWarpReplicas;
     options.l2Reuse = l2Reuse;
     options.oneWave = oneWave;
+    options.waitedLoads = waitedLoads;
     options.blocksPerSm = blocksPerSm;
     return options;
   }

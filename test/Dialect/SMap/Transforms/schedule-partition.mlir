@@ -5,7 +5,7 @@
 // RUN:   --remarks-filter=smap --remark-format=emitRemark 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // Without partitioning, the same graph is an error.
-// RUN: not spacefusion-opt --smap-form-graphs --smap-set-target '--smap-schedule=one-wave=0 partition=false' \
+// RUN: not spacefusion-opt --smap-form-graphs --smap-set-target '--smap-schedule=partition=false' \
 // RUN:   %examples/lstm_cell.mlir 2>&1 | FileCheck %s --check-prefix=NOPART
 // Malformed options are errors.
 // RUN: not spacefusion-opt --smap-form-graphs --smap-schedule="spatial=m64" %examples/lstm_cell.mlir 2>&1 \

@@ -1,5 +1,5 @@
 // RUN: spacefusion-opt %s --smap-form-graphs \
-// RUN:   --smap-set-target=target=cpu --smap-analyze '--smap-schedule=one-wave=0 split=l:4' \
+// RUN:   --smap-set-target=target=cpu --smap-analyze '--smap-schedule=split=l:4' \
 // RUN:   | FileCheck %s
 // RUN: spacefusion-opt %s --smap-form-graphs \
 // RUN:   --smap-set-target=target=sm_90a --smap-analyze '--smap-schedule=one-wave=0 split-reductions=true' \

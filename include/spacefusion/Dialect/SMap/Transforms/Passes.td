@@ -781,6 +781,11 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "it fills (SMs x resident blocks), 1 by the SMs it keeps busy when "
            "memory-bound, 2 by the SMs it keeps busy (the default: "
            "bench/results/one-wave-h100 measured the three)">,
+    Option<"waitedLoads", "waited-loads", "bool", /*default=*/"true",
+           "Price the load latency a temporal step waits out when nothing "
+           "loads its tiles ahead (no cp.async stages, no copy through "
+           "registers): 0.5 us per group of 16 chunks a thread copies, per "
+           "step (false: the steps' barriers only, the model before it)">,
     Option<"blocksPerSm", "blocks-per-sm", "int64_t", /*default=*/"0",
            "Build every GPU block kernel for this many blocks per SM: each "
            "thread starts with what that residency leaves it of the "
