@@ -304,6 +304,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.split.assign(options.split.begin(), options.split.end());
   scheduleOptions.splitReductions = options.splitReductions;
   scheduleOptions.candidates = options.candidates;
+  scheduleOptions.partition = options.partition;
   scheduleOptions.tensorCores = options.tensorCores;
   scheduleOptions.wgmma = options.wgmma;
   scheduleOptions.rowFragments = options.rowFragments;

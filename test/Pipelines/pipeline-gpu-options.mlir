@@ -10,6 +10,14 @@
 // PIPELINE: smap-form-graphs{exclude={linalg.matmul} excluded-alone=true max-group-size=3}
 // PIPELINE: smap-analyze{allow-uta=false}
 //
+// smap-schedule's model and partition options reach it through the
+// pipeline too (partition was smap-schedule's alone).
+// RUN: echo "module {}" | spacefusion-opt --spacefusion-pipeline="target=sm_90a partition=false waited-loads=false one-wave=1" \
+// RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCHEDULE
+// SCHEDULE: smap-schedule{
+// SCHEDULE-SAME: one-wave=1 partition=false
+// SCHEDULE-SAME: waited-loads=false
+//
 // allow-uta=false: the key dim is not sliced with rescaled
 // updates, in the graph or in the parts it is partitioned into (they
 // inherit smap.no_uta); by default it is (online softmax).

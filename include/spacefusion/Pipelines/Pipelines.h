@@ -243,6 +243,11 @@ struct SpaceFusionPipelineOptions
                      "and the parts are predicted faster (off by default: "
                      "see smap-schedule)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> partition{
+      *this, "partition",
+      llvm::cl::desc("Partition graphs that no schedule fits or whose parts "
+                     "are predicted much faster (smap-schedule's option)"),
+      llvm::cl::init(true)};
 
   PassOptions::Option<unsigned> candidates{
       *this, "candidates",
