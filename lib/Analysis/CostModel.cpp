@@ -785,8 +785,9 @@ static std::optional<int64_t> cpAsyncDepth(const CandidateView &view,
 /// Whether the copy through registers (Staging.cpp,
 /// prefetchStagedOperands) loads every moving tile of `staged` one step
 /// ahead: each splits evenly over the `threads` into at most
-/// kMaxRegisterCopyChunks chunks of 16 bytes, or (but a swizzled tile) of 8
-/// or 4 bytes, or of single elements where it has no 16-byte chunks.
+/// kMaxRegisterCopyChunks chunks of 16 bytes, or (but a swizzled tile) of
+/// narrower ones down to kMinRegisterCopyChunkBytes, or of single elements
+/// where it has no 16-byte chunks (Staging.cpp, stagingCopyPlan).
 static bool prefetchesThroughRegisters(const StagedInputs &staged,
                                        int64_t threads) {
   return llvm::all_of(staged.tiles, [&](const StagedInputs::Tile &tile) {
@@ -794,7 +795,8 @@ static bool prefetchesThroughRegisters(const StagedInputs &staged,
       return true;
     if (!tile.chunks)
       return splitsEvenly(tile.elements, threads, kMaxRegisterCopyChunks);
-    for (int64_t split = 1; split <= (tile.swizzled ? 1 : 4); split *= 2)
+    int64_t maxSplit = tile.swizzled ? 1 : 16 / kMinRegisterCopyChunkBytes;
+    for (int64_t split = 1; split <= maxSplit; split *= 2)
       if (splitsEvenly(tile.chunks * split, threads, kMaxRegisterCopyChunks))
         return true;
     return false;

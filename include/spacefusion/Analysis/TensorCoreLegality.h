@@ -103,6 +103,10 @@ int64_t getStagedRowPadding(linalg::LinalgOp op, OpOperand *input,
 /// them there) and by cp.async (which holds none, one instruction each).
 constexpr int64_t kMaxRegisterCopyChunks = 16;
 constexpr int64_t kMaxAsyncCopyChunks = 64;
+/// The narrowest chunk a copy through registers falls back to when a
+/// tile's 16-byte chunks do not split evenly over the threads (halving
+/// from 16 bytes; never for swizzled tiles or cp.async).
+constexpr int64_t kMinRegisterCopyChunkBytes = 4;
 
 /// Whether `threads` threads copy a tile of `chunks` chunks the same number
 /// of times each, at most `maxPerThread`: how a block copies a staged tile

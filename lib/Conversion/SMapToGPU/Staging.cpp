@@ -22,13 +22,6 @@
 using namespace mlir;
 using namespace mlir::smap;
 
-/// Whether both operands of `op` are multiples of `factor`.
-static bool isMultipleOf(Value v, int64_t factor);
-static bool bothMultiplesOf(Operation *op, int64_t factor) {
-  return isMultipleOf(op->getOperand(0), factor) &&
-         isMultipleOf(op->getOperand(1), factor);
-}
-
 /// Whether `v` is a multiple of `factor` by construction (constants,
 /// products with one, sums, differences, minima and maxima of them (the
 /// clamped offset of a ragged last slice, min(iv, extent - step)), loop
@@ -42,7 +35,9 @@ static bool isMultipleOf(Value v, int64_t factor) {
   Operation *def = v.getDefiningOp();
   if (isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MinUIOp,
                       arith::MinSIOp, arith::MaxUIOp, arith::MaxSIOp>(def))
-    return bothMultiplesOf(def, factor);
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return isMultipleOf(operand, factor);
+    });
   if (auto arg = dyn_cast<BlockArgument>(v))
     if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
       return arg == loop.getInductionVar() &&
@@ -508,13 +503,31 @@ bool BlockDistributor::prefetchAsync(
   return true;
 }
 
-/// The copy plans of the staging `copies`, each with every thread's chunk
-/// indices (unrolledChunks, at most `maxPerThread`, built at `pre`); false
-/// when a copy does not split evenly over the threads. A copy through
-/// registers (`narrowing`) whose 16-byte chunks do not split evenly takes
-/// the widest narrower chunk that does (a 16 x 64 tile over 256 threads:
-/// one 8-byte chunk each); cp.async and swizzled tiles keep 16-byte
-/// chunks.
+/// The plan of staging `copy`: 16-byte chunks, or for a copy through
+/// registers (`narrowing`) whose 16-byte chunks do not split evenly over
+/// the `threads`, the widest narrower chunk that does (a 16 x 64 tile over
+/// 256 threads: one 8-byte chunk each); cp.async and swizzled tiles keep
+/// 16-byte chunks.
+static CopyPlan stagingCopyPlan(linalg::LinalgOp copy, int64_t threads,
+                                int64_t maxPerThread, bool narrowing) {
+  Value source = copy.getDpsInputOperand(0)->get();
+  Value target = copy.getDpsInitOperand(0)->get();
+  CopyPlan plan(source, target);
+  if (!narrowing || plan.vector == 1 || plan.swizzled() ||
+      splitsEvenly(plan.chunks, threads, maxPerThread))
+    return plan;
+  for (int64_t bytes = 8; bytes >= kMinRegisterCopyChunkBytes; bytes /= 2) {
+    CopyPlan narrower(source, target, bytes);
+    if (splitsEvenly(narrower.chunks, threads, maxPerThread))
+      return narrower;
+  }
+  return plan;
+}
+
+/// The copy plans of the staging `copies` (stagingCopyPlan), each with
+/// every thread's chunk indices (unrolledChunks, at most `maxPerThread`,
+/// built at `pre`); false when a copy does not split evenly over the
+/// threads.
 static bool
 planStagingCopies(OpBuilder &pre, Location loc,
                   ArrayRef<linalg::LinalgOp> copies, Value tid, int64_t threads,
@@ -522,18 +535,7 @@ planStagingCopies(OpBuilder &pre, Location loc,
                   SmallVector<CopyPlan> &plans,
                   SmallVector<SmallVector<SmallVector<Value>>> &chunkIndices) {
   for (linalg::LinalgOp copy : copies) {
-    Value source = copy.getDpsInputOperand(0)->get();
-    Value target = copy.getDpsInitOperand(0)->get();
-    for (int64_t bytes = 16; bytes >= 4; bytes /= 2) {
-      CopyPlan plan(source, target, bytes);
-      if (splitsEvenly(plan.chunks, threads, maxPerThread) || !narrowing ||
-          plan.vector == 1 || plan.swizzled()) {
-        plans.push_back(plan);
-        break;
-      }
-    }
-    if (plans.size() < chunkIndices.size() + 1)
-      return false;
+    plans.push_back(stagingCopyPlan(copy, threads, maxPerThread, narrowing));
     chunkIndices.push_back(
         unrolledChunks(pre, loc, plans.back(), tid, threads, maxPerThread));
     if (chunkIndices.back().empty())

@@ -15,6 +15,9 @@
 // waited-loads=false prices the steps' barriers only, as the model did:
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=waited-loads=false' --remarks-filter=smap \
 // RUN:   --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNPRICED
+// A value that is not a boolean is refused:
+// RUN: not spacefusion-opt %s '--spacefusion-lower-gpu=waited-loads=maybe' -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BAD
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=spatial=n:32 temporal=k:2048' --remarks-filter=smap \
 // RUN:   --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=WAITS
 // RUN: spacefusion-opt %s '--spacefusion-lower-gpu=spatial=n:32 temporal=k:1024' --remarks-filter=smap \
@@ -29,6 +32,8 @@
 // CHECK: chosen | {{.*}}Remark="scheduled for sm_90a: spatial [n=32] temporal [k=1024], strategy mma_sync
 
 // UNPRICED: chosen | {{.*}}Remark="scheduled for sm_90a: spatial [n=32] temporal [k=2048], strategy mma_sync, 128 blocks x 256 threads, 199424 B shared memory, 34 registers/thread; predicted 11.24 us
+
+// BAD: for the --waited-loads option: 'maybe' is invalid value for boolean argument
 
 // WAITS: given | {{.*}}Remark="uses the given schedule on sm_90a: spatial [n=32] temporal [k=2048], strategy mma_sync, 128 blocks x 256 threads, 199424 B shared memory
 // WAITS-SAME: waited_copy_groups=3
