@@ -1621,12 +1621,19 @@ static int64_t residentBlocks(const CandidateView &view, bool cpu,
 }
 
 /// The fixed cost of the temporal steps of `waves` waves of blocks, of
-/// which `resident` share an SM.
-static double temporalStepSeconds(const CandidateView &view, bool cpu,
-                                  const ScheduleEstimate &est, int64_t waves,
-                                  int64_t resident) {
+/// which `resident` share an SM: their barriers and the loads they wait
+/// for (apart, as StrategyOptions::overlapSteps overlaps only the first).
+struct StepCost {
+  double barrierSeconds = 0;
+  double waitedSeconds = 0;
+  double total() const { return barrierSeconds + waitedSeconds; }
+};
+
+static StepCost temporalStepCost(const CandidateView &view, bool cpu,
+                                 const ScheduleEstimate &est, int64_t waves,
+                                 int64_t resident) {
   const ScheduleCandidate &candidate = view.candidate;
-  double steps = view.visitedSlices *
+  double steps = static_cast<double>(waves) * view.visitedSlices *
                  static_cast<double>(llvm::divideCeil(
                      view.smg.getDims()[*candidate.temporalDim].extent,
                      candidate.sliceSize));
@@ -1635,13 +1642,15 @@ static double temporalStepSeconds(const CandidateView &view, bool cpu,
       est.strategy == KernelStrategy::MmaSync)
     phases = llvm::divideCeil(stepPhases(view.smg, *candidate.temporalDim),
                               resident);
-  if (cpu)
-    return static_cast<double>(waves * phases) * steps * kCpuStepLatency;
-  double waited = view.options.waitedLoads
-                      ? est.waitedCopyGroups * kGpuWaitedLoadLatency
-                      : 0;
-  return static_cast<double>(waves) * steps *
-         (phases * kGpuStepLatency + waited);
+  StepCost cost;
+  if (cpu) {
+    cost.barrierSeconds = phases * steps * kCpuStepLatency;
+    return cost;
+  }
+  cost.barrierSeconds = phases * steps * kGpuStepLatency;
+  if (view.options.waitedLoads)
+    cost.waitedSeconds = steps * est.waitedCopyGroups * kGpuWaitedLoadLatency;
+  return cost;
 }
 
 /// Whether a grid of one wave is priced by the share of the SMs it keeps
@@ -1680,8 +1689,21 @@ static void estimateTime(const CandidateView &view, bool cpu,
       pricesOneWaveBySms(view, cpu, est, waves)
           ? waveUtilization(est.blocks, target.getSmCount(), /*resident=*/1)
           : waveUtilization(est.blocks, target.getSmCount(), resident);
+  StepCost steps;
   if (view.candidate.temporalDim)
-    est.stepSeconds = temporalStepSeconds(view, cpu, est, waves, resident);
+    steps = temporalStepCost(view, cpu, est, waves, resident);
+  est.stepSeconds = steps.total();
+  est.waitedLoadSeconds = steps.waitedSeconds;
+  est.barriersOverlapMemory = !cpu && view.options.overlapSteps;
+  if (est.barriersOverlapMemory) {
+    // The steps' barriers hide under the memory traffic of the other
+    // resident blocks; a load a step waits for does not.
+    est.seconds = std::max(est.memorySeconds / est.waveUtilization,
+                           est.computeSeconds / est.waveUtilization +
+                               steps.barrierSeconds) +
+                  steps.waitedSeconds;
+    return;
+  }
   est.seconds = seconds / est.waveUtilization + est.stepSeconds;
 }
 

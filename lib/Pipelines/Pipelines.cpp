@@ -311,6 +311,7 @@ static void addGroupingAndScheduling(OpPassManager &pm,
   scheduleOptions.l2Reuse = options.l2Reuse;
   scheduleOptions.oneWave = options.oneWave;
   scheduleOptions.waitedLoads = options.waitedLoads;
+  scheduleOptions.overlapSteps = options.overlapSteps;
   scheduleOptions.blocksPerSm = options.blocksPerSm;
   scheduleOptions.warpSpecialize = options.warpSpecialize;
   scheduleOptions.producerWarps = options.producerWarps;

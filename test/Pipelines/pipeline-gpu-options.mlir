@@ -12,10 +12,10 @@
 //
 // smap-schedule's model and partition options reach it through the
 // pipeline too (partition was smap-schedule's alone).
-// RUN: echo "module {}" | spacefusion-opt --spacefusion-pipeline="target=sm_90a partition=false waited-loads=false one-wave=1" \
+// RUN: echo "module {}" | spacefusion-opt --spacefusion-pipeline="target=sm_90a partition=false waited-loads=false overlap-steps=true one-wave=1" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 // SCHEDULE: smap-schedule{
-// SCHEDULE-SAME: one-wave=1 partition=false
+// SCHEDULE-SAME: one-wave=1 overlap-steps=true partition=false
 // SCHEDULE-SAME: waited-loads=false
 //
 // allow-uta=false: the key dim is not sliced with rescaled

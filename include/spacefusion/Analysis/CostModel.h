@@ -77,6 +77,12 @@ struct StrategyOptions {
   /// their load latency (ScheduleEstimate::waitedCopyGroups); false prices
   /// its barriers only, as the model did before.
   bool waitedLoads = true;
+  /// Whether the steps' barriers overlap the blocks' memory traffic:
+  /// max(memory, compute + barriers) + waited loads instead of
+  /// max(memory, compute) + barriers + waited loads. Off by default: it
+  /// ranks the measured candidates better and changes a third of the
+  /// benchmark kernels (bench/results/overlap-steps-h100).
+  bool overlapSteps = false;
   /// The residency every GPU block kernel is built for (0: undeclared,
   /// ptxas chooses the registers): the block's threads get
   /// registersForResidency, and residency is priced at it.
@@ -117,11 +123,18 @@ struct ScheduleEstimate {
   double seconds = 0;
   /// What `seconds` is made of: max(memorySeconds, computeSeconds) /
   /// waveUtilization + stepSeconds (the fixed cost of each temporal step of
-  /// each wave).
+  /// each wave), or with StrategyOptions::overlapSteps the steps' barriers
+  /// added to the compute side of the max.
   double memorySeconds = 0;
   double computeSeconds = 0;
   double waveUtilization = 1;
   double stepSeconds = 0;
+  /// The part of stepSeconds the steps wait for loads (waitedCopyGroups).
+  double waitedLoadSeconds = 0;
+  /// Whether `seconds` is max(memorySeconds, computeSeconds + the steps'
+  /// barriers) / waveUtilization + waitedLoadSeconds
+  /// (StrategyOptions::overlapSteps).
+  bool barriersOverlapMemory = false;
   /// The copy groups each thread waits for in every temporal step when
   /// nothing loads the step's moving tiles ahead (no cp.async stages and no
   /// copy through registers); 0 when something does. Their latency is part

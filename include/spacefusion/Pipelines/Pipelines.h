@@ -216,6 +216,11 @@ struct SpaceFusionPipelineOptions
       llvm::cl::desc("Price the load latency of steps whose tiles nothing "
                      "loads ahead (smap-schedule's option)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> overlapSteps{
+      *this, "overlap-steps",
+      llvm::cl::desc("Price the steps' barriers as overlapping the memory "
+                     "traffic (smap-schedule's option)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> blocksPerSm{
       *this, "blocks-per-sm",
       llvm::cl::desc("Build every block kernel for this many blocks per SM, "

@@ -112,6 +112,24 @@ static std::string rankReason(const ScheduleEstimate &est,
       .str();
 }
 
+/// What a prediction is made of, in the form estimateTime adds it up.
+static std::string predictionFormula(const ScheduleEstimate &est) {
+  if (est.barriersOverlapMemory)
+    return llvm::formatv("max(memory {0:F2} / wave utilization {2:F2}, "
+                         "compute {1:F2} / wave utilization {2:F2} + "
+                         "barriers {3:F2}) + waited loads {4:F2}",
+                         est.memorySeconds * 1e6, est.computeSeconds * 1e6,
+                         est.waveUtilization,
+                         (est.stepSeconds - est.waitedLoadSeconds) * 1e6,
+                         est.waitedLoadSeconds * 1e6)
+        .str();
+  return llvm::formatv("max(memory {0:F2}, compute {1:F2}) / wave "
+                       "utilization {2:F2} + steps {3:F2}",
+                       est.memorySeconds * 1e6, est.computeSeconds * 1e6,
+                       est.waveUtilization, est.stepSeconds * 1e6)
+      .str();
+}
+
 /// One `candidate` remark per kept candidate of `search`, best first: its
 /// schedule, what its prediction is made of and why it ranks where it does.
 static void remarkCandidates(const SpaceMappingGraph &smg,
@@ -124,13 +142,9 @@ static void remarkCandidates(const SpaceMappingGraph &smg,
         i + 1 < search.top.size() ? &search.top[i + 1].second : nullptr;
     auto remark = remark::analysis(graph.getLoc(),
                                    remarkOpts("schedule", "candidate", graph));
-    remark << llvm::formatv(
-                  "#{0}: {1}; {2:F2} us = max(memory {3:F2}, compute {4:F2}) "
-                  "/ wave utilization {5:F2} + steps {6:F2}; {7}",
-                  i + 1, describe(smg, candidate, est), est.seconds * 1e6,
-                  est.memorySeconds * 1e6, est.computeSeconds * 1e6,
-                  est.waveUtilization, est.stepSeconds * 1e6,
-                  rankReason(est, next))
+    remark << llvm::formatv("#{0}: {1}; {2:F2} us = {3}; {4}", i + 1,
+                            describe(smg, candidate, est), est.seconds * 1e6,
+                            predictionFormula(est), rankReason(est, next))
                   .str();
     addScheduleArgs(remark, est);
     remark << Arg("rank", static_cast<int64_t>(i + 1))
@@ -278,6 +292,7 @@ struct SchedulePass : public smap::impl::SMapSchedulePassBase<SchedulePass> {
     options.l2Reuse = l2Reuse;
     options.oneWave = oneWave;
     options.waitedLoads = waitedLoads;
+    options.overlapSteps = overlapSteps;
     options.blocksPerSm = blocksPerSm;
     return options;
   }

@@ -786,6 +786,10 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
            "loads its tiles ahead (no cp.async stages, no copy through "
            "registers): 0.5 us per group of 16 chunks a thread copies, per "
            "step (false: the steps' barriers only, the model before it)">,
+    Option<"overlapSteps", "overlap-steps", "bool", /*default=*/"false",
+           "Price the temporal steps' barriers as overlapping the memory "
+           "traffic: max(memory, compute + barriers) + waited loads (off by "
+           "default: bench/results/overlap-steps-h100 measured it)">,
     Option<"blocksPerSm", "blocks-per-sm", "int64_t", /*default=*/"0",
            "Build every GPU block kernel for this many blocks per SM: each "
            "thread starts with what that residency leaves it of the "
