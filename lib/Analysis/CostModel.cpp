@@ -374,8 +374,38 @@ static bool hasColumnTile(const SpaceMappingGraph &smg, const Space &space,
          llvm::any_of(space.op->getResults(), isTile);
 }
 
+/// Whether the block's tile of `value` (a member's result) has the rows as
+/// its first dim of more than one element, or stays in global memory (a
+/// graph output no member reads). The row-fragment lowering keeps a block
+/// buffer in registers by its first non-unit dim (RowFragments.cpp,
+/// rowLayoutOf), and an output a member reads gets a block buffer too
+/// (privatizeRunningOutputs), so a transposed tile would have its columns
+/// where the rows go (fuzz seed 41139: a contraction's [n, m] result
+/// transposed to [m, n], returned and used).
+static bool hasRowsFirst(const SpaceMappingGraph &smg, Value value,
+                         function_ref<int64_t(unsigned)> blockExtent,
+                         unsigned rowDim) {
+  bool global =
+      llvm::is_contained(smg.getGraph().getYield().getValues(), value) &&
+      llvm::none_of(value.getUsers(), [&](Operation *user) {
+        return smg.lookupSpace(user) != nullptr;
+      });
+  if (global)
+    return true;
+  for (const SmallVector<unsigned> &ids : smg.getValueDims(value)) {
+    SmallVector<unsigned> nonUnit;
+    for (unsigned d : ids)
+      if (blockExtent(d) > 1)
+        nonUnit.push_back(d);
+    if (!nonUnit.empty())
+      return nonUnit.size() == 1 && nonUnit.front() == rowDim;
+  }
+  return true;
+}
+
 /// Whether every member has the form the row-fragment lowering builds
-/// (RowFragments.cpp, RowFragmentPlanner::checkOp). A tensor-core contraction
+/// (RowFragments.cpp, RowFragmentPlanner::checkOp). Every tile a member
+/// writes has the rows first (hasRowsFirst). A tensor-core contraction
 /// accumulates into a row tile (findRows, checkContraction); any other op
 /// runs over the rows and at most one more dim of the block (loopRolesOf):
 /// a contraction the tensor cores do not take (three inputs, a fused
@@ -389,8 +419,13 @@ static bool membersTakeRowFragments(const SpaceMappingGraph &smg,
   if (temporalDim && masksInputTile(smg, blockExtent, *temporalDim))
     return false;
   for (const Space &space : smg.getSpaces()) {
-    if (space.role != MemberRole::Compute ||
-        runsOnTensorCores(space, blockExtent))
+    if (space.role != MemberRole::Compute)
+      continue;
+    if (llvm::any_of(space.op->getResults(), [&](Value result) {
+          return !hasRowsFirst(smg, result, blockExtent, rowDim);
+        }))
+      return false;
+    if (runsOnTensorCores(space, blockExtent))
       continue;
     SmallVector<unsigned> others;
     for (unsigned d : space.dims)

@@ -276,12 +276,14 @@ struct RowFragmentPlan {
   std::string whyNotWgmma;
 };
 
-/// Gives each running output of the block body `body` (a view of a global
-/// buffer that a reduction or an op of the temporal loop accumulates into:
-/// a split graph's per-part max and sum) a block buffer of its own: zeroed
-/// or filled where the output was, else copied in, and copied out at the
-/// end of the block. The row-fragment lowering then keeps it in registers
-/// instead of reading and writing global memory at every step.
+/// Gives each running or read-back output of the block body `body` (a view
+/// of a global buffer that a reduction or an op of the temporal loop
+/// accumulates into, such as a split graph's per-part max and sum, or that
+/// a later op reads, such as an intermediate the graph also returns) a
+/// block buffer of its own: zeroed, filled or written whole where the
+/// output was, else copied in, and copied out at the end of the block. The
+/// row-fragment lowering then keeps it in registers instead of reading and
+/// writing global memory at every step, and its readers see a row tile.
 void privatizeRunningOutputs(Block &body);
 
 /// Whether the block body `body` (before buffer placement) can run as row

@@ -403,13 +403,44 @@ static bool accumulatesInto(Operation *op, Value view, Block &body) {
          op->getParentOp() != body.getParentOp();
 }
 
+/// Whether a linalg op of the block writes `view` and another reads it as
+/// an input: an output the block also computes with (an intermediate the
+/// graph returns too), which would otherwise be written to global memory
+/// and read back.
+static bool isReadBack(Value view) {
+  bool written = false, read = false;
+  for (OpOperand &use : view.getUses()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!linalgOp)
+      continue;
+    written |= linalgOp.isDpsInit(&use);
+    read |= linalgOp.isDpsInput(&use);
+  }
+  return written && read;
+}
+
+/// Whether `op` writes every element of `view` without reading it: a fill,
+/// or an op without reductions whose body ignores the output's value.
+static bool overwrites(Operation *op, Value view) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getOutputs()[0] == view;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumReductionLoops() != 0)
+    return false;
+  for (OpOperand &init : linalgOp.getDpsInitsMutable())
+    if (init.get() == view)
+      return !linalgOp.payloadUsesValueFromOperand(&init);
+  return false;
+}
+
 void mlir::smap::privatizeRunningOutputs(Block &body) {
   SmallVector<memref::SubViewOp> views;
   for (auto view : body.getOps<memref::SubViewOp>())
     if (isGlobalView(view, body) &&
-        llvm::any_of(view->getUsers(), [&](Operation *user) {
-          return accumulatesInto(user, view, body);
-        }))
+        (isReadBack(view) ||
+         llvm::any_of(view->getUsers(), [&](Operation *user) {
+           return accumulatesInto(user, view, body);
+         })))
       views.push_back(view);
   for (memref::SubViewOp view : views) {
     OpBuilder b(view->getContext());
@@ -426,9 +457,8 @@ void mlir::smap::privatizeRunningOutputs(Block &body) {
       if (!first || inBody->isBeforeInBlock(first))
         first = inBody;
     }
-    auto fill = dyn_cast_or_null<linalg::FillOp>(first);
     Operation *copyIn = nullptr;
-    if (!fill || fill.getOutputs()[0] != view.getResult())
+    if (!first || !overwrites(first, view.getResult()))
       copyIn = memref::CopyOp::create(b, loc, view, local);
     view.getResult().replaceUsesWithIf(
         local, [&](OpOperand &use) { return use.getOwner() != copyIn; });
