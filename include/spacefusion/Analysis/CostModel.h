@@ -80,8 +80,8 @@ struct StrategyOptions {
   /// Whether the steps' barriers overlap the blocks' memory traffic:
   /// max(memory, compute + barriers) + waited loads instead of
   /// max(memory, compute) + barriers + waited loads. Off by default: it
-  /// ranks the measured candidates better and changes a third of the
-  /// benchmark kernels (bench/results/overlap-steps-h100).
+  /// ranks the measured candidates better but changes a third of the
+  /// benchmark kernels, unmeasured (bench/results/overlap-steps).
   bool overlapSteps = false;
   /// The residency every GPU block kernel is built for (0: undeclared,
   /// ptxas chooses the registers): the block's threads get

@@ -789,7 +789,8 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
     Option<"overlapSteps", "overlap-steps", "bool", /*default=*/"false",
            "Price the temporal steps' barriers as overlapping the memory "
            "traffic: max(memory, compute + barriers) + waited loads (off by "
-           "default: bench/results/overlap-steps-h100 measured it)">,
+           "default until measured: bench/results/overlap-steps lists what "
+           "it changes)">,
     Option<"blocksPerSm", "blocks-per-sm", "int64_t", /*default=*/"0",
            "Build every GPU block kernel for this many blocks per SM: each "
            "thread starts with what that residency leaves it of the "
