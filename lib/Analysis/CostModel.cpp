@@ -383,13 +383,13 @@ static bool hasColumnTile(const SpaceMappingGraph &smg, const Space &space,
 /// where the rows go (fuzz seed 41139: a contraction's [n, m] result
 /// transposed to [m, n], returned and used).
 static bool hasRowsFirst(const SpaceMappingGraph &smg, Value value,
+                         const llvm::SmallPtrSet<Value, 4> &outputs,
                          function_ref<int64_t(unsigned)> blockExtent,
                          unsigned rowDim) {
-  bool global =
-      llvm::is_contained(smg.getGraph().getYield().getValues(), value) &&
-      llvm::none_of(value.getUsers(), [&](Operation *user) {
-        return smg.lookupSpace(user) != nullptr;
-      });
+  bool global = outputs.contains(value) &&
+                llvm::none_of(value.getUsers(), [&](Operation *user) {
+                  return smg.lookupSpace(user) != nullptr;
+                });
   if (global)
     return true;
   for (const SmallVector<unsigned> &ids : smg.getValueDims(value)) {
@@ -418,11 +418,12 @@ static bool membersTakeRowFragments(const SpaceMappingGraph &smg,
                                     std::optional<unsigned> temporalDim) {
   if (temporalDim && masksInputTile(smg, blockExtent, *temporalDim))
     return false;
+  llvm::SmallPtrSet<Value, 4> outputs = graphOutputs(smg);
   for (const Space &space : smg.getSpaces()) {
     if (space.role != MemberRole::Compute)
       continue;
     if (llvm::any_of(space.op->getResults(), [&](Value result) {
-          return !hasRowsFirst(smg, result, blockExtent, rowDim);
+          return !hasRowsFirst(smg, result, outputs, blockExtent, rowDim);
         }))
       return false;
     if (runsOnTensorCores(space, blockExtent))

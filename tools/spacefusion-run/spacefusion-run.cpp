@@ -807,7 +807,8 @@ static LogicalResult writeFile(StringRef dir, StringRef file,
 
 /// --dump: writes to `dir` input<i>.bin (in the function's dtypes),
 /// reference<i>.bin (f64, or native with --reference=native) and
-/// unfused<i>.bin (native), all raw and row-major as the compiled code
+/// unfused<i>.bin (native, its 16-bit sums widened as the fused program's
+/// are, --widen-accumulators), all raw and row-major as the compiled code
 /// reads and writes them, and manifest.json listing them with the seed and
 /// the tolerances, so that another device's outputs (the GPU's) can be
 /// checked by the same rule.
