@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spacefusion/Analysis/CostModel.h"
+#include "spacefusion/Analysis/BlockBuffers.h"
 #include "spacefusion/Analysis/SimtPlan.h"
 #include "spacefusion/Analysis/TemporalSlicePlan.h"
 #include "spacefusion/Analysis/TensorCoreLegality.h"
@@ -625,16 +626,6 @@ static bool rowFragmentsOnWgmma(const SpaceMappingGraph &smg,
   return true;
 }
 
-/// Whether `op` is elementwise.
-static bool isElementwise(Operation *op) {
-  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.getNumReductionLoops() == 0 &&
-         linalgOp.getNumDpsInits() == 1 &&
-         llvm::all_of(linalgOp.getIndexingMapsArray(), [](AffineMap map) {
-           return map.isProjectedPermutation();
-         });
-}
-
 /// Whether elementwise `op` writes in place over an intermediate of its
 /// type that nothing else reads: one made by an op `inPlaceOver` accepts
 /// (one-shot bufferization does so after an elementwise op; the wgmma
@@ -1002,6 +993,11 @@ static StagedInputs stagedBlockTiles(const CandidateView &view,
                                      bool tensorCores) {
   StagedInputs staged;
   bool roundedMoves = false;
+  // A ragged slice's masked copy of an input tile replaces the tile: the
+  // contraction reads the copy, which is no slice to stage.
+  SmallVector<Value> masked;
+  if (std::optional<unsigned> t = view.candidate.temporalDim)
+    masked = raggedSliceMaskedOperands(view.smg, view.blockExtent, *t);
   for (const Space &space : view.smg.getSpaces()) {
     std::optional<SmallVector<int64_t>> extents =
         blockLoopExtents(space, view.blockExtent);
@@ -1009,7 +1005,8 @@ static StagedInputs stagedBlockTiles(const CandidateView &view,
       continue;
     auto linalgOp = cast<linalg::LinalgOp>(space.op);
     for (OpOperand *input : linalgOp.getDpsInputOperands()) {
-      if (!isa<BlockArgument>(input->get()))
+      if (!isa<BlockArgument>(input->get()) ||
+          llvm::is_contained(masked, input->get()))
         continue;
       std::optional<Type> type =
           getStagedTileType(linalgOp, input, *extents, tensorCores);
@@ -1083,27 +1080,41 @@ static bool startsEmpty(const Space &space) {
   });
 }
 
+/// Whether `space`'s result takes over the buffer of an input
+/// (getInPlaceInput, which smap-place-block-buffers builds) or of its
+/// computed init (getInPlaceInit, which bufferization updates in place), in
+/// a block without a temporal loop: the temporal slicer reorders and
+/// rewrites the readers of a slice's values, so there bufferization decides
+/// alone.
+static bool takesInputBuffer(const CandidateView &view, const Space &space) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
+  return linalgOp && !view.candidate.temporalDim &&
+         (getInPlaceInput(linalgOp) || getInPlaceInit(linalgOp));
+}
+
 /// Prices a block the shared-memory lowering builds (strategies simt and
 /// mma_sync): its staged input tiles, the moving ones in the cp.async
 /// copies chooseCpAsyncStages gives (which smap-distribute-blocks then
-/// builds); and a buffer for every intermediate, the state the temporal
-/// loop carries included, except the graph's results (bufferization
-/// writes them in place into global memory, an accumulator too unless it
-/// is finished after the loop; with ragged blocks only a result written
-/// once, the others are copied out of a block buffer: convert-smap-to-scf's
-/// isWrittenOnceIntoEmpty), each 16-byte aligned as placed; and the
-/// temporal slicer's own (TemporalSliceFacts: a running max's new value
-/// and -inf guard, a finished value that is no result or
-/// comes before a computed init is added; blocks of one row
-/// and one key, where every buffer is 16 bytes, took more than the members'
-/// alone, found by the fuzzer). An upper bound of the placed bytes, which
-/// smap-distribute-blocks checks:
-/// bufferization lets intermediates whose lives do not overlap share the
-/// tensor.empty of their type, in an order of its own (bottom-up), which
-/// this does not follow. A final pass (a second loop over the temporal dim)
-/// repeats the loop's body, and its staged tiles and intermediates are
-/// buffers of their own: the bound counts the block twice. Returns the
-/// shared memory.
+/// builds), a ragged slice's masked copy of an input tile in place of its
+/// staged tile; and a buffer for every intermediate, the state the temporal
+/// loop carries included, except views, the results that take over an
+/// input's or their init's buffer (takesInputBuffer), and the graph's results
+/// (bufferization writes them in place into global memory, an accumulator too
+/// unless it is finished after the loop; with ragged blocks only a result
+/// written once, the others are copied out of a block buffer:
+/// convert-smap-to-scf's isWrittenOnceIntoEmpty), each 16-byte aligned as
+/// placed; and the temporal slicer's own (TemporalSliceFacts: a running max's
+/// new value and -inf guard, a finished value that is no result or comes before
+/// a computed init is added; blocks of one row and one key, where every buffer
+/// is 16 bytes, took more than the members' alone, found by the fuzzer).
+/// Without a temporal loop these are the placed bytes (smap-place-block-buffers
+/// builds the sharing priced here); with one, an upper bound of them, which
+/// smap-distribute-blocks checks: bufferization lets intermediates whose lives
+/// do not overlap share the tensor.empty of their type, in an order of its own
+/// (bottom-up), which this does not follow. A final pass (a second loop over
+/// the temporal dim) repeats the loop's body, and its staged tiles and
+/// intermediates are buffers of their own: the bound counts the block twice.
+/// Returns the shared memory.
 static double priceSharedMemoryBlock(const CandidateView &view,
                                      bool tensorCores, bool finalPass,
                                      ScheduleEstimate &est) {
@@ -1116,7 +1127,8 @@ static double priceSharedMemoryBlock(const CandidateView &view,
   };
   bool ragged = view.hasRaggedBlocks();
   for (const Space &space : view.smg.getSpaces()) {
-    if (space.role == MemberRole::Init)
+    if (space.role == MemberRole::Init || isBufferView(space.op) ||
+        takesInputBuffer(view, space))
       continue;
     bool inPlace = !finishedAfterLoop(view, space) && startsEmpty(space);
     for (Value r : space.op->getResults())
@@ -1124,16 +1136,15 @@ static double priceSharedMemoryBlock(const CandidateView &view,
           (ragged && !isWrittenOnceIntoEmpty(r)))
         intermediates += buffer(r);
   }
-  // The temporal slicer's own buffers: a ragged last slice's masked
-  // intermediates (a masked input tile is the copy that stages it), each
-  // shift's new value and guard, and the finished value of a reduction whose
-  // factors wait for the end (before its computed init is added, if it has
-  // one).
+  // The temporal slicer's own buffers: a ragged last slice's masked copies
+  // (of an input tile too, unpadded: stagedBlockTiles does not stage it),
+  // each shift's new value and guard, and the finished value of a reduction
+  // whose factors wait for the end (before its computed init is added, if it
+  // has one).
   if (std::optional<unsigned> t = view.candidate.temporalDim)
     for (Value masked :
          raggedSliceMaskedOperands(view.smg, view.blockExtent, *t))
-      if (!isa<BlockArgument>(masked))
-        intermediates += buffer(masked);
+      intermediates += buffer(masked);
   if (view.facts) {
     for (Value shift : view.facts->shifts)
       intermediates += 2 * buffer(shift);

@@ -475,6 +475,7 @@ static void addBlockBufferization(OpPassManager &pm) {
   pm.addPass(smap::createSMapPrivatizeFillsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addNestedPass<func::FuncOp>(smap::createSMapReadOnlyArgumentsPass());
+  pm.addPass(smap::createSMapPlaceBlockBuffersPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =

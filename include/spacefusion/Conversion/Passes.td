@@ -120,6 +120,45 @@ def SMapStageBlockOperandsPass : Pass<"smap-stage-block-operands"> {
 }
 
 //===----------------------------------------------------------------------===//
+// smap-place-block-buffers
+//===----------------------------------------------------------------------===//
+
+def SMapPlaceBlockBuffersPass : Pass<"smap-place-block-buffers"> {
+  let summary = "Decide which intermediates of shared-memory blocks share a buffer";
+  let description = [{
+    On each block `scf.forall` whose schedule's strategy is `simt` or
+    `mma_sync` (the blocks whose intermediates bufferization places in
+    shared memory) and that has no temporal loop, right before
+    bufferization: every op that writes an
+    empty tensor other ops write too (`cse` merges equal ones) gets one of
+    its own, and an elementwise op writes over the input whose buffer it
+    takes over (`getInPlaceInput`: an input of its result's type, read at
+    the element written, made by a linalg op of the same block that nothing
+    else reads). So every other intermediate has a buffer of its own, and
+    the block's shared memory is what smap-schedule priced with the same
+    rule (`smem` of `#smap.schedule`), not whatever sharing bufferization
+    found among merged empty tensors. In a block with a temporal loop the
+    slicer has reordered and rewritten the readers of a slice's values, so
+    bufferization still decides there, and the schedule's `smem` bounds it.
+
+    ```mlir
+    // Before: %s and %t write one empty tensor (cse merged theirs).
+    %e = tensor.empty() : tensor<16x256xf32>
+    %s = linalg.generic ... ins(%x : tensor<16x256xf32>) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+    %t = linalg.generic ... ins(%s : tensor<16x256xf32>) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+    // After: %t, the only reader of %s, overwrites it.
+    %e = tensor.empty() : tensor<16x256xf32>
+    %s = linalg.generic ... ins(%x : tensor<16x256xf32>) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+    %t = linalg.generic ... ins(%s : tensor<16x256xf32>) outs(%s : tensor<16x256xf32>) -> tensor<16x256xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::smap::SMapDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::linalg::LinalgDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // smap-decompose-aggregates
 //===----------------------------------------------------------------------===//
 
