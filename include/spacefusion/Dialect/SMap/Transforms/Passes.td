@@ -789,8 +789,8 @@ def SMapSchedulePass : Pass<"smap-schedule"> {
     Option<"overlapSteps", "overlap-steps", "bool", /*default=*/"false",
            "Price the temporal steps' barriers as overlapping the memory "
            "traffic: max(memory, compute + barriers) + waited loads (off by "
-           "default until measured: bench/results/overlap-steps lists what "
-           "it changes)">,
+           "default: it slows 12 of the 35 benchmark workloads it changes "
+           "by more than 3% on an H100, bench/results/overlap-steps)">,
     Option<"blocksPerSm", "blocks-per-sm", "int64_t", /*default=*/"0",
            "Build every GPU block kernel for this many blocks per SM: each "
            "thread starts with what that residency leaves it of the "
