@@ -7,6 +7,7 @@
 
 #include "spacefusion/Analysis/BlockBuffers.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -41,6 +42,16 @@ static bool isLastReader(Operation *op, Value value) {
   });
 }
 
+/// Whether `value` is a buffer its block computed: the result of a linalg
+/// op other than a fill, or of a loop (the state a temporal loop carried,
+/// in its own buffer).
+static bool isComputedBuffer(Value value) {
+  Operation *producer = value.getDefiningOp();
+  return isa_and_nonnull<scf::ForOp>(producer) ||
+         (isa_and_nonnull<linalg::LinalgOp>(producer) &&
+          !isa<linalg::FillOp>(producer));
+}
+
 OpOperand *mlir::smap::getInPlaceInput(linalg::LinalgOp op) {
   if (!isElementwise(op) || op->getNumResults() != 1)
     return nullptr;
@@ -50,8 +61,7 @@ OpOperand *mlir::smap::getInPlaceInput(linalg::LinalgOp op) {
     return nullptr;
   for (OpOperand *input : op.getDpsInputOperands()) {
     Value v = input->get();
-    auto producer = v.getDefiningOp<linalg::LinalgOp>();
-    if (producer && !isa<linalg::FillOp>(producer) && isLastReader(op, v) &&
+    if (isComputedBuffer(v) && isLastReader(op, v) &&
         v.getType() == op->getResult(0).getType() &&
         op.getMatchingIndexingMap(input).isIdentity())
       return input;

@@ -1082,14 +1082,19 @@ static bool startsEmpty(const Space &space) {
 
 /// Whether `space`'s result takes over the buffer of an input
 /// (getInPlaceInput, which smap-place-block-buffers builds) or of its
-/// computed init (getInPlaceInit, which bufferization updates in place), in
-/// a block without a temporal loop: the temporal slicer reorders and
-/// rewrites the readers of a slice's values, so there bufferization decides
-/// alone.
-static bool takesInputBuffer(const CandidateView &view, const Space &space) {
+/// computed init (getInPlaceInit, which bufferization updates in place),
+/// except a reduction along the temporal dim: the temporal slicer starts its
+/// state from the identity and adds the init after the loop.
+static bool reusesOperandBuffer(const CandidateView &view, const Space &space) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(space.op);
-  return linalgOp && !view.candidate.temporalDim &&
-         (getInPlaceInput(linalgOp) || getInPlaceInit(linalgOp));
+  if (!linalgOp)
+    return false;
+  if (getInPlaceInput(linalgOp))
+    return true;
+  std::optional<unsigned> t = view.candidate.temporalDim;
+  bool reducesAlongT = t && llvm::any_of(space.reductions,
+                                         [&](auto r) { return r.first == *t; });
+  return !reducesAlongT && getInPlaceInit(linalgOp);
 }
 
 /// Prices a block the shared-memory lowering builds (strategies simt and
@@ -1098,22 +1103,22 @@ static bool takesInputBuffer(const CandidateView &view, const Space &space) {
 /// builds), a ragged slice's masked copy of an input tile in place of its
 /// staged tile; and a buffer for every intermediate, the state the temporal
 /// loop carries included, except views, the results that take over an
-/// input's or their init's buffer (takesInputBuffer), and the graph's results
-/// (bufferization writes them in place into global memory, an accumulator too
-/// unless it is finished after the loop; with ragged blocks only a result
-/// written once, the others are copied out of a block buffer:
+/// input's or their init's buffer (reusesOperandBuffer), and the graph's
+/// results (bufferization writes them in place into global memory, an
+/// accumulator too unless it is finished after the loop; with ragged blocks
+/// only a result written once, the others are copied out of a block buffer:
 /// convert-smap-to-scf's isWrittenOnceIntoEmpty), each 16-byte aligned as
 /// placed; and the temporal slicer's own (TemporalSliceFacts: a running max's
 /// new value and -inf guard, a finished value that is no result or comes before
 /// a computed init is added; blocks of one row and one key, where every buffer
 /// is 16 bytes, took more than the members' alone, found by the fuzzer).
-/// Without a temporal loop these are the placed bytes (smap-place-block-buffers
-/// builds the sharing priced here); with one, an upper bound of them, which
-/// smap-distribute-blocks checks: bufferization lets intermediates whose lives
-/// do not overlap share the tensor.empty of their type, in an order of its own
-/// (bottom-up), which this does not follow. A final pass (a second loop over
-/// the temporal dim) repeats the loop's body, and its staged tiles and
-/// intermediates are buffers of their own: the bound counts the block twice.
+/// These are the placed bytes (smap-place-block-buffers builds the sharing
+/// priced here), except for an upper bound, which smap-distribute-blocks
+/// checks, in two cases: a final pass (a second loop over the temporal dim)
+/// repeats the loop's body, and its staged tiles and intermediates are
+/// buffers of their own: the bound counts the block twice; and a temporal
+/// loop of one slice folds away, letting bufferization write a running
+/// max's new value over the slice's.
 /// Returns the shared memory.
 static double priceSharedMemoryBlock(const CandidateView &view,
                                      bool tensorCores, bool finalPass,
@@ -1128,7 +1133,7 @@ static double priceSharedMemoryBlock(const CandidateView &view,
   bool ragged = view.hasRaggedBlocks();
   for (const Space &space : view.smg.getSpaces()) {
     if (space.role == MemberRole::Init || isBufferView(space.op) ||
-        takesInputBuffer(view, space))
+        reusesOperandBuffer(view, space))
       continue;
     bool inPlace = !finishedAfterLoop(view, space) && startsEmpty(space);
     for (Value r : space.op->getResults())
@@ -1138,7 +1143,8 @@ static double priceSharedMemoryBlock(const CandidateView &view,
   }
   // The temporal slicer's own buffers: a ragged last slice's masked copies
   // (of an input tile too, unpadded: stagedBlockTiles does not stage it),
-  // each shift's new value and guard, and the finished value of a reduction
+  // each shift's slice maximum (the state is the member's own buffer), new
+  // value and guard, and the finished value of a reduction
   // whose factors wait for the end (before its computed init is added, if it
   // has one).
   if (std::optional<unsigned> t = view.candidate.temporalDim)
@@ -1147,7 +1153,7 @@ static double priceSharedMemoryBlock(const CandidateView &view,
       intermediates += buffer(masked);
   if (view.facts) {
     for (Value shift : view.facts->shifts)
-      intermediates += 2 * buffer(shift);
+      intermediates += 3 * buffer(shift);
     for (Value finished : view.facts->finishedAfterLoop)
       if (!yielded.contains(finished) ||
           llvm::is_contained(view.facts->finishedBeforeInit, finished))

@@ -41,8 +41,8 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/attention_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=ATTN-F32
 // ATTN-F32-LABEL: llvm.func @attention(
-// ATTN-F32-SAME: smap.kernels = [{blocks = 384 : i64, parts = {cp_async = 3 : i64, fma = 2 : i64, fma_lanes = 64 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
-// ATTN-F32: gpu.binary @attention_simt_256x16_f32 [
+// ATTN-F32-SAME: smap.kernels = [{blocks = 768 : i64, parts = {cp_async = 3 : i64, fma = 2 : i64, fma_lanes = 32 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// ATTN-F32: gpu.binary @attention_simt_128x64_f32 [
 // ATTN-F32-NOT: gpu.binary
 
 // GAP: f16 storage and compute (what a half model lowers to) gets the mixed

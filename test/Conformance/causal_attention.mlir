@@ -39,8 +39,8 @@
 // gets CUDA-core kernels of its own.
 // RUN: spacefusion-opt %S/Inputs/causal_attention_generic_f32.mlir --spacefusion-lower-gpu=format=isa | FileCheck %s --check-prefix=CAUSAL-F32
 // CAUSAL-F32-LABEL: llvm.func @causal_attention(
-// CAUSAL-F32-SAME: smap.kernels = [{blocks = 1024 : i64, parts = {fma = 2 : i64, fma_lanes = 32 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
-// CAUSAL-F32: gpu.binary @causal_attention_simt_64x64_f32 [
+// CAUSAL-F32-SAME: smap.kernels = [{blocks = 512 : i64, parts = {cp_async = 2 : i64, fma = 2 : i64, fma_lanes = 64 : i64, prefetch = 1 : i64}, predicted = {{[{][^}]+[}]}}, smem = {{[0-9]+}} : i64, strategy = "simt", threads = 256 : i64}]
+// CAUSAL-F32: gpu.binary @causal_attention_simt_128x32_f32 [
 // CAUSAL-F32-NOT: gpu.binary
 
 // GAP: f16 storage and compute (what a half model lowers to) gets the mixed

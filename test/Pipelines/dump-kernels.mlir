@@ -9,7 +9,7 @@
 // RUN: rm -rf %t.attn && spacefusion-opt %examples/attention.mlir -o /dev/null \
 // RUN:   "--spacefusion-pipeline=target=sm_90a format=isa dump-kernels-to=%t.attn"
 // RUN: ls %t.attn | FileCheck %s --check-prefix=ATTN-FILES
-// RUN: FileCheck %s --check-prefix=ATTN-SMAP < %t.attn/attention_simt_64x64_f32.smap.mlir
+// RUN: FileCheck %s --check-prefix=ATTN-SMAP < %t.attn/attention_simt_64x128_f32.smap.mlir
 // RUN: rm -rf %t.rows && spacefusion-opt %examples/layernorm.mlir -o /dev/null \
 // RUN:   "--spacefusion-pipeline=target=sm_90a dump-kernels-to=%t.rows"
 // RUN: ls %t.rows | FileCheck %s --check-prefix=ROWS
@@ -47,10 +47,10 @@
 
 // Attention's sliced graph shows the temporal loop over the keys with its
 // update functions (Update-then-Aggregate).
-// ATTN-FILES:      attention_simt_64x64_f32.gpu.mlir
-// ATTN-FILES:      attention_simt_64x64_f32.smap.mlir
+// ATTN-FILES:      attention_simt_64x128_f32.gpu.mlir
+// ATTN-FILES:      attention_simt_64x128_f32.smap.mlir
 // ATTN-SMAP:       smap.spatial_slice
-// ATTN-SMAP:       smap.temporal_slice #smap.dim<"l", 512, temporal> step 64
+// ATTN-SMAP:       smap.temporal_slice #smap.dim<"l", 512, temporal> step 128
 
 // RECORD:      "built": {
 // RECORD:        "blocks": 128,

@@ -109,7 +109,7 @@
 // whose writes are fenced for the async proxy before the barrier. The
 // accumulators are read only after the group's wait.
 // FLASH:       llvm.func @attention(
-// FLASH-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 83968 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
+// FLASH-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 8 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 83968 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // FLASH:       gpu.binary @attention_row_fragments_wgmma_64x128_f16
 // FLASH-SAME:    fence.proxy.async.shared::cta
 // FLASH-SAME:    cp.async.cg.shared.global
@@ -132,7 +132,7 @@
 
 // K given as [k, l]: the K tile's contiguous dim is the scores' n (l), so
 // Q K^T reads it through a transposed (N-major) descriptor too.
-// KT:          smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 81920 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
+// KT:          smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 8 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 81920 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // KT:          gpu.binary @attention_kt_row_fragments_wgmma_64x128_f16
 // KT-SAME:       wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[{][^}]*[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
 // KT-SAME:       wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{][^}]*[}]}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
@@ -152,7 +152,7 @@
 // for one block per SM instead of two): one step's group before the loop,
 // then per step one wait, one barrier and the group one step ahead.
 // FLASH-SYNC:       llvm.func @attention(
-// FLASH-SYNC-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 82944 : i64, strategy = "row_fragments", threads = 128 : i64}]
+// FLASH-SYNC-SAME:    smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, ldmatrix = 3 : i64, mma_sync = 2 : i64, prefetch = 1 : i64, register_tiles = 8 : i64, warp_rows = 16 : i64}, predicted = {{[{][^}]+[}]}}, smem = 82944 : i64, strategy = "row_fragments", threads = 128 : i64}]
 // FLASH-SYNC:       gpu.binary @attention_row_fragments_64x128_f16
 // FLASH-SYNC-SAME:    ld.global.v4.b32
 // FLASH-SYNC-SAME:    cp.async.cg.shared.global
@@ -173,7 +173,7 @@
 // Attention: smap-schedule says it is no row kernel, the block lowering takes
 // it.
 // REMARK: remark: [Missed] not-rows | Category:smap:schedule | Function={{[a-z_0-9]+}} | Remark="not a row kernel: 'linalg.generic' is a contraction (GEMM-like); contractions need the tensor-core lowering"
-// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function={{[a-z_0-9]+}} | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=188672 prefetch=1 cp_async=3 fma=2 fma_lanes=16"
+// REMARK: remark: [Passed] block-kernel | Category:smap:distribute-blocks | Function={{[a-z_0-9]+}} | Remark="lowered to one kernel: strategy=simt blocks=128 threads=256 smem=207104 prefetch=1 cp_async=2 fma=2 fma_lanes=32"
 
 // A schedule forced through the pipeline (`spatial`, `temporal`) is checked
 // like smap-schedule's: an unknown dim or a tile larger than its dim is an
@@ -182,6 +182,6 @@
 // BADDIM: error: invalid schedule: schedule slices unknown dim 'q'
 // RAGGED: error: invalid schedule: size 100000 of dim 'm' is not in [1, 
 // NOASYNC:     llvm.func @attention(
-// NOASYNC-SAME:  smap.kernels = [{blocks = 128 : i64, parts = {prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 47104 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
+// NOASYNC-SAME:  smap.kernels = [{blocks = 128 : i64, parts = {prefetch = 1 : i64, register_tiles = 8 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 47104 : i64, strategy = "row_fragments_wgmma", threads = 128 : i64}]
 // NOASYNC:     gpu.binary @attention_row_fragments_wgmma_64x128_f16
 // NOASYNC-NOT:   cp.async

@@ -6,10 +6,13 @@
 // bound left out: smap-distribute-blocks refused the block ("the block's
 // buffers take 10176 bytes of shared memory, more than the 9216 its schedule
 // predicted"). The mask (keys past the query or 70 before it are hidden)
-// leaves one slice to run, which is the ragged one.
+// leaves one slice to run, which is the ragged one. With a single slice the
+// loop folds away and bufferization writes the running max's new value and
+// guard over the slice's max, so the prediction (which prices the three
+// buffers a loop needs) stays 128 bytes above what is placed.
 // RUN: spacefusion-opt %s --spacefusion-lower-gpu="one-wave=0 tf32=true format=isa" | FileCheck %s
 // CHECK-LABEL: llvm.func @ragged_attention_tf32(
-// CHECK-SAME: parts = {ldmatrix = 2 : i64, mma_sync = 2 : i64}, predicted = {blocks = 1 : i64, regs = {{[0-9]+}} : i64, smem = 10240 : i64, stages = 0 : i64, strategy = "mma_sync", threads = 256 : i64}, smem = 10176 : i64, strategy = "mma_sync"
+// CHECK-SAME: parts = {ldmatrix = 2 : i64, mma_sync = 2 : i64}, predicted = {blocks = 1 : i64, regs = {{[0-9]+}} : i64, smem = 6208 : i64, stages = 0 : i64, strategy = "mma_sync", threads = 256 : i64}, smem = 6080 : i64, strategy = "mma_sync"
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>

@@ -30,7 +30,8 @@ bool isBufferView(Operation *op);
 
 /// The input whose buffer elementwise `op` takes over: one of its result's
 /// type, read at the element it writes (identity map), made by a linalg op
-/// other than a fill and read by nothing after `op` (its other readers come
+/// other than a fill or by a loop (a temporal loop's state), and read by
+/// nothing after `op` (its other readers come
 /// before it in `op`'s block, or inside an op that does), when `op` starts
 /// from an empty tensor its payload never reads. Null if none (the first
 /// such input otherwise).

@@ -128,18 +128,24 @@ def SMapPlaceBlockBuffersPass : Pass<"smap-place-block-buffers"> {
   let description = [{
     On each block `scf.forall` whose schedule's strategy is `simt` or
     `mma_sync` (the blocks whose intermediates bufferization places in
-    shared memory) and that has no temporal loop, right before
-    bufferization: every op that writes an
+    shared memory), right before bufferization: operands a linalg op's
+    payload never reads are dropped (the temporal slicer leaves one behind
+    where it applies a factor after the loop), every op that writes an
     empty tensor other ops write too (`cse` merges equal ones) gets one of
     its own, and an elementwise op writes over the input whose buffer it
     takes over (`getInPlaceInput`: an input of its result's type, read at
-    the element written, made by a linalg op of the same block that nothing
-    else reads). So every other intermediate has a buffer of its own, and
-    the block's shared memory is what smap-schedule priced with the same
-    rule (`smem` of `#smap.schedule`), not whatever sharing bufferization
-    found among merged empty tensors. In a block with a temporal loop the
-    slicer has reordered and rewritten the readers of a slice's values, so
-    bufferization still decides there, and the schedule's `smem` bounds it.
+    the element written, made in the same block by a linalg op or by the
+    temporal loop (its state), that nothing reads after it). So every other
+    intermediate has a buffer of its own, and the block's shared memory is
+    what smap-schedule priced with the same rule on the graph (`smem` of
+    `#smap.schedule`), not whatever sharing bufferization found among merged
+    empty tensors. Inside a temporal loop and after it the rule holds on
+    the sliced IR as on the graph: the slicer keeps each member's readers
+    in order and forwards, instead of copying, a value whose factors it
+    applies after the loop. The schedule's `smem` stays an upper bound only
+    for a block with a final pass and for a loop of a single slice (which
+    canonicalization folds, letting bufferization share the online
+    softmax's buffers).
 
     ```mlir
     // Before: %s and %t write one empty tensor (cse merged theirs).

@@ -17,7 +17,9 @@
 #include "../PassDetail.h"
 #include "spacefusion/Analysis/BlockBuffers.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace smap {
@@ -28,6 +30,20 @@ namespace smap {
 
 using namespace mlir;
 using namespace mlir::smap;
+
+/// Drops the operands of `forall`'s linalg ops that their payload does not
+/// read (a factor the temporal slicer applies after the loop leaves an
+/// input behind that would be a buffer of its own).
+static void eraseUnusedOperands(scf::ForallOp forall) {
+  RewritePatternSet patterns(forall.getContext());
+  linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
+  // Only these patterns: folding would move constants out of the kernel.
+  GreedyRewriteConfig config;
+  config.enableFolding(false)
+      .enableConstantCSE(false)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(forall.getRegion(), std::move(patterns), config);
+}
 
 /// Gives every user of an empty tensor of `forall`'s body but the first one
 /// of its own, right before it.
@@ -74,12 +90,10 @@ struct PlaceBlockBuffersPass
         getContext().getOrLoadDialect<SMapDialect>()->getScheduleAttrHelper();
     getOperation()->walk([&](scf::ForallOp forall) {
       ScheduleAttr schedule = helper.getAttr(forall);
-      // The temporal slicer reorders and rewrites the readers of a slice's
-      // values: there the cost model bounds what bufferization shares.
-      if (!schedule || !schedule.getTemporal().empty() ||
-          (schedule.getStrategy() != KernelStrategy::Simt &&
-           schedule.getStrategy() != KernelStrategy::MmaSync))
+      if (!schedule || (schedule.getStrategy() != KernelStrategy::Simt &&
+                        schedule.getStrategy() != KernelStrategy::MmaSync))
         return;
+      eraseUnusedOperands(forall);
       privatizeEmpties(forall);
       writeInPlace(forall);
     });

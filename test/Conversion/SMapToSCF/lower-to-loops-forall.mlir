@@ -20,19 +20,19 @@
 // CHECK:         %[[REST:.*]] = arith.divui %[[BLK]], %{{.*}} : index
 // CHECK:         tensor.extract_slice %arg0[%[[B:.*]], %[[H:.*]], %[[M]], 0] [1, 1, 64, 64]
 // CHECK:         scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[MAX:.*]] = %{{.*}}, %[[SUM:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}})
-// CHECK:           %[[QKE:.*]] = tensor.empty() : tensor<1x1x64x64xf32>
-// CHECK-NEXT:      %[[QK0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[QKE]] : tensor<1x1x64x64xf32>)
-// CHECK-NEXT:      linalg.generic {{.*}} outs(%[[QK0]] : tensor<1x1x64x64xf32>)
+// CHECK:           %[[QKE:.*]] = tensor.empty() : tensor<1x1x64x128xf32>
+// CHECK-NEXT:      %[[QK0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[QKE]] : tensor<1x1x64x128xf32>)
+// CHECK-NEXT:      linalg.generic {{.*}} outs(%[[QK0]] : tensor<1x1x64x128xf32>)
 // CHECK:           %[[NEWMAX:.*]] = linalg.generic {{.*}} ins(%[[MAX]], %{{.*}} : {{.*}}) outs(%{{.*}} : tensor<1x1x64xf32>)
 // CHECK:           %[[SUMSCALED:.*]] = linalg.generic {{.*}} ins(%[[MAX]], %[[NEWMAX]] : {{.*}}) outs(%[[SUM]] : tensor<1x1x64xf32>)
 // CHECK:             math.exp
 // CHECK:             arith.mulf %{{.*}}, %{{.*}} : f32
-// CHECK:           %[[NS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<1x1x64x64xf32>) outs(%[[SUMSCALED]] : tensor<1x1x64xf32>)
+// CHECK:           %[[NS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<1x1x64x128xf32>) outs(%[[SUMSCALED]] : tensor<1x1x64xf32>)
 // CHECK:           %[[ACCSCALED:.*]] = linalg.generic {{.*}} ins(%[[MAX]], %[[NEWMAX]] : {{.*}}) outs(%[[ACC]] : tensor<1x1x64x64xf32>)
 // CHECK:           %[[NA:.*]] = linalg.generic {{.*}} outs(%[[ACCSCALED]] : tensor<1x1x64x64xf32>)
 // CHECK:           %[[NM:.*]] = linalg.copy ins(%{{.*}} : tensor<1x1x64xf32>) outs(%[[MAX]] : tensor<1x1x64xf32>)
 // CHECK-NEXT:      scf.yield %[[NM]], %[[NS]], %[[NA]]
 // CHECK:         scf.forall.in_parallel {
 // CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[B]], %[[H]], %[[M]], 0] [1, 1, 64, 64] [1, 1, 1, 1]
-// CHECK:       } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 64], grid = [2, 8, 8], threads = 256,
-// CHECK-SAME:    strategy = simt, stages = 3>, smap.target = #smap.target<name = "sm_90a"
+// CHECK:       } {mapping = [#gpu.block<x>], smap.schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 8, 8], threads = 256,
+// CHECK-SAME:    strategy = simt, stages = 2>, smap.target = #smap.target<name = "sm_90a"

@@ -19,8 +19,8 @@
 // head dim: each warpgroup issues both contractions as wgmma on its row
 // fragments, K and V staged swizzled by a two- (d64) or three-stage (d128)
 // cp.async pipeline.
-// KERNELS-DAG: @attention_wgmma_d64({{.*}}smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 93184 : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
-// KERNELS-DAG: @attention_wgmma_d128({{.*}}smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 3 : i64, prefetch = 1 : i64, register_tiles = 9 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 195584 : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
+// KERNELS-DAG: @attention_wgmma_d64({{.*}}smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 2 : i64, prefetch = 1 : i64, register_tiles = 8 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 93184 : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
+// KERNELS-DAG: @attention_wgmma_d128({{.*}}smap.kernels = [{blocks = 128 : i64, parts = {cp_async = 3 : i64, prefetch = 1 : i64, register_tiles = 8 : i64, warp_rows = 16 : i64, wgmma = 2 : i64}, predicted = {{[{][^}]+[}]}}, smem = 195584 : i64, strategy = "row_fragments_wgmma", threads = 256 : i64}]
 
 // CHECK: device found: yes
 // CHECK: attention_d64 1x2x1024x64: max abs error {{[0-9.e-]+}}, within tolerance: yes

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spacefusion/Analysis/BlockBuffers.h"
 #include "spacefusion/Analysis/MaskPredicate.h"
 #include "spacefusion/Analysis/Remarks.h"
 #include "spacefusion/Analysis/SpaceMappingGraph.h"
@@ -26,6 +27,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir {
@@ -903,6 +905,35 @@ Value TemporalSlicer::startSlice(OpBuilder &sb, Value offset,
   return at;
 }
 
+/// The input `op` passes on unchanged once its finished factors became 1
+/// (a softmax's division by a sum applied after the loop), or null: an
+/// elementwise op yielding, through multiplications and divisions by 1, an
+/// identity-indexed input of its result's type.
+static Value copiedInput(linalg::LinalgOp op) {
+  if (!isElementwise(op) || op->getNumResults() != 1)
+    return {};
+  Value v = op.getBlock()->getTerminator()->getOperand(0);
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<arith::MulFOp>(def) &&
+        matchPattern(def->getOperand(0), m_OneFloat()))
+      v = def->getOperand(1);
+    else if (isa<arith::MulFOp, arith::DivFOp>(def) &&
+             matchPattern(def->getOperand(1), m_OneFloat()))
+      v = def->getOperand(0);
+    else
+      return {};
+  }
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != op.getBlock())
+    return {};
+  OpOperand *operand = op.getMatchingOpOperand(arg);
+  if (!op.isDpsInput(operand) ||
+      !op.getMatchingIndexingMap(operand).isIdentity() ||
+      operand->get().getType() != op->getResult(0).getType())
+    return {};
+  return operand->get();
+}
+
 LogicalResult TemporalSlicer::cloneSliceMembers(OpBuilder &sb, Value at,
                                                 Value firstValid) {
   for (Operation *op : members) {
@@ -912,6 +943,15 @@ LogicalResult TemporalSlicer::cloneSliceMembers(OpBuilder &sb, Value at,
                                        /*identityInit=*/false);
       if (failed(v))
         return failure();
+      // A copy would be one more buffer and pass over the slice's values.
+      bool masks = llvm::any_of(unmasked, [&](const UnmaskedSlices &mask) {
+        return mask.mask == op;
+      });
+      auto cloned = cast<linalg::LinalgOp>(v->getDefiningOp());
+      if (Value input = masks ? Value() : copiedInput(cloned)) {
+        cloned->erase();
+        *v = input;
+      }
       for (const UnmaskedSlices &mask : unmasked)
         if (mask.mask == op)
           testOnlyCutSlices(sb, mask,

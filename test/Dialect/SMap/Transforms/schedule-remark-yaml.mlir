@@ -19,7 +19,7 @@
 // CHECK-NEXT: - strategy: simt
 // CHECK-NEXT: - blocks: '128'
 // CHECK-NEXT: - threads: '256'
-// CHECK-NEXT: - smem: '148480'
+// CHECK-NEXT: - smem: '99584'
 // CHECK-NEXT: - registers: '49'
 // CHECK-NEXT: - predicted_us: '{{[0-9.e+]+}}'
 // CHECK-NEXT: - visited_slices: '1.000000e+00'

@@ -38,17 +38,18 @@
 // ATT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 128, smem = 83968, regs = 196, strategy = row_fragments_wgmma, stages = 2>
 // Without wgmma: the same rows on mma.sync, no swizzle slack.
 // ATT-NOWGMMA: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 128, smem = 82944, regs = 196, strategy = row_fragments, stages = 2>
-// Without row fragments: intermediates in shared memory, 256 threads; with
-// the online softmax's own buffers (the new running max, its -inf guard,
-// the finished P.V before its rounding) a second cp.async copy of the K
-// and V tiles no longer fits beside them.
-// ATT-NOROWS: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 210944, regs = 49, strategy = mma_sync, stages = 1>
+// Without row fragments: intermediates in shared memory, 256 threads; the
+// scale and exp write over the scores (smap-place-block-buffers), so beside
+// the online softmax's own buffers (the slice's max, the new running max and
+// its -inf guard, the finished P.V before its rounding) three cp.async
+// copies of the K and V tiles fit.
+// ATT-NOROWS: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 186624, regs = 49, strategy = mma_sync, stages = 3>
 // On CUDA cores alone: 64-row blocks, so that Q.K^T's and P.V's register
 // micro-tiles are 4 x 8 (3/8 of an operand load per FMA; 8-row blocks leave
 // 2 x 2, a load per FMA, which the model prices at 4x the FMAs' time).
 // The f32 forms measured 3.5-4.9x faster with these micro-tiles priced
 // (bench/results/simt-staged-f32).
-// ATT-SIMT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 210944, regs = 49, strategy = simt, stages = 1>
+// ATT-SIMT: schedule = #smap.schedule<spatial = [b = 1, h = 1, m = 64], temporal = [l = 128], grid = [2, 4, 16], threads = 256, smem = 186624, regs = 49, strategy = simt, stages = 3>
 // On sm_80 (no wgmma feature): row fragments on mma.sync.
 // ATT-SM80: schedule = #smap.schedule<{{.*}} strategy = row_fragments, stages = {{[1-3]}}>
 

@@ -28,9 +28,10 @@
 // CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[MSAFE]] : tensor<16x16xf32>, tensor<16xf32>)
 // CHECK: arith.subf
 // CHECK: math.exp
-// The division by the sum is postponed: 1 inside the loop.
-// CHECK: arith.constant 1.000000e+00 : f32
-// CHECK: %[[PV:.*]] = linalg.matmul
+// The division by the sum is postponed: P.V reads the slice's P itself,
+// no division by 1 and no copy of P in between.
+// CHECK-NOT: arith.divf
+// CHECK: %[[PV:.*]] = linalg.matmul ins(%[[P]], %{{.*}} : tensor<16x16xf32>, tensor<16x4xf32>)
 // CHECK: smap.yield %[[OFF]], %[[SMAX]], %{{.*}}, %[[M]], %[[MNEW]], %[[PV]], %[[M]], %[[MNEW]]
 // CHECK: } update {
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq
