@@ -185,6 +185,11 @@ struct TemporalSliceFacts {
   /// (addsInitAfterLoop): the finished value is a buffer of its own even
   /// when the graph yields the sum in place.
   SmallVector<Value> finishedBeforeInit;
+  /// Whether a reduction is a sum of squares around a running shift
+  /// (ReductionUpdate::CenteredSquare): its update recomputes members from
+  /// the old and the new shift in buffers the model does not list, so the
+  /// block's members are priced without reusing their operands' buffers.
+  bool centeredSquares = false;
 };
 
 /// The facts of slicing `t`; empty when the slicer cannot slice it.
