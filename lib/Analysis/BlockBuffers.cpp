@@ -73,9 +73,7 @@ OpOperand *mlir::smap::getInPlaceInit(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1 || op->getNumResults() != 1)
     return nullptr;
   OpOperand *init = op.getDpsInitOperand(0);
-  auto producer = init->get().getDefiningOp<linalg::LinalgOp>();
-  if (!producer || isa<linalg::FillOp>(producer) ||
-      !isLastReader(op, init->get()))
+  if (!isComputedBuffer(init->get()) || !isLastReader(op, init->get()))
     return nullptr;
   return init;
 }

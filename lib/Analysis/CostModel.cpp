@@ -1118,7 +1118,8 @@ static bool reusesOperandBuffer(const CandidateView &view, const Space &space) {
 /// is 16 bytes, took more than the members' alone, found by the fuzzer).
 /// These are the placed bytes (smap-place-block-buffers builds the sharing
 /// priced here), except for an upper bound, which smap-distribute-blocks
-/// checks, in two cases: a final pass (a second loop over the temporal dim)
+/// checks, in three cases: a loop updating a centered sum of squares
+/// (reusesOperandBuffer); a final pass (a second loop over the temporal dim)
 /// repeats the loop's body, and its staged tiles and intermediates are
 /// buffers of their own: the bound counts the block twice; and a temporal
 /// loop of one slice folds away, letting bufferization write a running

@@ -83,7 +83,8 @@ WORKLOADS = {
 # them on these inputs. For the shared-memory strategies (simt, mma_sync)
 # smap-place-block-buffers builds the buffer sharing the model prices, with
 # or without a temporal loop; it stays an upper bound, which
-# smap-distribute-blocks enforces, only for blocks with a final pass and for
+# smap-distribute-blocks enforces, only for blocks with a final pass, for
+# a temporal loop updating a centered sum of squares, and for
 # a temporal loop of a single slice (test/Pipelines/ragged-blocks-final-pass,
 # ragged-slice-masked-operand-smem), none of them here.
 EXACT_SMEM = {"wgmma_tma", "wgmma_tma_ws", "row_fragments", "row_fragments_wgmma", "rows", "mma_sync",

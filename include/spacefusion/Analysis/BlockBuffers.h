@@ -31,15 +31,15 @@ bool isBufferView(Operation *op);
 /// The input whose buffer elementwise `op` takes over: one of its result's
 /// type, read at the element it writes (identity map), made by a linalg op
 /// other than a fill or by a loop (a temporal loop's state), and read by
-/// nothing after `op` (its other readers come
-/// before it in `op`'s block, or inside an op that does), when `op` starts
-/// from an empty tensor its payload never reads. Null if none (the first
-/// such input otherwise).
+/// nothing after `op` (its other readers come before it in `op`'s block, or
+/// inside an op that does), when `op` starts from an empty tensor its
+/// payload never reads. Null if none (the first such input otherwise).
 OpOperand *getInPlaceInput(linalg::LinalgOp op);
 
-/// The init whose buffer `op` accumulates in: its only init, made by a
-/// linalg op other than a fill and read by nothing after `op` (a computed
-/// init bufferization updates in place). Null if none.
+/// The init whose buffer `op` accumulates in: its only init, made like an
+/// in-place input (a linalg op other than a fill, or a loop) and read by
+/// nothing after `op` (a computed init bufferization updates in place).
+/// Null if none.
 OpOperand *getInPlaceInit(linalg::LinalgOp op);
 
 } // namespace smap

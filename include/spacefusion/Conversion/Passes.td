@@ -143,9 +143,11 @@ def SMapPlaceBlockBuffersPass : Pass<"smap-place-block-buffers"> {
     the sliced IR as on the graph: the slicer keeps each member's readers
     in order and forwards, instead of copying, a value whose factors it
     applies after the loop. The schedule's `smem` stays an upper bound only
-    for a block with a final pass and for a loop of a single slice (which
+    for a block with a final pass, a loop of a single slice (which
     canonicalization folds, letting bufferization share the online
-    softmax's buffers).
+    softmax's buffers), and a loop updating a centered sum of squares (the
+    update's own buffers are not listed; every member is priced a buffer
+    of its own there).
 
     ```mlir
     // Before: %s and %t write one empty tensor (cse merged theirs).
